@@ -1,0 +1,70 @@
+# Build: every stage is a library (build/lib/libSTAGE.a) plus a thin main
+# (build/bin/STAGE). libcommon is shared by all. See docs/architecture.md.
+
+.SUFFIXES:
+
+CC       = gcc
+BUILD    ?= build
+LLVM_CONFIG ?= llvm-config-22
+WERROR   ?= -Werror
+CFLAGS   = -O2 -g
+CFLAGS_ALL = -std=c11 -Wall -Wextra -Wno-unused-parameter -Wshadow $(WERROR) \
+             -Ilibcommon $(CFLAGS) $(EXTRA_CFLAGS)
+LDLIBS_COMMON = -ljansson -lm
+
+TOOLS = tile-ir tile-read tile-lower tile-sched tile-ptx tile-pack
+# tools that link LLVM
+LLVM_TOOLS = tile-ptx tile-pack
+
+COMMON_SRC = $(wildcard libcommon/*.c)
+COMMON_OBJ = $(COMMON_SRC:%.c=$(BUILD)/obj/%.o)
+COMMON_HDR = $(wildcard libcommon/*.h libcommon/*.def)
+
+BINS = $(foreach t,$(TOOLS),$(if $(wildcard tools/$(t)/main.c),$(BUILD)/bin/$(t)))
+
+all: deps-check $(BINS) $(if $(wildcard scripts/tileiras),$(BUILD)/bin/tileiras)
+
+deps-check:
+	@command -v $(LLVM_CONFIG) >/dev/null 2>&1 || { echo "error: $(LLVM_CONFIG) not found: install the Debian package llvm-22-dev (or run scripts/install-deps as root)" >&2; exit 1; }
+	@test -f /usr/include/jansson.h || { echo "error: jansson.h not found: install the Debian package libjansson-dev (or run scripts/install-deps as root)" >&2; exit 1; }
+
+deps:
+	scripts/install-deps
+
+$(BUILD)/obj/%.o: %.c $(COMMON_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(if $(filter $(addprefix tools/,$(LLVM_TOOLS)),$(patsubst %/,%,$(dir $<))),$$($(LLVM_CONFIG) --cflags | sed 's/-std=[^ ]*//')) -I$(dir $<) -MMD -MP -c $< -o $@
+
+$(BUILD)/lib/libcommon.a: $(COMMON_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+define tool_rules
+$(1)_SRC = $$(filter-out tools/$(1)/main.c,$$(wildcard tools/$(1)/*.c))
+$(1)_OBJ = $$($(1)_SRC:%.c=$(BUILD)/obj/%.o)
+$(BUILD)/lib/lib$(1).a: $$($(1)_OBJ)
+	@mkdir -p $$(dir $$@)
+	rm -f $$@ && ar rcs $$@ $$^
+$(BUILD)/bin/$(1): $(BUILD)/obj/tools/$(1)/main.o $(BUILD)/lib/lib$(1).a $(BUILD)/lib/libcommon.a
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(CFLAGS_ALL) $$(LDFLAGS) -o $$@ $$^ $(LDLIBS_COMMON) $(if $(filter $(1),$(LLVM_TOOLS)),$$$$($(LLVM_CONFIG) --ldflags --libs nvptx x86 aarch64 bitwriter bitreader linker ipo passes target mc) $$$$($(LLVM_CONFIG) --system-libs))
+endef
+$(foreach t,$(TOOLS),$(eval $(call tool_rules,$(t))))
+
+$(BUILD)/bin/tileiras: scripts/tileiras
+	@mkdir -p $(dir $@)
+	cp scripts/tileiras $@ && chmod +x $@
+
+test: all
+	BIN=$(abspath $(BUILD)/bin) bats -r tests
+
+check-asan:
+	$(MAKE) BUILD=build-asan EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" LDFLAGS="-fsanitize=address,undefined" all
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		BIN=$(abspath build-asan/bin) bats -r tests
+
+clean:
+	rm -rf build build-asan
+
+.PHONY: all deps deps-check test check-asan clean
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

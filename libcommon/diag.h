@@ -1,0 +1,30 @@
+/* diag.h: diagnostics. Two kinds, kept apart:
+ *  - user errors (bad input, bad options): diag_error() prints
+ *    "TOOL: INPUT: WHERE: error: MSG" and counts; the tool exits 1 (or 2 for usage).
+ *  - internal bugs: ice() prints "TOOL: internal error: MSG" and aborts.
+ * WHERE is a source location from debug info ("file.py:12:5") when there is
+ * one, else a byte offset ("offset 0x1c4"), else a JSON pointer, else empty. */
+#ifndef TILE_DIAG_H
+#define TILE_DIAG_H
+
+#include <stddef.h>
+#include <stdarg.h>
+
+struct Loc;
+
+extern const char *diag_tool;     /* "tile-read" */
+extern const char *diag_input;    /* input file name, "<stdin>" */
+extern int diag_errors;
+
+void diag_error(const struct Loc *loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void diag_error_at_offset(size_t offset, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void diag_error_at_path(const char *json_pointer, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void diag_warning(const struct Loc *loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void diag_error_where(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void diag_verror(const char *where, const char *kind, const char *fmt, va_list ap);
+/* A user error with no location: "TOOL: error: MSG". */
+void diag_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+_Noreturn void ice(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,37 @@
+/* target.h: the GPU targets we compile for and what each can do. */
+#ifndef TILE_TARGET_H
+#define TILE_TARGET_H
+#include <stdbool.h>
+
+enum {
+	TF_MMA_SYNC = 1 << 0,   /* warp-level mma.sync (sm_75+; f16 m16n8k8 on sm_75) */
+	TF_CP_ASYNC = 1 << 1,   /* cp.async global->shared (sm_80+) */
+	TF_BF16 = 1 << 2,       /* bf16 arithmetic and conversions in hardware */
+	TF_TF32 = 1 << 3,
+	TF_FP8 = 1 << 4,        /* e4m3/e5m2 conversions (cvt) */
+	TF_TMA = 1 << 5,        /* cp.async.bulk.tensor + mbarrier transactions (sm_90+) */
+	TF_CLUSTERS = 1 << 6,   /* thread-block clusters, distributed shared memory */
+	TF_WGMMA = 1 << 7,      /* warpgroup MMA (sm_90a only) */
+	TF_TCGEN05 = 1 << 8,    /* tcgen05.mma, tensor memory (sm_100a family) */
+	TF_FP4 = 1 << 9,        /* e2m1 conversions */
+	TF_ARCH_A = 1 << 10,    /* has an arch-specific 'a' variant */
+};
+
+typedef struct Target {
+	const char *name;       /* "sm_90" */
+	int sm;                 /* 90 */
+	int min_ptx;            /* 78 = PTX ISA 7.8 */
+	int smem_kib;
+	unsigned features;
+} Target;
+
+extern const Target target_table[];
+extern const int target_count;
+const Target *target_by_name(const char *name);   /* NULL if unsupported */
+static inline bool target_has(const Target *t, unsigned f) { return (t->features & f) != 0; }
+/* PTX ".target" / LLVM CPU: "sm_90a" when the target has an 'a' variant and
+ * arch-specific features are wanted, else "sm_90". */
+const char *target_ptx_arch(const Target *t, bool arch_specific);
+/* Comma-separated list of supported names, for messages. */
+const char *target_list(void);
+#endif

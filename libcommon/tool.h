@@ -1,0 +1,56 @@
+/* tool.h: the skeleton every stage executable shares.
+ *
+ *   TOOL [options] [INPUT|-] [-o OUTPUT|-]
+ *
+ * Reads INPUT (default stdin), runs the stage, writes OUTPUT (default stdout)
+ * only when the stage succeeded, and atomically (temp file + rename): never
+ * a partial file. Common options: -o, --emit=FORMAT, --help, --version.
+ * Exit codes (docs/architecture.md): 0 ok, 1 bad input or I/O error,
+ * 2 bad usage, 134 (abort) internal bug.
+ *
+ * A stage is a function over a ToolRun; the executable is a thin main()
+ * that calls tool_main() with the stage's Tool description. */
+#ifndef TILE_TOOL_H
+#define TILE_TOOL_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "ir.h"
+#include "strbuf.h"
+
+enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
+
+typedef struct ToolRun {
+	const char *input_name;     /* as given, "-" for stdin */
+	const uint8_t *input;       /* whole input */
+	size_t input_len;
+	Module *in;                 /* parsed input IR (tools with in_stages) */
+	const char *emit;           /* --emit value, or the tool's default */
+	Module *out;                /* IR result: written as JSON or text per emit */
+	StrBuf bytes;               /* or: raw result bytes (PTX, cubin, ...) */
+	bool out_is_bytes;
+	const char *output_name;    /* -o value, NULL = stdout */
+	void *ctx;                  /* the tool's own option state */
+} ToolRun;
+
+typedef struct Tool {
+	const char *name;           /* "tile-read" */
+	const char *summary;        /* one line for --help */
+	const char *options_help;   /* the tool's own options, for --help */
+	const char *const *in_stages;   /* accepted IR stages; NULL: raw bytes in */
+	const char *default_emit;   /* "json" */
+	const char *const *emits;   /* accepted --emit values, NULL-terminated */
+	/* A tool option "--name[=value]" or "-x [value]": return 1 if used, 0 if
+	 * unknown, -1 if bad (after diag). *takes_value tells the skeleton that
+	 * the option wants a value; it is then called again with it. */
+	int (*option)(ToolRun *r, const char *name, const char *value, bool *takes_value);
+	int (*run)(ToolRun *r);     /* EXIT_OK or EXIT_INPUT (after diag) */
+} Tool;
+
+int tool_main(int argc, char **argv, const Tool *t);
+/* Write buf to path atomically ("-" or NULL: stdout). 0 ok, -1 after diag. */
+int write_output_atomic(const char *path, const void *buf, size_t len);
+/* Read a whole file ("-" = stdin). NULL after diag. */
+uint8_t *read_whole_file(const char *path, size_t *len);
+#define TOOL_VERSION "0.1.0"
+#endif
