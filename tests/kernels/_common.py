@@ -14,7 +14,8 @@ def arr(dtype, ndim=1, *, contiguous=False, index_dtype=ct.int32):
     """A non-aliasing array parameter with non-negative strides.
 
     contiguous=True additionally tells cuTile the innermost stride is 1
-    (C layout), which removes that stride from the kernel's runtime view.
+    (C layout): the view uses the constant 1, but the stride parameter is
+    still part of the kernel ABI (passed, just unused).
     """
     stride_constant = None
     if contiguous:

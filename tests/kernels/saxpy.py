@@ -12,7 +12,10 @@ def saxpy(alpha, x, y, out, tile: ct.Constant[int]):
 
 
 CORPUS = [
-    ("saxpy", saxpy, "f32 out = alpha*x + y, alpha a runtime f32 scalar parameter", [
+    ("saxpy", saxpy, "f32 out = alpha*x + y, alpha a runtime f32 scalar; i32 and i64 index dtypes", [
         [scalar(ct.float32), arr(ct.float32), arr(ct.float32), arr(ct.float32), 256],
+        # 64-bit shape/stride parameters (index_dtype int64)
+        [scalar(ct.float32), arr(ct.float32, index_dtype=ct.int64),
+         arr(ct.float32, index_dtype=ct.int64), arr(ct.float32, index_dtype=ct.int64), 256],
     ]),
 ]
