@@ -55,16 +55,23 @@ $(BUILD)/bin/tileiras: scripts/tileiras
 	@mkdir -p $(dir $@)
 	cp scripts/tileiras $@ && chmod +x $@
 
-test: all
-	BIN=$(abspath $(BUILD)/bin) bats -r tests
+# The one test command (README, .ci/run): installs what is missing, builds, runs every suite.
+test: deps
+	$(MAKE) all
+	BIN=$(abspath $(BUILD)/bin) scripts/run-tests
+
+# The main job (README): install what is missing, build, compile the example kernel.
+example: deps
+	$(MAKE) all
+	scripts/example $(GPU)
 
 check-asan:
 	$(MAKE) BUILD=build-asan EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" LDFLAGS="-fsanitize=address,undefined" all
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-		BIN=$(abspath build-asan/bin) bats -r tests
+		BIN=$(abspath build-asan/bin) scripts/run-tests
 
 clean:
 	rm -rf build build-asan
 
-.PHONY: all deps deps-check test check-asan clean
+.PHONY: all deps deps-check test example check-asan clean
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -83,6 +83,21 @@ int write_output_atomic(const char *path, const void *buf, size_t len)
 		}
 		return 0;
 	}
+	/* An existing non-regular file (a device, a FIFO, /dev/stdout) is
+	 * written in place: renaming over it would replace the device. */
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (S_ISDIR(st.st_mode)) {
+			diag_plain("cannot write '%s': it is a directory", path);
+			return -1;
+		}
+		int fd = open(path, O_WRONLY | O_TRUNC);
+		if (fd < 0 || write_all(fd, buf, len) < 0 || close(fd) < 0) {
+			diag_plain("cannot write '%s': %s", path, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
 	size_t n = strlen(path);
 	char *tmp = malloc(n + 16);
 	if (!tmp)
