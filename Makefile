@@ -22,7 +22,9 @@ COMMON_HDR = $(wildcard libcommon/*.h libcommon/*.def)
 
 BINS = $(foreach t,$(TOOLS),$(if $(wildcard tools/$(t)/main.c),$(BUILD)/bin/$(t)))
 
-all: deps-check $(BINS) $(if $(wildcard scripts/tileiras),$(BUILD)/bin/tileiras)
+UNIT_TESTS = $(BUILD)/tests/unit-libcommon
+
+all: deps-check $(BINS) $(UNIT_TESTS) $(if $(wildcard scripts/tileiras),$(BUILD)/bin/tileiras)
 
 deps-check:
 	@command -v $(LLVM_CONFIG) >/dev/null 2>&1 || { echo "error: $(LLVM_CONFIG) not found: install the Debian package llvm-22-dev (or run scripts/install-deps as root)" >&2; exit 1; }
@@ -50,6 +52,10 @@ $(BUILD)/bin/$(1): $(BUILD)/obj/tools/$(1)/main.o $(BUILD)/lib/lib$(1).a $(BUILD
 	$$(CC) $$(CFLAGS_ALL) $$(LDFLAGS) -o $$@ $$^ $(LDLIBS_COMMON) $(if $(filter $(1),$(LLVM_TOOLS)),$$$$($(LLVM_CONFIG) --ldflags --libs nvptx x86 aarch64 bitwriter bitreader linker ipo passes target mc) $$$$($(LLVM_CONFIG) --system-libs))
 endef
 $(foreach t,$(TOOLS),$(eval $(call tool_rules,$(t))))
+
+$(BUILD)/tests/unit-libcommon: $(BUILD)/obj/tests/unit/libcommon_test.o $(BUILD)/lib/libcommon.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS_COMMON)
 
 $(BUILD)/bin/tileiras: scripts/tileiras
 	@mkdir -p $(dir $@)

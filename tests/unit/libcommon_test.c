@@ -1,0 +1,139 @@
+/* Unit tests of libcommon pieces that no tool reaches directly: the type
+ * spelling parser, the target table, the subprocess helper. Prints one line
+ * per failed check and exits 1 if any failed. */
+#include <stdio.h>
+#include <string.h>
+#include "ir.h"
+#include "target.h"
+#include "proc.h"
+
+static int failed;
+#define CHECK(c) do { if (!(c)) { printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #c); failed++; } } while (0)
+
+static void type_roundtrip(Module *m, const char *s)
+{
+	const char *err = NULL;
+	const Type *t = type_parse(m, s, &err);
+	if (!t) {
+		printf("FAIL: '%s' did not parse: %s\n", s, err);
+		failed++;
+		return;
+	}
+	if (strcmp(t->str, s) != 0) {
+		printf("FAIL: '%s' printed as '%s'\n", s, t->str);
+		failed++;
+	}
+	CHECK(type_parse(m, s, NULL) == t);   /* interned */
+}
+
+static void type_rejects(Module *m, const char *s, const char *want)
+{
+	const char *err = NULL;
+	const Type *t = type_parse(m, s, &err);
+	if (t || !err || !strstr(err, want)) {
+		printf("FAIL: '%s' should be rejected with '%s', got %s\n", s, want, t ? "a type" : err);
+		failed++;
+	}
+}
+
+static void test_types(void)
+{
+	Module *m = module_new("cuda_tile");
+	const char *good[] = {
+		"i1", "i4", "f8E4M3FN", "f4E2M1FN", "ptr<f16>", "tile<f32>", "tile<4x8xbf16>",
+		"tile<16xptr<f16>>", "token", "tensor_view<f32>",
+		"tensor_view<?x1024xf16, strides=[1024,1]>", "tensor_view<?x?xf32, strides=[?,1]>",
+		"partition_view<tile=(4x2), tensor_view<?x?xf32, strides=[?,1]>>",
+		"partition_view<tile=(4x2), padding_value=nan, tensor_view<?x?xf32, strides=[?,1]>, dim_map=[1,0]>",
+		"strided_view<tile=(2), traversal_strides=[3], tensor_view<?xf32, strides=[1]>>",
+		"gather_scatter_view<tile=(8x16), padding_value=zero, tensor_view<?x?xf32, strides=[?,1]>, sparse_dim=0>",
+		"() -> ()", "(tile<ptr<f32>>, tile<i32>) -> ()", "(tile<i32>) -> (tile<i32>, token)",
+	};
+	for (size_t i = 0; i < sizeof good / sizeof *good; i++)
+		type_roundtrip(m, good[i]);
+	/* identity dim_map is not printed */
+	const Type *t = type_parse(m, "partition_view<tile=(4x2), tensor_view<?x?xf32, strides=[?,1]>, dim_map=[0,1]>", NULL);
+	CHECK(t == NULL);   /* non-canonical: the canonical form omits the identity map */
+	int64_t map[2] = { 0, 1 }, tile[2] = { 4, 2 };
+	const Type *tv = type_parse(m, "tensor_view<?x?xf32, strides=[?,1]>", NULL);
+	CHECK(tv && type_partition_view(m, 2, tile, tv, map, PAD_NONE) ==
+		    type_parse(m, "partition_view<tile=(4x2), tensor_view<?x?xf32, strides=[?,1]>>", NULL));
+	type_rejects(m, "tile<4xf33>", "unknown element type");
+	type_rejects(m, "tile<4x f32>", "canonical");
+	type_rejects(m, "tile<4xf32", "expected '>'");
+	type_rejects(m, "tensor_view<4xf32>", "expected ','");
+	type_rejects(m, "tensor_view<4x4xf32, strides=[1]>", "one entry per dimension");
+	type_rejects(m, "partition_view<tile=(4), tile<4xf32>>", "tensor_view");
+	type_rejects(m, "gather_scatter_view<tile=(8), tensor_view<?xf32, strides=[1]>, sparse_dim=3>", "sparse_dim");
+	type_rejects(m, "tile<4xf32> ", "canonical");
+	type_rejects(m, "((i32) -> ()) -> ()", "cannot nest");
+	type_rejects(m, "tile<99999999999999999999xf32>", "out of range");
+	type_rejects(m, "tile<1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1xf32>", "rank too large");
+	CHECK(type_num_elements(type_parse(m, "tile<4x8xf32>", NULL)) == 32);
+	module_free(m);
+}
+
+static void test_targets(void)
+{
+	const char *names[] = { "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_103",
+				"sm_110", "sm_120", "sm_121" };
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		CHECK(target_by_name(names[i]) != NULL);
+	CHECK(target_by_name("sm_70") == NULL);
+	CHECK(target_by_name("sm_90a") == NULL);
+	const Target *h = target_by_name("sm_90");
+	CHECK(target_has(h, TF_WGMMA) && target_has(h, TF_TMA) && !target_has(h, TF_TCGEN05));
+	CHECK(strcmp(target_ptx_arch(h, true), "sm_90a") == 0);
+	CHECK(strcmp(target_ptx_arch(h, false), "sm_90") == 0);
+	CHECK(!target_has(target_by_name("sm_80"), TF_TMA));
+	CHECK(target_has(target_by_name("sm_100"), TF_TCGEN05));
+	CHECK(strcmp(target_ptx_arch(target_by_name("sm_80"), true), "sm_80") == 0);
+}
+
+static void test_proc(void)
+{
+	ProcResult r;
+	char *cat[] = { "cat", NULL };
+	CHECK(proc_run(cat, "hello", 5, 5000, &r) == 0);
+	CHECK(r.end == PROC_EXITED && r.code == 0 && strcmp(r.out.s, "hello") == 0);
+	proc_result_free(&r);
+
+	/* large stdin and stdout at once must not deadlock */
+	static char big[1 << 20];
+	memset(big, 'x', sizeof big);
+	CHECK(proc_run(cat, big, sizeof big, 10000, &r) == 0 && r.out.len == sizeof big);
+	proc_result_free(&r);
+
+	char *sh_err[] = { "sh", "-c", "echo oops >&2; exit 3", NULL };
+	CHECK(proc_run(sh_err, NULL, 0, 5000, &r) == -1);
+	CHECK(r.end == PROC_EXITED && r.code == 3 && strcmp(r.err.s, "oops\n") == 0);
+	CHECK(strcmp(proc_describe(&r), "exited with status 3") == 0);
+	proc_result_free(&r);
+
+	char *sh_sig[] = { "sh", "-c", "kill -SEGV $$", NULL };
+	CHECK(proc_run(sh_sig, NULL, 0, 5000, &r) == -1 && r.end == PROC_SIGNALED && r.code == 11);
+	CHECK(strstr(proc_describe(&r), "signal 11") != NULL);
+	proc_result_free(&r);
+
+	char *sleeper[] = { "sleep", "10", NULL };
+	CHECK(proc_run(sleeper, NULL, 0, 200, &r) == -1 && r.end == PROC_TIMED_OUT);
+	CHECK(strstr(proc_describe(&r), "timed out") != NULL);
+	proc_result_free(&r);
+
+	char *none[] = { "/nonexistent/ptxas", NULL };
+	CHECK(proc_run(none, NULL, 0, 1000, &r) == -1 && r.end == PROC_NOT_STARTED);
+	CHECK(strstr(proc_describe(&r), "No such file") != NULL);
+	proc_result_free(&r);
+}
+
+int main(void)
+{
+	test_types();
+	test_targets();
+	test_proc();
+	if (failed)
+		printf("%d checks failed\n", failed);
+	else
+		printf("all checks passed\n");
+	return failed != 0;
+}
