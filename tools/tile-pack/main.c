@@ -1,0 +1,194 @@
+/* tile-pack: PTX -> ptxas -> cubin, fatbin (SASS + PTX) or host object.
+ * Accepts: PTX text. Guarantees: see pack.h. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "pack.h"
+#include "diag.h"
+#include "target.h"
+#include "tool.h"
+
+static const char *const emits[] = { "cubin", "fatbin", "obj", NULL };
+
+static PackOptions opts = {
+	.opt_level = 3,
+	.host_arch = "x86_64",
+	.host_os = "linux",
+	.symbol = "tileiras_fatbin",
+	.remark_format = "yaml",
+};
+static const char *ptxas_args[64];
+
+static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int bad(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "tile-pack: error: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n(run 'tile-pack --help' for usage)\n");
+	va_end(ap);
+	return -1;
+}
+
+static bool flag_value(const char *value, bool *out)
+{
+	if (!value || strcmp(value, "true") == 0 || strcmp(value, "1") == 0) {
+		*out = true;
+		return true;
+	}
+	if (strcmp(value, "false") == 0 || strcmp(value, "0") == 0) {
+		*out = false;
+		return true;
+	}
+	return false;
+}
+
+static int option(ToolRun *r, const char *name, const char *value, bool *takes_value)
+{
+	static const char *const valued[] = { "--gpu-name", "--arch", "--opt-level", "-O", "--sanitize",
+		"--host-arch", "--host-os", "--symbol", "--remarks-output-file", "--remark-format",
+		"--ptxas", "--fatbinary", "--ptxas-arg", NULL };
+	if (strcmp(name, "--lineinfo") == 0)
+		return flag_value(value, &opts.lineinfo) ? 1 : bad("bad value in '%s=%s'", name, value);
+	if (strcmp(name, "-g") == 0 || strcmp(name, "--device-debug") == 0)
+		return flag_value(value, &opts.device_debug) ? 1 : bad("bad value in '%s=%s'", name, value);
+	if (strncmp(name, "-O", 2) == 0 && name[2] && !value) {
+		value = name + 2;
+		name = "-O";
+	}
+	for (const char *const *v = valued; *v; v++) {
+		if (strcmp(name, *v) != 0)
+			continue;
+		if (!value) {
+			*takes_value = true;
+			return 0;
+		}
+		if (strcmp(name, "--gpu-name") == 0 || strcmp(name, "--arch") == 0) {
+			if (!target_by_name(value))
+				return bad("unsupported GPU '%s' (supported: %s)", value, target_list());
+			opts.gpu_name = value;
+		} else if (strcmp(name, "--opt-level") == 0 || strcmp(name, "-O") == 0) {
+			if (!(value[0] >= '0' && value[0] <= '3' && !value[1]))
+				return bad("invalid optimization level '%s' (0 to 3)", value);
+			opts.opt_level = value[0] - '0';
+		} else if (strcmp(name, "--sanitize") == 0) {
+			if (strcmp(value, "memcheck") != 0)
+				return bad("unknown sanitizer '%s' (supported: memcheck)", value);
+			opts.memcheck = true;
+		} else if (strcmp(name, "--host-arch") == 0) {
+			if (strcmp(value, "x86_64") != 0 && strcmp(value, "aarch64") != 0)
+				return bad("unsupported host architecture '%s' (x86_64, aarch64)", value);
+			opts.host_arch = value;
+		} else if (strcmp(name, "--host-os") == 0) {
+			if (strcmp(value, "linux") != 0 && strcmp(value, "windows") != 0)
+				return bad("unsupported host operating system '%s' (linux, windows)", value);
+			opts.host_os = value;
+		} else if (strcmp(name, "--symbol") == 0) {
+			if (!value[0])
+				return bad("empty symbol name");
+			opts.symbol = value;
+		} else if (strcmp(name, "--remarks-output-file") == 0) {
+			opts.remarks_file = value;
+		} else if (strcmp(name, "--remark-format") == 0) {
+			if (strcmp(value, "yaml") != 0 && strcmp(value, "command-line") != 0)
+				return bad("unknown remark format '%s' (yaml, command-line)", value);
+			opts.remark_format = value;
+		} else if (strcmp(name, "--ptxas") == 0) {
+			opts.ptxas = value;
+		} else if (strcmp(name, "--fatbinary") == 0) {
+			opts.fatbinary = value;
+		} else if (strcmp(name, "--ptxas-arg") == 0) {
+			if (opts.n_ptxas_args >= (int)(sizeof ptxas_args / sizeof ptxas_args[0]))
+				return bad("too many --ptxas-arg options");
+			ptxas_args[opts.n_ptxas_args++] = value;
+			opts.ptxas_args = ptxas_args;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+static int run(ToolRun *r)
+{
+	if (opts.device_debug && opts.opt_level != 0) {
+		diag_plain("--device-debug needs --opt-level=0 (ptxas cannot debug optimized code)");
+		return EXIT_INPUT;
+	}
+	if (r->input_len == 0) {
+		diag_plain("empty input: expected PTX");
+		return EXIT_INPUT;
+	}
+	if (memchr(r->input, 0, r->input_len)) {
+		diag_plain("the input is not PTX text (it holds NUL bytes; Tile IR bytecode goes to tile-read)");
+		return EXIT_INPUT;
+	}
+	PtxInput in = { .text = r->input, .len = r->input_len, .display = diag_input };
+	struct stat st;
+	if (strcmp(r->input_name, "-") != 0 && stat(r->input_name, &st) == 0 && S_ISREG(st.st_mode))
+		in.path = r->input_name;
+	char arch[16];
+	StrBuf cubin = {0}, fatbin = {0};
+	int rc = EXIT_INPUT;
+	if (pack_cubin(&opts, &in, &cubin, arch) < 0)
+		goto out;
+	if (strcmp(r->emit, "cubin") == 0) {
+		r->bytes = cubin;
+		cubin = (StrBuf){0};
+	} else {
+		if (pack_fatbin(&opts, &in, &cubin, arch, &fatbin) < 0)
+			goto out;
+		if (strcmp(r->emit, "fatbin") == 0) {
+			r->bytes = fatbin;
+			fatbin = (StrBuf){0};
+		} else if (pack_host_object(&opts, fatbin.s, fatbin.len, &r->bytes) < 0) {
+			goto out;
+		}
+	}
+	r->out_is_bytes = true;
+	rc = EXIT_OK;
+out:
+	sb_free(&cubin);
+	sb_free(&fatbin);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	static const Tool t = {
+		.name = "tile-pack",
+		.summary = "Assemble PTX with ptxas into a cubin, a fatbin (SASS + PTX) or a host object.",
+		.options_help =
+			"  --gpu-name=SM      GPU to assemble for (sm_75 ... sm_121; --arch too);\n"
+			"                     default: the PTX's .target. A PTX .target sm_XXa/f of\n"
+			"                     the same GPU is kept as the ptxas -arch\n"
+			"  -O N, --opt-level=N  ptxas optimization level 0-3 (default 3)\n"
+			"  --lineinfo         ptxas -lineinfo\n"
+			"  -g, --device-debug ptxas -g (needs -O0)\n"
+			"  --sanitize=memcheck  ptxas -sanitize=memcheck\n"
+			"  --host-arch=A      host object architecture: x86_64 (default), aarch64\n"
+			"  --host-os=OS       host object format: linux (ELF, default), windows (COFF)\n"
+			"  --symbol=NAME      host object symbol of the fatbin (default tileiras_fatbin;\n"
+			"                     NAME_size holds its length)\n"
+			"  --remarks-output-file=F  write per-kernel resource remarks from ptxas -v to F\n"
+			"  --remark-format=FMT  yaml (default, LLVM remark YAML) or command-line\n"
+			"  --ptxas=PATH, --fatbinary=PATH  use these tools instead of looking them up\n"
+			"                     in $CUDA_ROOT|$CUDA_HOME|$CUDA_PATH|/usr/local/cuda, then PATH\n"
+			"  --ptxas-arg=ARG    pass ARG to ptxas (repeatable)\n"
+			"  environment: MLIR_ENABLE_EVO and PTX_KNOBS_PATH both set: ptxas\n"
+			"                     --knobs-file=$PTX_KNOBS_PATH\n"
+			"  output: cubin = ptxas output; fatbin = fatbinary of the cubin and the PTX;\n"
+			"          obj = host relocatable object with the fatbin in section .nv_fatbin\n",
+		.in_stages = NULL,
+		.default_emit = "cubin",
+		.emits = emits,
+		.option = option,
+		.run = run,
+	};
+	return tool_main(argc, argv, &t);
+}

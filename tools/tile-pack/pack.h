@@ -1,0 +1,75 @@
+/* pack.h: the tile-pack stage: PTX -> ptxas -> cubin, fatbin or host object.
+ *
+ * Accepts: PTX text (any .version/.target ptxas knows).
+ * Guarantees: the cubin is exactly what ptxas wrote; the fatbin is what the
+ * toolkit's fatbinary wrote from that cubin plus the PTX; the host object is
+ * an ELF (or COFF for --host-os=windows) relocatable carrying that fatbin in
+ * section .nv_fatbin under a global symbol (docs/driver.md, "Host object").
+ * Diagnostics of ptxas and fatbinary are passed through verbatim. */
+#ifndef TILE_PACK_H
+#define TILE_PACK_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "strbuf.h"
+
+typedef struct PackOptions {
+	const char *gpu_name;       /* "sm_90"; NULL: the PTX's .target */
+	int opt_level;              /* 0..3 */
+	bool lineinfo;
+	bool device_debug;
+	bool memcheck;              /* --sanitize=memcheck */
+	const char *host_arch;      /* "x86_64" | "aarch64" */
+	const char *host_os;        /* "linux" | "windows" */
+	const char *symbol;         /* host object symbol for the fatbin */
+	const char *remarks_file;   /* NULL: no remarks */
+	const char *remark_format;  /* "yaml" | "command-line" */
+	const char *ptxas;          /* NULL: look it up (pack_find_tool) */
+	const char *fatbinary;
+	const char **ptxas_args;    /* extra ptxas arguments */
+	int n_ptxas_args;
+} PackOptions;
+
+/* The PTX to assemble: its bytes, and a regular file holding the same bytes
+ * when there is one (ptxas then names it in its messages). */
+typedef struct PtxInput {
+	const uint8_t *text;
+	size_t len;
+	const char *path;           /* NULL: written to a temporary file */
+	const char *display;        /* name for messages: file name or "<stdin>" */
+} PtxInput;
+
+/* One kernel's resource usage as ptxas -v reports it (-1: not reported). */
+typedef struct KernelUsage {
+	char *name;
+	char arch[16];
+	long registers, barriers, stack, spill_stores, spill_loads, smem, cmem0;
+} KernelUsage;
+
+/* Find a CUDA tool: $CUDA_ROOT, else $CUDA_HOME, else $CUDA_PATH, else
+ * /usr/local/cuda, then /bin/NAME under it; else NAME on PATH. Returns a
+ * malloc'd path, or NULL (nothing found; 'looked' says where it looked). */
+char *pack_find_tool(const char *name, StrBuf *looked);
+
+/* The ".target" of the PTX ("sm_90a"), or "" when it has none. */
+void ptx_target(const uint8_t *ptx, size_t len, char *buf, size_t n);
+
+/* Assemble: ptxas arch into 'arch' ("sm_90a"), cubin bytes into 'cubin'.
+ * 0 ok, -1 after diagnostics. Writes remarks when o->remarks_file is set. */
+int pack_cubin(const PackOptions *o, const PtxInput *in, StrBuf *cubin, char arch[16]);
+/* Wrap cubin (for arch) and PTX into a fatbin through fatbinary. */
+int pack_fatbin(const PackOptions *o, const PtxInput *in, const StrBuf *cubin,
+		const char *arch, StrBuf *fatbin);
+/* A host relocatable object holding the fatbin (LLVM C API). */
+int pack_host_object(const PackOptions *o, const void *fatbin, size_t len, StrBuf *obj);
+
+/* ptxas -v parsing and remark writing (remarks.c). */
+int parse_ptxas_usage(const char *log, KernelUsage **out);
+void write_remarks(StrBuf *b, const KernelUsage *k, int n, const char *format);
+void free_usage(KernelUsage *k, int n);
+
+/* A private temporary directory, removed by tmpdir_remove. NULL after diag. */
+char *tmpdir_make(void);
+void tmpdir_remove(char *dir);
+int write_file(const char *path, const void *buf, size_t len);
+#endif
