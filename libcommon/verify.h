@@ -1,0 +1,24 @@
+/* verify.h: the cuda_tile verifier.
+ *
+ * verify_cuda_tile() checks what a kernel must satisfy before lowering
+ * (../shared/docs/ops.md, bytecode.md §8, docs/ir.md §4): per op the operand
+ * count or operand_segment_sizes, the result count, the attributes (name,
+ * kind, enum spelling, version), the regions and their terminators, the
+ * types of the op family (elementwise, compare, conversion, shape, view,
+ * memory, token, MMA, reduce/scan), the type rules (tile dims powers of two,
+ * the element cap, view rules), entry rules, and version gating of ops,
+ * types and attributes against the module attribute `bytecode_version`.
+ *
+ * Every problem is reported with diag_error() at the op's source location,
+ * else at its bytecode offset, else at its JSON pointer
+ * ("/module/ops/0/regions/0/0/ops/3"). Messages start with the op name:
+ *   'cuda_tile.addi' op requires all operands and results to have one type, ...
+ * Returns the number of errors (0: the module is valid). Linear in the IR;
+ * it never modifies the module. */
+#ifndef TILE_VERIFY_H
+#define TILE_VERIFY_H
+#include "ir.h"
+
+int verify_cuda_tile(Module *m);
+
+#endif

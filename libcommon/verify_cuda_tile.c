@@ -1,0 +1,1046 @@
+/* verify_cuda_tile.c: the cuda_tile verifier (verify.h).
+ *
+ * Driven by one table row per op (`rules[]`, indexed by OpCode): the operand
+ * groups, whether the op carries operand_segment_sizes, the result count,
+ * the region count, the attributes it takes, and a type-rule family with its
+ * element classes and flags. The generic part (this file) checks counts,
+ * attributes, types and regions for every op from its row; the family
+ * checkers (verify_families.c) check the types an op family relates.
+ * Rules: ../shared/docs/ops.md (authoritative), bytecode.md §5-§8. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "verify_impl.h"
+
+/* ------------------------------------------------------------ enum spellings (docs/ir.md §4.1) */
+const char *const E_SIGN[] = { "unsigned", "signed", NULL };
+const char *const E_OVF[] = { "none", "nsw", "nuw", "nw", NULL };
+const char *const E_OVF_NEGI[] = { "none", "nsw", "nw", NULL };
+const char *const E_RND[] = { "nearest_even", "zero", "negative_inf", "positive_inf", "approx",
+			      "full", "nearest_int_to_zero", "nearest_away", NULL };
+const char *const E_RND_IEEE[] = { "nearest_even", "zero", "negative_inf", "positive_inf",
+				   "nearest_away", NULL };
+const char *const E_RND_DIVF[] = { "nearest_even", "zero", "negative_inf", "positive_inf",
+				   "nearest_away", "approx", "full", NULL };
+const char *const E_RND_SQRT[] = { "nearest_even", "zero", "negative_inf", "positive_inf",
+				   "nearest_away", "approx", NULL };
+const char *const E_RND_FULL[] = { "full", "approx", NULL };
+const char *const E_RND_DIVI[] = { "zero", "negative_inf", "positive_inf", NULL };
+const char *const E_RND_FTOI[] = { "nearest_int_to_zero", NULL };
+const char *const E_RND_ITOF[] = { "nearest_even", NULL };
+const char *const E_PRED[] = { "equal", "not_equal", "less_than", "less_than_or_equal",
+			       "greater_than", "greater_than_or_equal", NULL };
+const char *const E_ORD[] = { "unordered", "ordered", NULL };
+const char *const E_MODE[] = { "and", "or", "xor", "add", "addf", "max", "min", "umax", "umin",
+			       "xchg", NULL };
+const char *const E_MODE_RED[] = { "and", "or", "xor", "add", "addf", "max", "min", "umax",
+				   "umin", NULL };
+const char *const E_SCOPE[] = { "tl_blk", "device", "sys", NULL };
+const char *const E_SCOPE_RED[] = { "tl_blk", "device", NULL };
+const char *const E_MOS[] = { "weak", "relaxed", "acquire", "release", "acq_rel", NULL };
+const char *const E_MOS_LOAD[] = { "weak", "relaxed", "acquire", NULL };
+const char *const E_MOS_STORE[] = { "weak", "relaxed", "release", NULL };
+const char *const E_MOS_ATOMIC[] = { "relaxed", "acquire", "release", "acq_rel", NULL };
+const char *const E_MOS_RED[] = { "relaxed", NULL };
+const char *const E_VIS[] = { "public", "private", NULL };
+
+/* enum values newer than 13.1 */
+static const struct { const char *value; int since; } enum_since[] = {
+	{ "nearest_away", 1304 },
+};
+
+/* ------------------------------------------------------------ the op table */
+#define B(k) (1u << SC_##k)
+#define EC_INT (B(I1) | B(I8) | B(I16) | B(I32) | B(I64))
+#define EC_BF (B(F16) | B(BF16) | B(F32) | B(F64))
+#define EC_FT (EC_BF | B(TF32) | B(F8E4M3FN) | B(F8E5M2) | B(F8E8M0FNU) | B(F4E2M1FN))
+#define EC_NUM (EC_INT | EC_FT)
+
+/* attribute rows */
+#define ENUM_(n, allow, req, since, dflt) { n, AK_ENUM, req, since, allow, dflt }
+#define A_RM(allow) ENUM_("rounding_mode", allow, REQ, 0, NULL)
+#define A_FTZ { "flush_to_zero", AK_UNIT, OPT, 0, NULL, NULL }
+#define A_OVF ENUM_("overflow", E_OVF, REQ, 0, NULL)
+#define A_SIGN ENUM_("signedness", E_SIGN, REQ, 0, NULL)
+#define A_MOS(allow) ENUM_("memory_ordering_semantics", allow, REQ, 0, NULL)
+#define A_SCOPE ENUM_("memory_scope", E_SCOPE, REQ, 0, NULL)
+#define A_SCOPE_OPT ENUM_("memory_scope", E_SCOPE, OPT, 0, NULL)
+#define A_HINTS { "optimization_hints", AK_HINTS, OPT, 0, NULL, NULL }
+#define A_INBOUNDS { "inbounds", AK_BOOLS, OPT, 1304, NULL, NULL }
+#define A_INT(n) { n, AK_INT, REQ, 0, NULL, NULL }
+#define A_STR(n) { n, AK_STR, REQ, 0, NULL, NULL }
+#define A_UNIT(n, since) { n, AK_UNIT, OPT, since, NULL, NULL }
+#define A_IDENT { "identities", AK_ARRAY, REQ, 0, NULL, NULL }
+
+/* one row: operand groups, segmented?, results min..max (-1 = any), regions,
+ * family, element class of the operands, of the result, flags, attributes */
+#define SAME(ops, ec, fl, ...) { ops, 0, 1, 1, 0, FAM_SAME, ec, 0, fl, { __VA_ARGS__ } }
+#define SAMEI(ops, ...) SAME(ops, EC_INT, 0, __VA_ARGS__)
+#define SAMEF(ops, ...) SAME(ops, EC_BF, 0, __VA_ARGS__)
+#define CONV(ec, ec2, fl, ...) { "1", 0, 1, 1, 0, FAM_CONV, ec, ec2, fl, { __VA_ARGS__ } }
+#define ROW(ops, seg, rmin, rmax, nreg, fam, ...) { ops, seg, rmin, rmax, nreg, fam, 0, 0, 0, { __VA_ARGS__ } }
+
+const OpRule rules[OPCODE_COUNT] = {
+	[CT_absf] = SAMEF("1", { 0 }),
+	[CT_absi] = SAMEI("1", { 0 }),
+	[CT_addf] = SAMEF("11", A_RM(E_RND_IEEE), A_FTZ),
+	[CT_addi] = SAMEI("11", A_OVF),
+	[CT_andi] = SAMEI("11", { 0 }),
+	[CT_assert] = ROW("1", 0, 0, 0, 0, FAM_ASSERT, A_STR("message")),
+	[CT_assume] = ROW("1", 0, 1, 1, 0, FAM_ASSUME, { "predicate", AK_PRED, REQ, 0, NULL, NULL }),
+	[CT_atomic_cas_tko] = ROW("111??", 1, 2, 2, 0, FAM_ATOMIC, A_MOS(E_MOS_ATOMIC), A_SCOPE),
+	[CT_atomic_rmw_tko] = ROW("11??", 1, 2, 2, 0, FAM_ATOMIC, A_MOS(E_MOS_ATOMIC), A_SCOPE,
+				  ENUM_("mode", E_MODE, REQ, 0, NULL)),
+	[CT_bitcast] = CONV(EC_NUM, EC_NUM, W_SAMEWIDTH, { 0 }),
+	[CT_break] = ROW("*", 0, 0, 0, 0, FAM_TERM, { 0 }),
+	[CT_broadcast] = ROW("1", 0, 1, 1, 0, FAM_BROADCAST, { 0 }),
+	[CT_cat] = ROW("11", 0, 1, 1, 0, FAM_CAT, A_INT("dim")),
+	[CT_ceil] = SAMEF("1", { 0 }),
+	[CT_cmpf] = { "11", 0, 1, 1, 0, FAM_CMP, EC_BF, 0, 0,
+		      { ENUM_("comparison_predicate", E_PRED, REQ, 0, NULL),
+			ENUM_("comparison_ordering", E_ORD, REQ, 0, NULL) } },
+	[CT_cmpi] = { "11", 0, 1, 1, 0, FAM_CMP, EC_INT, 0, 0,
+		      { ENUM_("comparison_predicate", E_PRED, REQ, 0, NULL), A_SIGN } },
+	[CT_constant] = ROW("", 0, 1, 1, 0, FAM_CONSTANT, { "value", AK_DENSE, REQ, 0, NULL, NULL }),
+	[CT_continue] = ROW("*", 0, 0, 0, 0, FAM_TERM, { 0 }),
+	[CT_cos] = SAMEF("1", { 0 }),
+	[CT_cosh] = SAMEF("1", { 0 }),
+	[CT_divf] = SAME("11", EC_BF, F_APPROX_F32 | F_FULL_F32, A_RM(E_RND_DIVF), A_FTZ),
+	[CT_divi] = SAME("11", EC_INT, F_DIVI | F_IMPURE, A_SIGN,
+			 ENUM_("rounding", E_RND_DIVI, REQ, 0, NULL)),
+	[CT_entry] = ROW("", 0, 0, 0, 1, FAM_ENTRY, A_STR("sym_name"),
+			 { "function_type", AK_TYPE, REQ, 0, NULL, NULL }, A_HINTS,
+			 { "arg_attrs", AK_ARRAY, OPT, 0, NULL, NULL },
+			 { "res_attrs", AK_ARRAY, OPT, 0, NULL, NULL }),
+	[CT_exp] = SAME("1", EC_BF, F_APPROX_F32, ENUM_("rounding_mode", E_RND_FULL, REQ, 1303, "full")),
+	[CT_exp2] = SAMEF("1", A_FTZ),
+	[CT_exti] = CONV(EC_INT | B(I4), EC_INT, W_WIDER, A_SIGN),
+	[CT_extract] = ROW("1*", 0, 1, 1, 0, FAM_EXTRACT, { 0 }),
+	[CT_floor] = SAMEF("1", { 0 }),
+	[CT_fma] = SAMEF("111", A_RM(E_RND_IEEE), A_FTZ),
+	[CT_for] = ROW("111*", 0, 0, -1, 1, FAM_FOR, A_UNIT("unsignedCmp", 1302)),
+	[CT_ftof] = CONV(EC_FT, EC_FT, W_DIFFTYPE | F_FTOF, A_RM(E_RND)),
+	[CT_ftoi] = CONV(EC_FT, EC_INT, 0, A_SIGN, A_RM(E_RND_FTOI), A_UNIT("saturating", 1304)),
+	[CT_get_global] = ROW("", 0, 1, 1, 0, FAM_GET_GLOBAL, A_STR("name")),
+	[CT_get_index_space_shape] = { "1", 0, 1, -1, 0, FAM_GET_SHAPE, 0, 0, F_IMPURE, { { 0 } } },
+	[CT_get_num_tile_blocks] = ROW("", 0, 3, 3, 0, FAM_BLOCKID, { 0 }),
+	[CT_get_tensor_shape] = { "1", 0, 0, -1, 0, FAM_GET_SHAPE, 0, 0, F_IMPURE, { { 0 } } },
+	[CT_get_tile_block_id] = ROW("", 0, 3, 3, 0, FAM_BLOCKID, { 0 }),
+	[CT_global] = ROW("", 0, 0, 0, 0, FAM_GLOBAL, A_STR("sym_name"),
+			  { "value", AK_DENSE, REQ, 0, NULL, NULL }, A_INT("alignment"),
+			  A_UNIT("constant", 1303),
+			  ENUM_("symbol_visibility", E_VIS, OPT, 1303, "public")),
+	[CT_if] = ROW("1", 0, 0, -1, 2, FAM_IF, { 0 }),
+	[CT_int_to_ptr] = CONV(B(I64), EC_PTR, 0, { 0 }),
+	[CT_iota] = ROW("", 0, 1, 1, 0, FAM_IOTA, { 0 }),
+	[CT_itof] = CONV(EC_INT, EC_FT, F_ITOF, A_SIGN, A_RM(E_RND_ITOF)),
+	[CT_join_tokens] = ROW("*", 0, 1, 1, 0, FAM_TOKENS, { 0 }),
+	[CT_load_ptr_tko] = ROW("1???", 1, 2, 2, 0, FAM_LOAD_PTR, A_MOS(E_MOS_LOAD), A_SCOPE_OPT, A_HINTS),
+	[CT_load_view_tko] = ROW("1*?", 1, 2, 2, 0, FAM_LOAD_VIEW, A_MOS(E_MOS_LOAD), A_SCOPE_OPT,
+				 A_HINTS, A_INBOUNDS),
+	[CT_log] = SAMEF("1", { 0 }),
+	[CT_log2] = SAMEF("1", { 0 }),
+	[CT_loop] = ROW("*", 0, 0, -1, 1, FAM_LOOP, { 0 }),
+	[CT_make_partition_view] = ROW("1", 0, 1, 1, 0, FAM_MAKE_VIEW, { 0 }),
+	[CT_make_tensor_view] = { "1**", 1, 1, 1, 0, FAM_MAKE_TV, 0, 0, F_IMPURE, { { 0 } } },
+	[CT_make_token] = ROW("", 0, 1, 1, 0, FAM_TOKENS, { 0 }),
+	[CT_maxf] = SAMEF("11", A_UNIT("propagate_nan", 0), A_FTZ),
+	[CT_maxi] = SAMEI("11", A_SIGN),
+	[CT_minf] = SAMEF("11", A_UNIT("propagate_nan", 0), A_FTZ),
+	[CT_mini] = SAMEI("11", A_SIGN),
+	[CT_mmaf] = ROW("111", 0, 1, 1, 0, FAM_MMAF, A_UNIT("fast_acc", 1303)),
+	[CT_mmai] = ROW("111", 0, 1, 1, 0, FAM_MMAI, ENUM_("signedness_lhs", E_SIGN, REQ, 0, NULL),
+			ENUM_("signedness_rhs", E_SIGN, REQ, 0, NULL)),
+	[CT_module] = ROW("", 0, 0, 0, 0, FAM_MODULE, { 0 }),
+	[CT_mulf] = SAMEF("11", A_RM(E_RND_IEEE), A_FTZ),
+	[CT_mulhii] = SAMEI("11", { 0 }),
+	[CT_muli] = SAMEI("11", A_OVF),
+	[CT_negf] = SAMEF("1", { 0 }),
+	[CT_negi] = SAMEI("1", ENUM_("overflow", E_OVF_NEGI, REQ, 1302, "none")),
+	[CT_offset] = ROW("11", 0, 1, 1, 0, FAM_OFFSET, { 0 }),
+	[CT_ori] = SAMEI("11", { 0 }),
+	[CT_permute] = ROW("1", 0, 1, 1, 0, FAM_PERMUTE, { "permutation", AK_I32S, REQ, 0, NULL, NULL }),
+	[CT_pow] = SAMEF("11", { 0 }),
+	[CT_print_tko] = ROW("*?", 1, 1, 1, 0, FAM_PRINT, A_STR("str")),
+	[CT_ptr_to_int] = CONV(EC_PTR, B(I64), 0, { 0 }),
+	[CT_ptr_to_ptr] = CONV(EC_PTR, EC_PTR, 0, { 0 }),
+	[CT_reduce] = ROW("*", 0, 1, -1, 1, FAM_REDUCE, A_INT("dim"), A_IDENT),
+	[CT_remf] = SAMEF("11", { 0 }),
+	[CT_remi] = SAMEI("11", A_SIGN),
+	[CT_reshape] = ROW("1", 0, 1, 1, 0, FAM_RESHAPE, { 0 }),
+	[CT_return] = ROW("*", 0, 0, 0, 0, FAM_TERM, { 0 }),
+	[CT_rsqrt] = SAMEF("1", A_FTZ),
+	[CT_scan] = ROW("*", 0, 1, -1, 1, FAM_SCAN, A_INT("dim"),
+			{ "reverse", AK_BOOL, REQ, 0, NULL, NULL }, A_IDENT),
+	[CT_select] = ROW("111", 0, 1, 1, 0, FAM_SELECT, { 0 }),
+	[CT_shli] = SAMEI("11", A_OVF),
+	[CT_shri] = SAMEI("11", A_SIGN),
+	[CT_sin] = SAMEF("1", { 0 }),
+	[CT_sinh] = SAMEF("1", { 0 }),
+	[CT_sqrt] = SAME("1", EC_BF, F_APPROX_F32, A_RM(E_RND_SQRT), A_FTZ),
+	[CT_store_ptr_tko] = ROW("11??", 1, 1, 1, 0, FAM_STORE_PTR, A_MOS(E_MOS_STORE), A_SCOPE_OPT, A_HINTS),
+	[CT_store_view_tko] = ROW("11*?", 1, 1, 1, 0, FAM_STORE_VIEW, A_MOS(E_MOS_STORE), A_SCOPE_OPT,
+				  A_HINTS, A_INBOUNDS),
+	[CT_subf] = SAMEF("11", A_RM(E_RND_IEEE), A_FTZ),
+	[CT_subi] = SAMEI("11", A_OVF),
+	[CT_tan] = SAMEF("1", { 0 }),
+	[CT_tanh] = SAMEF("1", ENUM_("rounding_mode", E_RND_FULL, REQ, 1302, "full")),
+	[CT_trunci] = CONV(EC_INT, EC_INT | B(I4), W_NARROWER, A_OVF),
+	[CT_xori] = SAMEI("11", { 0 }),
+	[CT_yield] = ROW("*", 0, 0, 0, 0, FAM_TERM, { 0 }),
+	[CT_atan2] = SAMEF("11", { 0 }),
+	[CT_pack] = ROW("1", 0, 1, 1, 0, FAM_PACK, { 0 }),
+	[CT_unpack] = ROW("1", 0, 1, 1, 0, FAM_PACK, { 0 }),
+	[CT_alloca] = ROW("", 0, 1, 1, 0, FAM_ALLOCA, A_INT("num_elem"), A_INT("alignment"),
+			  A_UNIT("global", 0)),
+	[CT_mmaf_scaled] = ROW("11111", 0, 1, 1, 0, FAM_MMAF_SCALED, { 0 }),
+	[CT_make_gather_scatter_view] = ROW("1", 0, 1, 1, 0, FAM_MAKE_VIEW, { 0 }),
+	[CT_make_strided_view] = ROW("1", 0, 1, 1, 0, FAM_MAKE_VIEW, { 0 }),
+	[CT_atomic_red_view_tko] = ROW("1*1?", 1, 1, 1, 0, FAM_ATOMIC_RED, A_MOS(E_MOS_RED),
+				       ENUM_("memory_scope", E_SCOPE_RED, REQ, 0, NULL),
+				       ENUM_("mode", E_MODE_RED, REQ, 0, NULL)),
+	[CT_insert] = ROW("11*", 0, 1, 1, 0, FAM_INSERT, { 0 }),
+	[CT_gdc_launch_dependents_tko] = ROW("?", 0, 1, 1, 0, FAM_TOKENS, { 0 }),
+	[CT_gdc_wait_tko] = ROW("?", 0, 1, 1, 0, FAM_TOKENS, { 0 }),
+	[CT_fpowi] = ROW("11", 0, 1, 1, 0, FAM_FPOWI, { 0 }),
+	[CT_memory_fence_alias_tko] = ROW("1", 0, 1, 1, 0, FAM_TOKENS, { 0 }),
+};
+
+/* the full spelling list of an enum attribute, for "unknown value" messages */
+static const char *const *enum_all(const char *const *allow)
+{
+	static const char *const *const all[] = { E_SIGN, E_OVF, E_RND, E_PRED, E_ORD, E_MODE,
+						  E_SCOPE, E_MOS, E_VIS };
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+		for (const char *const *a = allow; *a; a++)
+			for (const char *const *b = all[i]; *b; b++)
+				if (strcmp(*a, *b) == 0)
+					return all[i];
+	return allow;
+}
+
+/* ------------------------------------------------------------ diagnostics */
+
+/* The JSON pointer of an op, for ops with neither a location nor an offset. */
+static void op_pointer(const Module *m, const Op *op, char *buf, size_t n)
+{
+	char part[64][48];
+	int depth = 0;
+	while (op && depth < 64) {
+		const Block *b = op->parent;
+		int i = 0;
+		for (const Op *p = op->prev; p; p = p->prev)
+			i++;
+		if (!b || b == &m->body) {
+			snprintf(part[depth++], sizeof part[0], "/module/ops/%d", i);
+			break;
+		}
+		const Region *r = b->parent;
+		int bi = 0;
+		for (const Block *q = r->first; q && q != b; q = q->next)
+			bi++;
+		const Op *owner = r->parent;
+		snprintf(part[depth++], sizeof part[0], "/regions/%d/%d/ops/%d",
+			 (int)(r - owner->regions), bi, i);
+		op = owner;
+	}
+	size_t len = 0;
+	buf[0] = 0;
+	while (depth-- > 0 && len < n) {
+		int k = snprintf(buf + len, n - len, "%s", part[depth]);
+		if (k < 0)
+			break;
+		len += (size_t)k;
+	}
+}
+
+void verr(V *v, const Op *op, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	v->errors++;
+	if (op->loc && op->loc->file) {
+		diag_error(op->loc, "'%s' op %s", op->info->name, msg);
+	} else if (op->offset) {
+		diag_error_at_offset(op->offset, "'%s' op %s", op->info->name, msg);
+	} else {
+		char where[512];
+		op_pointer(v->m, op, where, sizeof where);
+		diag_error_at_path(where, "'%s' op %s", op->info->name, msg);
+	}
+}
+
+const char *ver_name(int ver)
+{
+	static char buf[4][16];
+	static int k;
+	k = (k + 1) % 4;
+	snprintf(buf[k], sizeof buf[k], "%d.%d", ver / 100, ver % 100);
+	return buf[k];
+}
+
+/* Reports a feature newer than the module's bytecode version; false if so. */
+bool gate(V *v, const Op *op, int since, const char *what)
+{
+	if (!since || since <= v->ver)
+		return true;
+	verr(v, op, "%s requires bytecode version %s+, but the module is bytecode version %s",
+	     what, ver_name(since), ver_name(v->ver));
+	return false;
+}
+
+/* "i1, i8, i16, i32 or i64" from an element class */
+const char *ec_name(unsigned ec, char *buf, size_t n)
+{
+	const char *names[24];
+	int k = 0;
+	for (int s = 0; s < SC_COUNT; s++)
+		if (ec & (1u << s))
+			names[k++] = scalar_name((ScalarKind)s);
+	if (ec & EC_PTR)
+		names[k++] = "ptr";
+	size_t len = 0;
+	buf[0] = 0;
+	for (int i = 0; i < k && len < n; i++) {
+		int w = snprintf(buf + len, n - len, "%s%s", i == 0 ? "" : i == k - 1 ? " or " : ", ",
+				 names[i]);
+		if (w < 0)
+			break;
+		len += (size_t)w;
+	}
+	return buf;
+}
+
+unsigned ec_of(const Type *elem)
+{
+	if (!elem)
+		return 0;
+	if (elem->kind == TY_PTR)
+		return EC_PTR;
+	if (elem->kind == TY_SCALAR)
+		return 1u << elem->scalar;
+	return 0;
+}
+
+/* ------------------------------------------------------------ types */
+
+static bool is_pow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
+
+static bool seen_type(V *v, const Type *t)
+{
+	if (v->seen_n * 2 >= v->seen_cap) {
+		size_t cap = v->seen_cap ? v->seen_cap * 2 : 256;
+		const Type **s = calloc(cap, sizeof *s);
+		if (!s)
+			ice("out of memory");
+		for (size_t i = 0; i < v->seen_cap; i++)
+			if (v->seen[i]) {
+				size_t j = ((uintptr_t)v->seen[i] >> 4) & (cap - 1);
+				while (s[j])
+					j = (j + 1) & (cap - 1);
+				s[j] = v->seen[i];
+			}
+		free(v->seen);
+		v->seen = s;
+		v->seen_cap = cap;
+	}
+	size_t j = ((uintptr_t)t >> 4) & (v->seen_cap - 1);
+	for (; v->seen[j]; j = (j + 1) & (v->seen_cap - 1))
+		if (v->seen[j] == t)
+			return true;
+	v->seen[j] = t;
+	v->seen_n++;
+	return false;
+}
+
+static bool check_elem(V *v, const Op *op, const Type *outer, const Type *e)
+{
+	if (e->kind == TY_PTR) {
+		if (!check_type(v, op, e))
+			return false;
+		return true;
+	}
+	if (e->kind != TY_SCALAR) {
+		verr(v, op, "type %s: element must be a scalar or pointer type", outer->str);
+		return false;
+	}
+	return check_type(v, op, e);
+}
+
+/* the shape rules of a tile (also a view's tile): dims powers of two, the cap,
+ * an even dimension for f4E2M1FN */
+static bool check_tile_shape(V *v, const Op *op, const Type *t, int rank, const int64_t *shape,
+			     const Type *elem)
+{
+	int64_t total = 1;
+	bool even = false;
+	for (int i = 0; i < rank; i++) {
+		if (!is_pow2(shape[i])) {
+			verr(v, op, "type %s: tile dimensions must be positive powers of two, got %lld",
+			     t->str, (long long)shape[i]);
+			return false;
+		}
+		if (shape[i] % 2 == 0)
+			even = true;
+		if (total > TILE_MAX_ELEMS / shape[i]) {
+			verr(v, op, "type %s: a tile may have at most %d elements", t->str,
+			     TILE_MAX_ELEMS);
+			return false;
+		}
+		total *= shape[i];
+	}
+	if (total > TILE_MAX_ELEMS) {
+		verr(v, op, "type %s: a tile may have at most %d elements", t->str, TILE_MAX_ELEMS);
+		return false;
+	}
+	if (elem && elem->kind == TY_SCALAR && elem->scalar == SC_F4E2M1FN && !even) {
+		verr(v, op, "type %s: a tile of f4E2M1FN needs an even dimension", t->str);
+		return false;
+	}
+	return true;
+}
+
+static const char *const pad_float_only[] = { "neg_zero", "nan", "pos_inf", "neg_inf" };
+
+static bool check_view(V *v, const Op *op, const Type *t)
+{
+	const Type *tv = t->view;
+	if (!check_type(v, op, tv))
+		return false;
+	if (t->rank != tv->rank) {
+		verr(v, op, "type %s: the view's tile rank (%d) must equal the tensor_view rank (%d)",
+		     t->str, t->rank, tv->rank);
+		return false;
+	}
+	if (!check_tile_shape(v, op, t, t->rank, t->shape, tv->elem))
+		return false;
+	if (t->dim_map) {
+		unsigned long long used = 0;
+		for (int i = 0; i < t->rank; i++) {
+			int64_t d = t->dim_map[i];
+			if (d < 0 || d >= t->rank || (used >> d & 1)) {
+				verr(v, op, "type %s: dim_map must be a permutation of 0..%d", t->str,
+				     t->rank - 1);
+				return false;
+			}
+			used |= 1ull << d;
+		}
+	}
+	if (t->padding > PAD_ZERO && !scalar_is_float(tv->elem->scalar)) {
+		verr(v, op, "type %s: padding_value %s needs a float element type", t->str,
+		     pad_float_only[t->padding - 1]);
+		return false;
+	}
+	if (t->kind == TY_STRIDED_VIEW) {
+		for (int i = 0; i < t->rank; i++)
+			if (t->strides[i] <= 0) {
+				verr(v, op, "type %s: traversal_strides must be positive", t->str);
+				return false;
+			}
+	}
+	return true;
+}
+
+/* Checks a type once (interned types are compared by pointer): version
+ * gating and the type verifiers of ops.md §1. */
+bool check_type(V *v, const Op *op, const Type *t)
+{
+	if (!t)
+		return false;
+	if (seen_type(v, t))
+		return true;   /* checked (and reported) at its first use */
+	switch (t->kind) {
+	case TY_SCALAR: {
+		int since = t->scalar == SC_F8E8M0FNU ? 1302
+			  : t->scalar == SC_F4E2M1FN || t->scalar == SC_I4 ? 1303 : 0;
+		char what[64];
+		snprintf(what, sizeof what, "type '%s'", t->str);
+		return gate(v, op, since, what);
+	}
+	case TY_PTR:
+		if (t->elem->kind != TY_SCALAR || t->elem->scalar == SC_I4) {
+			verr(v, op, "type %s: a pointer's element must be a number type (i1..i64 or a float)",
+			     t->str);
+			return false;
+		}
+		return check_type(v, op, t->elem);
+	case TY_TILE:
+		if (!check_elem(v, op, t, t->elem))
+			return false;
+		return check_tile_shape(v, op, t, t->rank, t->shape, t->elem);
+	case TY_TENSOR_VIEW:
+		if (t->elem->kind != TY_SCALAR || t->elem->scalar == SC_I4) {
+			verr(v, op, "type %s: a tensor_view's element must be a number type", t->str);
+			return false;
+		}
+		if (!check_type(v, op, t->elem))
+			return false;
+		for (int i = 0; i < t->rank; i++)
+			if ((t->shape[i] != DYN_DIM && t->shape[i] <= 0) ||
+			    (t->strides[i] != DYN_DIM && t->strides[i] <= 0)) {
+				verr(v, op, "type %s: static sizes and strides must be positive", t->str);
+				return false;
+			}
+		return true;
+	case TY_PARTITION_VIEW:
+		return check_view(v, op, t);
+	case TY_STRIDED_VIEW:
+		return gate(v, op, 1303, "type strided_view") && check_view(v, op, t);
+	case TY_GATHER_SCATTER_VIEW:
+		return gate(v, op, 1303, "type gather_scatter_view") && check_view(v, op, t);
+	case TY_TOKEN:
+		return true;
+	case TY_FUNC: {
+		bool ok = true;
+		for (int i = 0; i < t->nin; i++)
+			ok &= check_type(v, op, t->ins[i]);
+		for (int i = 0; i < t->nout; i++)
+			ok &= check_type(v, op, t->outs[i]);
+		return ok;
+	}
+	}
+	return true;
+}
+
+/* A value's type: tile, token, tensor_view or a view (never a bare element,
+ * pointer or function type). */
+static bool check_value_type(V *v, const Op *op, const Type *t, const char *what, int i)
+{
+	if (t->kind == TY_SCALAR || t->kind == TY_PTR || t->kind == TY_FUNC) {
+		verr(v, op, "%s #%d has type %s, which is not a value type (values are tiles, tokens, "
+		     "tensor_views and views; a scalar is tile<%s>)", what, i, t->str,
+		     t->kind == TY_FUNC ? "..." : t->str);
+		return false;
+	}
+	return check_type(v, op, t);
+}
+
+/* ------------------------------------------------------------ attributes */
+
+static bool int_fits(int64_t x, int bits)
+{
+	if (bits >= 64)
+		return true;
+	return x >= -((int64_t)1 << (bits - 1)) && x <= (int64_t)(((uint64_t)1 << bits) - 1);
+}
+
+/* Structural checks of any attribute value, recursively: dictionary keys,
+ * typed values fit their types, dense data size, version of the types. */
+static void check_attr_value(V *v, const Op *op, const char *name, const Attr *a, int depth)
+{
+	if (!a || depth > 64)
+		return;
+	switch (a->kind) {
+	case AT_DICT:
+		for (int i = 0; i < a->u.dict.n; i++) {
+			const char *k = a->u.dict.v[i].name;
+			if (!k || !k[0])
+				verr(v, op, "attribute '%s': invalid empty attribute name for DictionaryAttr "
+				     "element %d", name, i);
+			else if (i > 0 && a->u.dict.v[i - 1].name && strcmp(a->u.dict.v[i - 1].name, k) == 0)
+				verr(v, op, "attribute '%s': duplicate key '%s'", name, k);
+			check_attr_value(v, op, name, a->u.dict.v[i].attr, depth + 1);
+		}
+		break;
+	case AT_ARRAY:
+		for (int i = 0; i < a->u.array.n; i++)
+			check_attr_value(v, op, name, a->u.array.v[i], depth + 1);
+		break;
+	case AT_INT:
+		if (a->type) {
+			if (a->type->kind != TY_SCALAR || scalar_is_float(a->type->scalar)) {
+				verr(v, op, "attribute '%s': an integer's type must be an integer type, got %s",
+				     name, a->type->str);
+			} else if (check_type(v, op, a->type) && !int_fits(a->u.i, scalar_bits(a->type->scalar))) {
+				verr(v, op, "attribute '%s': %lld does not fit in %s", name,
+				     (long long)a->u.i, a->type->str);
+			}
+		}
+		break;
+	case AT_FLOAT:
+		if (check_type(v, op, a->type) && scalar_bits(a->type->scalar) < 64 &&
+		    a->u.bits >> scalar_bits(a->type->scalar)) {
+			verr(v, op, "attribute '%s': bit pattern 0x%llx is wider than %s", name,
+			     (unsigned long long)a->u.bits, a->type->str);
+		}
+		break;
+	case AT_TYPE:
+		check_type(v, op, a->type);
+		break;
+	case AT_DENSE: {
+		const Type *t = a->type;
+		if (t->kind != TY_TILE || t->elem->kind != TY_SCALAR) {
+			verr(v, op, "attribute '%s': dense elements need a tile type of integers or floats, "
+			     "got %s", name, t->str);
+			break;
+		}
+		if (!check_type(v, op, t))
+			break;
+		ScalarKind k = t->elem->scalar;
+		size_t esz = (size_t)(scalar_bits(k) + 7) / 8;
+		size_t want = a->u.dense.splat ? esz : esz * (size_t)type_num_elements(t);
+		if (a->u.dense.n != want) {
+			verr(v, op, "attribute '%s': dense data for %s%s must be %zu bytes, got %zu", name,
+			     t->str, a->u.dense.splat ? " (splat)" : "", want, a->u.dense.n);
+			break;
+		}
+		if (k == SC_I1)
+			for (size_t i = 0; i < a->u.dense.n; i++)
+				if (a->u.dense.bytes[i] > 1) {
+					verr(v, op, "attribute '%s': i1 elements are stored as bytes 00 or 01",
+					     name);
+					break;
+				}
+		break;
+	}
+	case AT_SAME_ELEMENTS:
+		for (int i = 0; i < a->u.ints.n; i++)
+			if (a->u.ints.v[i] == INT64_MIN || a->u.ints.v[i] == INT64_MAX) {
+				verr(v, op, "attribute '%s': array contains unsupported value %lld", name,
+				     (long long)a->u.ints.v[i]);
+				break;
+			}
+		break;
+	default:
+		break;
+	}
+}
+
+static const char *kind_name(int ak)
+{
+	switch (ak) {
+	case AK_ENUM: return "an enum value (a string)";
+	case AK_INT: return "an integer";
+	case AK_BOOL: case AK_UNIT: return "a boolean";
+	case AK_STR: return "a string";
+	case AK_TYPE: return "a type ({\"type\": T})";
+	case AK_I32S: return "an array of integers";
+	case AK_ARRAY: return "an array of typed attributes";
+	case AK_DENSE: return "dense elements ({\"dense\": ..., \"type\": T})";
+	case AK_PRED: return "an assume predicate (div_by, same_elements or bounded)";
+	case AK_HINTS: return "a dictionary of per-architecture dictionaries";
+	case AK_BOOLS: return "an array of booleans";
+	}
+	return "?";
+}
+
+static bool list_has(const char *const *l, const char *s)
+{
+	for (; *l; l++)
+		if (strcmp(*l, s) == 0)
+			return true;
+	return false;
+}
+
+static const char *list_str(const char *const *l, char *buf, size_t n)
+{
+	size_t len = 0;
+	buf[0] = 0;
+	for (int i = 0; l[i] && len < n; i++) {
+		int w = snprintf(buf + len, n - len, "%s%s", i ? ", " : "", l[i]);
+		if (w < 0)
+			break;
+		len += (size_t)w;
+	}
+	return buf;
+}
+
+static bool is_default(const AttrRule *ar, const Attr *a)
+{
+	switch (ar->kind) {
+	case AK_UNIT: case AK_BOOL:
+		return a->kind == AT_BOOL && !a->u.i;
+	case AK_ENUM:
+		return ar->dflt && a->kind == AT_STRING && strcmp(a->u.s, ar->dflt) == 0;
+	case AK_BOOLS:
+		if (a->kind == AT_ARRAY) {
+			for (int i = 0; i < a->u.array.n; i++)
+				if (a->u.array.v[i]->kind != AT_BOOL || a->u.array.v[i]->u.i)
+					return false;
+			return true;
+		}
+		if (a->kind == AT_INTS) {
+			for (int i = 0; i < a->u.ints.n; i++)
+				if (a->u.ints.v[i])
+					return false;
+			return true;
+		}
+		return false;
+	}
+	return false;
+}
+
+/* Does `a` have the kind the row asks for? Reports if not. */
+static bool check_attr_kind(V *v, const Op *op, const AttrRule *ar, const Attr *a)
+{
+	bool ok;
+	switch (ar->kind) {
+	case AK_ENUM: case AK_STR: ok = a->kind == AT_STRING; break;
+	case AK_INT: ok = a->kind == AT_INT; break;
+	case AK_BOOL: case AK_UNIT: ok = a->kind == AT_BOOL; break;
+	case AK_TYPE: ok = a->kind == AT_TYPE; break;
+	case AK_I32S: ok = a->kind == AT_INTS || (a->kind == AT_ARRAY && a->u.array.n == 0); break;
+	case AK_ARRAY: ok = a->kind == AT_ARRAY; break;
+	case AK_DENSE: ok = a->kind == AT_DENSE; break;
+	case AK_PRED: ok = a->kind == AT_DIV_BY || a->kind == AT_SAME_ELEMENTS || a->kind == AT_BOUNDED; break;
+	case AK_HINTS: ok = a->kind == AT_DICT; break;
+	case AK_BOOLS:
+		ok = a->kind == AT_INTS || a->kind == AT_ARRAY;
+		for (int i = 0; ok && a->kind == AT_ARRAY && i < a->u.array.n; i++)
+			ok = a->u.array.v[i]->kind == AT_BOOL;
+		for (int i = 0; ok && a->kind == AT_INTS && i < a->u.ints.n; i++)
+			ok = a->u.ints.v[i] == 0 || a->u.ints.v[i] == 1;
+		break;
+	default: ok = false;
+	}
+	if (!ok) {
+		verr(v, op, "attribute '%s' must be %s", ar->name, kind_name(ar->kind));
+		return false;
+	}
+	switch (ar->kind) {
+	case AK_ENUM: {
+		char buf[256];
+		const char *const *all = enum_all(ar->allow);
+		if (!list_has(all, a->u.s)) {
+			verr(v, op, "attribute '%s' has unknown value '%s' (expected one of: %s)", ar->name,
+			     a->u.s, list_str(all, buf, sizeof buf));
+			return false;
+		}
+		for (size_t i = 0; i < sizeof enum_since / sizeof enum_since[0]; i++)
+			if (strcmp(enum_since[i].value, a->u.s) == 0) {
+				char what[96];
+				snprintf(what, sizeof what, "%s '%s'", ar->name, a->u.s);
+				if (!gate(v, op, enum_since[i].since, what))
+					return false;
+			}
+		if (!list_has(ar->allow, a->u.s)) {
+			verr(v, op, "%s '%s' is not supported by this op (expected one of: %s)", ar->name,
+			     a->u.s, list_str(ar->allow, buf, sizeof buf));
+			return false;
+		}
+		return true;
+	}
+	case AK_I32S:
+		for (int i = 0; a->kind == AT_INTS && i < a->u.ints.n; i++) {
+			int64_t x = a->u.ints.v[i];
+			if (x <= INT32_MIN || x >= INT32_MAX) {
+				verr(v, op, "attribute '%s': array contains unsupported value %lld", ar->name,
+				     (long long)x);
+				return false;
+			}
+		}
+		return true;
+	case AK_HINTS:
+		for (int i = 0; i < a->u.dict.n; i++)
+			if (a->u.dict.v[i].attr->kind != AT_DICT) {
+				verr(v, op, "optimization_hints: the value for '%s' must be a dictionary",
+				     a->u.dict.v[i].name);
+				return false;
+			}
+		return true;
+	case AK_ARRAY:
+		return true;
+	}
+	return true;
+}
+
+/* operand_segment_sizes -> operand groups (see Groups in verify_impl.h) */
+static bool check_operands(V *v, const Op *op, const OpRule *r, Groups *g)
+{
+	int ng = (int)strlen(r->operands);
+	int nsingle = 0, nopt = 0, nvar = 0;
+	for (int i = 0; i < ng; i++) {
+		char c = r->operands[i];
+		nsingle += c == '1';
+		nopt += c == '?';
+		nvar += c == '*';
+	}
+	g->n = ng;
+	const Attr *seg = op_attr(op, "operand_segment_sizes");
+	if (seg || r->segmented) {
+		if (!seg) {
+			verr(v, op, "requires attribute 'operand_segment_sizes' (one count per operand "
+			     "group: %d)", ng);
+			return false;
+		}
+		if (nopt + nvar == 0) {
+			verr(v, op, "has no optional or variadic operands: attribute 'operand_segment_sizes' "
+			     "is not allowed");
+			return false;
+		}
+		if (seg->kind != AT_INTS) {
+			verr(v, op, "attribute 'operand_segment_sizes' must be an array of integers");
+			return false;
+		}
+		for (int i = 0; i < seg->u.ints.n; i++)
+			if (seg->u.ints.v[i] <= INT32_MIN || seg->u.ints.v[i] >= INT32_MAX) {
+				verr(v, op, "attribute 'operand_segment_sizes': array contains unsupported "
+				     "value %lld", (long long)seg->u.ints.v[i]);
+				return false;
+			}
+		if (seg->u.ints.n != ng) {
+			verr(v, op, "attribute 'operand_segment_sizes' must have %d entries (one per "
+			     "operand group), got %d", ng, seg->u.ints.n);
+			return false;
+		}
+		int64_t sum = 0;
+		for (int i = 0; i < ng; i++) {
+			int64_t k = seg->u.ints.v[i];
+			char c = r->operands[i];
+			if (k < 0 || (c == '1' && k != 1) || (c == '?' && k > 1)) {
+				verr(v, op, "operand_segment_sizes[%d] is %lld, but operand group %d %s", i,
+				     (long long)k, i,
+				     c == '1' ? "is exactly one operand" : c == '?' ? "is optional (0 or 1)"
+									: "cannot be negative");
+				return false;
+			}
+			g->start[i] = (int)sum;
+			g->len[i] = (int)k;
+			sum += k;
+		}
+		if (sum != op->noperands) {
+			verr(v, op, "operand_segment_sizes add up to %lld, but the op has %d operands",
+			     (long long)sum, op->noperands);
+			return false;
+		}
+		return true;
+	}
+	/* not segmented: at most one optional/variadic group, it takes the rest */
+	int extra = op->noperands - nsingle;
+	bool bad = extra < 0 || (nvar == 0 && extra > nopt);
+	if (bad) {
+		if (nvar)
+			verr(v, op, "expects at least %d operands, got %d", nsingle, op->noperands);
+		else if (nopt)
+			verr(v, op, "expects %d to %d operands, got %d", nsingle, nsingle + nopt,
+			     op->noperands);
+		else
+			verr(v, op, "expects %d operand%s, got %d", nsingle, nsingle == 1 ? "" : "s",
+			     op->noperands);
+		return false;
+	}
+	int at = 0;
+	for (int i = 0; i < ng; i++) {
+		int k = r->operands[i] == '1' ? 1 : extra;
+		g->start[i] = at;
+		g->len[i] = k;
+		at += k;
+	}
+	return true;
+}
+
+static bool check_attrs(V *v, const Op *op, const OpRule *r)
+{
+	bool ok = true;
+	for (int i = 0; i < op->nattrs; i++) {
+		const NamedAttr *na = &op->attrs[i];
+		if (strcmp(na->name, "operand_segment_sizes") == 0)
+			continue;   /* check_operands */
+		const AttrRule *ar = NULL;
+		for (int j = 0; j < MAX_ATTRS && r->attrs[j].name; j++)
+			if (strcmp(r->attrs[j].name, na->name) == 0)
+				ar = &r->attrs[j];
+		if (!ar) {
+			char buf[512];
+			size_t len = 0;
+			buf[0] = 0;
+			for (int j = 0; j < MAX_ATTRS && r->attrs[j].name && len < sizeof buf; j++) {
+				int w = snprintf(buf + len, sizeof buf - len, "%s%s", j ? ", " : "",
+						 r->attrs[j].name);
+				if (w > 0)
+					len += (size_t)w;
+			}
+			verr(v, op, "has unknown attribute '%s' (it takes: %s)", na->name,
+			     buf[0] ? buf : "none");
+			ok = false;
+			continue;
+		}
+		check_attr_value(v, op, na->name, na->attr, 0);
+		if (!check_attr_kind(v, op, ar, na->attr)) {
+			ok = false;
+			continue;
+		}
+		if (ar->since > v->ver && !is_default(ar, na->attr)) {
+			char what[96];
+			snprintf(what, sizeof what, "attribute '%s'", ar->name);
+			gate(v, op, ar->since, what);
+		}
+	}
+	for (int j = 0; j < MAX_ATTRS && r->attrs[j].name; j++) {
+		const AttrRule *ar = &r->attrs[j];
+		if (ar->req == REQ && !(ar->since > v->ver) && !op_attr(op, ar->name)) {
+			verr(v, op, "requires attribute '%s'", ar->name);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+/* ------------------------------------------------------------ walk */
+
+static void verify_op(V *v, Op *op);
+
+static void verify_block(V *v, Op *owner, Block *b)
+{
+	for (int i = 0; i < b->nargs; i++)
+		check_value_type(v, owner, b->args[i]->type, "block argument", i);
+	if (!b->first) {
+		verr(v, owner, "has an empty block: every block ends with a terminator");
+		return;
+	}
+	for (Op *op = b->first; op; op = op->next) {
+		bool term = op_has(op->info, OPT_TERM);
+		if (term && op->next)
+			verr(v, op, "is a terminator and must be the last op of its block");
+		else if (!term && !op->next)
+			verr(v, op, "ends a block but is not a terminator (yield, continue, break or return)");
+		verify_op(v, op);
+	}
+}
+
+static void verify_op(V *v, Op *op)
+{
+	const OpInfo *info = op->info;
+	if (info->dialect != DIALECT_CUDA_TILE) {
+		verr(v, op, "belongs to dialect '%s'; cuda_tile IR holds cuda_tile ops only",
+		     dialect_name(info->dialect));
+		return;
+	}
+	const OpRule *r = &rules[info->code];
+	bool top = op->parent == &v->m->body;
+	if (op_has(info, OPT_STRUCT) != top && info->code != CT_module) {
+		if (top)
+			verr(v, op, "cannot be at the top level of a module (only cuda_tile.entry and "
+			     "cuda_tile.global can)");
+		else
+			verr(v, op, "can only be at the top level of a module");
+		return;
+	}
+	if (v->pure_owner && (!op_has(info, OPT_PURE) || (r->flags & F_IMPURE)) &&
+	    !op_has(info, OPT_TERM))
+		verr(v, op, "is not pure and cannot be in the body of '%s'", v->pure_owner->info->name);
+	char what[96];
+	snprintf(what, sizeof what, "op '%s'", info->name);
+	gate(v, op, info->since, what);
+
+	bool ok = true;
+	for (int i = 0; i < op->nresults; i++)
+		ok &= check_value_type(v, op, op->results[i]->type, "result", i);
+	Groups g = { 0 };
+	ok &= check_operands(v, op, r, &g);
+	if (op->nresults < r->rmin || (r->rmax >= 0 && op->nresults > r->rmax)) {
+		if (r->rmax < 0)
+			verr(v, op, "expects at least %d result%s, got %d", r->rmin, r->rmin == 1 ? "" : "s",
+			     op->nresults);
+		else if (r->rmin == r->rmax)
+			verr(v, op, "expects %d result%s, got %d", r->rmin, r->rmin == 1 ? "" : "s",
+			     op->nresults);
+		else
+			verr(v, op, "expects %d to %d results, got %d", r->rmin, r->rmax, op->nresults);
+		ok = false;
+	}
+	ok &= check_attrs(v, op, r);
+	if (op->nregions != r->nregions) {
+		verr(v, op, "expects %d region%s, got %d", r->nregions, r->nregions == 1 ? "" : "s",
+		     op->nregions);
+		ok = false;
+	} else {
+		for (int i = 0; i < op->nregions; i++) {
+			int nb = op->regions[i].nblocks;
+			bool may_be_empty = info->code == CT_if && i == 1;   /* the else region */
+			if (nb > 1 || (nb == 0 && !may_be_empty)) {
+				verr(v, op, "region #%d must have %s one block, got %d", i,
+				     may_be_empty ? "at most" : "exactly", nb);
+				ok = false;
+			}
+		}
+	}
+	/* operands of types that cannot be values have been reported at their
+	 * definitions; the family checks rely on counts and attributes */
+	if (ok && fam_check[r->fam])
+		fam_check[r->fam](v, op, r, &g);
+
+	const Op *saved = v->pure_owner;
+	if (info->code == CT_reduce || info->code == CT_scan)
+		v->pure_owner = op;
+	for (int i = 0; i < op->nregions; i++)
+		FOR_EACH_BLOCK(b, &op->regions[i])
+			verify_block(v, op, b);
+	v->pure_owner = saved;
+}
+
+static int parse_version(const Attr *a)
+{
+	if (!a || a->kind != AT_STRING)
+		return -1;
+	static const char *const known[] = { "13.1", "13.2", "13.3", "13.4" };
+	for (int i = 0; i < 4; i++)
+		if (strcmp(a->u.s, known[i]) == 0)
+			return 1301 + i;
+	return -1;
+}
+
+int verify_cuda_tile(Module *m)
+{
+	V v = { .m = m, .ver = VER_LATEST };
+	if (!m->stage || strcmp(m->stage, "cuda_tile") != 0) {
+		diag_plain("the cuda_tile verifier takes IR at stage 'cuda_tile', got '%s'",
+			   m->stage ? m->stage : "?");
+		return 1;
+	}
+	const Attr *bv = module_attr(m, "bytecode_version");
+	if (bv) {
+		v.ver = parse_version(bv);
+		if (v.ver < 0) {
+			diag_error_at_path("/module/attrs/bytecode_version",
+					   "module attribute 'bytecode_version' must be one of "
+					   "\"13.1\", \"13.2\", \"13.3\", \"13.4\"");
+			return 1;
+		}
+	}
+	const Attr *prod = module_attr(m, "producer");
+	if (prod && prod->kind != AT_STRING) {
+		diag_error_at_path("/module/attrs/producer", "module attribute 'producer' must be a string");
+		v.errors++;
+	} else if (prod && v.ver < 1303) {
+		diag_error_at_path("/module/attrs/producer",
+				   "module attribute 'producer' requires bytecode version 13.3+, but "
+				   "the module is bytecode version %s", ver_name(v.ver));
+		v.errors++;
+	}
+	/* symbols: unique names; globals by name for get_global */
+	int ntop = 0;
+	FOR_EACH_OP(op, &m->body)
+		ntop++;
+	v.syms = calloc((size_t)ntop + 1, sizeof *v.syms);
+	if (!v.syms)
+		ice("out of memory");
+	FOR_EACH_OP(op, &m->body) {
+		const Attr *n = op_attr(op, "sym_name");
+		if (!n || n->kind != AT_STRING)
+			continue;
+		for (int i = 0; i < v.nsyms; i++)
+			if (strcmp(op_attr(v.syms[i], "sym_name")->u.s, n->u.s) == 0) {
+				verr(&v, op, "redefines symbol '%s'", n->u.s);
+				break;
+			}
+		v.syms[v.nsyms++] = op;
+	}
+	FOR_EACH_OP(op, &m->body)
+		verify_op(&v, op);
+	free(v.syms);
+	free(v.seen);
+	return v.errors;
+}
+
+const Op *find_symbol(V *v, const char *name)
+{
+	for (int i = 0; i < v->nsyms; i++)
+		if (strcmp(op_attr(v->syms[i], "sym_name")->u.s, name) == 0)
+			return v->syms[i];
+	return NULL;
+}
