@@ -1,0 +1,75 @@
+/* tile-read: Tile IR bytecode -> cuda_tile JSON IR.
+ *
+ * Reads:      Tile IR bytecode, versions 13.1, 13.2, 13.3 and 13.4 (the
+ *             container, every section, types, attributes, constants,
+ *             globals, debug info, all opcodes; docs/bytecode.md).
+ * Writes:     the cuda_tile stage of the JSON IR (docs/ir.md), module attrs
+ *             bytecode_version and (13.3+) producer; --emit=text prints it.
+ * Checks:     the whole container strictly: truncation, bad magic, unknown,
+ *             duplicate or oversized sections, out-of-range indices, bad
+ *             lengths, trailing bytes, type recursion, over-deep nesting,
+ *             features newer than the file's version. Then the cuda_tile
+ *             verifier, when built in (libcommon/verify.h).
+ * Exit:       0 ok; 1 bad input (one line "tile-read: FILE: offset 0xNN:
+ *             error: MSG", or the verifier's errors), no output written;
+ *             2 usage.
+ * The decoder itself is tile_read_bytecode() (tile_read.h). */
+#include <string.h>
+#include "tool.h"
+#include "tile_read.h"
+
+/* VERIFIER HOOK: the cuda_tile verifier (libcommon/verify.h) runs on every
+ * module read, when it is part of the build. */
+#if defined(__has_include)
+#if __has_include("verify.h")
+#include "verify.h"
+#define HAVE_VERIFIER 1
+#endif
+#endif
+
+static const char *const emits[] = { "json", "text", NULL };
+
+static bool no_verify;
+
+static int option(ToolRun *r, const char *name, const char *value, bool *takes_value)
+{
+	(void)r;
+	(void)value;
+	(void)takes_value;
+	if (strcmp(name, "--no-verify") == 0) {
+		no_verify = true;
+		return 1;
+	}
+	return 0;
+}
+
+static int run(ToolRun *r)
+{
+	Module *m = tile_read_bytecode(r->input, r->input_len);
+	if (!m)
+		return EXIT_INPUT;
+#ifdef HAVE_VERIFIER
+	if (!no_verify && verify_cuda_tile(m) > 0) {
+		module_free(m);
+		return EXIT_INPUT;
+	}
+#else
+	(void)no_verify;
+#endif
+	r->out = m;
+	return EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	static const Tool t = {
+		.name = "tile-read",
+		.summary = "Decode Tile IR bytecode (13.1, 13.2, 13.3, 13.4) into cuda_tile JSON IR.",
+		.options_help = "  --no-verify        skip the cuda_tile verifier (structure is still checked)\n",
+		.default_emit = "json",
+		.emits = emits,
+		.option = option,
+		.run = run,
+	};
+	return tool_main(argc, argv, &t);
+}

@@ -1,0 +1,548 @@
+/* ops.c: function bodies. One generic decoder driven by the layout table
+ * (layouts.def), plus values, blocks and regions.
+ *
+ * Values are numbered per function: the arguments, then each op's serialized
+ * results, appended after the op and its regions. A nested block appends its
+ * arguments while it is open and drops everything it defined when it closes.
+ * Every nested block is non-empty and ends with a terminator; so does the
+ * body. Each op takes the next debug location in pre-order.
+ * requires: types, strings, constants and the debug tables read. */
+#include <stdlib.h>
+#include <string.h>
+#include "reader.h"
+#include "opinfo.h"
+#include "diag.h"
+
+typedef enum FieldKind {
+	F_END, F_RES, F_NRES, F_NRES_TOKEN, F_FLAGS, F_UNIT, F_ENUM, F_INT, F_BOOL, F_STR,
+	F_SYMREF, F_I32ARR, F_CONST, F_PRED, F_TARRAY, F_HINTS, F_BOOLARR, F_OPND, F_OPT,
+	F_VAR, F_ALL, F_REGIONS,
+} FieldKind;
+
+typedef struct Field {
+	FieldKind kind;
+	const char *name;       /* attribute name */
+	int n, max;             /* counts */
+	unsigned mask;          /* flag bit, 0 = not flag-controlled */
+	int since;              /* first version the field is on the wire; 0 = always */
+	int en;                 /* EN_* */
+	int dflt;               /* ENUM_SINCE: value before `since` */
+} Field;
+
+#define RES(k)                  { .kind = F_RES, .n = (k) }
+#define NRES(k)                 { .kind = F_NRES, .n = (k) }
+#define NRES_TOKEN(v)           { .kind = F_NRES_TOKEN, .since = (v) }
+#define FLAGS                   { .kind = F_FLAGS }
+#define FLAGS_SINCE(v)          { .kind = F_FLAGS, .since = (v) }
+#define UNIT(nm, b)             { .kind = F_UNIT, .name = nm, .mask = 1u << (b) }
+#define ENUM(nm, e)             { .kind = F_ENUM, .name = nm, .en = EN_##e }
+#define ENUM_OPT(nm, e, b)      { .kind = F_ENUM, .name = nm, .en = EN_##e, .mask = 1u << (b) }
+#define ENUM_SINCE(nm, e, v, d) { .kind = F_ENUM, .name = nm, .en = EN_##e, .since = (v), .dflt = (d) }
+#define INT(nm)                 { .kind = F_INT, .name = nm }
+#define BOOL(nm)                { .kind = F_BOOL, .name = nm }
+#define STR(nm)                 { .kind = F_STR, .name = nm }
+#define SYMREF(nm)              { .kind = F_SYMREF, .name = nm }
+#define I32ARR(nm)              { .kind = F_I32ARR, .name = nm }
+#define CONST(nm)               { .kind = F_CONST, .name = nm }
+#define PRED(nm)                { .kind = F_PRED, .name = nm }
+#define TARRAY(nm)              { .kind = F_TARRAY, .name = nm }
+#define HINTS(nm, b)            { .kind = F_HINTS, .name = nm, .mask = 1u << (b) }
+#define BOOLARR_SINCE(nm, v)    { .kind = F_BOOLARR, .name = nm, .since = (v) }
+#define OPND(k)                 { .kind = F_OPND, .n = (k) }
+#define OPT(b)                  { .kind = F_OPT, .mask = 1u << (b) }
+#define VAR                     { .kind = F_VAR }
+#define ALL(lo, hi)             { .kind = F_ALL, .n = (lo), .max = (hi) }
+#define REGIONS(k)              { .kind = F_REGIONS, .n = (k) }
+
+#define LAYOUT(op, ...) static const Field lay_##op[] = { __VA_ARGS__, { .kind = F_END } };
+#include "layouts.def"
+#undef LAYOUT
+
+static const Field *const layouts[OPCODE_COUNT] = {
+#define LAYOUT(op, ...) [CT_##op] = lay_##op,
+#include "layouts.def"
+#undef LAYOUT
+};
+
+/* ------------------------------------------------------------ values */
+
+typedef struct Values { Value **v; size_t n, cap; } Values;
+
+static bool push_value(Reader *rd, Values *vs, Value *v, size_t at)
+{
+	if (vs->n >= MAX_VALUES)
+		return rd_fail(rd, at, "more than %d values in one function", MAX_VALUES);
+	if (vs->n == vs->cap) {
+		vs->cap = vs->cap ? vs->cap * 2 : 256;
+		vs->v = realloc(vs->v, sizeof *vs->v * vs->cap);
+		if (!vs->v)
+			ice("out of memory");
+	}
+	vs->v[vs->n++] = v;
+	return true;
+}
+
+/* A growable array for one op's operands, result types or attributes. */
+#define GROW(arr, n, cap) do { \
+	if ((n) == (cap)) { \
+		(cap) = (cap) ? (cap) * 2 : 8; \
+		(arr) = realloc((arr), sizeof *(arr) * (cap)); \
+		if (!(arr)) ice("out of memory"); \
+	} } while (0)
+
+typedef struct OpState {
+	const OpInfo *info;
+	size_t at;                      /* offset of the opcode */
+	const Type **res; size_t nres, capres;
+	size_t nser;                    /* results that take a value number */
+	Value **opnds; size_t nopnds, capopnds;
+	int64_t seg[8]; int nseg;
+	bool segmented;
+	NamedAttr *attrs; size_t nattrs, capattrs;
+	uint64_t flags;
+	int nregions;
+} OpState;
+
+static void state_free(OpState *s)
+{
+	free(s->res);
+	free(s->opnds);
+	free(s->attrs);
+}
+
+static void add_attr(OpState *s, const char *name, const Attr *a)
+{
+	GROW(s->attrs, s->nattrs, s->capattrs);
+	s->attrs[s->nattrs++] = (NamedAttr){ name, a };
+}
+
+static bool add_result(Reader *rd, Cur *c, OpState *s)
+{
+	size_t at = c->pos;
+	const Type *t = cur_type(c);
+	if (!t)
+		return false;
+	if (!type_is_value(t))
+		return rd_fail(rd, at, "%s result %zu has type '%s', which is not a value type",
+			       s->info->name, s->nres, t->str);
+	GROW(s->res, s->nres, s->capres);
+	s->res[s->nres++] = t;
+	s->nser++;
+	return true;
+}
+
+static bool add_operand(Reader *rd, Cur *c, OpState *s, const Values *vs)
+{
+	size_t at = c->pos;
+	uint64_t idx = cur_varint(c);
+	if (rd->failed)
+		return false;
+	if (idx >= vs->n)
+		return rd_fail(rd, at, "%s operand %zu: value index %llu out of range (%zu values "
+			       "defined here)", s->info->name, s->nopnds, (unsigned long long)idx, vs->n);
+	GROW(s->opnds, s->nopnds, s->capopnds);
+	s->opnds[s->nopnds++] = vs->v[idx];
+	return true;
+}
+
+static void add_segment(OpState *s, int64_t n, bool group)
+{
+	s->segmented |= group;
+	if (s->nseg < (int)(sizeof s->seg / sizeof s->seg[0]))
+		s->seg[s->nseg++] = n;
+	else
+		ice("too many operand segments in a layout");
+}
+
+/* ------------------------------------------------------------ fields */
+
+static unsigned layout_mask(const Field *f)
+{
+	unsigned m = 0;
+	for (; f->kind != F_END; f++)
+		m |= f->mask;
+	return m;
+}
+
+static bool read_tarray(Reader *rd, Cur *c, OpState *s, const char *name)
+{
+	uint32_t n = cur_count(c, 1, name);
+	if (rd->failed)
+		return false;
+	const Attr **v = malloc(sizeof *v * ((size_t)n + 1));
+	if (!v)
+		ice("out of memory");
+	for (uint32_t i = 0; i < n; i++) {
+		size_t at = c->pos;
+		v[i] = attr_tagged(c, 0);
+		if (v[i] && !(v[i]->kind == AT_FLOAT || (v[i]->kind == AT_INT && v[i]->type)))
+			rd_fail(rd, at, "%s element %u of %s must be a typed integer or float",
+				name, i, s->info->name);
+		if (rd->failed) {
+			free(v);
+			return false;
+		}
+	}
+	add_attr(s, name, attr_array(rd->m, (int)n, v));
+	free(v);
+	return true;
+}
+
+static bool read_boolarr(Reader *rd, Cur *c, OpState *s, const char *name)
+{
+	uint32_t n = cur_count(c, 1, name);
+	if (rd->failed)
+		return false;
+	bool any = false;
+	size_t at = c->pos;
+	for (uint32_t i = 0; i < n; i++) {
+		uint8_t b = cur_u8(c);
+		if (b > 1)
+			return rd_fail(rd, c->pos - 1, "%s element %u is %u, expected 0 or 1", name, i, b);
+		any |= b;
+	}
+	if (!any)
+		return !rd->failed;   /* all false: the default, not represented */
+	const Attr **v = malloc(sizeof *v * ((size_t)n + 1));
+	if (!v)
+		ice("out of memory");
+	for (uint32_t i = 0; i < n; i++)
+		v[i] = attr_bool(rd->m, rd->buf[at + i]);
+	add_attr(s, name, attr_array(rd->m, (int)n, v));
+	free(v);
+	return true;
+}
+
+static bool read_string_attr(Reader *rd, Cur *c, OpState *s, const char *name, bool symref)
+{
+	size_t at = c->pos;
+	uint64_t idx = cur_varint(c);
+	const char *str = rd->failed ? NULL : string_get(rd, idx, at);
+	if (!str)
+		return false;
+	if (symref && !str[0])
+		return rd_fail(rd, at, "%s: empty symbol reference '%s'", s->info->name, name);
+	add_attr(s, name, attr_string(rd->m, str));
+	return true;
+}
+
+/* One field of a layout row. Returns false after an error. */
+static bool read_field(Reader *rd, Cur *c, OpState *s, const Field *f, const Field *row,
+		       const Values *vs)
+{
+	size_t at = c->pos;
+	bool on = !f->mask || (s->flags & f->mask);
+	switch (f->kind) {
+	case F_RES:
+		for (int i = 0; i < f->n; i++)
+			if (!add_result(rd, c, s))
+				return false;
+		return true;
+	case F_NRES: {
+		uint32_t n = cur_count(c, 1, "result");
+		if (rd->failed)
+			return false;
+		if (f->n >= 0 && n != (uint32_t)f->n)
+			return rd_fail(rd, at, "%s has %u results, expected %d", s->info->name, n, f->n);
+		for (uint32_t i = 0; i < n; i++)
+			if (!add_result(rd, c, s))
+				return false;
+		return true;
+	}
+	case F_NRES_TOKEN: {
+		uint32_t want = rd->version >= f->since ? 1 : 0;
+		uint32_t n = cur_count(c, 1, "result");
+		if (rd->failed)
+			return false;
+		if (n != want)
+			return rd_fail(rd, at, "%s has %u results, expected %u in bytecode %s",
+				       s->info->name, n, want, version_name(rd->version));
+		if (n)
+			return add_result(rd, c, s);
+		/* older files: the token result is implicit and takes no value number */
+		GROW(s->res, s->nres, s->capres);
+		s->res[s->nres++] = type_token(rd->m);
+		return true;
+	}
+	case F_FLAGS:
+		if (rd->version < f->since)
+			return true;
+		s->flags = cur_varint(c);
+		if (!rd->failed && (s->flags & ~(uint64_t)layout_mask(row)))
+			return rd_fail(rd, at, "%s has unknown flag bits 0x%llx", s->info->name,
+				       (unsigned long long)(s->flags & ~(uint64_t)layout_mask(row)));
+		return !rd->failed;
+	case F_UNIT:
+		if (s->flags & f->mask)
+			add_attr(s, f->name, attr_bool(rd->m, true));
+		return true;
+	case F_ENUM:
+		if (rd->version < f->since) {
+			add_attr(s, f->name, attr_string(rd->m, enum_name(f->en, (uint64_t)f->dflt, 1301)));
+			return true;
+		}
+		if (on) {
+			const Attr *a = attr_enum(c, f->en, f->name);
+			if (!a)
+				return false;
+			add_attr(s, f->name, a);
+		}
+		return true;
+	case F_INT: {
+		uint64_t v = cur_varint(c);
+		if (rd->failed)
+			return false;
+		if (v > INT64_MAX)
+			return rd_fail(rd, at, "%s: '%s' = %llu does not fit in i64", s->info->name,
+				       f->name, (unsigned long long)v);
+		add_attr(s, f->name, attr_int(rd->m, (int64_t)v, NULL));
+		return true;
+	}
+	case F_BOOL: {
+		uint8_t b = cur_u8(c);
+		if (!rd->failed && b > 1)
+			return rd_fail(rd, at, "%s: '%s' byte is %u, expected 0 or 1", s->info->name,
+				       f->name, b);
+		if (rd->failed)
+			return false;
+		add_attr(s, f->name, attr_bool(rd->m, b));
+		return true;
+	}
+	case F_STR:
+	case F_SYMREF:
+		return read_string_attr(rd, c, s, f->name, f->kind == F_SYMREF);
+	case F_I32ARR: {
+		const Attr *a = attr_i32_array(c);
+		if (!a)
+			return false;
+		add_attr(s, f->name, a);
+		return true;
+	}
+	case F_CONST: {
+		uint64_t idx = cur_varint(c);
+		if (rd->failed)
+			return false;
+		if (!s->nres)
+			ice("layout of %s: CONST before its result", s->info->name);
+		const Attr *a = attr_dense_const(rd, idx, s->res[0], at);
+		if (!a)
+			return false;
+		add_attr(s, f->name, a);
+		return true;
+	}
+	case F_PRED: {
+		const Attr *a = attr_predicate(c);
+		if (!a)
+			return false;
+		add_attr(s, f->name, a);
+		return true;
+	}
+	case F_TARRAY:
+		return read_tarray(rd, c, s, f->name);
+	case F_HINTS:
+		if (on) {
+			const Attr *a = attr_dict_body(c, 0, true);
+			if (!a)
+				return false;
+			add_attr(s, f->name, a);
+		}
+		return true;
+	case F_BOOLARR:
+		return rd->version < f->since || read_boolarr(rd, c, s, f->name);
+	case F_OPND:
+		for (int i = 0; i < f->n; i++) {
+			if (!add_operand(rd, c, s, vs))
+				return false;
+			add_segment(s, 1, false);
+		}
+		return true;
+	case F_OPT:
+		if (on && !add_operand(rd, c, s, vs))
+			return false;
+		add_segment(s, on, true);
+		return true;
+	case F_VAR: {
+		uint32_t n = cur_count(c, 1, "operand");
+		if (rd->failed)
+			return false;
+		for (uint32_t i = 0; i < n; i++)
+			if (!add_operand(rd, c, s, vs))
+				return false;
+		add_segment(s, n, true);
+		return true;
+	}
+	case F_ALL: {
+		uint32_t n = cur_count(c, 1, "operand");
+		if (rd->failed)
+			return false;
+		if (n < (uint32_t)f->n && f->max < 0)
+			return rd_fail(rd, at, "%s has %u operands, expected at least %d",
+				       s->info->name, n, f->n);
+		if (n < (uint32_t)f->n || (f->max >= 0 && n > (uint32_t)f->max))
+			return rd_fail(rd, at, "%s has %u operands, expected %d to %d",
+				       s->info->name, n, f->n, f->max);
+		for (uint32_t i = 0; i < n; i++)
+			if (!add_operand(rd, c, s, vs))
+				return false;
+		return true;
+	}
+	case F_REGIONS: {
+		uint64_t n = cur_varint(c);
+		if (rd->failed)
+			return false;
+		if (n != (uint64_t)f->n)
+			return rd_fail(rd, at, "%s has %llu regions, expected %d", s->info->name,
+				       (unsigned long long)n, f->n);
+		s->nregions = f->n;
+		return true;
+	}
+	case F_END:
+		break;
+	}
+	ice("bad layout field %d", f->kind);
+}
+
+/* ------------------------------------------------------------ ops, blocks */
+
+typedef struct Body {
+	Reader *rd;
+	Cur *c;
+	Values vals;
+	DebugCursor *dc;
+} Body;
+
+static Op *read_op(Body *bd, Block *b, int depth);
+
+static bool read_block(Body *bd, Region *r, int depth)
+{
+	Reader *rd = bd->rd;
+	Cur *c = bd->c;
+	size_t at = c->pos;
+	uint32_t nargs = cur_count(c, 1, "block argument");
+	if (rd->failed)
+		return false;
+	const Type **types = malloc(sizeof *types * ((size_t)nargs + 1));
+	if (!types)
+		ice("out of memory");
+	for (uint32_t i = 0; i < nargs; i++) {
+		size_t tat = c->pos;
+		types[i] = cur_type(c);
+		if (types[i] && !type_is_value(types[i]))
+			rd_fail(rd, tat, "block argument %u has type '%s', which is not a value type",
+				i, types[i]->str);
+		if (rd->failed) {
+			free(types);
+			return false;
+		}
+	}
+	Block *blk = region_add_block(rd->m, r, (int)nargs, types);
+	free(types);
+	size_t mark = bd->vals.n;
+	for (uint32_t i = 0; i < nargs; i++)
+		if (!push_value(rd, &bd->vals, blk->args[i], at))
+			return false;
+	size_t nat = c->pos;
+	uint32_t nops = cur_count(c, 1, "op");
+	if (rd->failed)
+		return false;
+	if (nops == 0)
+		return rd_fail(rd, nat, "empty block in a region of %s", r->parent->info->name);
+	for (uint32_t i = 0; i < nops; i++)
+		if (!read_op(bd, blk, depth + 1))
+			return false;
+	if (!op_has(blk->last->info, OPT_TERM))
+		return rd_fail(rd, blk->last->offset, "a block in a region of %s ends with %s, "
+			       "not a terminator", r->parent->info->name, blk->last->info->name);
+	bd->vals.n = mark;
+	return true;
+}
+
+static bool read_regions(Body *bd, Op *op, int depth)
+{
+	Reader *rd = bd->rd;
+	for (int r = 0; r < op->nregions; r++) {
+		size_t at = bd->c->pos;
+		uint64_t nblocks = cur_varint(bd->c);
+		if (rd->failed)
+			return false;
+		bool may_be_empty = op->info->code == CT_if && r == 1;
+		if (nblocks != 1 && !(nblocks == 0 && may_be_empty))
+			return rd_fail(rd, at, "region %d of %s has %llu blocks, expected 1%s", r,
+				       op->info->name, (unsigned long long)nblocks,
+				       may_be_empty ? " or 0" : "");
+		if (nblocks && !read_block(bd, &op->regions[r], depth))
+			return false;
+	}
+	return true;
+}
+
+static Op *read_op(Body *bd, Block *b, int depth)
+{
+	Reader *rd = bd->rd;
+	Cur *c = bd->c;
+	size_t at = c->pos;
+	if (depth > MAX_REGION_DEPTH) {
+		rd_fail(rd, at, "regions nested more than %d deep", MAX_REGION_DEPTH);
+		return NULL;
+	}
+	uint64_t opcode = cur_varint(c);
+	if (rd->failed)
+		return NULL;
+	const OpInfo *info = opcode < 256 ? opinfo_by_bytecode((int)opcode) : NULL;
+	if (!info) {
+		rd_fail(rd, at, "unknown opcode 0x%llx", (unsigned long long)opcode);
+		return NULL;
+	}
+	if (info->since > rd->version) {
+		rd_fail(rd, at, "opcode 0x%02llx (%s) requires bytecode version %s+, file version is %s",
+			(unsigned long long)opcode, info->name, version_name(info->since),
+			version_name(rd->version));
+		return NULL;
+	}
+	const Field *row = layouts[info->code];
+	if (!row) {
+		rd_fail(rd, at, "%s cannot appear in a function body", info->name);
+		return NULL;
+	}
+	const Loc *loc = debug_next(rd, bd->dc, at);
+	OpState s = { .info = info, .at = at };
+	bool ok = loc != NULL;
+	for (const Field *f = row; ok && f->kind != F_END; f++)
+		ok = read_field(rd, c, &s, f, row, &bd->vals);
+	Op *op = NULL;
+	if (ok) {
+		op = op_new(rd->m, info, (int)s.nopnds, s.opnds, (int)s.nres, s.res, s.nregions, loc);
+		op->offset = at;
+		for (size_t i = 0; i < s.nattrs; i++)
+			op_set_attr(rd->m, op, s.attrs[i].name, s.attrs[i].attr);
+		if (s.segmented)
+			op_set_attr(rd->m, op, "operand_segment_sizes", attr_ints(rd->m, s.nseg, s.seg));
+		block_append(b, op);
+		ok = read_regions(bd, op, depth);
+		for (size_t i = 0; ok && i < s.nser; i++)
+			ok = push_value(rd, &bd->vals, op->results[i], at);
+	}
+	state_free(&s);
+	return ok ? op : NULL;
+}
+
+/* A function body: ops until the body's bytes are used up; the entry block
+ * `b` already holds the arguments. */
+bool ops_read_function(Reader *rd, Cur *body, Block *b, DebugCursor *dc)
+{
+	Body bd = { rd, body, { 0 }, dc };
+	bool ok = true;
+	for (int i = 0; ok && i < b->nargs; i++)
+		ok = push_value(rd, &bd.vals, b->args[i], body->pos);
+	while (ok && cur_left(body))
+		ok = read_op(&bd, b, 0) != NULL;
+	free(bd.vals.v);
+	if (!ok)
+		return false;
+	if (!b->last)
+		return rd_fail(rd, body->pos, "empty function body");
+	if (!op_has(b->last->info, OPT_TERM))
+		return rd_fail(rd, b->last->offset, "function body ends with %s, not a terminator",
+			       b->last->info->name);
+	return true;
+}

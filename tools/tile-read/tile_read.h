@@ -1,0 +1,19 @@
+/* tile_read.h: the tile-read stage as a function, for in-process drivers.
+ *
+ * Decodes Tile IR bytecode (versions 13.1, 13.2, 13.3, 13.4; docs/bytecode.md)
+ * into a cuda_tile-stage Module (docs/ir.md). Structural checks only: the
+ * op-level verifier is separate (verify_cuda_tile, libcommon/verify.h).
+ * On bad input: exactly one diagnostic "offset 0xNN: error: MSG" through
+ * diag_error_at_offset, and NULL. Never reads outside buf[0..len). */
+#ifndef TILE_READ_H
+#define TILE_READ_H
+#include <stddef.h>
+#include <stdint.h>
+#include "ir.h"
+
+Module *tile_read_bytecode(const uint8_t *buf, size_t len);
+
+/* The versions we read, as "13.1, 13.2, 13.3, 13.4" (for messages and --help). */
+extern const char tile_read_versions[];
+
+#endif
