@@ -1,0 +1,141 @@
+/* irutil.c: IR helpers for the lower stages (see irutil.h). */
+#include <stdio.h>
+#include <string.h>
+#include "irutil.h"
+#include "diag.h"
+
+int op_group(const Op *op, int g, int *start)
+{
+	const Attr *s = op_attr(op, "operand_segment_sizes");
+	if (!s || s->kind != AT_INTS || g >= s->u.ints.n)
+		return -1;
+	int at = 0;
+	for (int i = 0; i < g; i++)
+		at += (int)s->u.ints.v[i];
+	*start = at;
+	return (int)s->u.ints.v[g];
+}
+
+Value *op_group_value(const Op *op, int g)
+{
+	int start;
+	int n = op_group(op, g, &start);
+	return n > 0 && start < op->noperands ? op->operands[start] : NULL;
+}
+
+typedef struct RU { Value *from, *to; bool found; } RU;
+
+static int ru_fn(Op *op, void *ctx)
+{
+	RU *r = ctx;
+	for (int i = 0; i < op->noperands; i++)
+		if (op->operands[i] == r->from) {
+			r->found = true;
+			if (r->to)
+				op->operands[i] = r->to;
+		}
+	return 0;
+}
+
+void replace_uses(Op *root, Value *from, Value *to)
+{
+	RU r = { from, to, false };
+	op_walk(root, ru_fn, &r);
+}
+
+bool has_uses(Op *root, Value *v)
+{
+	RU r = { v, NULL, false };
+	op_walk(root, ru_fn, &r);
+	return r.found;
+}
+
+Op *op_build(Module *m, enum OpCode code, int nops, Value *const *ops,
+	     int nres, const Type *const *types, const Loc *loc)
+{
+	return op_new(m, &op_table[code], nops, ops, nres, types, 0, loc);
+}
+
+void op_insert_before(Op *before, Op *op)
+{
+	block_insert_before(before->parent, before, op);
+}
+
+Op *op_toplevel(Op *op)
+{
+	while (op->parent && op->parent->parent && op->parent->parent->parent)
+		op = op->parent->parent->parent;   /* block -> region -> op */
+	return op;
+}
+
+Op *const_int_op(Module *m, const Type *t, int64_t v, const Loc *loc)
+{
+	Op *c = op_build(m, CT_constant, 0, NULL, 1, &t, loc);
+	const Type *e = tile_elem(t);
+	int nb = elem_bytes(e);
+	uint8_t bytes[8];
+	for (int i = 0; i < nb; i++)
+		bytes[i] = (uint8_t)((uint64_t)v >> (8 * i));
+	op_set_attr(m, c, "value", attr_dense(m, t, (size_t)nb, bytes, true));
+	return c;
+}
+
+bool value_const_int(const Value *v, int64_t *out)
+{
+	if (!v->def || v->def->info->code != CT_constant)
+		return false;
+	const Attr *a = op_attr(v->def, "value");
+	if (!a || a->kind != AT_DENSE)
+		return false;
+	const Type *e = tile_elem(v->type);
+	if (!e || e->kind != TY_SCALAR || scalar_is_float(e->scalar))
+		return false;
+	int nb = elem_bytes(e);
+	if (!a->u.dense.splat && type_num_elements(v->type) != 1)
+		return false;
+	if ((int)a->u.dense.n < nb)
+		return false;
+	uint64_t x = 0;
+	for (int i = 0; i < nb; i++)
+		x |= (uint64_t)a->u.dense.bytes[i] << (8 * i);
+	int bits = scalar_bits(e->scalar);
+	if (bits < 64 && (x >> (bits - 1) & 1) && e->scalar != SC_I1)
+		x |= ~0ull << bits;       /* sign-extend */
+	*out = (int64_t)x;
+	return true;
+}
+
+const Type *tile_elem(const Type *t)
+{
+	return t && t->kind == TY_TILE ? t->elem : NULL;
+}
+
+bool type_is_tile(const Type *t)
+{
+	return t && t->kind == TY_TILE;
+}
+
+int elem_bytes(const Type *e)
+{
+	if (!e)
+		return 0;
+	if (e->kind == TY_PTR)
+		return 8;
+	if (e->kind != TY_SCALAR)
+		return 0;
+	switch (e->scalar) {
+	case SC_F4E2M1FN: case SC_I4: return 0;
+	case SC_I1: return 1;
+	case SC_TF32: return 4;
+	default: return scalar_bits(e->scalar) / 8;
+	}
+}
+
+const char *loc_str(const Loc *l, char *buf, size_t n)
+{
+	if (!l || !l->file)
+		snprintf(buf, n, "unknown location");
+	else
+		snprintf(buf, n, "%s:%u:%u", l->file, l->line, l->col);
+	return buf;
+}

@@ -1,0 +1,43 @@
+/* irutil.h: small IR helpers shared by the lower stages (tile-lower,
+ * tile-sched, tile-ptx): operand groups, use replacement, op building,
+ * constants. */
+#ifndef TILE_IRUTIL_H
+#define TILE_IRUTIL_H
+#include "ir.h"
+#include "opinfo.h"
+
+/* Operand group g of an op with operand_segment_sizes: returns its size and
+ * sets *start. Without the attribute, returns -1. */
+int op_group(const Op *op, int g, int *start);
+/* The single operand of group g, or NULL when the group is empty. */
+Value *op_group_value(const Op *op, int g);
+
+/* Replace every use of `from` by `to` in the ops nested under `root`. */
+void replace_uses(Op *root, Value *from, Value *to);
+/* Does any op under root use v? */
+bool has_uses(Op *root, Value *v);
+
+/* New op by code, not yet inserted. */
+Op *op_build(Module *m, enum OpCode code, int nops, Value *const *ops,
+	     int nres, const Type *const *types, const Loc *loc);
+/* Insert op before `before` in before's block. */
+void op_insert_before(Op *before, Op *op);
+
+/* The top-level op (entry) containing op. */
+Op *op_toplevel(Op *op);
+
+/* A cuda_tile.constant of a scalar integer tile<iN>, splat. */
+Op *const_int_op(Module *m, const Type *tile_type, int64_t v, const Loc *loc);
+/* If v is defined by a splat integer constant, store its value. */
+bool value_const_int(const Value *v, int64_t *out);
+
+/* Element type of a tile type (the scalar or ptr), NULL if not a tile. */
+const Type *tile_elem(const Type *t);
+/* Size in bytes of one element in memory (i1 and f8 one byte; f4: 0 = packed). */
+int elem_bytes(const Type *elem);
+bool type_is_tile(const Type *t);
+
+/* "file:line:col" of a location, or "" */
+const char *loc_str(const Loc *l, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,370 @@
+/* stagecheck.c: verifier of nv_tileaa, nv_tileas and scheduled IR (see
+ * stagecheck.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "stagecheck.h"
+#include "opinfo.h"
+#include "irutil.h"
+#include "layout.h"
+#include "diag.h"
+
+typedef struct C {
+	Module *m;
+	int stage;                /* 1 nv_tileaa, 2 nv_tileas, 3 scheduled */
+	int warps;
+	unsigned char *visible;   /* by value id */
+	int nvis;
+	int errors;
+} C;
+
+#define ERR(op, ...) do { diag_error((op)->loc, __VA_ARGS__); c->errors++; } while (0)
+
+bool cuda_tile_op_kept_below(int code)
+{
+	switch (code) {
+	case CT_make_tensor_view: case CT_make_partition_view: case CT_make_strided_view:
+	case CT_make_gather_scatter_view: case CT_load_view_tko: case CT_store_view_tko:
+	case CT_load_ptr_tko: case CT_store_ptr_tko: case CT_make_token: case CT_join_tokens:
+	case CT_get_index_space_shape: case CT_get_tensor_shape: case CT_atomic_cas_tko:
+	case CT_atomic_rmw_tko: case CT_atomic_red_view_tko: case CT_print_tko:
+	case CT_module: case CT_global:
+		return false;
+	default:
+		return true;
+	}
+}
+
+static bool is_scalar_int(const Type *t)
+{
+	return t && t->kind == TY_TILE && t->rank == 0 && t->elem->kind == TY_SCALAR &&
+	       !scalar_is_float(t->elem->scalar) && t->elem->scalar != SC_I1;
+}
+
+static bool is_token(const Type *t) { return t && t->kind == TY_TOKEN; }
+
+static void see(C *c, Value *v)
+{
+	if (v->id >= 0 && v->id < c->nvis)
+		c->visible[v->id] = 1;
+}
+
+static void unsee(C *c, Value *v)
+{
+	if (v->id >= 0 && v->id < c->nvis)
+		c->visible[v->id] = 0;
+}
+
+static bool check_segments(C *c, Op *op, int ngroups, const int *fixed)
+{
+	const Attr *s = op_attr(op, "operand_segment_sizes");
+	if (!s || s->kind != AT_INTS || s->u.ints.n != ngroups) {
+		ERR(op, "'%s' op needs operand_segment_sizes with %d groups", op->info->name, ngroups);
+		return false;
+	}
+	int total = 0;
+	for (int g = 0; g < ngroups; g++) {
+		int64_t n = s->u.ints.v[g];
+		if (n < 0 || (fixed[g] >= 0 && n != fixed[g]) || (fixed[g] == -2 && n > 1)) {
+			ERR(op, "'%s' op has a bad size %lld for operand group %d", op->info->name,
+			    (long long)n, g);
+			return false;
+		}
+		total += (int)n;
+	}
+	if (total != op->noperands) {
+		ERR(op, "'%s' op: operand_segment_sizes add up to %d, the op has %d operands",
+		    op->info->name, total, op->noperands);
+		return false;
+	}
+	return true;
+}
+
+static bool check_results(C *c, Op *op, int n)
+{
+	if (op->nresults != n) {
+		ERR(op, "'%s' op has %d results, expected %d", op->info->name, op->nresults, n);
+		return false;
+	}
+	return true;
+}
+
+static const Attr *need_attr(C *c, Op *op, const char *name, AttrKind k)
+{
+	const Attr *a = op_attr(op, name);
+	if (!a || a->kind != k) {
+		ERR(op, "'%s' op needs attribute '%s' of the right kind", op->info->name, name);
+		return NULL;
+	}
+	return a;
+}
+
+static void check_memref(C *c, Op *op)
+{
+	static const int seg[] = { 1, -1, -1 };
+	if (!check_segments(c, op, 3, seg) || !check_results(c, op, 1))
+		return;
+	const Type *tv = op->results[0]->type, *p = op->operands[0]->type;
+	if (tv->kind != TY_TENSOR_VIEW) {
+		ERR(op, "'%s' op result must be a tensor_view", op->info->name);
+		return;
+	}
+	if (p->kind != TY_TILE || p->rank != 0 || p->elem->kind != TY_PTR || p->elem->elem != tv->elem) {
+		ERR(op, "'%s' op base must be a tile<ptr<%s>>", op->info->name, tv->elem->str);
+		return;
+	}
+	int nd = 0, ns = 0;
+	for (int i = 0; i < tv->rank; i++) {
+		nd += tv->shape[i] == DYN_DIM;
+		ns += tv->strides[i] == DYN_DIM;
+	}
+	int s0, s1;
+	if (op_group(op, 1, &s0) != nd || op_group(op, 2, &s1) != ns) {
+		ERR(op, "'%s' op needs one operand per dynamic size and stride", op->info->name);
+		return;
+	}
+	for (int i = 1; i < op->noperands; i++)
+		if (!is_scalar_int(op->operands[i]->type))
+			ERR(op, "'%s' op sizes and strides must be scalar integer tiles", op->info->name);
+	const Attr *a = need_attr(c, op, "base_align", AT_INT);
+	if (a && (a->u.i < 1 || (a->u.i & (a->u.i - 1))))
+		ERR(op, "'%s' op base_align must be a power of two", op->info->name);
+	const char *names[] = { "shape_div_by", "stride_div_by" };
+	for (int k = 0; k < 2; k++) {
+		const Attr *d = need_attr(c, op, names[k], AT_INTS);
+		if (d && d->u.ints.n != tv->rank)
+			ERR(op, "'%s' op %s needs one entry per dimension", op->info->name, names[k]);
+	}
+}
+
+static const Type *memref_of(C *c, Op *op, Value *v)
+{
+	if (v->type->kind != TY_TENSOR_VIEW) {
+		ERR(op, "'%s' op needs a memref (tensor_view) operand", op->info->name);
+		return NULL;
+	}
+	return v->type;
+}
+
+static void check_tiled(C *c, Op *op, bool store)
+{
+	int idx_group = store ? 2 : 1;
+	int seg4[] = { 1, 1, -1, -2 }, seg3[] = { 1, -1, -2 };
+	if (!check_segments(c, op, store ? 4 : 3, store ? seg4 : seg3))
+		return;
+	if (!check_results(c, op, store ? 1 : 2))
+		return;
+	const Type *tv = memref_of(c, op, op->operands[0]);
+	if (!tv)
+		return;
+	int is;
+	int ni = op_group(op, idx_group, &is);
+	if (ni != tv->rank) {
+		ERR(op, "'%s' op needs %d indices, got %d", op->info->name, tv->rank, ni);
+		return;
+	}
+	for (int i = 0; i < ni; i++)
+		if (!is_scalar_int(op->operands[is + i]->type))
+			ERR(op, "'%s' op indices must be scalar integer tiles", op->info->name);
+	const Type *tile = store ? op->operands[1]->type : op->results[0]->type;
+	const Attr *ta = need_attr(c, op, "tile", AT_INTS);
+	if (!ta)
+		return;
+	if (tile->kind != TY_TILE || tile->elem != tv->elem || tile->rank != ta->u.ints.n ||
+	    tile->rank != tv->rank) {
+		ERR(op, "'%s' op tile type %s does not match the memref %s", op->info->name,
+		    tile->str, tv->str);
+		return;
+	}
+	for (int i = 0; i < tile->rank; i++)
+		if (tile->shape[i] != ta->u.ints.v[i])
+			ERR(op, "'%s' op tile type %s does not match its tile attribute", op->info->name, tile->str);
+	const Attr *ib = need_attr(c, op, "in_bounds", AT_INTS);
+	if (ib && ib->u.ints.n != tv->rank)
+		ERR(op, "'%s' op in_bounds needs one entry per dimension", op->info->name);
+	need_attr(c, op, "memory_ordering_semantics", AT_STRING);
+	if (store ? !is_token(op->results[0]->type) : !is_token(op->results[1]->type))
+		ERR(op, "'%s' op must produce a token", op->info->name);
+	Value *tok = op_group_value(op, store ? 3 : 2);
+	if (tok && !is_token(tok->type))
+		ERR(op, "'%s' op token operand must be a token", op->info->name);
+	if (c->stage >= 2) {
+		need_attr(c, op, "copy", AT_STRING);
+		need_attr(c, op, "vector_bytes", AT_INT);
+	}
+}
+
+static void check_ptr_mem(C *c, Op *op, bool store)
+{
+	int seg4l[] = { 1, -2, -2, -2 }, seg4s[] = { 1, 1, -2, -2 };
+	if (!check_segments(c, op, 4, store ? seg4s : seg4l) || !check_results(c, op, store ? 1 : 2))
+		return;
+	const Type *pt = op->operands[0]->type;
+	const Type *vt = store ? op->operands[1]->type : op->results[0]->type;
+	if (pt->kind != TY_TILE || pt->elem->kind != TY_PTR || vt->kind != TY_TILE ||
+	    vt->rank != pt->rank || vt->elem != pt->elem->elem) {
+		ERR(op, "'%s' op value %s does not match the pointers %s", op->info->name, vt->str, pt->str);
+		return;
+	}
+	for (int i = 0; i < vt->rank; i++)
+		if (vt->shape[i] != pt->shape[i])
+			ERR(op, "'%s' op value and pointer shapes differ", op->info->name);
+	Value *mask = op_group_value(op, store ? 2 : 1);
+	if (mask && (mask->type->kind != TY_TILE || mask->type->elem->kind != TY_SCALAR ||
+		     mask->type->elem->scalar != SC_I1 || mask->type->rank != vt->rank))
+		ERR(op, "'%s' op mask must be an i1 tile of the value's shape", op->info->name);
+	if (!store) {
+		Value *other = op_group_value(op, 2);
+		if (other && other->type != vt)
+			ERR(op, "'%s' op padding value must have the result type", op->info->name);
+	}
+	need_attr(c, op, "memory_ordering_semantics", AT_STRING);
+	if (c->stage >= 2) {
+		need_attr(c, op, "copy", AT_STRING);
+		need_attr(c, op, "vector_bytes", AT_INT);
+	}
+}
+
+static void check_layouts(C *c, Op *op, Value **vals, int n)
+{
+	for (int i = 0; i < n; i++) {
+		Value *v = vals[i];
+		if (v->type->kind != TY_TILE)
+			continue;
+		if (!v->layout || v->layout->kind != AT_STRING) {
+			ERR(op, "'%s' op: tile value %%%d has no layout", op->info->name, v->id);
+			continue;
+		}
+		Layout l;
+		const char *err = NULL;
+		if (!layout_parse(v->layout->u.s, &l, &err) ||
+		    !layout_check_tile(&l, type_num_elements(v->type), c->warps, &err))
+			ERR(op, "'%s' op: bad layout '%s' of %%%d (%s): %s", op->info->name,
+			    v->layout->u.s, v->id, v->type->str, err ? err : "?");
+	}
+}
+
+static void check_op(C *c, Op *op);
+
+static void check_block(C *c, Block *b)
+{
+	for (int i = 0; i < b->nargs; i++)
+		see(c, b->args[i]);
+	FOR_EACH_OP(op, b)
+		check_op(c, op);
+	FOR_EACH_OP(op, b)
+		for (int i = 0; i < op->nresults; i++)
+			unsee(c, op->results[i]);
+	for (int i = 0; i < b->nargs; i++)
+		unsee(c, b->args[i]);
+}
+
+static void check_op(C *c, Op *op)
+{
+	const OpInfo *in = op->info;
+	for (int i = 0; i < op->noperands; i++) {
+		Value *v = op->operands[i];
+		if (!v || v->id < 0 || v->id >= c->nvis || !c->visible[v->id])
+			ERR(op, "'%s' op: operand %d is not defined here", in->name, i);
+	}
+	bool allowed;
+	if (in->dialect == DIALECT_CUDA_TILE)
+		allowed = cuda_tile_op_kept_below(in->code);
+	else if (in->dialect == DIALECT_NV_TILEAA)
+		allowed = c->stage == 1;
+	else
+		allowed = c->stage >= 2 && (in->code != AS_convert_layout || c->stage == 3);
+	if (!allowed)
+		ERR(op, "'%s' op is not allowed at stage %s", in->name, c->m->stage);
+	switch (in->code) {
+	case AA_make_memref: case AS_make_memref: check_memref(c, op); break;
+	case AA_tiled_load: case AS_tiled_load: check_tiled(c, op, false); break;
+	case AA_tiled_store: case AS_tiled_store: check_tiled(c, op, true); break;
+	case AA_load: case AS_load: check_ptr_mem(c, op, false); break;
+	case AA_store: case AS_store: check_ptr_mem(c, op, true); break;
+	case AA_create_mem_token: case AS_create_mem_token:
+		if (op->noperands != 0 || op->nresults != 1 || !is_token(op->results[0]->type))
+			ERR(op, "'%s' op takes nothing and makes a token", in->name);
+		break;
+	case AA_join_mem_token: case AS_join_mem_token:
+		if (op->noperands < 1 || op->nresults != 1 || !is_token(op->results[0]->type))
+			ERR(op, "'%s' op joins tokens into a token", in->name);
+		for (int i = 0; i < op->noperands; i++)
+			if (!is_token(op->operands[i]->type))
+				ERR(op, "'%s' op operands must be tokens", in->name);
+		break;
+	case AS_convert_layout:
+		if (op->noperands != 1 || op->nresults != 1 ||
+		    op->operands[0]->type != op->results[0]->type || !type_is_tile(op->results[0]->type))
+			ERR(op, "'%s' op converts a tile to the same tile type", in->name);
+		break;
+	default:
+		break;
+	}
+	if (c->stage == 3)
+		check_layouts(c, op, op->results, op->nresults);
+	for (int r = 0; r < op->nregions; r++)
+		FOR_EACH_BLOCK(b, &op->regions[r]) {
+			if (c->stage == 3)
+				check_layouts(c, op, b->args, b->nargs);
+			check_block(c, b);
+		}
+	for (int i = 0; i < op->nresults; i++)
+		see(c, op->results[i]);
+}
+
+static int count_values(Op *op)
+{
+	int n = op->nresults;
+	for (int r = 0; r < op->nregions; r++)
+		FOR_EACH_BLOCK(b, &op->regions[r]) {
+			n += b->nargs;
+			FOR_EACH_OP(o, b)
+				n += count_values(o);
+		}
+	return n;
+}
+
+int stage_check(Module *m)
+{
+	C cc = { .m = m }, *c = &cc;
+	if (strcmp(m->stage, "nv_tileaa") == 0)
+		c->stage = 1;
+	else if (strcmp(m->stage, "nv_tileas") == 0)
+		c->stage = 2;
+	else if (strcmp(m->stage, "scheduled") == 0)
+		c->stage = 3;
+	else {
+		diag_plain("stage_check: stage '%s' is not a lower stage", m->stage);
+		return 1;
+	}
+	if (c->stage == 3) {
+		const Attr *w = module_attr(m, "num_warps");
+		if (!w || w->kind != AT_INT || w->u.i < 1 || w->u.i > 32 || (w->u.i & (w->u.i - 1))) {
+			diag_plain("scheduled IR needs the module attribute num_warps (a power of two, 1..32)");
+			return 1;
+		}
+		c->warps = (int)w->u.i;
+	}
+	ir_number_values(m);
+	FOR_EACH_OP(top, &m->body) {
+		if (top->info->code != CT_entry) {
+			diag_error(top->loc, "'%s' op is not supported below stage cuda_tile yet",
+				   top->info->name);
+			c->errors++;
+			continue;
+		}
+		c->nvis = count_values(top) + 1;
+		c->visible = calloc((size_t)c->nvis, 1);
+		if (!c->visible)
+			ice("out of memory");
+		for (int r = 0; r < top->nregions; r++)
+			FOR_EACH_BLOCK(b, &top->regions[r]) {
+				if (c->stage == 3)
+					check_layouts(c, top, b->args, b->nargs);
+				check_block(c, b);
+			}
+		free(c->visible);
+		c->visible = NULL;
+	}
+	return c->errors;
+}

@@ -1,0 +1,18 @@
+/* lower.h: tile-lower's two conversions (docs/lowering.md).
+ *   cuda_tile -> nv_tileaa   lower_to_aa()  views become make_memref (base
+ *                            pointer + shape + strides + divisibility facts);
+ *                            view loads/stores become tiled_load/tiled_store
+ *                            with tile shape, padding and in-bounds facts.
+ *   nv_tileaa -> nv_tileas   lower_to_as()  every memory op picks its copy
+ *                            (vectorized ld/st) and its widest legal access.
+ * Both work in place, keep locations, and return 0 or the number of user
+ * errors reported (unsupported ops). */
+#ifndef TILE_LOWER_H
+#define TILE_LOWER_H
+#include "ir.h"
+#include "target.h"
+
+int lower_to_aa(Module *m);
+int lower_to_as(Module *m, const Target *t);
+
+#endif

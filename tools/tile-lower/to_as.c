@@ -1,0 +1,144 @@
+/* to_as.c: nv_tileaa -> nv_tileas (see lower.h, docs/lowering.md §3).
+ *
+ * Every nv_tileaa op becomes its nv_tileas counterpart. Memory ops choose
+ * their copy: for now always "vec_ldst" (per-thread vectorized ld.global /
+ * st.global), with vector_bytes = the widest access (<= 16 bytes) that the
+ * alignment facts prove legal for every thread's chunk: base alignment,
+ * stride and tile-offset divisibility, a unit innermost stride, and (when
+ * the tile can overhang the innermost dim) a size divisible by the chunk so
+ * a chunk is wholly in or out of bounds. tile-sched sizes per-thread chunks
+ * to it. Also checks per-target element types (f8 needs TF_FP8, ...). */
+#include <string.h>
+#include "lower.h"
+#include "opinfo.h"
+#include "irutil.h"
+#include "diag.h"
+
+static int64_t pow2_factor(int64_t x)
+{
+	if (x == 0)
+		return (int64_t)1 << 30;
+	if (x < 0)
+		x = -x;
+	int64_t f = 1;
+	while (f < ((int64_t)1 << 30) && x % (f * 2) == 0)
+		f *= 2;
+	return f;
+}
+
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+static int64_t attr_at(const Op *op, const char *name, int i, int64_t dflt)
+{
+	const Attr *a = op_attr(op, name);
+	return a && a->kind == AT_INTS && i < a->u.ints.n ? a->u.ints.v[i] : dflt;
+}
+
+/* Widest legal access in bytes for a tiled load/store (see the file comment). */
+static int64_t tiled_vector_bytes(const Op *op)
+{
+	const Type *tv = op->operands[0]->type;
+	const Op *mr = op->operands[0]->def;
+	int eb = elem_bytes(tv->elem);
+	int r = tv->rank;
+	if (eb == 0 || r == 0)
+		return eb ? eb : 1;
+	if (op_attr(op, "dim_map"))
+		return eb;                      /* only identity maps vectorize for now */
+	if (tv->strides[r - 1] != 1)
+		return eb;                      /* innermost stride not known to be 1 */
+	const Attr *ta = op_attr(op, "tile");
+	int64_t tile_last = ta->u.ints.v[r - 1];
+	int64_t vb = 16;
+	const Attr *ba = op_attr(mr, "base_align");
+	vb = min64(vb, ba ? ba->u.i : eb);
+	for (int d = 0; d < r - 1; d++) {
+		int64_t s = tv->strides[d] != DYN_DIM ? pow2_factor(tv->strides[d])
+						      : attr_at(mr, "stride_div_by", d, 1);
+		vb = min64(vb, s * eb);
+	}
+	vb = min64(vb, pow2_factor(tile_last) * eb);   /* offset of the tile along the row */
+	vb = min64(vb, tile_last * eb);                /* a chunk stays in one row */
+	if (!attr_at(op, "in_bounds", r - 1, 0)) {
+		int64_t sz = tv->shape[r - 1] != DYN_DIM ? pow2_factor(tv->shape[r - 1])
+							 : attr_at(mr, "shape_div_by", r - 1, 1);
+		vb = min64(vb, sz * eb);
+	}
+	return vb < eb ? eb : vb;
+}
+
+static bool elem_ok(const Type *t, const Target *tg, const Op *op)
+{
+	const Type *e = t && t->kind == TY_TILE ? t->elem : NULL;
+	if (!e || e->kind != TY_SCALAR)
+		return true;
+	const char *need = NULL;
+	switch (e->scalar) {
+	case SC_F8E4M3FN: case SC_F8E5M2:
+		if (!target_has(tg, TF_FP8))
+			need = "8-bit floats";
+		break;
+	case SC_F8E8M0FNU: case SC_F4E2M1FN:
+		if (!target_has(tg, TF_FP4))
+			need = "this float format";
+		break;
+	case SC_BF16:
+		if (tg->sm < 80)
+			need = "bf16";
+		break;
+	default:
+		break;
+	}
+	if (need) {
+		diag_error(op->loc, "'%s' op: %s %s not supported on %s", op->info->name, need,
+			   strcmp(need, "bf16") == 0 ? "is" : "are", tg->name);
+		return false;
+	}
+	return true;
+}
+
+typedef struct S { Module *m; const Target *t; int errors; } S;
+
+static int to_as(Op *op, void *ctx)
+{
+	S *s = ctx;
+	Module *m = s->m;
+	for (int i = 0; i < op->nresults; i++)
+		if (!elem_ok(op->results[i]->type, s->t, op)) {
+			s->errors++;
+			break;
+		}
+	if (op->info->dialect != DIALECT_NV_TILEAA)
+		return 0;
+	switch (op->info->code) {
+	case AA_make_memref: op->info = &op_table[AS_make_memref]; break;
+	case AA_create_mem_token: op->info = &op_table[AS_create_mem_token]; break;
+	case AA_join_mem_token: op->info = &op_table[AS_join_mem_token]; break;
+	case AA_tiled_load:
+	case AA_tiled_store:
+		op_set_attr(m, op, "copy", attr_string(m, "vec_ldst"));
+		op_set_attr(m, op, "vector_bytes", attr_int(m, tiled_vector_bytes(op), NULL));
+		op->info = &op_table[op->info->code == AA_tiled_load ? AS_tiled_load : AS_tiled_store];
+		break;
+	case AA_load:
+	case AA_store: {
+		const Type *pt = op->operands[0]->type;
+		int eb = elem_bytes(pt->elem->elem);
+		op_set_attr(m, op, "copy", attr_string(m, "vec_ldst"));
+		op_set_attr(m, op, "vector_bytes", attr_int(m, eb ? eb : 1, NULL));
+		op->info = &op_table[op->info->code == AA_load ? AS_load : AS_store];
+		break;
+	}
+	default:
+		ice("tile-lower: no nv_tileas form for '%s'", op->info->name);
+	}
+	return 0;
+}
+
+int lower_to_as(Module *m, const Target *t)
+{
+	S s = { m, t, 0 };
+	module_walk(m, to_as, &s);
+	m->stage = "nv_tileas";
+	return s.errors;
+}
