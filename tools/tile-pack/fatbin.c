@@ -51,6 +51,8 @@ int pack_fatbin(const PackOptions *o, const PtxInput *in, const StrBuf *cubin, c
 	argv[n++] = ie.s;
 	argv[n++] = ip.s;
 	argv[n] = NULL;
+	if (o->verbose)
+		print_command(argv);
 	ProcResult pr;
 	int prc = proc_run((char *const *)argv, NULL, 0, 0, &pr);
 	if (pr.end == PROC_NOT_STARTED) {

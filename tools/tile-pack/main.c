@@ -54,6 +54,8 @@ static int option(ToolRun *r, const char *name, const char *value, bool *takes_v
 	static const char *const valued[] = { "--gpu-name", "--arch", "--opt-level", "-O", "--sanitize",
 		"--host-arch", "--host-os", "--symbol", "--remarks-output-file", "--remark-format",
 		"--ptxas", "--fatbinary", "--ptxas-arg", NULL };
+	if (strcmp(name, "-v") == 0 || strcmp(name, "--verbose") == 0)
+		return flag_value(value, &opts.verbose) ? 1 : bad("bad value in '%s=%s'", name, value);
 	if (strcmp(name, "--lineinfo") == 0)
 		return flag_value(value, &opts.lineinfo) ? 1 : bad("bad value in '%s=%s'", name, value);
 	if (strcmp(name, "-g") == 0 || strcmp(name, "--device-debug") == 0)
@@ -180,6 +182,7 @@ int main(int argc, char **argv)
 			"  --ptxas=PATH, --fatbinary=PATH  use these tools instead of looking them up\n"
 			"                     in $CUDA_ROOT|$CUDA_HOME|$CUDA_PATH|/usr/local/cuda, then PATH\n"
 			"  --ptxas-arg=ARG    pass ARG to ptxas (repeatable)\n"
+			"  -v, --verbose      print the ptxas and fatbinary command lines\n"
 			"  environment: MLIR_ENABLE_EVO and PTX_KNOBS_PATH both set: ptxas\n"
 			"                     --knobs-file=$PTX_KNOBS_PATH\n"
 			"  output: cubin = ptxas output; fatbin = fatbinary of the cubin and the PTX;\n"

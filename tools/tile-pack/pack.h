@@ -28,6 +28,7 @@ typedef struct PackOptions {
 	const char *fatbinary;
 	const char **ptxas_args;    /* extra ptxas arguments */
 	int n_ptxas_args;
+	bool verbose;               /* print each tool's command line */
 } PackOptions;
 
 /* The PTX to assemble: its bytes, and a regular file holding the same bytes
@@ -67,6 +68,9 @@ int pack_host_object(const PackOptions *o, const void *fatbin, size_t len, StrBu
 int parse_ptxas_usage(const char *log, KernelUsage **out);
 void write_remarks(StrBuf *b, const KernelUsage *k, int n, const char *format);
 void free_usage(KernelUsage *k, int n);
+
+/* "+ ptxas -arch sm_90 ..." on stderr, arguments quoted for the shell. */
+void print_command(const char *const argv[]);
 
 /* A private temporary directory, removed by tmpdir_remove. NULL after diag. */
 char *tmpdir_make(void);

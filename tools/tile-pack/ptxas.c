@@ -79,6 +79,31 @@ void ptx_target(const uint8_t *ptx, size_t len, char *buf, size_t n)
 	}
 }
 
+void print_command(const char *const argv[])
+{
+	fputs("+", stderr);
+	for (int i = 0; argv[i]; i++) {
+		const char *a = argv[i];
+		bool plain = *a != 0;
+		for (const char *p = a; *p; p++)
+			if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=./,:@%", *p))
+				plain = false;
+		fputc(' ', stderr);
+		if (plain) {
+			fputs(a, stderr);
+			continue;
+		}
+		fputc('\'', stderr);
+		for (const char *p = a; *p; p++)
+			if (*p == '\'')
+				fputs("'\\''", stderr);
+			else
+				fputc(*p, stderr);
+		fputc('\'', stderr);
+	}
+	fputc('\n', stderr);
+}
+
 char *tmpdir_make(void)
 {
 	const char *t = getenv("TMPDIR");
@@ -266,6 +291,8 @@ int pack_cubin(const PackOptions *o, const PtxInput *in, StrBuf *cubin, char arc
 	argv[n++] = out_path.s;
 	argv[n] = NULL;
 
+	if (o->verbose)
+		print_command(argv);
 	ProcResult pr;
 	int prc = proc_run((char *const *)argv, NULL, 0, 0, &pr);
 	if (pr.end == PROC_NOT_STARTED) {
