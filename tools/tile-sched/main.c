@@ -1,0 +1,64 @@
+/* tile-sched: nv_tileas -> scheduled (docs/lowering.md §4).
+ * Accepts: nv_tileas IR that passes the lower-stage verifier.
+ * Guarantees: scheduled IR in which every tile value carries a register
+ * layout (docs/ir.md §4.3) that holds each element of its tile for
+ * --num-warps warps (module attribute num_warps), every broadcast and
+ * reshape is a register copy, and conversions are explicit
+ * (nv_tileas.convert_layout). */
+#include <stdlib.h>
+#include <string.h>
+#include "tool.h"
+#include "diag.h"
+#include "stagecheck.h"
+#include "sched.h"
+
+static int num_warps = 4;
+
+static int option(ToolRun *r, const char *name, const char *value, bool *takes_value)
+{
+	if (strcmp(name, "--num-warps") != 0)
+		return 0;
+	if (!value) {
+		*takes_value = true;
+		return 0;
+	}
+	char *end;
+	long n = strtol(value, &end, 10);
+	if (*end || n < 1 || n > 32 || (n & (n - 1))) {
+		diag_plain("--num-warps takes a power of two from 1 to 32, not '%s'", value);
+		return -1;
+	}
+	num_warps = (int)n;
+	return 1;
+}
+
+static int run(ToolRun *r)
+{
+	Module *m = r->in;
+	r->out = m;
+	r->in = NULL;
+	if (stage_check(m))
+		return EXIT_INPUT;
+	if (sched_module(m, num_warps))
+		return EXIT_INPUT;
+	if (stage_check(m))
+		ice("tile-sched produced invalid scheduled IR (see above)");
+	return EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const stages[] = { "nv_tileas", NULL };
+	static const char *const emits[] = { "json", "text", NULL };
+	static const Tool t = {
+		.name = "tile-sched",
+		.summary = "Assign a register layout to every tile value (nv_tileas -> scheduled).",
+		.options_help = "  --num-warps=N      warps per CTA, a power of two 1..32 (default 4)\n",
+		.in_stages = stages,
+		.default_emit = "json",
+		.emits = emits,
+		.option = option,
+		.run = run,
+	};
+	return tool_main(argc, argv, &t);
+}

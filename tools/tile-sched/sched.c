@@ -1,0 +1,347 @@
+/* sched.c: layout assignment (see sched.h).
+ *
+ * Per kernel:
+ *  1. Tile values that must share one layout are put in one class
+ *     (union-find): operands and results of elementwise ops, assume,
+ *     reshape (same linear order), the pieces of a pointer load/store, and
+ *     loop-carried / yielded values of for and if.
+ *  2. A class holding the tile of a memory op is anchored: its per-thread
+ *     chunk may be at most the op's vector_bytes. Each anchored class gets
+ *     the blocked layout with chunk min(vector, elements per thread).
+ *  3. A class that only feeds broadcasts takes the layout its broadcast
+ *     result implies (layout_derive_source), so the broadcast is a register
+ *     copy; other free classes get a default blocked layout.
+ *  4. Every broadcast and reshape is checked to be thread-local
+ *     (layout_local_gather); where it is not, nv_tileas.convert_layout is
+ *     inserted to give the operand the layout its user needs. */
+#include <stdlib.h>
+#include <string.h>
+#include "sched.h"
+#include "opinfo.h"
+#include "irutil.h"
+#include "layout.h"
+#include "diag.h"
+
+typedef struct F {
+	Module *m;
+	Op *fn;
+	int warps;
+	int nvals;
+	Value **vals;        /* by id */
+	int *parent;
+	int *vmax;           /* by class root: 0 = not anchored, else max chunk in elements */
+	bool *assigned;
+	Layout *lay;
+	Op **bcasts;
+	int nbcasts;
+} F;
+
+static int find(F *f, int x)
+{
+	while (f->parent[x] != x) {
+		f->parent[x] = f->parent[f->parent[x]];
+		x = f->parent[x];
+	}
+	return x;
+}
+
+static void unite(F *f, Value *a, Value *b)
+{
+	if (!type_is_tile(a->type) || !type_is_tile(b->type))
+		return;
+	int x = find(f, a->id), y = find(f, b->id);
+	if (x != y)
+		f->parent[y] = x;
+}
+
+static void anchor(F *f, Value *v, int64_t elems)
+{
+	int r = find(f, v->id);
+	if (elems < 1)
+		elems = 1;
+	if (f->vmax[r] == 0 || elems < f->vmax[r])
+		f->vmax[r] = (int)elems;
+}
+
+static int count_values(Op *op)
+{
+	int n = op->nresults;
+	for (int r = 0; r < op->nregions; r++)
+		FOR_EACH_BLOCK(b, &op->regions[r]) {
+			n += b->nargs;
+			FOR_EACH_OP(o, b)
+				n += count_values(o);
+		}
+	return n;
+}
+
+static int collect(Op *op, void *ctx)
+{
+	F *f = ctx;
+	for (int i = 0; i < op->nresults; i++)
+		f->vals[op->results[i]->id] = op->results[i];
+	for (int r = 0; r < op->nregions; r++)
+		FOR_EACH_BLOCK(b, &op->regions[r])
+			for (int i = 0; i < b->nargs; i++)
+				f->vals[b->args[i]->id] = b->args[i];
+	return 0;
+}
+
+/* The for/loop a continue belongs to: the nearest enclosing one. */
+static Op *enclosing_loop(Op *op)
+{
+	for (Op *p = op; p->parent && p->parent->parent; ) {
+		p = p->parent->parent->parent;
+		if (p->info->code == CT_for || p->info->code == CT_loop)
+			return p;
+		if (p->info->code != CT_if)
+			return NULL;
+	}
+	return NULL;
+}
+
+static int64_t vec_elems(const Op *op, const Type *elem)
+{
+	const Attr *a = op_attr(op, "vector_bytes");
+	int eb = elem_bytes(elem);
+	if (!a || a->kind != AT_INT || eb == 0)
+		return 1;
+	return a->u.i / eb;
+}
+
+static int constrain(Op *op, void *ctx)
+{
+	F *f = ctx;
+	const OpInfo *in = op->info;
+	if (in->dialect == DIALECT_CUDA_TILE && (op_has(in, OPT_EW) || in->code == CT_assume ||
+						 in->code == CT_reshape)) {
+		Value *first = NULL;
+		for (int i = 0; i < op->noperands + op->nresults; i++) {
+			Value *v = i < op->noperands ? op->operands[i] : op->results[i - op->noperands];
+			if (!type_is_tile(v->type))
+				continue;
+			if (first)
+				unite(f, first, v);
+			else
+				first = v;
+		}
+		return 0;
+	}
+	switch (in->code) {
+	case CT_broadcast:
+		f->bcasts[f->nbcasts++] = op;
+		break;
+	case CT_for: {
+		Block *body = op->regions[0].first;
+		int ninit = op->noperands - 3;
+		for (int i = 0; i < ninit && i < op->nresults; i++) {
+			unite(f, op->operands[3 + i], op->results[i]);
+			if (body && body->nargs > i + 1)
+				unite(f, op->results[i], body->args[i + 1]);
+		}
+		break;
+	}
+	case CT_continue: {
+		Op *loop = enclosing_loop(op);
+		for (int i = 0; loop && i < op->noperands && i < loop->nresults; i++)
+			unite(f, op->operands[i], loop->results[i]);
+		break;
+	}
+	case CT_yield: {
+		Op *p = op->parent && op->parent->parent ? op->parent->parent->parent : NULL;
+		for (int i = 0; p && p->info->code == CT_if && i < op->noperands && i < p->nresults; i++)
+			unite(f, op->operands[i], p->results[i]);
+		break;
+	}
+	case AS_tiled_load:
+		anchor(f, op->results[0], vec_elems(op, op->results[0]->type->elem));
+		break;
+	case AS_tiled_store:
+		anchor(f, op->operands[1], vec_elems(op, op->operands[1]->type->elem));
+		break;
+	case AS_load:
+	case AS_store: {
+		Value *v = in->code == AS_load ? op->results[0] : op->operands[1];
+		for (int i = 0; i < op->noperands; i++)
+			unite(f, v, op->operands[i]);
+		anchor(f, v, vec_elems(op, v->type->elem));
+		break;
+	}
+	default:
+		break;
+	}
+	return 0;
+}
+
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+static void assign_blocked(F *f, int root, Value *v)
+{
+	int64_t n = type_num_elements(v->type);
+	int64_t threads = 32 * (int64_t)f->warps;
+	int64_t per = n / threads > 0 ? n / threads : 1;
+	int64_t vec;
+	if (n == 1) {
+		layout_replicated(f->warps, &f->lay[root]);
+		f->assigned[root] = true;
+		return;
+	}
+	if (f->vmax[root]) {
+		vec = min64(f->vmax[root], per);
+	} else {
+		int eb = elem_bytes(v->type->elem);
+		vec = min64(per, eb ? 16 / eb : 1);
+	}
+	int64_t p = 1;
+	while (p * 2 <= vec)
+		p *= 2;
+	if (!layout_blocked(n, p, f->warps, &f->lay[root]))
+		ice("tile-sched: no blocked layout for %s", v->type->str);
+	f->assigned[root] = true;
+}
+
+static TileMap map_of(Op *op)
+{
+	const Type *d = op->results[0]->type, *s = op->operands[0]->type;
+	TileMap tm = { op->info->code == CT_broadcast ? TM_BROADCAST : TM_IDENTITY,
+		       d->rank, s->rank, {0}, {0}, {0} };
+	for (int i = 0; i < d->rank && i < 8; i++)
+		tm.dst_shape[i] = d->shape[i];
+	for (int i = 0; i < s->rank && i < 8; i++)
+		tm.src_shape[i] = s->shape[i];
+	return tm;
+}
+
+static const Attr *layout_attr(Module *m, const Layout *l)
+{
+	char buf[512];
+	return attr_string(m, layout_str(l, buf, sizeof buf));
+}
+
+/* Make a broadcast or reshape thread-local, inserting a conversion. */
+static int fix_local(Op *op, void *ctx)
+{
+	F *f = ctx;
+	if (op->info->code != CT_broadcast && op->info->code != CT_reshape)
+		return 0;
+	Value *src = op->operands[0], *dst = op->results[0];
+	Layout ls, ld;
+	if (!layout_parse(src->layout->u.s, &ls, NULL) || !layout_parse(dst->layout->u.s, &ld, NULL))
+		ice("tile-sched: unparsable layout");
+	TileMap tm = map_of(op);
+	int64_t nregs = layout_nregs(&ld);
+	int64_t *regs = malloc(sizeof *regs * (size_t)nregs);
+	if (!regs)
+		ice("out of memory");
+	if (!layout_local_gather(&ls, &ld, &tm, f->warps, regs)) {
+		Layout want;
+		if (!layout_derive_source(&ld, &tm, &want) ||
+		    !layout_local_gather(&want, &ld, &tm, f->warps, regs))
+			ice("tile-sched: cannot derive a source layout for '%s'", op->info->name);
+		const Type *t = src->type;
+		Op *cv = op_build(f->m, AS_convert_layout, 1, &src, 1, &t, op->loc);
+		cv->results[0]->layout = layout_attr(f->m, &want);
+		op_insert_before(op, cv);
+		op->operands[0] = cv->results[0];
+	}
+	free(regs);
+	return 0;
+}
+
+static void sched_fn(Module *m, Op *fn, int warps)
+{
+	F ff = { .m = m, .fn = fn, .warps = warps }, *f = &ff;
+	f->nvals = count_values(fn) + 1;
+	f->vals = calloc((size_t)f->nvals, sizeof *f->vals);
+	f->parent = malloc(sizeof *f->parent * (size_t)f->nvals);
+	f->vmax = calloc((size_t)f->nvals, sizeof *f->vmax);
+	f->assigned = calloc((size_t)f->nvals, sizeof *f->assigned);
+	f->lay = calloc((size_t)f->nvals, sizeof *f->lay);
+	f->bcasts = calloc((size_t)f->nvals, sizeof *f->bcasts);
+	if (!f->vals || !f->parent || !f->vmax || !f->assigned || !f->lay || !f->bcasts)
+		ice("out of memory");
+	for (int i = 0; i < f->nvals; i++)
+		f->parent[i] = i;
+	op_walk(fn, collect, f);
+	op_walk(fn, constrain, f);
+
+	/* anchored classes first */
+	for (int i = 0; i < f->nvals; i++) {
+		Value *v = f->vals[i];
+		if (!v || !type_is_tile(v->type))
+			continue;
+		int r = find(f, i);
+		if (f->vmax[r] && !f->assigned[r])
+			assign_blocked(f, r, v);
+	}
+	/* broadcast sources follow their results */
+	for (bool changed = true; changed; ) {
+		changed = false;
+		for (int i = 0; i < f->nbcasts; i++) {
+			Op *b = f->bcasts[i];
+			int rs = find(f, b->results[0]->id), ss = find(f, b->operands[0]->id);
+			if (!f->assigned[rs] || f->assigned[ss])
+				continue;
+			TileMap tm = map_of(b);
+			if (!layout_derive_source(&f->lay[rs], &tm, &f->lay[ss]))
+				continue;
+			f->assigned[ss] = true;
+			changed = true;
+		}
+		if (changed)
+			continue;
+		/* give one free class a default and go round again */
+		for (int i = 0; i < f->nvals && !changed; i++) {
+			Value *v = f->vals[i];
+			if (!v || !type_is_tile(v->type))
+				continue;
+			int r = find(f, i);
+			if (!f->assigned[r]) {
+				/* prefer results of broadcasts: sources then follow */
+				bool is_src = false;
+				for (int k = 0; k < f->nbcasts && !is_src; k++)
+					is_src = find(f, f->bcasts[k]->operands[0]->id) == r;
+				if (is_src)
+					continue;
+				assign_blocked(f, r, v);
+				changed = true;
+			}
+		}
+		for (int i = 0; i < f->nvals && !changed; i++) {
+			Value *v = f->vals[i];
+			if (v && type_is_tile(v->type) && !f->assigned[find(f, i)]) {
+				assign_blocked(f, find(f, i), v);
+				changed = true;
+			}
+		}
+	}
+	for (int i = 0; i < f->nvals; i++) {
+		Value *v = f->vals[i];
+		if (!v || !type_is_tile(v->type))
+			continue;
+		int r = find(f, i);
+		int64_t n = type_num_elements(v->type);
+		const char *err = NULL;
+		if (!layout_check_tile(&f->lay[r], n, warps, &err))
+			ice("tile-sched: class layout does not fit %s: %s", v->type->str, err);
+		v->layout = layout_attr(m, &f->lay[r]);
+	}
+	op_walk(fn, fix_local, f);
+	free(f->vals);
+	free(f->parent);
+	free(f->vmax);
+	free(f->assigned);
+	free(f->lay);
+	free(f->bcasts);
+}
+
+int sched_module(Module *m, int num_warps)
+{
+	ir_number_values(m);
+	FOR_EACH_OP(fn, &m->body)
+		if (fn->info->code == CT_entry)
+			sched_fn(m, fn, num_warps);
+	module_set_attr(m, "num_warps", attr_int(m, num_warps, NULL));
+	m->stage = "scheduled";
+	return 0;
+}

@@ -1,0 +1,13 @@
+/* sched.h: tile-sched's layout assignment (docs/lowering.md §4).
+ * Gives every tile value a register layout (docs/ir.md §4.3), anchored at
+ * memory ops and propagated through elementwise ops, reshapes and
+ * loop-carried values; broadcast sources get the layout their result
+ * implies; nv_tileas.convert_layout is inserted only where two demands
+ * disagree. No pipelining yet: no buffers, stages or barriers are made. */
+#ifndef TILE_SCHED_H
+#define TILE_SCHED_H
+#include "ir.h"
+
+int sched_module(Module *m, int num_warps);
+
+#endif
