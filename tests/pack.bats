@@ -1,0 +1,346 @@
+#!/usr/bin/env bats
+# tile-pack: PTX -> ptxas -> cubin / fatbin / host object, on the hand-written
+# PTX fixtures in tests/pack/.
+load helpers
+
+setup() {
+	setup_scratch
+	require_ptxas
+	P="$ROOT/tests/pack"
+}
+teardown() { teardown_scratch; }
+
+# e_machine of an ELF file (190 = EM_CUDA)
+elf_machine() { od -An -tu2 -j18 -N2 "$1" | tr -d ' '; }
+# first four bytes as hex
+magic() { od -An -tx1 -N4 "$1" | tr -d ' \n'; }
+require_fatbinary() {
+	command -v fatbinary >/dev/null 2>&1 || [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/fatbinary" ] ||
+		[ -x /usr/local/cuda/bin/fatbinary ] || skip "fatbinary not installed"
+}
+# cuobjdump from PATH, the toolkit or the project venv; empty when absent
+cuobjdump_path() {
+	command -v cuobjdump 2>/dev/null && return
+	local c
+	for c in "${CUDA_HOME:-/usr/local/cuda}/bin/cuobjdump" "$ROOT"/.venv/lib/python3*/site-packages/nvidia/cu*/bin/cuobjdump; do
+		[ -x "$c" ] && { echo "$c"; return; }
+	done
+	return 0
+}
+# kinds of the images in a fatbin (1 = PTX, 2 = ELF/SASS), one per line
+fatbin_kinds() {
+	local f=$1 size off=16 hdr len
+	size=$(( $(od -An -tu8 -j8 -N8 "$f") + 16 ))
+	while [ "$off" -lt "$size" ]; do
+		od -An -tu2 -j"$off" -N2 "$f" | tr -d ' '
+		hdr=$(od -An -tu4 -j$((off + 4)) -N4 "$f" | tr -d ' ')
+		len=$(od -An -tu8 -j$((off + 8)) -N8 "$f" | tr -d ' ')
+		off=$((off + hdr + len))
+	done
+}
+
+@test "tile-pack: --help and --version" {
+	run tile-pack --help
+	assert_success
+	assert_output --partial "--gpu-name=SM"
+	assert_output --partial "obj = host relocatable object"
+	run tile-pack --version
+	assert_success
+	assert_output --partial "tile-pack"
+}
+
+@test "sm_80 PTX assembles to a cubin: ELF machine EM_CUDA (190)" {
+	run tile-pack --gpu-name=sm_80 "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.cubin"
+	assert_success
+	assert_output ""
+	[ "$(magic "$SCRATCH/k.cubin")" = 7f454c46 ]
+	[ "$(elf_machine "$SCRATCH/k.cubin")" = 190 ]
+	run readelf -h "$SCRATCH/k.cubin"
+	assert_output --partial "NVIDIA CUDA architecture"
+	run readelf -sW "$SCRATCH/k.cubin"
+	assert_output --regexp "FUNC +GLOBAL .* vecadd"
+}
+
+@test "sm_90a PTX assembles for --gpu-name=sm_90 as sm_90a" {
+	run tile-pack -v --gpu-name=sm_90 "$P/sm90a_cluster.ptx" -o "$SCRATCH/k.cubin"
+	assert_success
+	assert_output --regexp "ptxas -arch sm_90a "
+	[ "$(elf_machine "$SCRATCH/k.cubin")" = 190 ]
+}
+
+@test "sm_100a PTX (tcgen05) assembles for --gpu-name=sm_100" {
+	run tile-pack -v --gpu-name=sm_100 "$P/sm100a_tmem.ptx" -o "$SCRATCH/k.cubin"
+	assert_success
+	assert_output --regexp "ptxas -arch sm_100a "
+	[ "$(elf_machine "$SCRATCH/k.cubin")" = 190 ]
+}
+
+@test "sm_120 PTX assembles to a cubin" {
+	run tile-pack --gpu-name=sm_120 "$P/sm120_half.ptx" -o "$SCRATCH/k.cubin"
+	assert_success
+	[ "$(elf_machine "$SCRATCH/k.cubin")" = 190 ]
+}
+
+@test "without --gpu-name the PTX .target is the ptxas -arch" {
+	run tile-pack -v "$P/sm90a_cluster.ptx" -o "$SCRATCH/k.cubin"
+	assert_success
+	assert_output --regexp "-arch sm_90a "
+	run tile-pack -v "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.cubin"
+	assert_output --regexp "-arch sm_80 "
+}
+
+@test "sm_80 PTX assembles for a newer GPU (-arch is the --gpu-name)" {
+	run tile-pack -v --gpu-name=sm_86 "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.cubin"
+	assert_success
+	assert_output --regexp "-arch sm_86 "
+}
+
+@test "arch-specific PTX for another GPU: ptxas's verdict is passed through" {
+	run tile-pack --gpu-name=sm_120 "$P/sm90a_cluster.ptx" -o "$SCRATCH/k.cubin"
+	assert_failure 1
+	assert_output --partial "ptxas"
+	assert_output --partial "tile-pack: error: ptxas exited with status"
+	assert_file_not_exists "$SCRATCH/k.cubin"
+}
+
+@test "reads PTX on stdin and writes the cubin on stdout" {
+	tile-pack --gpu-name=sm_80 <"$P/sm80_vecadd.ptx" >"$SCRATCH/k.cubin"
+	[ "$(elf_machine "$SCRATCH/k.cubin")" = 190 ]
+}
+
+@test "ptxas errors are passed through verbatim, with exit 1 and no output" {
+	echo old >"$SCRATCH/k.cubin"
+	run tile-pack "$P/bad_operand.ptx" -o "$SCRATCH/k.cubin"
+	assert_failure 1
+	assert_line --index 0 "ptxas $P/bad_operand.ptx, line 14; error   : Arguments mismatch for instruction 'add'"
+	assert_line --index 1 "ptxas $P/bad_operand.ptx, line 14; error   : Unknown symbol '%f9'"
+	assert_line --index 2 "ptxas fatal   : Ptx assembly aborted due to errors"
+	assert_line --index 3 "tile-pack: error: ptxas exited with status 255"
+	[ "$(cat "$SCRATCH/k.cubin")" = old ]
+}
+
+@test "ptxas errors on stdin input name <stdin>, not a temporary file" {
+	run tile-pack <"$P/bad_operand.ptx"
+	assert_failure 1
+	assert_output --partial "ptxas <stdin>, line 14; error   : Unknown symbol '%f9'"
+	refute_output --partial "/tmp"
+}
+
+@test "ptxas missing: a clear error naming where we looked" {
+	run env CUDA_ROOT="$SCRATCH/no-cuda" PATH="$BIN" tile-pack "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.cubin"
+	assert_failure 1
+	assert_output --partial "tile-pack: error: ptxas not found (looked in $SCRATCH/no-cuda/bin (CUDA_ROOT) and PATH)"
+	assert_file_not_exists "$SCRATCH/k.cubin"
+}
+
+@test "CUDA root: CUDA_ROOT before CUDA_HOME before CUDA_PATH" {
+	for v in a b c; do
+		mkdir -p "$SCRATCH/$v/bin"
+		printf '#!/bin/sh\necho "fake ptxas %s" >&2\nexit 3\n' "$v" >"$SCRATCH/$v/bin/ptxas"
+		chmod +x "$SCRATCH/$v/bin/ptxas"
+	done
+	run env CUDA_ROOT="$SCRATCH/a" CUDA_HOME="$SCRATCH/b" CUDA_PATH="$SCRATCH/c" tile-pack "$P/sm80_vecadd.ptx"
+	assert_failure 1
+	assert_line --index 0 "fake ptxas a"
+	run env -u CUDA_ROOT CUDA_HOME="$SCRATCH/b" CUDA_PATH="$SCRATCH/c" tile-pack "$P/sm80_vecadd.ptx"
+	assert_line --index 0 "fake ptxas b"
+	run env -u CUDA_ROOT -u CUDA_HOME CUDA_PATH="$SCRATCH/c" tile-pack "$P/sm80_vecadd.ptx"
+	assert_line --index 0 "fake ptxas c"
+	assert_line --index 1 "tile-pack: error: ptxas exited with status 3"
+}
+
+@test "--ptxas names the assembler; one that cannot run is a clear error" {
+	run tile-pack --ptxas="$SCRATCH/nope" "$P/sm80_vecadd.ptx"
+	assert_failure 1
+	assert_output --partial "tile-pack: error: cannot run ptxas '$SCRATCH/nope'"
+}
+
+@test "a ptxas killed by a signal is reported as such" {
+	printf '#!/bin/sh\nkill -SEGV $$\n' >"$SCRATCH/ptxas"
+	chmod +x "$SCRATCH/ptxas"
+	run tile-pack --ptxas="$SCRATCH/ptxas" "$P/sm80_vecadd.ptx"
+	assert_failure 1
+	assert_output --partial "tile-pack: error: ptxas was killed by signal 11"
+}
+
+@test "options reach ptxas: -O, --lineinfo, -g, --sanitize=memcheck" {
+	run tile-pack -v -O1 --lineinfo "$P/lineinfo.ptx" -o "$SCRATCH/k.cubin"
+	assert_success
+	assert_output --regexp "ptxas -arch sm_80 --opt-level 1 -lineinfo "
+	run readelf -S "$SCRATCH/k.cubin"
+	assert_output --partial "debug_line"
+	run tile-pack -v -g --opt-level=0 "$P/lineinfo.ptx" -o "$SCRATCH/k.cubin"
+	assert_success
+	assert_output --regexp "--opt-level 0 -g "
+	run tile-pack -v --sanitize=memcheck --gpu-name=sm_100 "$P/sm100a_tmem.ptx" -o "$SCRATCH/k.cubin"
+	assert_success
+	assert_output --regexp "-sanitize=memcheck -g-tmem-access-check "
+	run tile-pack -v --sanitize=memcheck "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.cubin"
+	assert_success
+	assert_output --regexp "-sanitize=memcheck "
+	refute_output --partial "tmem"
+}
+
+@test "--ptxas-arg passes arguments to ptxas" {
+	run tile-pack -v --ptxas-arg=--maxrregcount=32 --ptxas-arg -warn-spills "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.cubin"
+	assert_success
+	assert_output --regexp "--maxrregcount=32 -warn-spills "
+}
+
+@test "knobs file: forwarded only when MLIR_ENABLE_EVO and PTX_KNOBS_PATH are both set" {
+	printf '[knobs]\n' >"$SCRATCH/knobs"
+	run env MLIR_ENABLE_EVO=1 PTX_KNOBS_PATH="$SCRATCH/knobs" tile-pack -v "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.cubin"
+	assert_output --partial "--knobs-file=$SCRATCH/knobs "
+	run env -u MLIR_ENABLE_EVO PTX_KNOBS_PATH="$SCRATCH/knobs" tile-pack -v "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.cubin"
+	assert_success
+	refute_output --partial "knobs"
+	run env -u PTX_KNOBS_PATH MLIR_ENABLE_EVO=1 tile-pack -v "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.cubin"
+	refute_output --partial "knobs"
+}
+
+@test "bad options: exit 2 with the reason" {
+	run tile-pack --gpu-name=sm_99 "$P/sm80_vecadd.ptx"
+	assert_failure 2
+	assert_output --partial "unsupported GPU 'sm_99' (supported: sm_75, "
+	run tile-pack -O4 "$P/sm80_vecadd.ptx"
+	assert_failure 2
+	assert_output --partial "invalid optimization level '4'"
+	run tile-pack --sanitize=thread "$P/sm80_vecadd.ptx"
+	assert_failure 2
+	run tile-pack --host-arch=riscv64 "$P/sm80_vecadd.ptx"
+	assert_failure 2
+	run tile-pack --emit=ptx "$P/sm80_vecadd.ptx"
+	assert_failure 2
+}
+
+@test "-g needs -O0" {
+	run tile-pack -g "$P/sm80_vecadd.ptx"
+	assert_failure 1
+	assert_output --partial "--device-debug needs --opt-level=0"
+}
+
+@test "input that is not PTX is refused before ptxas" {
+	run tile-pack "$CORPUS/13.4/vector_add.tileirbc"
+	assert_failure 1
+	assert_output --partial "not PTX text"
+	run tile-pack </dev/null
+	assert_failure 1
+	assert_output --partial "empty input"
+	printf 'hello\n' >"$SCRATCH/x.ptx"
+	run tile-pack "$SCRATCH/x.ptx"
+	assert_failure 1
+	assert_output --partial "no .target directive"
+}
+
+@test "fatbin: NVIDIA's container with the SASS and the PTX image" {
+	require_fatbinary
+	run tile-pack --emit=fatbin --gpu-name=sm_90 "$P/sm90a_cluster.ptx" -o "$SCRATCH/k.fatbin"
+	assert_success
+	[ "$(magic "$SCRATCH/k.fatbin")" = 50ed55ba ]
+	run fatbin_kinds "$SCRATCH/k.fatbin"
+	assert_output "$(printf '2\n1')"
+	CUOBJDUMP=$(cuobjdump_path)
+	if [ -n "$CUOBJDUMP" ]; then
+		run "$CUOBJDUMP" -lelf -lptx "$SCRATCH/k.fatbin"
+		assert_output --partial "sm_90a.cubin"
+		assert_output --partial "sm_90a.ptx"
+	fi
+}
+
+@test "host object: x86-64 ELF relocatable with the fatbin in .nv_fatbin" {
+	require_fatbinary
+	run tile-pack --emit=obj "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.o"
+	assert_success
+	run readelf -hSsW "$SCRATCH/k.o"
+	assert_output --partial "REL (Relocatable file)"
+	assert_output --partial "Advanced Micro Devices X86-64"
+	assert_output --regexp "\.nv_fatbin +PROGBITS"
+	assert_line --regexp "OBJECT +GLOBAL +DEFAULT +[0-9]+ tileiras_fatbin$"
+	assert_line --regexp " 8 OBJECT +GLOBAL +DEFAULT +[0-9]+ tileiras_fatbin_size$"
+	objcopy -O binary --only-section=.nv_fatbin "$SCRATCH/k.o" "$SCRATCH/section"
+	tile-pack --emit=fatbin "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.fatbin"
+	cmp "$SCRATCH/section" "$SCRATCH/k.fatbin"
+	CUOBJDUMP=$(cuobjdump_path)
+	if [ -n "$CUOBJDUMP" ]; then
+		run "$CUOBJDUMP" -lelf -lptx "$SCRATCH/k.o"
+		assert_success
+		assert_output --partial "sm_80.cubin"
+		assert_output --partial "sm_80.ptx"
+	fi
+}
+
+@test "host object: a C program links it and sees the fatbin and its size" {
+	require_fatbinary
+	command -v cc >/dev/null || skip "no C compiler"
+	tile-pack --emit=obj "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.o"
+	cat >"$SCRATCH/main.c" <<-'EOF'
+		#include <stdio.h>
+		extern const unsigned char tileiras_fatbin[];
+		extern const unsigned long long tileiras_fatbin_size;
+		int main(void)
+		{
+			printf("%02x%02x%02x%02x %llu %d\n", tileiras_fatbin[0], tileiras_fatbin[1],
+			       tileiras_fatbin[2], tileiras_fatbin[3], tileiras_fatbin_size,
+			       (int)((unsigned long)tileiras_fatbin % 8));
+			return 0;
+		}
+	EOF
+	cc -o "$SCRATCH/main" "$SCRATCH/main.c" "$SCRATCH/k.o"
+	run "$SCRATCH/main"
+	assert_success
+	tile-pack --emit=fatbin "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.fatbin"
+	assert_output "50ed55ba $(stat -c %s "$SCRATCH/k.fatbin") 0"
+}
+
+@test "host object: --host-arch=aarch64, --host-os=windows, --symbol" {
+	require_fatbinary
+	run tile-pack --emit=obj --host-arch=aarch64 "$P/sm80_vecadd.ptx" -o "$SCRATCH/a.o"
+	assert_success
+	[ "$(elf_machine "$SCRATCH/a.o")" = 183 ]
+	run tile-pack --emit=obj --host-os=windows "$P/sm80_vecadd.ptx" -o "$SCRATCH/w.obj"
+	assert_success
+	[ "$(od -An -tx1 -N2 "$SCRATCH/w.obj" | tr -d ' ')" = 6486 ]
+	grep -q nv_fatbin "$SCRATCH/w.obj"
+	run tile-pack --emit=obj --symbol=vecadd_image "$P/sm80_vecadd.ptx" -o "$SCRATCH/s.o"
+	run readelf -sW "$SCRATCH/s.o"
+	assert_line --regexp " vecadd_image$"
+	assert_line --regexp " vecadd_image_size$"
+}
+
+@test "remarks: per-kernel resources from ptxas -v as LLVM remark YAML" {
+	run tile-pack --remarks-output-file="$SCRATCH/r.yaml" "$P/resources.ptx" -o "$SCRATCH/k.cubin"
+	assert_success
+	assert_output ""
+	run cat "$SCRATCH/r.yaml"
+	assert_line "--- !Analysis"
+	assert_line "Function:        'stage'"
+	assert_line "Function:        'noop'"
+	assert_line "  - Target:          sm_80"
+	assert_line "  - SharedMemory:    1024"
+	assert_line "  - Barriers:        1"
+	assert_line --regexp "^  - Registers: +[0-9]+$"
+	assert_line --regexp "^  - SpillStores: +0$"
+	[ "$(grep -c '^\.\.\.$' "$SCRATCH/r.yaml")" = 2 ]
+	if command -v python3 >/dev/null && python3 -c 'import yaml' 2>/dev/null; then
+		python3 -c 'import sys, yaml
+class L(yaml.SafeLoader): pass
+L.add_multi_constructor("!", lambda l, s, n: l.construct_mapping(n))
+docs = list(yaml.load_all(open(sys.argv[1]), Loader=L))
+assert [d["Function"] for d in docs] == ["noop", "stage"] or [d["Function"] for d in docs] == ["stage", "noop"]' "$SCRATCH/r.yaml"
+	fi
+}
+
+@test "remarks: command-line format" {
+	run tile-pack --remarks-output-file="$SCRATCH/r.txt" --remark-format=command-line "$P/resources.ptx" -o "$SCRATCH/k.cubin"
+	assert_success
+	run cat "$SCRATCH/r.txt"
+	assert_line "in function: stage:"
+	assert_line "       = note: SharedMemory = 1024"
+}
+
+@test "remarks: a user's own -v output is kept on stderr" {
+	run tile-pack --ptxas-arg=-v --remarks-output-file="$SCRATCH/r.yaml" "$P/resources.ptx" -o "$SCRATCH/k.cubin"
+	assert_success
+	assert_output --partial "ptxas info    : Compiling entry function 'stage'"
+	grep -q "Function:        'stage'" "$SCRATCH/r.yaml"
+}
