@@ -49,7 +49,7 @@ bool debug_init(Reader *rd)
 				       "outside [%u, %u]", i, s, prev, rd->dbg_nidx);
 		prev = s;
 	}
-	if (!table_parse(&c, 4, &rd->dbg_attrs, "debug attribute table"))
+	if (!table_parse(&c, 4, &rd->dbg_attrs, "debug attribute table", true))
 		return false;
 	uint32_t n = rd->dbg_attrs.n;
 	rd->dbg_loc_cache = arena_alloc(rd->m->arena, sizeof *rd->dbg_loc_cache * ((size_t)n + 1));

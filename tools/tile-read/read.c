@@ -94,18 +94,15 @@ static bool read_globals(Reader *rd)
 	return cur_done(&c, "global section");
 }
 
-static bool read_function(Reader *rd, Cur *c)
+static bool read_function(Reader *rd, Cur *c, uint32_t index)
 {
 	Module *m = rd->m;
+	/* fields in wire order; the name string is resolved after the hints,
+	 * so errors come in the reference reader's order */
 	size_t at = c->pos;
-	const char *name = need_string(c, "function name");
+	uint64_t name_idx = cur_varint(c);
 	size_t sat = c->pos;
-	const Type *sig = name ? cur_type(c) : NULL;
-	if (!sig)
-		return false;
-	if (sig->kind != TY_FUNC)
-		return rd_fail(rd, sat, "function '%s' has type '%s', expected a function type",
-			       name, sig->str);
+	const Type *sig = cur_type(c);
 	size_t fat = c->pos;
 	uint8_t flags = cur_u8(c);
 	size_t lat = c->pos;
@@ -113,10 +110,10 @@ static bool read_function(Reader *rd, Cur *c)
 	if (rd->failed)
 		return false;
 	if (flags & ~(FN_PRIVATE | FN_KERNEL | FN_HINTS))
-		return rd_fail(rd, fat, "function '%s' has unknown flags 0x%02x", name, flags);
+		return rd_fail(rd, fat, "function %u has unknown flags 0x%02x", index, flags);
 	if (!(flags & FN_KERNEL))
-		return rd_fail(rd, fat, "function '%s' is not a kernel entry; only entry functions "
-			       "are supported", name);
+		return rd_fail(rd, fat, "function %u is not a kernel entry; only entry functions "
+			       "are supported", index);
 	const Attr *hints = NULL;
 	if (flags & FN_HINTS) {
 		size_t hat = c->pos;
@@ -124,11 +121,19 @@ static bool read_function(Reader *rd, Cur *c)
 		if (rd->failed)
 			return false;
 		if (tag != 11)
-			return rd_fail(rd, hat, "function '%s': optimization hints must be attribute tag 11, "
-				       "got %llu", name, (unsigned long long)tag);
+			return rd_fail(rd, hat, "function %u: optimization hints must be attribute tag 11, "
+				       "got %llu", index, (unsigned long long)tag);
 		if (!(hints = attr_dict_body(c, 1, true)))
 			return false;
 	}
+	Cur nc = cur_span(rd, at, sat - at);
+	const char *name = need_string(&nc, "function name");
+	if (!name)
+		return false;
+	if (sig->kind != TY_FUNC)
+		return rd_fail(rd, sat, "function '%s' has type '%s', expected a function type",
+			       name, sig->str);
+	(void)name_idx;
 	size_t bat = c->pos;
 	uint64_t len = cur_varint(c);
 	if (rd->failed)
@@ -162,7 +167,7 @@ static bool read_functions(Reader *rd)
 	Cur c = cur_span(rd, rd->sec[SEC_FUNC].start, rd->sec[SEC_FUNC].len);
 	uint32_t n = cur_count(&c, 1, "function");
 	for (uint32_t i = 0; i < n && !rd->failed; i++)
-		read_function(rd, &c);
+		read_function(rd, &c, i);
 	if (rd->failed)
 		return false;
 	/* the reference writer pads the section to a multiple of 8 bytes */
@@ -177,16 +182,16 @@ Module *tile_read_bytecode(const uint8_t *buf, size_t len)
 	Reader rd = { .buf = buf, .len = len };
 	rd.m = module_new("cuda_tile");
 	Module *m = rd.m;
-	bool ok = sections_scan(&rd) && table_read(&rd, SEC_STRING, 4, &rd.strings, "string table");
+	bool ok = sections_scan(&rd) && table_read(&rd, SEC_STRING, 4, &rd.strings, "string table", false);
 	if (ok) {
 		rd.str_cache = arena_alloc(m->arena, sizeof *rd.str_cache * ((size_t)rd.strings.n + 1));
 		module_set_attr(m, "bytecode_version", attr_string(m, version_name(rd.version)));
-		ok = read_producer(&rd) && table_read(&rd, SEC_TYPE, 4, &rd.types, "type table");
+		ok = read_producer(&rd) && table_read(&rd, SEC_TYPE, 4, &rd.types, "type table", true);
 	}
 	if (ok) {
 		rd.type_cache = arena_alloc(m->arena, sizeof *rd.type_cache * ((size_t)rd.types.n + 1));
 		rd.type_state = arena_alloc(m->arena, (size_t)rd.types.n + 1);
-		ok = table_read(&rd, SEC_CONSTANT, 8, &rd.consts, "constant table") &&
+		ok = table_read(&rd, SEC_CONSTANT, 8, &rd.consts, "constant table", true) &&
 		     debug_init(&rd) && read_globals(&rd) && read_functions(&rd);
 	}
 	if (!ok || rd.failed) {

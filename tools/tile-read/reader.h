@@ -85,8 +85,8 @@ uint64_t le64(const uint8_t *p);
 
 /* sections.c */
 bool sections_scan(Reader *rd);
-bool table_parse(Cur *c, unsigned width, Table *t, const char *what);
-bool table_read(Reader *rd, int sec, unsigned width, Table *t, const char *what);
+bool table_parse(Cur *c, unsigned width, Table *t, const char *what, bool check);
+bool table_read(Reader *rd, int sec, unsigned width, Table *t, const char *what, bool check);
 Cur table_entry(Reader *rd, const Table *t, uint32_t i);
 const char *string_get(Reader *rd, uint64_t idx, size_t at);
 const char *version_name(int version);

@@ -17,9 +17,13 @@ static const unsigned sec_align[SEC_COUNT] = { 0, 4, 8, 8, 8, 4, 0, 0 };
 
 const char *version_name(int version)
 {
-	static char buf[16];
-	snprintf(buf, sizeof buf, "%d.%d", version / 100, version % 100);
-	return buf;
+	switch (version) {
+	case 1301: return "13.1";
+	case 1302: return "13.2";
+	case 1303: return "13.3";
+	case 1304: return "13.4";
+	default: return "?";
+	}
 }
 
 static bool read_header(Reader *rd, Cur *c)
@@ -29,7 +33,7 @@ static bool read_header(Reader *rd, Cur *c)
 			return rd_fail(rd, i, "unexpected end of file in the magic number "
 				       "(a Tile IR bytecode file starts with 7f 'TileIR' 00)");
 		if (rd->buf[i] != magic[i])
-			return rd_fail(rd, i, "bad magic number: byte %zu is 0x%02x, expected 0x%02x "
+			return rd_fail(rd, i, "invalid magic number: byte %zu is 0x%02x, expected 0x%02x "
 				       "(not a Tile IR bytecode file)", i, rd->buf[i], magic[i]);
 	}
 	c->pos = sizeof magic;
@@ -39,8 +43,8 @@ static bool read_header(Reader *rd, Cur *c)
 	unsigned major = rd->buf[8], minor = rd->buf[9];
 	unsigned tag = (unsigned)rd->buf[10] | (unsigned)rd->buf[11] << 8;
 	if (major != 13 || minor < 1 || minor > 4)
-		return rd_fail(rd, 8, "unsupported Tile IR bytecode version %u.%u.%u; "
-			       "this reader supports versions %s", major, minor, tag,
+		return rd_fail(rd, 8, "unsupported Tile version %u.%u.%u; "
+			       "this reader supports bytecode versions %s", major, minor, tag,
 			       tile_read_versions);
 	rd->version = (int)(major * 100 + minor);
 	c->pos += 4;
@@ -64,12 +68,13 @@ bool sections_scan(Reader *rd)
 			if (aligned)
 				return rd_fail(rd, at, "end-of-bytecode marker has the alignment flag set");
 			if (cur_left(&c))
-				return rd_fail(rd, c.pos, "%zu trailing byte%s after the end-of-bytecode marker",
+				return rd_fail(rd, c.pos, "end-of-bytecode marker is not the last section: "
+					       "%zu trailing byte%s follow",
 					       cur_left(&c), cur_left(&c) == 1 ? "" : "s");
 			break;
 		}
 		if (id >= SEC_COUNT)
-			return rd_fail(rd, at, "unknown section id %u", id);
+			return rd_fail(rd, at, "unknown section ID: %u", id);
 		if (rd->sec[id].present)
 			return rd_fail(rd, at, "duplicate %s section", sec_names[id]);
 		if (id == SEC_PRODUCER && rd->version < 1303)
@@ -112,7 +117,7 @@ bool sections_scan(Reader *rd)
 /* count, padding, start[count] of `width` bytes, then the entries' data up to
  * the end of c. Writers pad after the count even when it is zero (cuTile
  * does), so the padding is skipped whenever bytes remain. */
-bool table_parse(Cur *c, unsigned width, Table *t, const char *what)
+bool table_parse(Cur *c, unsigned width, Table *t, const char *what, bool check)
 {
 	Reader *rd = c->rd;
 	memset(t, 0, sizeof *t);
@@ -132,6 +137,8 @@ bool table_parse(Cur *c, unsigned width, Table *t, const char *what)
 	t->data = c->pos + (size_t)n * width;
 	t->data_end = c->end;
 	c->pos = c->end;
+	if (!check)
+		return true;
 	uint64_t prev = 0, size = t->data_end - t->data;
 	for (uint32_t i = 0; i < n; i++) {
 		const uint8_t *p = rd->buf + t->index + (size_t)i * width;
@@ -146,14 +153,14 @@ bool table_parse(Cur *c, unsigned width, Table *t, const char *what)
 	return true;
 }
 
-bool table_read(Reader *rd, int sec, unsigned width, Table *t, const char *what)
+bool table_read(Reader *rd, int sec, unsigned width, Table *t, const char *what, bool check)
 {
 	memset(t, 0, sizeof *t);
 	t->width = width;
 	if (!rd->sec[sec].present)
 		return true;
 	Cur c = cur_span(rd, rd->sec[sec].start, rd->sec[sec].len);
-	return table_parse(&c, width, t, what);
+	return table_parse(&c, width, t, what, check);
 }
 
 Cur table_entry(Reader *rd, const Table *t, uint32_t i)
@@ -209,12 +216,23 @@ const char *string_get(Reader *rd, uint64_t idx, size_t at)
 	}
 	if (rd->str_cache[idx])
 		return rd->str_cache[idx];
-	Cur e = table_entry(rd, &rd->strings, (uint32_t)idx);
-	const uint8_t *s = rd->buf + e.pos;
-	size_t n = e.end - e.pos;
+	/* string offsets are checked on use, as the reference reader does */
+	const Table *t = &rd->strings;
+	size_t ip = t->index + (size_t)idx * 4;
+	uint64_t b = le32(rd->buf + ip), e = t->data_end - t->data;
+	if (idx + 1 < t->n)
+		e = le32(rd->buf + ip + 4);
+	if (b > e || e > t->data_end - t->data) {
+		rd_fail(rd, ip, "string %llu spans [%llu, %llu), outside the %zu bytes of string data",
+			(unsigned long long)idx, (unsigned long long)b, (unsigned long long)e,
+			t->data_end - t->data);
+		return NULL;
+	}
+	const uint8_t *s = rd->buf + t->data + b;
+	size_t n = (size_t)(e - b);
 	size_t bad = bad_utf8(s, n);
 	if (bad) {
-		rd_fail(rd, e.pos + bad - 1, "string %llu %s", (unsigned long long)idx,
+		rd_fail(rd, (size_t)(s - rd->buf) + bad - 1, "string %llu %s", (unsigned long long)idx,
 			s[bad - 1] ? "is not valid UTF-8" : "contains a NUL byte");
 		return NULL;
 	}
