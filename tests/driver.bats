@@ -1,0 +1,578 @@
+#!/usr/bin/env bats
+# The tileiras driver: NVIDIA's options, messages and exit codes; the stage
+# pipeline; our additions (--emit, --stop-after, --save-temps, -v, stage
+# substitution). Stages that are not written yet are replaced through
+# TILEIRAS_<STAGE> so the composition is tested now.
+load helpers
+
+setup() {
+	setup_scratch
+	cd "$SCRATCH"
+	V="$CORPUS/13.4/vector_add.tileirbc"
+	P="$ROOT/tests/pack"
+	J="$ROOT/tests/ir/vecadd.cuda_tile.json"
+	unset TILEIRAS_TILE_READ TILEIRAS_TILE_LOWER TILEIRAS_TILE_SCHED TILEIRAS_TILE_PTX TILEIRAS_TILE_PACK
+}
+teardown() { teardown_scratch; }
+
+# Stand-ins for the front of the pipeline: tile-read prints a fixed JSON IR,
+# tile-lower and tile-sched pass it on, tile-ptx prints a fixed PTX.
+fake_front() {
+	export TILEIRAS_TILE_READ="cat '$J'"
+	export TILEIRAS_TILE_LOWER=cat TILEIRAS_TILE_SCHED=cat
+	export TILEIRAS_TILE_PTX="cat >/dev/null; cat '${1:-$P/sm80_vecadd.ptx}'"
+}
+elf_machine() { od -An -tu2 -j18 -N2 "$1" | tr -d ' '; }
+require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
+
+# --- NVIDIA's command line ----------------------------------------------------
+
+@test "--help and -h: exit 0, NVIDIA's options and ours, on stdout" {
+	run --separate-stderr tileiras --help
+	assert_success
+	[ -z "$stderr" ]
+	assert_output --partial "USAGE: tileiras [options] <tile bytecode file>"
+	for o in --gpu-name --arch --opt-level -O --output-file --lineinfo --device-debug --sanitize=memcheck \
+		--host-arch --host-os --remark-format --remarks= --remarks-output-file --list-versions \
+		--emit= --stop-after --save-temps "  -v" TILEIRAS_TILE_LOWER CUDA_ROOT PTX_KNOBS_PATH; do
+		assert_output --partial -- "$o"
+	done
+	run tileiras -h
+	assert_success
+	assert_output --partial "USAGE: tileiras"
+}
+
+@test "--version exits 0 and writes no file, whatever else is given" {
+	run tileiras --version "$V" --gpu-name=sm_90 -o out.cubin
+	assert_success
+	assert_output --partial "tileiras"
+	assert_output --partial "0.1.0"
+	assert_file_not_exists out.cubin
+}
+
+@test "--list-versions prints the bytecode versions read" {
+	run tileiras --list-versions
+	assert_success
+	assert_output "$(printf '13.1\n13.2\n13.3\n13.4')"
+}
+
+@test "no input: exit 1, 'error: no input file provided', help on stdout" {
+	run --separate-stderr tileiras --gpu-name=sm_90
+	assert_failure 1
+	assert_equal "$(printf '%s' "$stderr" | head -1)" "error: no input file provided"
+	assert_output --partial "USAGE: tileiras"
+}
+
+@test "unreadable input: exit 1 with NVIDIA's message" {
+	run tileiras nonexist.tileirbc --gpu-name=sm_90
+	assert_failure 1
+	assert_output "error: unable to read input file 'nonexist.tileirbc': No such file or directory"
+	run tileiras "$SCRATCH" --gpu-name=sm_90
+	assert_failure 1
+	assert_output "error: unable to read input file '$SCRATCH': Is a directory"
+	run tileiras - --gpu-name=sm_90 <"$V"
+	assert_failure 1
+	assert_output "error: unable to read input file '-': No such file or directory"
+	if [ "$(id -u)" != 0 ]; then
+		cp "$V" noread.tileirbc
+		chmod 000 noread.tileirbc
+		run tileiras noread.tileirbc --gpu-name=sm_90
+		assert_failure 1
+		assert_output "error: unable to read input file 'noread.tileirbc': Permission denied"
+	fi
+}
+
+@test "two inputs: exit 1" {
+	run tileiras "$V" "$V" --gpu-name=sm_90
+	assert_failure 1
+	assert_line --index 0 "tileiras: Too many positional arguments specified!"
+}
+
+@test "unknown option: exit 1" {
+	run tileiras "$V" --frobnicate
+	assert_failure 1
+	assert_output "tileiras: Unknown command line argument '--frobnicate'.  Try: 'tileiras --help'"
+	run tileiras "$V" -x
+	assert_failure 1
+}
+
+@test "options that need a value: exit 1 without one" {
+	run tileiras "$V" --gpu-name=sm_90 -o
+	assert_failure 1
+	assert_output "tileiras: for the -o option: requires a value!"
+	run tileiras "$V" --gpu-name
+	assert_failure 1
+	assert_output "tileiras: for the --gpu-name option: requires a value!"
+}
+
+@test "--gpu-name outside the table (and a/f spellings): exit 1" {
+	for g in sm_99 sm_90a sm_100a compute_90 foo sm_107; do
+		run tileiras "$V" --gpu-name=$g
+		assert_failure 1
+		assert_output "tileiras: for the --gpu-name option: Cannot find option named '$g'!"
+	done
+}
+
+@test "every target in libcommon/targets.def is accepted, and only those" {
+	def=$(sed -n 's/^TARGET(\([a-z0-9_]*\),.*/\1/p' "$ROOT/libcommon/targets.def" | tr '\n' ' ')
+	ours=$(sed -n 's/^TARGETS="\(.*\)"$/\1/p' "$ROOT/scripts/tileiras")
+	assert_equal "$ours" "${def% }"
+	export TILEIRAS_TILE_READ="cat '$J'"
+	for g in $def; do
+		run tileiras "$V" --gpu-name=$g --emit=json -o -
+		assert_success
+	done
+	run tileiras "$V" --arch sm_121 --emit=json -o -
+	assert_success
+	run tileiras "$V" --gpu-name sm_75 --emit=json -o -
+	assert_success
+}
+
+@test "no --gpu-name for bytecode: exit 2, NVIDIA's message with the file's version" {
+	run tileiras "$V"
+	assert_failure 2
+	assert_output "error: GPU architecture sm_0 is not supported by this version of tileiras. You may need a newer toolchain that supports this architecture (bytecode in file is version 13.4)."
+	run tileiras "$CORPUS/13.1/vector_add.tileirbc" -o x.cubin
+	assert_failure 2
+	assert_output --partial "(bytecode in file is version 13.1)."
+	assert_file_not_exists x.cubin
+}
+
+@test "optimization level: -O0..-O3 and --opt-level N; out of range exit 2; malformed exit 1" {
+	export TILEIRAS_TILE_READ="cat '$J'"
+	for o in -O0 -O1 -O2 -O3 --opt-level=0 "--opt-level 2"; do
+		run tileiras "$V" --gpu-name=sm_90 --emit=json -o - $o
+		assert_success
+	done
+	for o in -O4 -O9; do
+		run tileiras "$V" --gpu-name=sm_90 $o
+		assert_failure 2
+		assert_output "error: invalid optimization level: ${o#-O}"
+	done
+	run tileiras "$V" --gpu-name=sm_90 --opt-level=-1
+	assert_output "error: invalid optimization level: -1"
+	run tileiras "$V" --gpu-name=sm_90 -Ofoo
+	assert_failure 1
+	assert_output "tileiras: for the --opt-level option: 'foo' value invalid for integer argument!"
+	run tileiras "$V" --gpu-name=sm_90 -O=2
+	assert_failure 1
+	assert_output "tileiras: for the --opt-level option: '=2' value invalid for integer argument!"
+	run tileiras "$V" --gpu-name=sm_90 -O 2
+	assert_failure 1
+	assert_output "tileiras: for the -O option: requires a value!"
+}
+
+@test "-g and --device-debug need -O0: exit 2" {
+	for g in -g --device-debug; do
+		run tileiras "$V" --gpu-name=sm_90 $g
+		assert_failure 2
+		assert_output "error: optimized debugging is currently not supported, change the optimization level to 0 or disable full debug info"
+		run tileiras "$V" --gpu-name=sm_90 $g -O1
+		assert_failure 2
+	done
+	export TILEIRAS_TILE_READ="cat '$J'"
+	run tileiras "$V" --gpu-name=sm_90 -g -O0 --emit=json -o -
+	assert_success
+	run tileiras "$V" --gpu-name=sm_90 --device-debug=false --emit=json -o -
+	assert_success
+}
+
+@test "checks run in NVIDIA's order: command line, input, bytecode, option values" {
+	run tileiras nonexist -O5 --gpu-name=sm_90
+	assert_failure 1
+	printf 'garbage' >garbage.bin
+	run tileiras garbage.bin -O5
+	assert_failure 3
+	run tileiras "$V" -O5 -g
+	assert_failure 2
+	assert_output --partial "sm_0"
+	run tileiras "$V" -O5 -g --gpu-name=sm_90
+	assert_output "error: invalid optimization level: 5"
+	run tileiras nonexist --frobnicate
+	assert_failure 1
+	assert_output --partial "Unknown command line argument"
+}
+
+@test "enumerated options: bad values exit 1" {
+	run tileiras "$V" --gpu-name=sm_90 --host-arch=arm64ec
+	assert_failure 1
+	assert_output "tileiras: for the --host-arch option: Cannot find option named 'arm64ec'!"
+	run tileiras "$V" --gpu-name=sm_90 --host-os=mac
+	assert_output "tileiras: for the --host-os option: Cannot find option named 'mac'!"
+	run tileiras "$V" --gpu-name=sm_90 --sanitize=foo
+	assert_output "tileiras: for the --sanitize option: Cannot find option named 'foo'!"
+	run tileiras "$V" --gpu-name=sm_90 --remarks=bogus
+	assert_failure 1
+	run tileiras "$V" --gpu-name=sm_90 --remark-format=html
+	assert_failure 1
+	run tileiras "$V" --gpu-name=sm_90 --lineinfo=maybe
+	assert_failure 1
+	run tileiras "$V" --gpu-name=sm_90 --emit=asm
+	assert_failure 1
+}
+
+@test "NVIDIA options we do not support: --preview, -l, --apply-controls exit 1" {
+	run tileiras "$V" --gpu-name=sm_90 --preview=simt
+	assert_failure 1
+	assert_output --partial "not supported"
+	run tileiras "$V" --gpu-name=sm_90 --preview=bogus
+	assert_failure 1
+	assert_output --partial "unknown preview feature 'bogus'"
+	run tileiras "$V" --gpu-name=sm_90 -l lib.tileirbc
+	assert_failure 1
+	run tileiras "$V" --gpu-name=sm_90 --apply-controls=x.acf
+	assert_failure 1
+}
+
+@test "input that is not Tile IR bytecode: exit 3" {
+	: >empty.bin
+	printf 'garbage' >garbage.bin
+	head -c 4 "$V" >short.bin
+	for f in empty.bin garbage.bin short.bin; do
+		run tileiras $f --gpu-name=sm_90 -o out.cubin
+		assert_failure 3
+		assert_output "error: input does not correspond to Tile IR bytecode"
+	done
+	assert_file_not_exists out.cubin
+}
+
+# --- composition ---------------------------------------------------------------
+
+@test "a stage that is not built: exit 5, named, with how to stop before it" {
+	mkdir bin
+	cp "$BIN/tileiras" bin/
+	run bin/tileiras "$V" --gpu-name=sm_90
+	assert_failure 5
+	assert_output "error: stage tile-read is not built yet (no $SCRATCH/bin/tile-read)"
+	export TILEIRAS_TILE_READ="cat '$J'"
+	run bin/tileiras "$V" --gpu-name=sm_90
+	assert_failure 5
+	assert_line --index 0 "error: stage tile-lower is not built yet (no $SCRATCH/bin/tile-lower)"
+	assert_line --index 1 "tileiras: stop before it with --emit=json, or replace it: TILEIRAS_TILE_LOWER=\"command\""
+	assert_file_not_exists elf.o
+	export TILEIRAS_TILE_LOWER=cat TILEIRAS_TILE_SCHED=cat TILEIRAS_TILE_PTX="cat '$P/sm80_vecadd.ptx'"
+	run bin/tileiras "$V" --gpu-name=sm_90
+	assert_failure 5
+	assert_output --partial "stage tile-pack is not built yet"
+	assert_output --partial "stop before it with --emit=ptx"
+}
+
+@test "--emit=json stops after tile-read; --emit=text asks it for text" {
+	export TILEIRAS_TILE_READ="cat '$J'"
+	run tileiras "$V" --gpu-name=sm_90 --emit=json -o -
+	assert_success
+	assert_output "$(cat "$J")"
+	export TILEIRAS_TILE_READ='echo "tile-read args: $*"'
+	run tileiras "$V" --gpu-name=sm_90 --emit=text -o -
+	assert_output "tile-read args: --emit=text"
+	run tileiras "$V" --gpu-name=sm_90 --emit=json -o -
+	assert_output "tile-read args: "
+}
+
+@test "--stop-after picks the IR stage for --emit=json|text" {
+	fake_front
+	export TILEIRAS_TILE_SCHED='echo "sched: $*"'
+	run tileiras "$V" --gpu-name=sm_90 -O2 --emit=text --stop-after=tile-sched -o -
+	assert_success
+	assert_output "sched: --gpu-name=sm_90 --opt-level=2 --emit=text"
+	run tileiras "$V" --gpu-name=sm_90 --emit=cubin --stop-after=tile-lower
+	assert_failure 2
+	assert_output "error: --stop-after needs --emit=json or --emit=text"
+}
+
+@test "each stage gets its arguments; substitutes see them as \$@" {
+	export TILEIRAS_TILE_READ="cat '$J'"
+	export TILEIRAS_TILE_LOWER='echo "LOWER: $*" >&2; cat'
+	export TILEIRAS_TILE_SCHED='echo "SCHED: $*" >&2; cat'
+	export TILEIRAS_TILE_PTX="echo \"PTX: \$*\" >&2; cat >/dev/null; cat '$P/sm80_vecadd.ptx'"
+	export TILEIRAS_TILE_PACK='echo "PACK: $*" >&2; cat >/dev/null; echo CUBIN'
+	run --separate-stderr tileiras "$V" --gpu-name=sm_100 -O0 -g --lineinfo --sanitize=memcheck \
+		--host-arch=aarch64 --host-os=windows -o -
+	assert_success
+	assert_output CUBIN
+	run printf '%s\n' "$stderr"
+	assert_line "LOWER: --gpu-name=sm_100 --opt-level=0"
+	assert_line "SCHED: --gpu-name=sm_100 --opt-level=0"
+	assert_line "PTX: --gpu-name=sm_100 --opt-level=0 --lineinfo --device-debug --sanitize=memcheck --emit=ptx"
+	assert_line "PACK: --gpu-name=sm_100 --opt-level=0 --lineinfo --device-debug --sanitize=memcheck --host-arch=aarch64 --host-os=windows --emit=cubin"
+}
+
+@test "--emit=ptx and --emit=llvm stop after tile-ptx" {
+	fake_front
+	export TILEIRAS_TILE_PTX='cat >/dev/null; echo "ptx: $*"'
+	run tileiras "$V" --gpu-name=sm_90 --emit=ptx -o -
+	assert_output "ptx: --gpu-name=sm_90 --opt-level=3 --emit=ptx"
+	run tileiras "$V" --gpu-name=sm_90 --emit=llvm -o -
+	assert_output "ptx: --gpu-name=sm_90 --opt-level=3 --emit=llvm"
+}
+
+@test "bytecode to cubin through every stage (front stages substituted): elf.o is a cubin" {
+	require_ptxas
+	fake_front
+	run tileiras "$V" --gpu-name=sm_80
+	assert_success
+	assert_output ""
+	[ "$(elf_machine elf.o)" = 190 ]
+	run tileiras "$V" --gpu-name=sm_80 -o k.cubin --lineinfo -O2
+	assert_success
+	[ "$(elf_machine k.cubin)" = 190 ]
+	tileiras "$V" --gpu-name=sm_80 -o - >stdout.cubin
+	[ "$(elf_machine stdout.cubin)" = 190 ]
+}
+
+@test "--emit=fatbin and --emit=obj" {
+	require_ptxas
+	command -v fatbinary >/dev/null || [ -x /usr/local/cuda/bin/fatbinary ] || skip "no fatbinary"
+	fake_front
+	run tileiras "$V" --gpu-name=sm_80 --emit=fatbin -o k.fatbin
+	assert_success
+	[ "$(od -An -tx1 -N4 k.fatbin | tr -d ' ')" = 50ed55ba ]
+	run tileiras "$V" --gpu-name=sm_80 --emit=obj -o k.o
+	assert_success
+	run readelf -S k.o
+	assert_output --partial ".nv_fatbin"
+}
+
+@test "PTX input goes straight to tile-pack: sm_80, sm_90, sm_100, sm_120" {
+	require_ptxas
+	for f in sm80_vecadd:sm_80 sm90a_cluster:sm_90 sm100a_tmem:sm_100 sm120_half:sm_120; do
+		run tileiras "$P/${f%%:*}.ptx" --gpu-name=${f#*:} -o "${f%%:*}.cubin"
+		assert_success
+		[ "$(elf_machine "${f%%:*}.cubin")" = 190 ]
+	done
+	run tileiras -v "$P/sm90a_cluster.ptx"
+	assert_success
+	assert_output --partial "+ $BIN/tile-pack --gpu-name=sm_90 "
+	assert_output --partial "-arch sm_90a"
+}
+
+@test "JSON IR input starts at the stage after the one that wrote it" {
+	export TILEIRAS_TILE_LOWER='cat >/dev/null; echo lowered'
+	run tileiras "$J" --gpu-name=sm_90 --emit=json --stop-after=tile-lower -o -
+	assert_success
+	assert_output lowered
+	run tileiras "$J" --gpu-name=sm_90 --emit=json -o -
+	assert_failure 2
+	assert_output --partial "nothing to do"
+	run tileiras "$J" --emit=json --stop-after=tile-lower -o -
+	assert_failure 2
+	assert_output --partial "sm_0"
+}
+
+@test "a failing stage: named, its message passed through, exit 5, no output" {
+	fake_front
+	export TILEIRAS_TILE_LOWER='echo "lower: k.json: error: boom" >&2; exit 1'
+	echo old >out.cubin
+	run --separate-stderr tileiras "$V" --gpu-name=sm_90 -o out.cubin
+	assert_failure 5
+	[ -z "$output" ]
+	assert_equal "$stderr" "$(printf '%s\n' 'lower: k.json: error: boom' \
+		'tileiras: stage tile-lower failed (exit status 1)' 'error: failed to compile Tile IR program')"
+	[ "$(cat out.cubin)" = old ]
+	run tileiras "$V" --gpu-name=sm_90
+	assert_failure 5
+	assert_file_not_exists elf.o
+	ls -A >files
+	[ "$(cat files)" = "$(printf 'files\nout.cubin')" ]
+}
+
+@test "stage warnings are passed on when everything succeeds" {
+	fake_front
+	export TILEIRAS_TILE_LOWER='echo "lower: warning: slow" >&2; cat'
+	run --separate-stderr tileiras "$V" --gpu-name=sm_90 --emit=json --stop-after=tile-lower -o out.json
+	assert_success
+	assert_equal "$stderr" "lower: warning: slow"
+}
+
+@test "tile-read failing: exit 3, like NVIDIA's bytecode errors" {
+	export TILEIRAS_TILE_READ='echo "tile-read: x: offset 0x8: error: unsupported version" >&2; exit 1'
+	run tileiras "$V" --gpu-name=sm_90 --emit=json
+	assert_failure 3
+	assert_line --index 0 "tile-read: x: offset 0x8: error: unsupported version"
+	assert_line --index 1 "tileiras: stage tile-read failed (exit status 1)"
+	assert_line --index 2 "error: input does not correspond to Tile IR bytecode"
+	export TILEIRAS_TILE_READ='exit 134'
+	run tileiras "$V" --gpu-name=sm_90 --emit=json
+	assert_failure 5
+}
+
+@test "a stage killed by a signal is reported as such" {
+	fake_front
+	export TILEIRAS_TILE_SCHED='kill -SEGV $$'
+	run tileiras "$V" --gpu-name=sm_90
+	assert_failure 5
+	assert_output --partial "tileiras: stage tile-sched was killed by signal 11 (SEGV)"
+}
+
+@test "the root cause is named, not an upstream stage that got SIGPIPE" {
+	fake_front
+	export TILEIRAS_TILE_READ='yes tile-ir | head -c 20000000'
+	export TILEIRAS_TILE_LOWER='echo "lower: error: no" >&2; exit 1'
+	run tileiras "$V" --gpu-name=sm_90
+	assert_failure 5
+	assert_output --partial "tileiras: stage tile-lower failed (exit status 1)"
+	refute_output --partial "stage tile-read"
+}
+
+@test "ptxas errors reach the user through the driver; exit 5, no output" {
+	require_ptxas
+	fake_front "$P/bad_operand.ptx"
+	run tileiras "$V" --gpu-name=sm_80 -o k.cubin
+	assert_failure 5
+	assert_output --partial "error   : Unknown symbol '%f9'"
+	assert_output --partial "tile-pack: error: ptxas exited with status 255"
+	assert_output --partial "tileiras: stage tile-pack failed (exit status 1)"
+	assert_file_not_exists k.cubin
+}
+
+@test "ptxas missing: a clear error, exit 5" {
+	if PATH=/usr/bin:/bin command -v ptxas >/dev/null; then skip "ptxas is in /usr/bin or /bin"; fi
+	run env CUDA_ROOT="$SCRATCH/no-cuda" PATH="$BIN:/usr/bin:/bin" tileiras "$P/sm80_vecadd.ptx" -o k.cubin
+	assert_failure 5
+	assert_output --partial "tile-pack: error: ptxas not found (looked in $SCRATCH/no-cuda/bin (CUDA_ROOT) and PATH)"
+	assert_output --partial "error: failed to compile Tile IR program"
+	assert_file_not_exists k.cubin
+}
+
+@test "--save-temps keeps every intermediate; default directory is ." {
+	require_ptxas
+	fake_front
+	run tileiras "$V" --gpu-name=sm_80 --save-temps=temps -o k.cubin
+	assert_success
+	cmp temps/vector_add.tile-read.json "$J"
+	cmp temps/vector_add.tile-lower.json "$J"
+	cmp temps/vector_add.tile-sched.json "$J"
+	cmp temps/vector_add.tile-ptx.ptx "$P/sm80_vecadd.ptx"
+	[ "$(elf_machine k.cubin)" = 190 ]
+	run tileiras "$V" --gpu-name=sm_80 --save-temps --emit=ptx -o k.ptx
+	assert_success
+	assert_file_exists vector_add.tile-read.json
+	assert_file_exists vector_add.tile-sched.json
+	assert_file_not_exists vector_add.tile-ptx.ptx
+	cmp k.ptx "$P/sm80_vecadd.ptx"
+}
+
+@test "--save-temps into a directory that cannot be made: exit 2" {
+	fake_front
+	: >afile
+	run tileiras "$V" --gpu-name=sm_80 --save-temps=afile/sub
+	assert_failure 2
+	assert_output --partial "--save-temps"
+}
+
+@test "-v prints each stage's command line" {
+	fake_front
+	run --separate-stderr tileiras -v "$V" --gpu-name=sm_90 --emit=json --stop-after=tile-sched -o out.json
+	assert_success
+	run printf '%s\n' "$stderr"
+	assert_line --index 0 --regexp "^\+ sh -c .* tile-read$"
+	assert_line --index 1 "+ sh -c cat tile-lower --gpu-name=sm_90 --opt-level=3"
+	assert_line --index 2 "+ sh -c cat tile-sched --gpu-name=sm_90 --opt-level=3"
+}
+
+@test "output: -o - is stdout; missing directory exit 2; links and devices are written through" {
+	export TILEIRAS_TILE_READ="cat '$J'"
+	run tileiras "$V" --gpu-name=sm_90 --emit=json -o nodir/out.json
+	assert_failure 2
+	assert_output "error: cannot write output file 'nodir/out.json': No such file or directory"
+	run tileiras "$V" --gpu-name=sm_90 --emit=json -o "$SCRATCH"
+	assert_failure 2
+	run tileiras "$V" --gpu-name=sm_90 --emit=json -o ''
+	assert_failure 2
+	: >target.json
+	ln -s target.json link.json
+	run tileiras "$V" --gpu-name=sm_90 --emit=json -o link.json
+	assert_success
+	[ -L link.json ]
+	cmp target.json "$J"
+	mkfifo fifo
+	cat fifo >fromfifo &
+	run tileiras "$V" --gpu-name=sm_90 --emit=json -o fifo
+	wait
+	assert_success
+	[ -p fifo ]
+	cmp fromfifo "$J"
+}
+
+@test "output files get the usual mode, not a temporary file's" {
+	export TILEIRAS_TILE_READ="cat '$J'"
+	umask 022
+	tileiras "$V" --gpu-name=sm_90 --emit=json -o out.json
+	[ "$(stat -c %a out.json)" = 644 ]
+	ls -A >files
+	[ "$(cat files)" = "$(printf 'files\nout.json')" ]
+}
+
+# --- remarks -------------------------------------------------------------------
+
+@test "remarks: YAML file of per-kernel resources" {
+	require_ptxas
+	run tileiras "$P/resources.ptx" --remark-format=yaml --remarks=all --remarks-output-file=r.yaml -o k.cubin
+	assert_success
+	assert_output ""
+	grep -q "^Function: *'stage'" r.yaml
+	grep -q "^  - SharedMemory: *1024" r.yaml
+	run tileiras "$P/resources.ptx" --remark-format=yaml --remarks=memory -o k.cubin
+	assert_success
+	grep -q "KernelResources" tileir_remarks.yaml
+}
+
+@test "remarks: command-line format goes to stdout; none without --remarks" {
+	require_ptxas
+	run --separate-stderr tileiras "$P/resources.ptx" --remarks=all -o k.cubin
+	assert_success
+	assert_line "in function: stage:"
+	rm -f tileir_remarks.yaml
+	run tileiras "$P/resources.ptx" --remark-format=yaml -o k.cubin
+	assert_success
+	assert_output ""
+	assert_file_not_exists tileir_remarks.yaml
+	run tileiras "$P/resources.ptx" --remarks=tensorcore -o k.cubin
+	assert_output ""
+}
+
+@test "remarks: an unopenable remark file is exit 3, before compiling" {
+	run tileiras "$V" --gpu-name=sm_90 --remark-format=yaml --remarks=all --remarks-output-file=nodir/r.yaml
+	assert_failure 3
+	assert_line --index 0 "Error opening remark output file 'nodir/r.yaml': No such file or directory"
+	assert_line --index 1 "error: failed to enable optimization remarks"
+}
+
+@test "remarks: no remark file is left behind by a failed compile" {
+	fake_front
+	export TILEIRAS_TILE_LOWER='exit 1'
+	run tileiras "$V" --gpu-name=sm_90 --remark-format=yaml --remarks=all --remarks-output-file=r.yaml
+	assert_failure 5
+	assert_file_not_exists r.yaml
+}
+
+# --- with the real stages, as they become available ------------------------------
+
+@test "tile-read: --emit=json and --emit=text of real bytecode" {
+	require_stage tile-read
+	run tileiras "$V" --gpu-name=sm_90 --emit=json -o -
+	assert_success
+	assert_output --partial '"format": "tile-ir"'
+	run tileiras "$V" --gpu-name=sm_90 --emit=text -o -
+	assert_success
+	assert_output --partial "cuda_tile.entry"
+}
+
+@test "tile-read: a corrupt file is exit 3 with tile-read's message" {
+	require_stage tile-read
+	run tileiras "$ROOT/../shared/corpus/cuda-tile-tests/invalid/invalid_section_id.tileirbc" --gpu-name=sm_90 --emit=json
+	[ -e "$ROOT/../shared/corpus/cuda-tile-tests/invalid/invalid_section_id.tileirbc" ] || skip "no NVIDIA test corpus"
+	assert_failure 3
+	assert_output --partial "tile-read"
+	assert_output --partial "error: input does not correspond to Tile IR bytecode"
+}
+
+@test "cuTile's version probe: an empty module compiles for sm_120" {
+	for s in tile-read tile-lower tile-sched tile-ptx tile-pack; do require_stage $s; done
+	require_ptxas
+	for v in 13.1 13.2 13.3 13.4; do
+		run tileiras "$CORPUS/$v/empty.tileirbc" -o probe.cubin --gpu-name sm_120
+		assert_success
+		[ "$(elf_machine probe.cubin)" = 190 ]
+	done
+}
