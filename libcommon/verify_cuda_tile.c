@@ -283,13 +283,14 @@ const char *ver_name(int ver)
 	return buf[k];
 }
 
-/* Reports a feature newer than the module's bytecode version; false if so. */
+/* Reports a feature (`what`, NULL: the op itself) newer than the module's
+ * bytecode version; false if so. */
 bool gate(V *v, const Op *op, int since, const char *what)
 {
 	if (!since || since <= v->ver)
 		return true;
-	verr(v, op, "%s requires bytecode version %s+, but the module is bytecode version %s",
-	     what, ver_name(since), ver_name(v->ver));
+	verr(v, op, "%s%srequires bytecode version %s+, but the module is bytecode version %s",
+	     what ? what : "", what ? " " : "", ver_name(since), ver_name(v->ver));
 	return false;
 }
 
@@ -330,12 +331,15 @@ unsigned ec_of(const Type *elem)
 
 static bool is_pow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
 
-static bool seen_type(V *v, const Type *t)
+/* The slot of t in the set of checked types (open addressing on the
+ * pointer); *found tells whether it was there. */
+static size_t type_slot(V *v, const Type *t, bool *found)
 {
 	if (v->seen_n * 2 >= v->seen_cap) {
 		size_t cap = v->seen_cap ? v->seen_cap * 2 : 256;
 		const Type **s = calloc(cap, sizeof *s);
-		if (!s)
+		bool *ok = calloc(cap, sizeof *ok);
+		if (!s || !ok)
 			ice("out of memory");
 		for (size_t i = 0; i < v->seen_cap; i++)
 			if (v->seen[i]) {
@@ -343,19 +347,25 @@ static bool seen_type(V *v, const Type *t)
 				while (s[j])
 					j = (j + 1) & (cap - 1);
 				s[j] = v->seen[i];
+				ok[j] = v->seen_ok[i];
 			}
 		free(v->seen);
+		free(v->seen_ok);
 		v->seen = s;
+		v->seen_ok = ok;
 		v->seen_cap = cap;
 	}
 	size_t j = ((uintptr_t)t >> 4) & (v->seen_cap - 1);
 	for (; v->seen[j]; j = (j + 1) & (v->seen_cap - 1))
-		if (v->seen[j] == t)
-			return true;
-	v->seen[j] = t;
-	v->seen_n++;
-	return false;
+		if (v->seen[j] == t) {
+			*found = true;
+			return j;
+		}
+	*found = false;
+	return j;
 }
+
+static bool check_type_once(V *v, const Op *op, const Type *t);
 
 static bool check_elem(V *v, const Op *op, const Type *outer, const Type *e)
 {
@@ -451,8 +461,20 @@ bool check_type(V *v, const Op *op, const Type *t)
 {
 	if (!t)
 		return false;
-	if (seen_type(v, t))
-		return true;   /* checked (and reported) at its first use */
+	bool found;
+	size_t j = type_slot(v, t, &found);
+	if (found)
+		return v->seen_ok[j];   /* checked (and reported) at its first use */
+	bool ok = check_type_once(v, op, t);
+	j = type_slot(v, t, &found);   /* the table may have grown meanwhile */
+	v->seen[j] = t;
+	v->seen_ok[j] = ok;
+	v->seen_n++;
+	return ok;
+}
+
+static bool check_type_once(V *v, const Op *op, const Type *t)
+{
 	switch (t->kind) {
 	case TY_SCALAR: {
 		int since = t->scalar == SC_F8E8M0FNU ? 1302
@@ -923,9 +945,7 @@ static void verify_op(V *v, Op *op)
 	if (v->pure_owner && (!op_has(info, OPT_PURE) || (r->flags & F_IMPURE)) &&
 	    !op_has(info, OPT_TERM))
 		verr(v, op, "is not pure and cannot be in the body of '%s'", v->pure_owner->info->name);
-	char what[96];
-	snprintf(what, sizeof what, "op '%s'", info->name);
-	gate(v, op, info->since, what);
+	gate(v, op, info->since, NULL);
 
 	bool ok = true;
 	for (int i = 0; i < op->nresults; i++)
@@ -1034,6 +1054,7 @@ int verify_cuda_tile(Module *m)
 		verify_op(&v, op);
 	free(v.syms);
 	free(v.seen);
+	free(v.seen_ok);
 	return v.errors;
 }
 

@@ -90,6 +90,7 @@ typedef struct V {
 	int errors;
 	const Op *pure_owner;        /* innermost reduce/scan whose body we are in */
 	const Type **seen;           /* pointer set of checked types */
+	bool *seen_ok;               /* ... and whether each passed */
 	size_t seen_cap, seen_n;
 	Op **syms;                   /* top-level ops with a sym_name */
 	int nsyms;
