@@ -1,0 +1,131 @@
+/* backend.c: the NVPTX end of tile-ptx (see ptx.h).
+ * Target machine for nvptx64-nvidia-cuda with the target's sm_XX and the
+ * lowest PTX ISA version that knows it (target.h); libdevice linked only
+ * when a math function needs it ($CUDA_ROOT/nvvm/libdevice/libdevice.10.bc,
+ * CUDA_ROOT defaulting to /usr/local/cuda); verify; "default<On>"; emit. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <llvm-c/Analysis.h>
+#include <llvm-c/BitReader.h>
+#include <llvm-c/Linker.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+#include "ptx.h"
+#include "tool.h"
+#include "diag.h"
+
+#define TRIPLE "nvptx64-nvidia-cuda"
+
+LLVMTargetMachineRef backend_target_machine(const PtxOpts *o)
+{
+	static int ready;
+	if (!ready) {
+		LLVMInitializeNVPTXTargetInfo();
+		LLVMInitializeNVPTXTarget();
+		LLVMInitializeNVPTXTargetMC();
+		LLVMInitializeNVPTXAsmPrinter();
+		ready = 1;
+	}
+	LLVMTargetRef t;
+	char *err = NULL;
+	if (LLVMGetTargetFromTriple(TRIPLE, &t, &err)) {
+		diag_plain("LLVM has no NVPTX target: %s", err ? err : "?");
+		LLVMDisposeMessage(err);
+		return NULL;
+	}
+	char features[32];
+	snprintf(features, sizeof features, "+ptx%d", o->target->min_ptx);
+	LLVMCodeGenOptLevel lvl = o->opt == 0 ? LLVMCodeGenLevelNone : o->opt == 1 ? LLVMCodeGenLevelLess
+				 : o->opt == 2 ? LLVMCodeGenLevelDefault : LLVMCodeGenLevelAggressive;
+	return LLVMCreateTargetMachine(t, TRIPLE, target_ptx_arch(o->target, false), features, lvl,
+				       LLVMRelocDefault, LLVMCodeModelDefault);
+}
+
+static LLVMModuleRef load_libdevice(LLVMContextRef ctx)
+{
+	const char *root = getenv("CUDA_ROOT");
+	if (!root || !*root)
+		root = "/usr/local/cuda";
+	char path[4096];
+	snprintf(path, sizeof path, "%s/nvvm/libdevice/libdevice.10.bc", root);
+	LLVMMemoryBufferRef buf;
+	char *err = NULL;
+	if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buf, &err)) {
+		diag_plain("this kernel needs libdevice for its math functions, but %s cannot be read: %s "
+			   "(set CUDA_ROOT to the CUDA toolkit)", path, err ? err : "?");
+		LLVMDisposeMessage(err);
+		return NULL;
+	}
+	LLVMModuleRef m;
+	if (LLVMParseBitcodeInContext2(ctx, buf, &m)) {
+		LLVMDisposeMemoryBuffer(buf);
+		diag_plain("%s is not a valid LLVM bitcode file", path);
+		return NULL;
+	}
+	LLVMDisposeMemoryBuffer(buf);
+	return m;
+}
+
+int backend_run(LLVMModuleRef mod, LLVMContextRef ctx, const PtxOpts *o, bool needs_libdevice, StrBuf *out)
+{
+	LLVMTargetMachineRef tm = backend_target_machine(o);
+	if (!tm) {
+		LLVMDisposeModule(mod);
+		return EXIT_INPUT;
+	}
+	LLVMSetTarget(mod, TRIPLE);
+	LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(tm);
+	LLVMSetModuleDataLayout(mod, dl);
+	LLVMDisposeTargetData(dl);
+	char *msg = NULL;
+	if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg))
+		ice("tile-ptx built invalid LLVM IR: %s", msg ? msg : "?");
+	LLVMDisposeMessage(msg);
+	if (needs_libdevice) {
+		LLVMModuleRef ld = load_libdevice(ctx);
+		if (!ld) {
+			LLVMDisposeModule(mod);
+			LLVMDisposeTargetMachine(tm);
+			return EXIT_INPUT;
+		}
+		LLVMSetTarget(ld, TRIPLE);
+		LLVMSetModuleDataLayout(ld, LLVMGetModuleDataLayout(mod));
+		if (LLVMLinkModules2(mod, ld))
+			ice("tile-ptx: linking libdevice failed");
+		/* only the kernels stay visible, so unused library code goes */
+		for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f))
+			if (!LLVMIsDeclaration(f) && LLVMGetFunctionCallConv(f) != LLVMPTXKernelCallConv)
+				LLVMSetLinkage(f, LLVMInternalLinkage);
+		LLVMAddModuleFlag(mod, LLVMModuleFlagBehaviorOverride, "nvvm-reflect-ftz", 16,
+				  LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(ctx), 0, 0)));
+	}
+	char passes[32];
+	snprintf(passes, sizeof passes, "default<O%d>", o->opt);
+	LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+	LLVMErrorRef perr = LLVMRunPasses(mod, passes, tm, po);
+	LLVMDisposePassBuilderOptions(po);
+	if (perr) {
+		char *m = LLVMGetErrorMessage(perr);
+		ice("tile-ptx: the LLVM pipeline failed: %s", m);
+	}
+	if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg))
+		ice("tile-ptx: LLVM IR invalid after optimization: %s", msg ? msg : "?");
+	LLVMDisposeMessage(msg);
+	if (o->emit_llvm) {
+		char *s = LLVMPrintModuleToString(mod);
+		sb_puts(out, s);
+		LLVMDisposeMessage(s);
+	} else {
+		LLVMMemoryBufferRef buf;
+		char *err = NULL;
+		if (LLVMTargetMachineEmitToMemoryBuffer(tm, mod, LLVMAssemblyFile, &err, &buf))
+			ice("tile-ptx: NVPTX code generation failed: %s", err ? err : "?");
+		sb_putn(out, LLVMGetBufferStart(buf), LLVMGetBufferSize(buf));
+		LLVMDisposeMemoryBuffer(buf);
+	}
+	LLVMDisposeModule(mod);
+	LLVMDisposeTargetMachine(tm);
+	return EXIT_OK;
+}

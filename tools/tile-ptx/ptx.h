@@ -1,0 +1,34 @@
+/* ptx.h: tile-ptx internals (docs/lowering.md §5).
+ *   emit.c     scheduled IR -> LLVM IR: each tile value becomes the list of
+ *              LLVM values one thread holds (its registers, in the order of
+ *              the value's layout); every op becomes per-register code.
+ *   backend.c  NVPTX target machine, libdevice linking, the -O pipeline,
+ *              verification, PTX text. */
+#ifndef TILE_PTX_H
+#define TILE_PTX_H
+#include <stdbool.h>
+#include <llvm-c/Core.h>
+#include "ir.h"
+#include "target.h"
+#include "strbuf.h"
+
+typedef struct PtxOpts {
+	const Target *target;
+	int opt;              /* 0..3 */
+	bool lineinfo;
+	bool emit_llvm;       /* LLVM IR text instead of PTX */
+} PtxOpts;
+
+/* Build the LLVM module for m. NULL after a user error (diagnosed). */
+LLVMModuleRef emit_module(Module *m, LLVMContextRef ctx, const PtxOpts *o, bool *needs_libdevice);
+
+/* Link libdevice when needed, verify, optimize, print PTX (or LLVM IR) into
+ * out. 0 on success, else EXIT_INPUT after a diagnostic. Consumes mod. */
+int backend_run(LLVMModuleRef mod, LLVMContextRef ctx, const PtxOpts *o,
+		bool needs_libdevice, StrBuf *out);
+
+/* The nvptx target machine for o (NULL after a diagnostic). */
+struct LLVMOpaqueTargetMachine;
+struct LLVMOpaqueTargetMachine *backend_target_machine(const PtxOpts *o);
+
+#endif
