@@ -47,7 +47,7 @@ typedef struct Field {
 #define PRED(nm)                { .kind = F_PRED, .name = nm }
 #define TARRAY(nm)              { .kind = F_TARRAY, .name = nm }
 #define HINTS(nm, b)            { .kind = F_HINTS, .name = nm, .mask = 1u << (b) }
-#define BOOLARR_SINCE(nm, v)    { .kind = F_BOOLARR, .name = nm, .since = (v) }
+#define BOOLARR_SINCE(nm, v, g) { .kind = F_BOOLARR, .name = nm, .since = (v), .n = (g) }
 #define OPND(k)                 { .kind = F_OPND, .n = (k) }
 #define OPT(b)                  { .kind = F_OPT, .mask = 1u << (b) }
 #define VAR                     { .kind = F_VAR }
@@ -101,6 +101,9 @@ typedef struct OpState {
 	NamedAttr *attrs; size_t nattrs, capattrs;
 	uint64_t flags;
 	int nregions;
+	const Field *boolarr;           /* the BOOLARR field read, if any */
+	uint32_t boolarr_n;             /* its number of entries */
+	size_t boolarr_at;
 } OpState;
 
 static void state_free(OpState *s)
@@ -188,11 +191,15 @@ static bool read_tarray(Reader *rd, Cur *c, OpState *s, const char *name)
 	return true;
 }
 
-static bool read_boolarr(Reader *rd, Cur *c, OpState *s, const char *name)
+static bool read_boolarr(Reader *rd, Cur *c, OpState *s, const Field *f)
 {
+	const char *name = f->name;
+	s->boolarr = f;
+	s->boolarr_at = c->pos;
 	uint32_t n = cur_count(c, 1, name);
 	if (rd->failed)
 		return false;
+	s->boolarr_n = n;
 	bool any = false;
 	size_t at = c->pos;
 	for (uint32_t i = 0; i < n; i++) {
@@ -348,7 +355,7 @@ static bool read_field(Reader *rd, Cur *c, OpState *s, const Field *f, const Fie
 		}
 		return true;
 	case F_BOOLARR:
-		return rd->version < f->since || read_boolarr(rd, c, s, f->name);
+		return rd->version < f->since || read_boolarr(rd, c, s, f);
 	case F_OPND:
 		for (int i = 0; i < f->n; i++) {
 			if (!add_operand(rd, c, s, vs))
@@ -509,6 +516,10 @@ static Op *read_op(Body *bd, Block *b, int depth)
 	bool ok = loc != NULL;
 	for (const Field *f = row; ok && f->kind != F_END; f++)
 		ok = read_field(rd, c, &s, f, row, &bd->vals);
+	/* a bool array has one entry per operand of operand group f->n */
+	if (ok && s.boolarr && s.boolarr->n < s.nseg && s.boolarr_n != s.seg[s.boolarr->n])
+		ok = rd_fail(rd, s.boolarr_at, "%s: '%s' has %u entries for %lld indices", info->name,
+			     s.boolarr->name, s.boolarr_n, (long long)s.seg[s.boolarr->n]);
 	Op *op = NULL;
 	if (ok) {
 		op = op_new(rd->m, info, (int)s.nopnds, s.opnds, (int)s.nres, s.res, s.nregions, loc);
