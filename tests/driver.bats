@@ -531,11 +531,14 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	assert_output ""
 }
 
-@test "remarks: an unopenable remark file is exit 3, before compiling" {
+@test "remarks: an unopenable remark file is exit 3, after the option checks, before compiling" {
 	run tileiras "$V" --gpu-name=sm_90 --remark-format=yaml --remarks=all --remarks-output-file=nodir/r.yaml
 	assert_failure 3
 	assert_line --index 0 "Error opening remark output file 'nodir/r.yaml': No such file or directory"
 	assert_line --index 1 "error: failed to enable optimization remarks"
+	run tileiras "$V" --remark-format=yaml --remarks=all --remarks-output-file=nodir/r.yaml
+	assert_failure 2
+	assert_output --partial "sm_0"
 }
 
 @test "remarks: no remark file is left behind by a failed compile" {
