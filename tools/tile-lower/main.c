@@ -10,6 +10,7 @@
 #include "target.h"
 #include "stagecheck.h"
 #include "lower.h"
+#include "verify.h"
 
 typedef struct Opts {
 	const char *gpu;
@@ -20,6 +21,17 @@ static Opts opts;
 
 static int option(ToolRun *r, const char *name, const char *value, bool *takes_value)
 {
+	if (strcmp(name, "--opt-level") == 0) {     /* accepted from the driver; no effect yet */
+		if (!value) {
+			*takes_value = true;
+			return 0;
+		}
+		if (strlen(value) != 1 || value[0] < '0' || value[0] > '3') {
+			diag_plain("--opt-level takes 0 to 3, not '%s'", value);
+			return -1;
+		}
+		return 1;
+	}
 	if (strcmp(name, "--gpu-name") == 0 || strcmp(name, "--stop-at") == 0) {
 		if (!value) {
 			*takes_value = true;
@@ -67,6 +79,8 @@ static int run(ToolRun *r)
 	r->out = m;
 	r->in = NULL;
 	if (strcmp(m->stage, "cuda_tile") == 0) {
+		if (verify_cuda_tile(m))
+			return EXIT_INPUT;
 		if (lower_to_aa(m))
 			return EXIT_INPUT;
 		if (stage_check(m))
@@ -95,7 +109,8 @@ int main(int argc, char **argv)
 		.summary = "Lower cuda_tile IR to nv_tileaa and nv_tileas (explicit memory, copy choice).",
 		.options_help =
 			"  --gpu-name=SM      target GPU (default: the module's target attribute, else sm_80)\n"
-			"  --stop-at=STAGE    stop after nv_tileaa or nv_tileas (default nv_tileas)\n",
+			"  --stop-at=STAGE    stop after nv_tileaa or nv_tileas (default nv_tileas)\n"
+			"  --opt-level=N      accepted for the driver (0..3); no effect yet\n",
 		.in_stages = stages,
 		.default_emit = "json",
 		.emits = emits,

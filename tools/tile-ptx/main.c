@@ -28,7 +28,27 @@ static int option(ToolRun *r, const char *name, const char *value, bool *takes_v
 		gpu = value;
 		return 1;
 	}
-	if (strcmp(name, "--lineinfo") == 0) {
+	if (strcmp(name, "--opt-level") == 0) {
+		if (!value) {
+			*takes_value = true;
+			return 0;
+		}
+		if (strlen(value) != 1 || value[0] < '0' || value[0] > '3') {
+			diag_plain("--opt-level takes 0 to 3, not '%s'", value);
+			return -1;
+		}
+		opts.opt = value[0] - '0';
+		return 1;
+	}
+	if (strcmp(name, "--sanitize") == 0) {
+		if (!value) {
+			*takes_value = true;
+			return 0;
+		}
+		diag_plain("--sanitize=%s is not supported yet", value);
+		return -1;
+	}
+	if (strcmp(name, "--lineinfo") == 0 || strcmp(name, "--device-debug") == 0) {
 		opts.lineinfo = true;
 		return 1;
 	}
@@ -76,8 +96,9 @@ int main(int argc, char **argv)
 		.summary = "Generate PTX from scheduled tile IR (LLVM NVPTX backend).",
 		.options_help =
 			"  --gpu-name=SM      target GPU (default: the module's target attribute, else sm_80)\n"
-			"  -O0 .. -O3         LLVM optimization level (default -O3)\n"
+			"  -O0 .. -O3, --opt-level=N   LLVM optimization level (default 3)\n"
 			"  --lineinfo         emit .loc line information from the ops' locations\n"
+			"  --device-debug     for now the same as --lineinfo\n"
 			"  (--emit=llvm prints the optimized LLVM IR instead of PTX)\n",
 		.in_stages = stages,
 		.default_emit = "ptx",

@@ -16,6 +16,24 @@ static int num_warps = 4;
 
 static int option(ToolRun *r, const char *name, const char *value, bool *takes_value)
 {
+	if (strcmp(name, "--opt-level") == 0) {     /* accepted from the driver; no effect yet */
+		if (!value) {
+			*takes_value = true;
+			return 0;
+		}
+		if (strlen(value) != 1 || value[0] < '0' || value[0] > '3') {
+			diag_plain("--opt-level takes 0 to 3, not '%s'", value);
+			return -1;
+		}
+		return 1;
+	}
+	if (strcmp(name, "--gpu-name") == 0) {       /* accepted from the driver; no effect yet */
+		if (!value) {
+			*takes_value = true;
+			return 0;
+		}
+		return 1;
+	}
 	if (strcmp(name, "--num-warps") != 0)
 		return 0;
 	if (!value) {
@@ -53,7 +71,8 @@ int main(int argc, char **argv)
 	static const Tool t = {
 		.name = "tile-sched",
 		.summary = "Assign a register layout to every tile value (nv_tileas -> scheduled).",
-		.options_help = "  --num-warps=N      warps per CTA, a power of two 1..32 (default 4)\n",
+		.options_help = "  --num-warps=N      warps per CTA, a power of two 1..32 (default 4)\n"
+				"  --gpu-name=SM, --opt-level=N  accepted for the driver; no effect yet\n",
 		.in_stages = stages,
 		.default_emit = "json",
 		.emits = emits,
