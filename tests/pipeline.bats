@@ -1,0 +1,343 @@
+#!/usr/bin/env bats
+# The lower half of the compiler: tile-lower | tile-sched | tile-ptx on real
+# cuTile kernels, down to PTX that ptxas assembles, with NVIDIA's kernel ABI
+# (docs/abi.md). The stages are called directly (not through the driver).
+load helpers
+
+setup() { setup_scratch; }
+teardown() { teardown_scratch; }
+
+PCORPUS="$BATS_TEST_DIRNAME/pipeline/corpus"
+TARGETS="sm_80 sm_90 sm_100 sm_120"
+NVBIN="$ROOT/.venv/lib/python3.11/site-packages/nvidia/cu13/bin"
+
+# pipe BYTECODE SM [tile-sched options...]: PTX on stdout.
+pipe() {
+	local bc=$1 sm=$2
+	shift 2
+	tile-read "$bc" | tile-lower --gpu-name="$sm" | tile-sched "$@" | tile-ptx --gpu-name="$sm"
+}
+
+# assemble BYTECODE: for every target, PTX that ptxas accepts, with no local
+# memory and no spills.
+assemble() {
+	require_ptxas
+	local bc=$1 sm
+	for sm in $TARGETS; do
+		pipe "$bc" "$sm" >"$SCRATCH/k.$sm.ptx" || fail "pipeline failed for $sm"
+		grep -q "^\.target $sm\$" "$SCRATCH/k.$sm.ptx" || fail "no .target $sm"
+		if grep -q '\.local' "$SCRATCH/k.$sm.ptx"; then fail "local memory in the PTX for $sm"; fi
+		ptxas -v -arch="$sm" "$SCRATCH/k.$sm.ptx" -o "$SCRATCH/k.$sm.cubin" 2>"$SCRATCH/ptxas.$sm" ||
+			fail "ptxas rejected the PTX for $sm: $(head -5 "$SCRATCH/ptxas.$sm")"
+		if grep 'spill' "$SCRATCH/ptxas.$sm" | grep -qv ' 0 bytes spill stores, 0 bytes spill loads'; then
+			fail "spills for $sm: $(grep spill "$SCRATCH/ptxas.$sm")"
+		fi
+	done
+}
+
+# The .param lines of a PTX file, parameter names dropped.
+params() {
+	grep -E '^[[:space:]]*\.param' "$1" | sed -E 's/^[[:space:]]+//; s/ [A-Za-z0-9_]+(\[2\])?,?$/\1/'
+}
+
+@test "layout algebra unit tests" {
+	cc -std=c11 -Wall -I"$ROOT/libcommon" "$BATS_TEST_DIRNAME/pipeline/layout_test.c" \
+		"$BIN/../lib/libcommon.a" -ljansson -lm -o "$SCRATCH/layout_test"
+	run "$SCRATCH/layout_test"
+	assert_success
+	assert_output "all checks passed"
+}
+
+@test "vector_add: every version of the bytecode to PTX that ptxas accepts" {
+	for v in 13.1 13.2 13.3 13.4; do
+		assemble "$CORPUS/$v/vector_add.tileirbc"
+	done
+}
+
+@test "saxpy (i32 and i64 index) assembles for sm_80 sm_90 sm_100 sm_120" {
+	assemble "$CORPUS/13.2/saxpy.tileirbc"
+}
+
+@test "elementwise_float (libdevice math, compares, select) assembles" {
+	assemble "$CORPUS/13.2/elementwise_float.tileirbc"
+}
+
+@test "elementwise_int (shifts, floor division, remainders, min/max) assembles" {
+	assemble "$CORPUS/13.2/elementwise_int.tileirbc"
+}
+
+@test "casts f16, bf16, int assemble" {
+	for k in cast_f16 cast_bf16 cast_int; do
+		assemble "$CORPUS/13.2/$k.tileirbc"
+	done
+}
+
+@test "scalar_params (i8, f16, bf16, f64, i64 scalars) assembles" {
+	assemble "$CORPUS/13.2/scalar_params.tileirbc"
+}
+
+@test "masked pointer loads and stores (gather_scatter, indirect_gather) assemble" {
+	assemble "$CORPUS/13.2/gather_scatter.tileirbc"
+	assemble "$CORPUS/13.2/indirect_gather.tileirbc"
+	grep -q 'ld.global' "$SCRATCH/k.sm_90.ptx"
+}
+
+@test "a for loop carrying a 16x32 tile (loop_accum) assembles" {
+	assemble "$CORPUS/13.2/loop_accum.tileirbc"
+}
+
+@test "the other targets: every GPU in the target table" {
+	require_ptxas
+	for sm in sm_75 sm_80 sm_86 sm_87 sm_88 sm_89 sm_90 sm_100 sm_103 sm_110 sm_120 sm_121; do
+		pipe "$CORPUS/13.2/elementwise_float.tileirbc" $sm >"$SCRATCH/k.ptx"
+		ptxas -arch=$sm "$SCRATCH/k.ptx" -o "$SCRATCH/k.cubin" || fail "ptxas rejected $sm"
+	done
+}
+
+@test "aligned kernels use 16-byte loads and stores (ld.global.v4 / st.global.v4)" {
+	require_ptxas
+	for k in vadd_v4 saxpy_v4 add2d_v4 loop_accum_v4; do
+		pipe "$PCORPUS/$k.tileirbc" sm_90 >"$SCRATCH/$k.ptx"
+		grep -q 'ld\.global\.v4\.b32' "$SCRATCH/$k.ptx" || fail "$k: no ld.global.v4"
+		[ $k = loop_accum_v4 ] || grep -q 'st\.global\.v4\.b32' "$SCRATCH/$k.ptx" || fail "$k: no st.global.v4"
+		if grep -q 'ld\.global\.b32\|st\.global\.b32' "$SCRATCH/$k.ptx"; then fail "$k: scalar access left"; fi
+		ptxas -arch=sm_90 "$SCRATCH/$k.ptx" -o "$SCRATCH/$k.cubin"
+	done
+	# f32 -> f16: 16-byte loads, 8-byte stores of four halves
+	pipe "$PCORPUS/cast_v4.tileirbc" sm_90 >"$SCRATCH/cast.ptx"
+	grep -q 'ld\.global\.v4\.b32' "$SCRATCH/cast.ptx"
+	grep -q 'st\.global\.v2\.b32\|st\.global\.v4\.b16' "$SCRATCH/cast.ptx"
+}
+
+@test "sizes divisible by the tile need no bounds checks" {
+	pipe "$PCORPUS/vadd_v4.tileirbc" sm_90 >"$SCRATCH/v.ptx"
+	# the second entry (sizes divisible by 1024) is straight-line code
+	sed -n '/^.visible .entry vadd_Kt1_A1f32_1i1024/,/^}/p' "$SCRATCH/v.ptx" >"$SCRATCH/e.ptx"
+	grep -q 'ld.global.v4' "$SCRATCH/e.ptx"
+	if grep -q 'setp\|bra' "$SCRATCH/e.ptx"; then fail "bounds checks left"; fi
+}
+
+@test "the corpus kernels without alignment facts keep 4-byte accesses" {
+	pipe "$CORPUS/13.2/vector_add.tileirbc" sm_90 >"$SCRATCH/v.ptx"
+	if grep -q 'v4' "$SCRATCH/v.ptx"; then fail "vectorized without proof of alignment"; fi
+	grep -q 'ld.global.b32' "$SCRATCH/v.ptx"
+}
+
+@test "parameters follow NVIDIA's ABI (docs/abi.md §4.2)" {
+	pipe "$CORPUS/13.2/vector_add.tileirbc" sm_90 >"$SCRATCH/v.ptx"
+	P='.param .u64 .ptr .global .align 1'
+	params "$SCRATCH/v.ptx" | head -9 >"$SCRATCH/got"
+	printf '%s\n' "$P" .param\ .u32 .param\ .u32 "$P" .param\ .u32 .param\ .u32 "$P" .param\ .u32 .param\ .u32 >"$SCRATCH/want"
+	diff "$SCRATCH/want" "$SCRATCH/got"
+	grep -q '^\.reqntid 128$' "$SCRATCH/v.ptx"
+	grep -q '^\.minnctapersm 1$' "$SCRATCH/v.ptx"
+	if grep -q 'maxntid' "$SCRATCH/v.ptx"; then fail ".maxntid"; fi
+
+	pipe "$CORPUS/13.2/saxpy.tileirbc" sm_90 >"$SCRATCH/s.ptx"
+	params "$SCRATCH/s.ptx" >"$SCRATCH/got"
+	{
+		for w in u32 u64; do
+			echo .param\ .f32
+			for i in 1 2 3; do echo "$P"; echo .param\ .$w; echo .param\ .$w; done
+		done
+	} >"$SCRATCH/want"
+	diff "$SCRATCH/want" "$SCRATCH/got"
+
+	pipe "$CORPUS/13.2/scalar_params.tileirbc" sm_90 >"$SCRATCH/p.ptx"
+	params "$SCRATCH/p.ptx" >"$SCRATCH/got"
+	printf '%s\n' "$P" .param\ .u32 .param\ .u32 .param\ .u32 .param\ .u64 '.param .align 2 .b8[2]' \
+		.param\ .f64 .param\ .u8 '.param .align 2 .b8[2]' >"$SCRATCH/want"
+	diff "$SCRATCH/want" "$SCRATCH/got"
+}
+
+@test "entry symbols are the bytecode's function names" {
+	pipe "$CORPUS/13.2/vector_add.tileirbc" sm_90 >"$SCRATCH/v.ptx"
+	grep -q '^\.visible \.entry vector_add_Kt1_A1f32_1l0_A1f32_1l0_A1f32_1l0_I128($' "$SCRATCH/v.ptx"
+	grep -q '^\.visible \.entry vector_add_Kt1_A1f32_1t1_A1f32_1t1_A1f32_1t1_I1024($' "$SCRATCH/v.ptx"
+}
+
+@test "parameter layout and block size equal NVIDIA's cubins (when NVIDIA's tileiras is installed)" {
+	[ -x "$NVBIN/tileiras" ] && [ -x "$NVBIN/cuobjdump" ] || skip "NVIDIA tileiras not installed in .venv"
+	require_ptxas
+	info() { "$NVBIN/cuobjdump" -elf "$1" | grep -A2 'KPARAM_INFO\|REQNTID\|CBANK_PARAM_SIZE' |
+		grep 'Value' | sed 's/cbank.*//' | sort; }
+	for k in vector_add saxpy scalar_params elementwise_float cast_bf16 gather_scatter loop_accum; do
+		env -u CUDA_HOME "$NVBIN/tileiras" --gpu-name=sm_90 "$CORPUS/13.4/$k.tileirbc" -o "$SCRATCH/nv.cubin"
+		pipe "$CORPUS/13.4/$k.tileirbc" sm_90 >"$SCRATCH/ours.ptx"
+		ptxas -arch=sm_90 "$SCRATCH/ours.ptx" -o "$SCRATCH/ours.cubin"
+		info "$SCRATCH/nv.cubin" >"$SCRATCH/nv.info"
+		info "$SCRATCH/ours.cubin" >"$SCRATCH/ours.info"
+		[ -s "$SCRATCH/nv.info" ] || fail "no parameter info in NVIDIA's cubin"
+		diff "$SCRATCH/nv.info" "$SCRATCH/ours.info" || fail "$k: ABI differs from NVIDIA's"
+	done
+}
+
+@test "the same input twice gives the same bytes at every stage" {
+	bc="$CORPUS/13.2/elementwise_float.tileirbc"
+	for n in 1 2; do
+		tile-read "$bc" >"$SCRATCH/r$n"
+		tile-lower --gpu-name=sm_90 "$SCRATCH/r$n" >"$SCRATCH/l$n"
+		tile-sched "$SCRATCH/l$n" >"$SCRATCH/s$n"
+		tile-ptx "$SCRATCH/s$n" >"$SCRATCH/p$n"
+	done
+	cmp "$SCRATCH/l1" "$SCRATCH/l2"
+	cmp "$SCRATCH/s1" "$SCRATCH/s2"
+	cmp "$SCRATCH/p1" "$SCRATCH/p2"
+	pipe "$PCORPUS/loop_accum_v4.tileirbc" sm_100 >"$SCRATCH/a"
+	pipe "$PCORPUS/loop_accum_v4.tileirbc" sm_100 >"$SCRATCH/b"
+	cmp "$SCRATCH/a" "$SCRATCH/b"
+}
+
+@test "every level is valid JSON IR at its stage and prints as text" {
+	tile-read "$CORPUS/13.2/loop_accum.tileirbc" >"$SCRATCH/ct.json"
+	tile-lower --stop-at=nv_tileaa "$SCRATCH/ct.json" >"$SCRATCH/aa.json"
+	tile-lower --gpu-name=sm_90 "$SCRATCH/aa.json" >"$SCRATCH/as.json"
+	tile-sched "$SCRATCH/as.json" >"$SCRATCH/sc.json"
+	for s in aa:nv_tileaa as:nv_tileas sc:scheduled; do
+		f=$SCRATCH/${s%%:*}.json
+		grep -q "\"stage\": \"${s#*:}\"" "$f"
+		tile-ir "$f" -o "$SCRATCH/canon.json"
+		cmp "$f" "$SCRATCH/canon.json"
+		tile-ir --emit=text "$f" >/dev/null
+	done
+	run tile-ir --emit=text "$SCRATCH/aa.json"
+	assert_output --partial 'nv_tileaa.make_memref'
+	assert_output --partial 'nv_tileaa.tiled_load'
+	assert_output --partial 'padding = "zero"'
+	assert_output --partial 'loc("tests/kernels/loop_accum.py":11:20)'
+	run tile-ir --emit=text "$SCRATCH/as.json"
+	assert_output --partial 'copy = "vec_ldst"'
+	run tile-ir --emit=text "$SCRATCH/sc.json"
+	assert_output --partial 'num_warps = 4'
+	assert_output --partial 'layout(%'
+	# the tile-lower text form matches tile-ir's
+	tile-lower --emit=text "$SCRATCH/ct.json" >"$SCRATCH/t1"
+	tile-ir --emit=text "$SCRATCH/as.json" | sed 's/target = "sm_90"/target = "sm_80"/' >"$SCRATCH/t2"
+	diff "$SCRATCH/t1" "$SCRATCH/t2"
+}
+
+@test "every tile value has a layout after tile-sched, covering its tile" {
+	tile-read "$CORPUS/13.2/elementwise_float.tileirbc" | tile-lower | tile-sched >"$SCRATCH/sc.json"
+	python3 - "$SCRATCH/sc.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+n = 0
+def walk(ops):
+    global n
+    for op in ops:
+        for r in op.get("results", []):
+            if r["type"].startswith("tile<"):
+                assert "layout" in r, (op["op"], r)
+                n += 1
+        for reg in op.get("regions", []):
+            for b in reg:
+                for a in b.get("args", []):
+                    if a["type"].startswith("tile<"):
+                        assert "layout" in a, a
+                walk(b["ops"])
+walk(d["module"]["ops"])
+assert n > 20, n
+PY
+}
+
+@test "an op that is not supported yet is a user error naming it and its location" {
+	tile-read "$CORPUS/13.2/reduce_sum.tileirbc" >"$SCRATCH/r.json"
+	run tile-lower "$SCRATCH/r.json"
+	assert_failure 1
+	assert_output --partial "tests/kernels/reduce.py:10:37: error: 'cuda_tile.reduce' op is not supported yet"
+	refute_output --partial 'internal error'
+	for k in matmul histogram permute3d prefix_sum debug_print; do
+		tile-read "$CORPUS/13.2/$k.tileirbc" >"$SCRATCH/k.json"
+		run tile-lower "$SCRATCH/k.json"
+		assert_failure 1
+		assert_output --partial 'is not supported yet'
+	done
+}
+
+@test "each stage verifies its input" {
+	tile-read "$CORPUS/13.2/vector_add.tileirbc" | tile-lower >"$SCRATCH/as.json"
+	tile-sched "$SCRATCH/as.json" >"$SCRATCH/sc.json"
+	run tile-ptx "$SCRATCH/as.json"
+	assert_failure 1
+	assert_output --partial "takes IR at stage 'scheduled'"
+	run tile-sched "$SCRATCH/sc.json"
+	assert_failure 1
+	# a tile value without its layout
+	python3 - "$SCRATCH/sc.json" >"$SCRATCH/bad.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for op in d["module"]["ops"][0]["regions"][0][0]["ops"]:
+    if op["op"] == "cuda_tile.addf":
+        del op["results"][0]["layout"]
+print(json.dumps(d))
+PY
+	run tile-ptx "$SCRATCH/bad.json"
+	assert_failure 1
+	assert_output --partial 'has no layout'
+	# a tiled_load that lost its tile shape
+	python3 - "$SCRATCH/as.json" >"$SCRATCH/bad2.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for op in d["module"]["ops"][0]["regions"][0][0]["ops"]:
+    if op["op"] == "nv_tileas.tiled_load":
+        del op["attrs"]["tile"]
+print(json.dumps(d))
+PY
+	run tile-sched "$SCRATCH/bad2.json"
+	assert_failure 1
+	assert_output --partial "'nv_tileas.tiled_load' op needs attribute 'tile'"
+	# a layout that does not cover its tile
+	sed 's/"layout": "(1,32,4):(0,1,32)"/"layout": "(1,32,4):(0,1,16)"/' "$SCRATCH/sc.json" >"$SCRATCH/bad3.json"
+	run tile-ptx "$SCRATCH/bad3.json"
+	assert_failure 1
+	assert_output --partial 'bad layout'
+}
+
+@test "--num-warps sets the block size, and layouts follow" {
+	require_ptxas
+	pipe "$CORPUS/13.2/saxpy.tileirbc" sm_90 --num-warps=8 >"$SCRATCH/s.ptx"
+	grep -q '^\.reqntid 256$' "$SCRATCH/s.ptx"
+	ptxas -arch=sm_90 "$SCRATCH/s.ptx" -o "$SCRATCH/s.cubin"
+	pipe "$PCORPUS/add2d_v4.tileirbc" sm_80 --num-warps=1 >"$SCRATCH/a.ptx"
+	grep -q '^\.reqntid 32$' "$SCRATCH/a.ptx"
+	ptxas -arch=sm_80 "$SCRATCH/a.ptx" -o "$SCRATCH/a.cubin"
+	run tile-sched --num-warps=3 /dev/null
+	assert_failure 2
+}
+
+@test "tile-ptx: --emit=llvm, -O0, --lineinfo" {
+	require_ptxas
+	tile-read "$CORPUS/13.2/elementwise_float.tileirbc" | tile-lower | tile-sched >"$SCRATCH/sc.json"
+	run tile-ptx --emit=llvm "$SCRATCH/sc.json"
+	assert_success
+	assert_output --partial 'define ptx_kernel void @elementwise_float_'
+	assert_output --partial '"nvvm.reqntid"="128"'
+	tile-ptx -O0 --gpu-name=sm_90 "$SCRATCH/sc.json" >"$SCRATCH/o0.ptx"
+	ptxas -arch=sm_90 "$SCRATCH/o0.ptx" -o "$SCRATCH/o0.cubin"
+	tile-ptx --lineinfo --gpu-name=sm_90 "$SCRATCH/sc.json" >"$SCRATCH/li.ptx"
+	grep -q '^[[:space:]]*\.file[[:space:]].*elementwise.py' "$SCRATCH/li.ptx"
+	grep -q '^[[:space:]]*\.loc[[:space:]]' "$SCRATCH/li.ptx"
+	ptxas -arch=sm_90 "$SCRATCH/li.ptx" -o "$SCRATCH/li.cubin"
+}
+
+@test "libdevice is linked only when math needs it" {
+	tile-read "$CORPUS/13.2/vector_add.tileirbc" | tile-lower | tile-sched | tile-ptx --emit=llvm >"$SCRATCH/v.ll"
+	if grep -q '__nv_' "$SCRATCH/v.ll"; then fail "libdevice in vector_add"; fi
+	tile-read "$CORPUS/13.2/elementwise_float.tileirbc" | tile-lower | tile-sched | tile-ptx >"$SCRATCH/e.ptx"
+	if grep -q '\.extern\|call' "$SCRATCH/e.ptx"; then fail "unresolved or uninlined library calls"; fi
+	tile-read "$CORPUS/13.2/elementwise_float.tileirbc" | tile-lower | tile-sched >"$SCRATCH/sc.json"
+	CUDA_ROOT=/nonexistent run tile-ptx "$SCRATCH/sc.json"
+	assert_failure 1
+	assert_output --partial 'libdevice'
+	tile-read "$CORPUS/13.2/vector_add.tileirbc" | tile-lower | tile-sched >"$SCRATCH/va.json"
+	CUDA_ROOT=/nonexistent run tile-ptx "$SCRATCH/va.json"
+	assert_success
+}
+
+@test "the driver composes the stages into a cubin" {
+	[ -x "$BIN/tileiras" ] && [ -x "$BIN/tile-pack" ] || skip "driver or tile-pack not built"
+	require_ptxas
+	run tileiras --gpu-name=sm_90 "$CORPUS/13.4/saxpy.tileirbc" -o "$SCRATCH/s.cubin"
+	assert_success
+	[ -s "$SCRATCH/s.cubin" ]
+}
