@@ -88,7 +88,8 @@ const OpRule rules[OPCODE_COUNT] = {
 	[CT_addi] = SAMEI("11", A_OVF),
 	[CT_andi] = SAMEI("11", { 0 }),
 	[CT_assert] = ROW("1", 0, 0, 0, 0, FAM_ASSERT, A_STR("message")),
-	[CT_assume] = ROW("1", 0, 1, 1, 0, FAM_ASSUME, { "predicate", AK_PRED, REQ, 0, NULL, NULL }),
+	[CT_assume] = { "1", 0, 1, 1, 0, FAM_ASSUME, 0, 0, F_IMPURE,
+			{ { "predicate", AK_PRED, REQ, 0, NULL, NULL } } },
 	[CT_atomic_cas_tko] = ROW("111??", 1, 2, 2, 0, FAM_ATOMIC, A_MOS(E_MOS_ATOMIC), A_SCOPE),
 	[CT_atomic_rmw_tko] = ROW("11??", 1, 2, 2, 0, FAM_ATOMIC, A_MOS(E_MOS_ATOMIC), A_SCOPE,
 				  ENUM_("mode", E_MODE, REQ, 0, NULL)),
@@ -262,7 +263,11 @@ void verr(V *v, const Op *op, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	v->errors++;
+	if (++v->errors > MAX_REPORTED) {
+		if (v->errors == MAX_REPORTED + 1)
+			diag_plain("too many errors; the rest of the module is not reported");
+		return;
+	}
 	if (op->loc && op->loc->file) {
 		diag_error(op->loc, "'%s' op %s", op->info->name, msg);
 	} else if (op->offset) {
@@ -447,8 +452,9 @@ static bool check_view(V *v, const Op *op, const Type *t)
 	}
 	if (t->kind == TY_STRIDED_VIEW) {
 		for (int i = 0; i < t->rank; i++)
-			if (t->strides[i] <= 0) {
-				verr(v, op, "type %s: traversal_strides must be positive", t->str);
+			if (t->strides[i] <= 0 || t->strides[i] >= INT32_MAX) {
+				verr(v, op, "type %s: traversal_strides must be positive 32-bit integers",
+				     t->str);
 				return false;
 			}
 	}
@@ -993,6 +999,34 @@ static void verify_op(V *v, Op *op)
 	v->pure_owner = saved;
 }
 
+static const char *sym_of(const Op *op) { return op_attr(op, "sym_name")->u.s; }
+
+/* by name, then by position (ties: the later definition is the redefinition) */
+static int cmp_sym(const void *x, const void *y)
+{
+	const Op *a = *(const Op *const *)x, *b = *(const Op *const *)y;
+	int c = strcmp(sym_of(a), sym_of(b));
+	if (c)
+		return c;
+	for (const Op *p = a->next; p; p = p->next)
+		if (p == b)
+			return -1;
+	return 1;
+}
+
+/* Every cuda_tile op needs a row (a new op in dialect_cuda_tile.def needs
+ * one in rules[] too). */
+static void check_table(void)
+{
+	static bool done;
+	if (done)
+		return;
+	for (int i = 0; i < OPCODE_COUNT; i++)
+		if (op_table[i].dialect == DIALECT_CUDA_TILE && !rules[i].operands)
+			ice("verify: no rule for '%s' in rules[] (verify_cuda_tile.c)", op_table[i].name);
+	done = true;
+}
+
 static int parse_version(const Attr *a)
 {
 	if (!a || a->kind != AT_STRING)
@@ -1007,6 +1041,7 @@ static int parse_version(const Attr *a)
 int verify_cuda_tile(Module *m)
 {
 	V v = { .m = m, .ver = VER_LATEST };
+	check_table();
 	if (!m->stage || strcmp(m->stage, "cuda_tile") != 0) {
 		diag_plain("the cuda_tile verifier takes IR at stage 'cuda_tile', got '%s'",
 			   m->stage ? m->stage : "?");
@@ -1032,7 +1067,7 @@ int verify_cuda_tile(Module *m)
 				   "the module is bytecode version %s", ver_name(v.ver));
 		v.errors++;
 	}
-	/* symbols: unique names; globals by name for get_global */
+	/* symbols: unique names; sorted for get_global */
 	int ntop = 0;
 	FOR_EACH_OP(op, &m->body)
 		ntop++;
@@ -1041,15 +1076,13 @@ int verify_cuda_tile(Module *m)
 		ice("out of memory");
 	FOR_EACH_OP(op, &m->body) {
 		const Attr *n = op_attr(op, "sym_name");
-		if (!n || n->kind != AT_STRING)
-			continue;
-		for (int i = 0; i < v.nsyms; i++)
-			if (strcmp(op_attr(v.syms[i], "sym_name")->u.s, n->u.s) == 0) {
-				verr(&v, op, "redefines symbol '%s'", n->u.s);
-				break;
-			}
-		v.syms[v.nsyms++] = op;
+		if (n && n->kind == AT_STRING)
+			v.syms[v.nsyms++] = op;
 	}
+	qsort(v.syms, (size_t)v.nsyms, sizeof *v.syms, cmp_sym);
+	for (int i = 1; i < v.nsyms; i++)
+		if (strcmp(sym_of(v.syms[i - 1]), sym_of(v.syms[i])) == 0)
+			verr(&v, v.syms[i], "redefines symbol '%s'", sym_of(v.syms[i]));
 	FOR_EACH_OP(op, &m->body)
 		verify_op(&v, op);
 	free(v.syms);
@@ -1060,8 +1093,16 @@ int verify_cuda_tile(Module *m)
 
 const Op *find_symbol(V *v, const char *name)
 {
-	for (int i = 0; i < v->nsyms; i++)
-		if (strcmp(op_attr(v->syms[i], "sym_name")->u.s, name) == 0)
-			return v->syms[i];
+	int lo = 0, hi = v->nsyms - 1;
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+		int c = strcmp(sym_of(v->syms[mid]), name);
+		if (c == 0)
+			return v->syms[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
 	return NULL;
 }

@@ -1059,11 +1059,11 @@ static void fam_reduce_scan(V *v, const Op *op, const OpRule *r, const Groups *g
 	int n = op->noperands;
 	int64_t dim = op_attr(op, "dim")->u.i;
 	const Attr *ids = op_attr(op, "identities");
-	const Type *t0 = op->operands[0]->type;
 	if (n < 1) {
 		verr(v, op, "needs at least one operand");
 		return;
 	}
+	const Type *t0 = op->operands[0]->type;
 	if (op->nresults != n) {
 		verr(v, op, "expects %d results (one per operand), got %d", n, op->nresults);
 		return;

@@ -14,6 +14,7 @@
 #define TILE_MAX_ELEMS 16777216  /* elements in one tile */
 #define MAX_ATTRS 6
 #define MAX_GROUPS 6
+#define MAX_REPORTED 100         /* errors printed; the rest are only counted */
 
 /* element classes: bit (1 << ScalarKind) per element type, plus pointers */
 #define EC_PTR (1u << 24)
