@@ -18,15 +18,16 @@ pipe() {
 	tile-read "$bc" | tile-lower --gpu-name="$sm" | tile-sched "$@" | tile-ptx --gpu-name="$sm"
 }
 
-# assemble BYTECODE: for every target, PTX that ptxas accepts, with no local
-# memory and no spills.
+# assemble BYTECODE [allow-local]: for every target, PTX that ptxas accepts,
+# with no local memory (unless libdevice's trig reduction needs it) and no
+# spills.
 assemble() {
 	require_ptxas
 	local bc=$1 sm
-	for sm in $TARGETS; do
+	for sm in ${ASM_TARGETS:-$TARGETS}; do
 		pipe "$bc" "$sm" >"$SCRATCH/k.$sm.ptx" || fail "pipeline failed for $sm"
 		grep -q "^\.target $sm\$" "$SCRATCH/k.$sm.ptx" || fail "no .target $sm"
-		if grep -q '\.local' "$SCRATCH/k.$sm.ptx"; then fail "local memory in the PTX for $sm"; fi
+		if [ -z "${2:-}" ] && grep -q '\.local' "$SCRATCH/k.$sm.ptx"; then fail "local memory in the PTX for $sm"; fi
 		ptxas -v -arch="$sm" "$SCRATCH/k.$sm.ptx" -o "$SCRATCH/k.$sm.cubin" 2>"$SCRATCH/ptxas.$sm" ||
 			fail "ptxas rejected the PTX for $sm: $(head -5 "$SCRATCH/ptxas.$sm")"
 		if grep 'spill' "$SCRATCH/ptxas.$sm" | grep -qv ' 0 bytes spill stores, 0 bytes spill loads'; then
@@ -84,6 +85,45 @@ params() {
 
 @test "a for loop carrying a 16x32 tile (loop_accum) assembles" {
 	assemble "$CORPUS/13.2/loop_accum.tileirbc"
+}
+
+@test "float math: trig, hyperbolic, exp2/log2, pow, atan2, floor/ceil, rsqrt, remf (f32, f16, f64)" {
+	# libdevice's sin/cos argument reduction keeps a small array in local
+	# memory, as NVIDIA's output does for the same kernel
+	assemble "$PCORPUS/fmath.tileirbc" allow-local
+	if grep -q '\.extern' "$SCRATCH/k.sm_90.ptx"; then fail "unresolved library functions"; fi
+}
+
+@test "integer ops: signed and unsigned, i8 i16 i32 i64" {
+	assemble "$PCORPUS/imath.tileirbc"
+	assemble "$PCORPUS/umath.tileirbc"
+}
+
+@test "conversions: exti, trunci, itof, ftoi, ftof (f16, bf16, f64), bitcast" {
+	assemble "$PCORPUS/convert.tileirbc"
+}
+
+@test "8-bit float conversions on sm_89 and newer, a user error before" {
+	ASM_TARGETS="sm_89 sm_90 sm_100 sm_120" assemble "$PCORPUS/convert_f8.tileirbc"
+	grep -q 'cvt.rn.satfinite.e4m3x2.f32' "$SCRATCH/k.sm_90.ptx"
+	grep -q 'cvt.rn.satfinite.e5m2x2.f32' "$SCRATCH/k.sm_90.ptx"
+	tile-read "$PCORPUS/convert_f8.tileirbc" >"$SCRATCH/f8.json"
+	run tile-lower --gpu-name=sm_80 "$SCRATCH/f8.json"
+	assert_failure 1
+	assert_output --partial "tests/pipeline/kernels/ops.py:"
+	assert_output --partial "8-bit floats are not supported on sm_80"
+}
+
+@test "if/else yielding tiles, get_num_tile_blocks" {
+	assemble "$PCORPUS/branches.tileirbc"
+	grep -q '%nctaid.x' "$SCRATCH/k.sm_90.ptx"
+}
+
+@test "a load ordered after a store by a token waits at a barrier" {
+	assemble "$PCORPUS/roundtrip.tileirbc"
+	# store, barrier, then the load of the same array
+	awk '/st.global/ { st = 1 } st && /bar.sync/ { bar = 1 } bar && /ld.global/ { ok = 1 } END { exit !ok }' \
+		"$SCRATCH/k.sm_90.ptx"
 }
 
 @test "the other targets: every GPU in the target table" {
@@ -161,9 +201,10 @@ params() {
 	require_ptxas
 	info() { "$NVBIN/cuobjdump" -elf "$1" | grep -A2 'KPARAM_INFO\|REQNTID\|CBANK_PARAM_SIZE' |
 		grep 'Value' | sed 's/cbank.*//' | sort; }
-	for k in vector_add saxpy scalar_params elementwise_float cast_bf16 gather_scatter loop_accum; do
-		env -u CUDA_HOME "$NVBIN/tileiras" --gpu-name=sm_90 "$CORPUS/13.4/$k.tileirbc" -o "$SCRATCH/nv.cubin"
-		pipe "$CORPUS/13.4/$k.tileirbc" sm_90 >"$SCRATCH/ours.ptx"
+	for k in $CORPUS/13.4/{vector_add,saxpy,scalar_params,elementwise_float,elementwise_int,cast_f16,cast_bf16,cast_int,gather_scatter,indirect_gather,loop_accum}.tileirbc \
+		 $PCORPUS/*.tileirbc; do
+		env -u CUDA_HOME "$NVBIN/tileiras" --gpu-name=sm_90 "$k" -o "$SCRATCH/nv.cubin"
+		pipe "$k" sm_90 >"$SCRATCH/ours.ptx"
 		ptxas -arch=sm_90 "$SCRATCH/ours.ptx" -o "$SCRATCH/ours.cubin"
 		info "$SCRATCH/nv.cubin" >"$SCRATCH/nv.info"
 		info "$SCRATCH/ours.cubin" >"$SCRATCH/ours.info"

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <llvm-c/Analysis.h>
+#include <llvm-c/ErrorHandling.h>
 #include <llvm-c/BitReader.h>
 #include <llvm-c/Linker.h>
 #include <llvm-c/Target.h>
@@ -18,10 +19,26 @@
 
 #define TRIPLE "nvptx64-nvidia-cuda"
 
+static void llvm_fatal(const char *reason)
+{
+	ice("LLVM: %s", reason);
+}
+
+/* PTX ISA version: the target's lowest, raised where LLVM needs more for
+ * what we use (sm_89 converts 8-bit floats only from PTX 8.1 on). */
+static int ptx_version(const Target *t)
+{
+	int v = t->min_ptx;
+	if (t->sm == 89 && v < 81)
+		v = 81;
+	return v;
+}
+
 LLVMTargetMachineRef backend_target_machine(const PtxOpts *o)
 {
 	static int ready;
 	if (!ready) {
+		LLVMInstallFatalErrorHandler(llvm_fatal);
 		LLVMInitializeNVPTXTargetInfo();
 		LLVMInitializeNVPTXTarget();
 		LLVMInitializeNVPTXTargetMC();
@@ -36,7 +53,7 @@ LLVMTargetMachineRef backend_target_machine(const PtxOpts *o)
 		return NULL;
 	}
 	char features[32];
-	snprintf(features, sizeof features, "+ptx%d", o->target->min_ptx);
+	snprintf(features, sizeof features, "+ptx%d", ptx_version(o->target));
 	LLVMCodeGenOptLevel lvl = o->opt == 0 ? LLVMCodeGenLevelNone : o->opt == 1 ? LLVMCodeGenLevelLess
 				 : o->opt == 2 ? LLVMCodeGenLevelDefault : LLVMCodeGenLevelAggressive;
 	return LLVMCreateTargetMachine(t, TRIPLE, target_ptx_arch(o->target, false), features, lvl,
