@@ -350,7 +350,7 @@ const Attr *attr_dense_const(Reader *rd, uint64_t idx, const Type *t, size_t at)
 	if (rd->failed)
 		return NULL;
 	if (size != cur_left(&c)) {
-		rd_fail(rd, sat, "constant %llu: size %llu does not match its %zu-byte entry",
+		rd_fail(rd, sat, "constant %llu: size %llu does not match the %zu bytes of its entry",
 			(unsigned long long)idx, (unsigned long long)size, cur_left(&c));
 		return NULL;
 	}

@@ -68,8 +68,8 @@ bool sections_scan(Reader *rd)
 			if (aligned)
 				return rd_fail(rd, at, "end-of-bytecode marker has the alignment flag set");
 			if (cur_left(&c))
-				return rd_fail(rd, c.pos, "end-of-bytecode marker is not the last section: "
-					       "%zu trailing byte%s follow",
+				return rd_fail(rd, c.pos, "end-of-bytecode marker is not the last section "
+					       "(%zu more byte%s)",
 					       cur_left(&c), cur_left(&c) == 1 ? "" : "s");
 			break;
 		}
