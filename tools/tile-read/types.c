@@ -91,8 +91,7 @@ static bool check_tile_dims(Cur *c, size_t at, int rank, const int64_t *d, const
 		if (d[i] <= 0 || (d[i] & (d[i] - 1)))
 			return rd_fail(c->rd, at, "%s dimension %d is %lld; tile dimensions must be "
 				       "positive powers of two", what, i, (long long)d[i]);
-		total *= d[i];
-		if (total > MAX_TILE_ELEMENTS)
+		if (d[i] > MAX_TILE_ELEMENTS || (total *= d[i]) > MAX_TILE_ELEMENTS)
 			return rd_fail(c->rd, at, "%s has more than %d elements", what, MAX_TILE_ELEMENTS);
 	}
 	if (elements)
