@@ -612,8 +612,9 @@ static void check_attr_value(V *v, const Op *op, const char *name, const Attr *a
 		size_t esz = (size_t)(scalar_bits(k) + 7) / 8;
 		size_t want = a->u.dense.splat ? esz : esz * (size_t)type_num_elements(t);
 		if (a->u.dense.n != want) {
-			verr(v, op, "attribute '%s': dense data for %s%s must be %zu bytes, got %zu", name,
-			     t->str, a->u.dense.splat ? " (splat)" : "", want, a->u.dense.n);
+			verr(v, op, "attribute '%s': dense data for %s%s must be %zu byte%s, got %zu", name,
+			     t->str, a->u.dense.splat ? " (splat)" : "", want, want == 1 ? "" : "s",
+			     a->u.dense.n);
 			break;
 		}
 		if (k == SC_I1)

@@ -49,6 +49,8 @@ verify_fails() {
 @test "verify: valid control flow (for, loop, if, break, continue, reduce, scan, nested return)" { verify_ok control; }
 @test "verify: valid MMA (mmaf, mmai, mmaf_scaled)" { verify_ok mma; }
 @test "verify: valid globals, get_global and 13.4 ops (gdc, fpowi, fence, saturating ftoi)" { verify_ok globals_13_4; }
+@test "verify: 13.1 accepts newer attributes at their default values" { verify_ok versions_13_1; }
+@test "verify: a module without bytecode_version may use every feature" { verify_ok no_version; }
 
 @test "verify: the verified output is the canonical IR" {
 	run --separate-stderr tile-ir "$VDIR/valid/control.json"
@@ -281,3 +283,24 @@ verify_fails() {
 @test "verify rejects print with too few arguments (print_count)" { verify_fails print_count "format string has 2 conversions but the op has 1 argument"; }
 @test "verify rejects print with a dangling % (print_unterminated)" { verify_fails print_unterminated "format string has an unterminated or unknown % conversion"; }
 @test "verify rejects assert on an i32 (assert_condition)" { verify_fails assert_condition "condition must be a tile of i1, got tile<i32>"; }
+@test "verify rejects a load without its source in the segments (segments_single)" { verify_fails segments_single "operand_segment_sizes[0] is 0, but operand group 0 is exactly one operand"; }
+@test "verify rejects a flag given as an integer (unit_kind)" { verify_fails unit_kind "attribute 'flush_to_zero' must be a boolean"; }
+@test "verify rejects load hints that are not a dictionary (hints_on_load)" { verify_fails hints_on_load "optimization_hints: the value for 'sm_100' must be a dictionary"; }
+@test "verify rejects get_index_space_shape with too many results (get_index_space_shape_count)" { verify_fails get_index_space_shape_count "expects 2 results (one per dimension of partition_view<tile=(16x32), tensor_view<?x?xf32, strides=[?,1]>>), got 3"; }
+@test "verify rejects make_strided_view producing a partition_view (make_view_kind)" { verify_fails make_view_kind "result must be a strided_view, got partition_view<tile=(16x32), tensor_view<?x?xf32, strides=[?,1]>>"; }
+@test "verify rejects a mask of another shape (load_ptr_mask_shape)" { verify_fails load_ptr_mask_shape "mask (tile<8xi1>) must have the same shape as tile<4xptr<f32>>"; }
+@test "verify rejects an alloca of a pointer tile (alloca_result)" { verify_fails alloca_result "result must be a scalar pointer tile<ptr<T>>, got tile<4xptr<f32>>"; }
+@test "verify rejects insert returning the inserted block (insert_result)" { verify_fails insert_result "result must have type tile<16xi32>, got tile<4xi32>"; }
+@test "verify rejects a zero traversal stride (traversal_stride)" { verify_fails traversal_stride "traversal_strides must be positive 32-bit integers"; }
+@test "verify rejects a tensor_view of i4 (tensor_view_i4)" { verify_fails tensor_view_i4 "a tensor_view's element must be a number type"; }
+@test "verify rejects a token parameter (entry_token_param)" { verify_fails entry_token_param "parameter #0 cannot be a token"; }
+@test "verify rejects cmpf on integers (cmpf_on_int)" { verify_fails cmpf_on_int "operand #0 must be a tile of f16, bf16, f32 or f64, got tile<i32>"; }
+@test "verify rejects an if branch with block arguments (if_block_args)" { verify_fails if_block_args "region #0 block must have no arguments"; }
+@test "verify rejects a function type as a value type (value_type_func)" { verify_fails value_type_func "result #0 has type () -> (), which is not a value type"; }
+@test "verify rejects arithmetic on i4 (i4_arith)" { verify_fails i4_arith "result must be a tile of i1, i8, i16, i32 or i64, got tile<2xi4>"; }
+@test "verify rejects dynamic sizes of mixed types (make_tensor_view_dyn_type)" { verify_fails make_tensor_view_dyn_type "dynamic sizes and strides must all have one type, got tile<i32> and tile<i64>"; }
+@test "verify rejects pack of a 2-d tile (pack_rank)" { verify_fails pack_rank "source must be a rank-1 tile, got tile<2x4xf32>"; }
+@test "verify rejects printing a token (print_arg_type)" { verify_fails print_arg_type "argument #0 must be a tile, got token"; }
+@test "verify rejects scan changing the shape (scan_result)" { verify_fails scan_result "result #0 has type tile<4xi32>, expected the type of tile<8xi32>"; }
+@test "verify rejects reduce without identities (reduce_identity_count)" { verify_fails reduce_identity_count "identities must have one entry per operand (1), got 0"; }
+@test "verify rejects an entry with an empty name (empty_sym_name)" { verify_fails empty_sym_name "sym_name must not be empty"; }

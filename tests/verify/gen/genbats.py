@@ -54,6 +54,8 @@ verify_fails() {
 @test "verify: valid control flow (for, loop, if, break, continue, reduce, scan, nested return)" { verify_ok control; }
 @test "verify: valid MMA (mmaf, mmai, mmaf_scaled)" { verify_ok mma; }
 @test "verify: valid globals, get_global and 13.4 ops (gdc, fpowi, fence, saturating ftoi)" { verify_ok globals_13_4; }
+@test "verify: 13.1 accepts newer attributes at their default values" { verify_ok versions_13_1; }
+@test "verify: a module without bytecode_version may use every feature" { verify_ok no_version; }
 
 @test "verify: the verified output is the canonical IR" {
 	run --separate-stderr tile-ir "$VDIR/valid/control.json"

@@ -508,12 +508,6 @@ def _(f): f.op("print_tko", [TOK], [ci(f)], {"str": "%d %", "operand_segment_siz
 @case("assert_condition", "condition must be a tile of i1, got tile<i32>", "assert on an i32")
 def _(f): f.op("assert", [], [ci(f)], {"message": "no"})
 
-if __name__ == "__main__":
-    with open(os.path.join(HERE, "cases.tsv"), "w") as out:
-        for n, e, d in CASES:
-            out.write("%s\t%s\t%s\n" % (n, e, d))
-    print(len(CASES))
-
 def extra():
     # located: an op with a source location
     f = Fn([I32])
@@ -538,3 +532,70 @@ def extra():
  ]}}
 ''')
 extra()
+
+# ---------------------------------------------------------------- more rules
+@case("segments_single", "operand_segment_sizes[0] is 0, but operand group 0 is exactly one operand", "a load without its source in the segments", params=["tile<ptr<f32>>"])
+def _(f): f.op("load_ptr_tko", [F32, TOK], [f.args[0]], {"memory_ordering_semantics": "weak", "operand_segment_sizes": [0, 1, 0, 0]})
+@case("unit_kind", "attribute 'flush_to_zero' must be a boolean", "a flag given as an integer")
+def _(f): a = cf(f); f.op("addf", [F32], [a, a], {"rounding_mode": "nearest_even", "flush_to_zero": 1})
+@case("hints_on_load", "optimization_hints: the value for 'sm_100' must be a dictionary", "load hints that are not a dictionary", params=["tile<ptr<f32>>"])
+def _(f): f.op("load_ptr_tko", [F32, TOK], [f.args[0]], {"memory_ordering_semantics": "weak", "operand_segment_sizes": [1, 0, 0, 0], "optimization_hints": {"dict": {"sm_100": [1, 2]}}})
+@case("get_index_space_shape_count", "expects 2 results (one per dimension of " + PV2 + "), got 3", "get_index_space_shape with too many results", params=VP)
+def _(f):
+    pv = f.op("make_partition_view", [PV2], [tv2(f)])
+    f.op("get_index_space_shape", [I32, I32, I32], [pv])
+@case("make_view_kind", "result must be a strided_view, got " + PV2, "make_strided_view producing a partition_view", params=VP)
+def _(f): f.op("make_strided_view", [PV2], [tv2(f)])
+@case("load_ptr_mask_shape", "mask (tile<8xi1>) must have the same shape as tile<4xptr<f32>>", "a mask of another shape", params=["tile<ptr<f32>>"])
+def _(f):
+    p = f.op("broadcast", ["tile<4xptr<f32>>"], [f.op("reshape", ["tile<1xptr<f32>>"], [f.args[0]])])
+    f.op("load_ptr_tko", ["tile<4xf32>", TOK], [p, cst(f, "tile<8xi1>", "01")], {"memory_ordering_semantics": "weak", "operand_segment_sizes": [1, 1, 0, 0]})
+@case("alloca_result", "result must be a scalar pointer tile<ptr<T>>, got tile<4xptr<f32>>", "an alloca of a pointer tile")
+def _(f): f.op("alloca", ["tile<4xptr<f32>>"], [], {"num_elem": 4, "alignment": 4})
+@case("insert_result", "result must have type tile<16xi32>, got tile<4xi32>", "insert returning the inserted block", ver="13.4")
+def _(f):
+    d = ci(f, 0, "tile<16xi32>"); s = ci(f, 0, "tile<4xi32>")
+    f.op("insert", ["tile<4xi32>"], [s, d, ci(f)])
+@case("traversal_stride", "traversal_strides must be positive 32-bit integers", "a zero traversal stride", params=VP)
+def _(f): f.op("make_strided_view", ["strided_view<tile=(16x32), traversal_strides=[0,1], " + TV2 + ">"], [tv2(f)])
+@case("tensor_view_i4", "a tensor_view's element must be a number type", "a tensor_view of i4", params=["tile<ptr<i8>>"])
+def _(f): f.op("make_tensor_view", ["tensor_view<i4>"], [f.args[0]], {"operand_segment_sizes": [1, 0, 0]})
+@case("entry_token_param", "parameter #0 cannot be a token", "a token parameter", params=["token"])
+def _(f): pass
+@case("cmpf_on_int", "operand #0 must be a tile of f16, bf16, f32 or f64, got tile<i32>", "cmpf on integers")
+def _(f): a = ci(f); f.op("cmpf", ["tile<i1>"], [a, a], {"comparison_predicate": "equal", "comparison_ordering": "ordered"})
+@case("if_block_args", "region #0 block must have no arguments", "an if branch with block arguments")
+def _(f):
+    c = cst(f, "tile<i1>", "01")
+    with f.block([I32]) as th: f.op("yield")
+    f.op("if", [], [c], None, [[th.blk], []])
+@case("value_type_func", "result #0 has type () -> (), which is not a value type", "a function type as a value type")
+def _(f): f.op("make_token", ["() -> ()"])
+@case("i4_arith", "result must be a tile of i1, i8, i16, i32 or i64, got tile<2xi4>", "arithmetic on i4")
+def _(f):
+    a = f.op("trunci", ["tile<2xi4>"], [cst(f, "tile<2xi8>", "00")], {"overflow": "none"})
+    f.op("addi", ["tile<2xi4>"], [a, a], {"overflow": "none"})
+@case("make_tensor_view_dyn_type", "dynamic sizes and strides must all have one type, got tile<i32> and tile<i64>", "dynamic sizes of mixed types", params=["tile<ptr<f32>>", I32, "tile<i64>"])
+def _(f): f.op("make_tensor_view", ["tensor_view<?xf32, strides=[?]>"], [f.args[0], f.args[1], f.args[2]], {"operand_segment_sizes": [1, 1, 1]})
+@case("pack_rank", "source must be a rank-1 tile, got tile<2x4xf32>", "pack of a 2-d tile")
+def _(f): f.op("pack", ["tile<32xi8>"], [cf(f, 0, "tile<2x4xf32>")])
+@case("print_arg_type", "argument #0 must be a tile, got token", "printing a token")
+def _(f): t = f.op("make_token", [TOK]); f.op("print_tko", [TOK], [t], {"str": "%d", "operand_segment_sizes": [1, 0]})
+@case("scan_result", "result #0 has type tile<4xi32>, expected the type of tile<8xi32>", "scan changing the shape")
+def _(f):
+    with f.block([I32, I32]) as b: f.op("yield", [], [b.args[0]])
+    f.op("scan", ["tile<4xi32>"], [ci(f, 0, "tile<8xi32>")], {"dim": 0, "reverse": False, "identities": [{"int": 0, "type": "i32"}]}, [[b.blk]])
+@case("reduce_identity_count", "identities must have one entry per operand (1), got 0", "reduce without identities")
+def _(f):
+    with f.block([F32, F32]) as b: f.op("yield", [], [b.args[0]])
+    f.op("reduce", [F32], [cf(f, 0, "tile<8xf32>")], {"dim": 0, "identities": []}, [[b.blk]])
+@case("empty_sym_name", "sym_name must not be empty", "an entry with an empty name",
+      raw=module([{"op": "cuda_tile.entry", "attrs": {"sym_name": "", "function_type": {"type": "() -> ()"}},
+                   "regions": [[{"ops": [{"op": "cuda_tile.return"}]}]]}]))
+def _(f): pass
+
+if __name__ == "__main__":
+    with open(os.path.join(HERE, "cases.tsv"), "w") as out:
+        for n, e, d in CASES:
+            out.write("%s\t%s\t%s\n" % (n, e, d))
+    print(len(CASES))

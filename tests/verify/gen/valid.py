@@ -274,3 +274,33 @@ def globals_():
 
 for fn in [elementwise_int, elementwise_float, conversions, shape, memory_ptr, views, control, mma, globals_]:
     fn()
+
+def versions_13_1():
+    """13.1: attributes newer than the op may be present with their default value"""
+    f = Fn([I32, F32])
+    i, x = f.args
+    f.op("negi", [I32], [i], {"overflow": "none"})
+    f.op("tanh", [F32], [x], {"rounding_mode": "full"})
+    f.op("exp", [F32], [x])
+    f.op("exp", [F32], [x], {"rounding_mode": "full"})
+    f.op("print_tko", [TOK], [i], {"str": "%d\n", "operand_segment_sizes": [1, 0]})
+    a = f.op("constant", ["tile<16x16xf16>"], [], {"value": {"dense": "0000", "type": "tile<16x16xf16>", "splat": True}})
+    c = f.op("constant", ["tile<16x16xf32>"], [], {"value": {"dense": "00000000", "type": "tile<16x16xf32>", "splat": True}})
+    f.op("mmaf", ["tile<16x16xf32>"], [a, a, c], {"fast_acc": False})
+    with f.block([I32]) as b:
+        f.op("continue")
+    f.op("for", [], [i, i, i], {"unsignedCmp": False}, [[b.blk]])
+    f.op("return")
+    write(OUT + "versions_13_1.json", module([f.entry()], ver="13.1"))
+
+def no_version():
+    """no bytecode_version: every feature is allowed"""
+    f = Fn([F32])
+    x = f.args[0]
+    f.op("fpowi", [F32], [x, c_i32(f, 2)])
+    f.op("addf", [F32], [x, x], {"rounding_mode": "nearest_away"})
+    f.op("return")
+    write(OUT + "no_version.json", module([f.entry()], ver=None))
+
+versions_13_1()
+no_version()
