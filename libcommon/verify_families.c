@@ -1211,6 +1211,8 @@ static void fam_entry(V *v, const Op *op, const OpRule *r, const Groups *g)
 	const Block *b = op->regions[0].first;
 	if (!name[0])
 		verr(v, op, "sym_name must not be empty");
+	if (op->loc && op->loc->caller)
+		verr(v, op, "an entry's location cannot be a call site (it has a caller)");
 	if (ft->kind != TY_FUNC) {
 		verr(v, op, "function_type must be a function type, got %s", ft->str);
 		return;
@@ -1246,6 +1248,8 @@ static void fam_global(V *v, const Op *op, const OpRule *r, const Groups *g)
 	const Attr *val = op_attr(op, "value");
 	if (!str_attr(op, "sym_name")[0])
 		verr(v, op, "sym_name must not be empty");
+	if (op->loc && op->loc->file)
+		verr(v, op, "a global has no source location");
 	if (val->type->kind != TY_TILE || val->type->rank != 1)
 		verr(v, op, "value must be a rank-1 tile, got %s", val->type->str);
 	if (op_attr(op, "alignment")->u.i < 0)

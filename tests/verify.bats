@@ -304,3 +304,5 @@ verify_fails() {
 @test "verify rejects scan changing the shape (scan_result)" { verify_fails scan_result "result #0 has type tile<4xi32>, expected the type of tile<8xi32>"; }
 @test "verify rejects reduce without identities (reduce_identity_count)" { verify_fails reduce_identity_count "identities must have one entry per operand (1), got 0"; }
 @test "verify rejects an entry with an empty name (empty_sym_name)" { verify_fails empty_sym_name "sym_name must not be empty"; }
+@test "verify rejects a global with a location (global_loc)" { verify_fails global_loc "a global has no source location"; }
+@test "verify rejects an entry located at a call site (entry_callsite_loc)" { verify_fails entry_callsite_loc "an entry's location cannot be a call site"; }

@@ -594,6 +594,16 @@ def _(f):
                    "regions": [[{"ops": [{"op": "cuda_tile.return"}]}]]}]))
 def _(f): pass
 
+@case("global_loc", "a global has no source location", "a global with a location",
+      raw=module([{"op": "cuda_tile.global", "attrs": {"sym_name": "g", "alignment": 0,
+                   "value": {"dense": "00000000", "type": "tile<1xi32>"}}, "loc": {"file": "k.py", "line": 1, "col": 1}}]))
+def _(f): pass
+@case("entry_callsite_loc", "an entry's location cannot be a call site", "an entry located at a call site",
+      raw=module([{"op": "cuda_tile.entry", "attrs": {"sym_name": "k", "function_type": {"type": "() -> ()"}},
+                   "regions": [[{"ops": [{"op": "cuda_tile.return"}]}]],
+                   "loc": {"file": "k.py", "line": 2, "col": 1, "caller": {"file": "main.py", "line": 9, "col": 4}}}]))
+def _(f): pass
+
 if __name__ == "__main__":
     with open(os.path.join(HERE, "cases.tsv"), "w") as out:
         for n, e, d in CASES:
