@@ -22,13 +22,14 @@ def venv_dirs(root=ROOT):
 
 def nvidia_bin(explicit=None, root=ROOT):
     """The directory holding NVIDIA's tileiras (and ptxas, cuobjdump, nvdisasm
-    beside it), or None. Order: explicit (a tileiras path or its directory),
-    $TILEIRAS_NVIDIA, then <root>/.venv's nvidia/cu13/bin."""
+    beside it), or None. explicit (a tileiras path or its directory) is the
+    only candidate when given; else $TILEIRAS_NVIDIA, then <root>/.venv's
+    nvidia/cu13/bin."""
     cands = []
-    for c in (explicit, os.environ.get("TILEIRAS_NVIDIA")):
-        if c:
-            cands.append(os.path.dirname(c) if os.path.isfile(c) else c)
-    for v in venv_dirs(root):
+    c = explicit or os.environ.get("TILEIRAS_NVIDIA")
+    if c:
+        cands.append(os.path.dirname(c) if os.path.isfile(c) else c)
+    for v in ([] if c else venv_dirs(root)):
         cands += sorted(glob.glob(os.path.join(v, "lib", "python3*", "site-packages", "nvidia", "cu1*", "bin")),
                         reverse=True)
     for d in cands:
