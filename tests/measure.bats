@@ -1,0 +1,179 @@
+#!/usr/bin/env bats
+# Measuring ourselves: scripts/gpu-check (its --self-test runs without a GPU),
+# scripts/compare-nvidia and scripts/bench-compile. Nothing here needs the pip
+# packages: the tests that use NVIDIA's tileiras or numpy (from .venv) skip
+# when they are absent.
+load helpers
+bats_require_minimum_version 1.5.0
+
+setup() {
+	setup_scratch
+	command -v python3 >/dev/null 2>&1 || skip "python3 not installed"
+	VPY="$ROOT/.venv/bin/python"
+	NVBIN=$(ls -d "$ROOT"/.venv/lib/python3*/site-packages/nvidia/cu13/bin 2>/dev/null | head -1)
+}
+teardown() { teardown_scratch; }
+
+need_numpy() { [ -x "$VPY" ] && "$VPY" -c 'import numpy' 2>/dev/null || skip "no .venv with numpy"; }
+need_nvidia() { [ -n "$NVBIN" ] && [ -x "$NVBIN/tileiras" ] && [ -x "$NVBIN/cuobjdump" ] || skip "no .venv with NVIDIA's tileiras and cuobjdump"; }
+
+# --- gpu-check -----------------------------------------------------------------
+
+@test "gpu-check --self-test passes with the standard library alone (manifest, ABI layouts, packing)" {
+	run python3 "$ROOT/scripts/gpu-check" --self-test
+	assert_success
+	assert_output --partial "ok      manifest: valid, covers the 13.4 corpus"
+	assert_output --partial "ok      layout of scalar_params matches docs/abi.md"
+	assert_output --partial "ok      pack/unpack round trip, every kernel"
+	assert_line --regexp '^self-test: [0-9]+ passed, 0 failed, [0-9]+ skipped$'
+}
+
+@test "gpu-check --self-test with numpy and NVIDIA's cubins: references, emulated device, workers" {
+	need_numpy
+	args=(--require-numpy)
+	[ -n "$NVBIN" ] && args+=(--compile)
+	run "$VPY" "$ROOT/scripts/gpu-check" --self-test "${args[@]}"
+	assert_success
+	assert_output --partial "ok      numpy reference = naive loops: matmul/bf16"
+	assert_output --partial "ok      emulated device, launch=buffer: every kernel passes and is timed"
+	assert_output --partial "ok      workers: a hang is killed, a sticky error restarts the worker"
+	refute_output --partial "FAILED"
+}
+
+@test "gpu-check refuses a manifest whose parameters disagree with the symbol" {
+	python3 - "$ROOT/scripts/gpu-manifest.json" "$SCRATCH/bad.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["kernels"]["vector_add_Kt1_A1f32_1l0_A1f32_1l0_A1f32_1l0_I128"]["params"][0]["index"] = "i64"
+json.dump(m, open(sys.argv[2], "w"))
+PY
+	run python3 "$ROOT/scripts/gpu-check" --manifest "$SCRATCH/bad.json" --cubins fake:// --fake
+	assert_failure 2
+	assert_output --partial "index i64, symbol i32"
+}
+
+@test "gpu-check with no cubin directories is a usage error" {
+	run python3 "$ROOT/scripts/gpu-check" --out "$SCRATCH/o"
+	assert_failure 2
+	assert_output --partial "no cubin directories"
+}
+
+@test "gpu-check runs end to end on the emulated device and writes its report files" {
+	need_numpy
+	run "$VPY" "$ROOT/scripts/gpu-check" --fake --cubins fake:// --small --only 'vector_add|softmax|scalar' \
+		--no-triton --out "$SCRATCH/o" --seed 7
+	assert_success
+	assert_output --partial "correctness (b1 = block (1,1,1)"
+	assert_output --partial "blocks used: nvidia=(1,1,1), nvidia=(128,1,1), ours=(128,1,1)"
+	assert_line --regexp '^  nv b1 +4/4 ok'
+	assert_output --partial "summary: 4 kernels timed for nvidia, 4 for ours"
+	assert_file_exists "$SCRATCH/o/gpu-check.json"
+	assert_file_exists "$SCRATCH/o/gpu-check.txt"
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["config"]["seed"] == 7 and len(d["results"]) == 12' \
+		"$SCRATCH/o/gpu-check.json"
+}
+
+@test "gpu-check --prepare makes the four cubin kinds and the PTX" {
+	need_nvidia
+	run python3 "$ROOT/scripts/gpu-check" --prepare "$SCRATCH/c" --only '^vector_add$' --ours-tileiras /nonexistent
+	assert_success
+	for k in nvidia nvidia-nohost nvidia-ptx; do assert_file_exists "$SCRATCH/c/$k/vector_add.cubin"; done
+	assert_file_exists "$SCRATCH/c/ptx/vector_add.ptx"
+	assert_file_exists "$SCRATCH/c/prepare.json"
+	run python3 - "$SCRATCH/c" <<PY
+import sys; sys.path.insert(0, "$ROOT/tests/gpu"); import cubin
+d = sys.argv[1]
+for kind, host, lang in (("nvidia", True, "TILEIR"), ("nvidia-nohost", False, "TILEIR"), ("nvidia-ptx", False, "PTX")):
+    c = cubin.load("%s/%s/vector_add.cubin" % (d, kind))
+    e = c.entries["vector_add_Kt1_A1f32_1l0_A1f32_1l0_A1f32_1l0_I128"]
+    print(kind, c.has_nv_host == host, e.language == lang, e.reqntid, e.param_bytes)
+PY
+	assert_output "nvidia True True (128, 1, 1) 48
+nvidia-nohost True True (128, 1, 1) 48
+nvidia-ptx True True (128, 1, 1) 48"
+}
+
+@test "tests/gpu/cubin.py reads the parameter table cuobjdump prints" {
+	need_nvidia
+	env -u CUDA_HOME -u CUDA_PATH "$NVBIN/tileiras" --gpu-name sm_90 "$CORPUS/13.4/scalar_params.tileirbc" -o "$SCRATCH/s.cubin"
+	want=$("$NVBIN/cuobjdump" -elf "$SCRATCH/s.cubin" |
+		sed -n 's/.*Ordinal : \(0x[0-9a-f]*\).*Offset  : \(0x[0-9a-f]*\).*Size    : \(0x[0-9a-f]*\).*/\1 \2 \3/p' |
+		while read -r o f s; do printf '%d %d %d\n' "$o" "$f" "$s"; done | sort -n)
+	got=$(python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import cubin
+for e in cubin.load(sys.argv[2]).entries.values():
+    for p in e.params: print(*p)' "$ROOT/tests/gpu" "$SCRATCH/s.cubin")
+	[ -n "$want" ]
+	assert_equal "$got" "$want"
+}
+
+# --- compare-nvidia ----------------------------------------------------------------
+
+@test "compare-nvidia without NVIDIA's tileiras says how to get it" {
+	run python3 "$ROOT/scripts/compare-nvidia" --nvidia-tileiras /nonexistent/tileiras
+	assert_failure 2
+	assert_output --partial "pip install nvidia-cuda-tileiras"
+}
+
+@test "compare-nvidia compares one module, table and JSON" {
+	need_nvidia
+	mkdir "$SCRATCH/in"
+	cp "$CORPUS/13.4/saxpy.tileirbc" "$SCRATCH/in/"
+	run python3 "$ROOT/scripts/compare-nvidia" "$SCRATCH/in" --ours "$BIN/tileiras" --json "$SCRATCH/r.json"
+	[ "$status" -eq 0 ] || [ "$status" -eq 1 ]
+	assert_output --partial "saxpy"
+	assert_line --regexp '^summary: 1 modules; accepted NVIDIA 1, ours [01]'
+	python3 - "$SCRATCH/r.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = d["modules"][0]
+nv = {e["entry"]: e["nvidia"] for e in m["entries"]}
+e = nv["saxpy_Kt1_Sf32_A1f32_1l0_A1f32_1l0_A1f32_1l0_I256"]
+assert e["params"][:3] == [[0, 0, 4], [1, 8, 8], [2, 16, 4]] and e["param_bytes"] == 56, e
+assert e["reqntid"] == [128, 1, 1] and e["regs"] > 0 and e["sass"] > 0, e
+assert d["summary"]["nvidia_accepted"] == 1
+PY
+}
+
+@test "compare-nvidia reports a compiler that rejects everything, and exits 1" {
+	need_nvidia
+	mkdir "$SCRATCH/in"
+	cp "$CORPUS/13.4/vector_add.tileirbc" "$SCRATCH/in/"
+	printf '#!/bin/sh\necho "error: nothing works yet" >&2\nexit 5\n' >"$SCRATCH/no"
+	chmod +x "$SCRATCH/no"
+	run python3 "$ROOT/scripts/compare-nvidia" "$SCRATCH/in" --ours "$SCRATCH/no"
+	assert_failure 1
+	assert_output --partial "why ours rejected modules NVIDIA accepts:"
+	assert_output --partial "error: nothing works yet"
+	assert_output --partial "ours rejects 1 that NVIDIA accepts"
+}
+
+# --- bench-compile --------------------------------------------------------------------
+
+@test "bench-compile reports stages that do not exist as absent" {
+	mkdir "$SCRATCH/in" "$SCRATCH/nobin"
+	cp "$CORPUS/13.4/vector_add.tileirbc" "$SCRATCH/in/"
+	run python3 "$ROOT/scripts/bench-compile" "$SCRATCH/in" --bin "$SCRATCH/nobin" --no-nvidia
+	assert_success
+	assert_line --regexp '^read +0 +0 +0 +1 '
+	assert_line --regexp '^pack +0 +0 +0 +1 '
+}
+
+@test "bench-compile times the stages we have and writes JSON" {
+	mkdir "$SCRATCH/in"
+	cp "$CORPUS/13.4/vector_add.tileirbc" "$CORPUS/13.4/softmax.tileirbc" "$SCRATCH/in/"
+	run python3 "$ROOT/scripts/bench-compile" "$SCRATCH/in" --bin "$BIN" --no-nvidia --per-kernel --json "$SCRATCH/b.json"
+	assert_success
+	assert_output --partial "median ms"
+	python3 - "$SCRATCH/b.json" "$BIN" <<'PY'
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+assert d["meta"]["modules"] == 2
+for m in d["modules"]:
+    for s, x in m["stages"].items():
+        assert x["status"] in ("ok", "fail", "blocked", "absent"), (s, x)
+        if x["status"] == "ok":
+            assert x["ms"] > 0 and x["out_bytes"] > 0, (s, x)
+    if os.access(os.path.join(sys.argv[2], "tile-read"), os.X_OK):
+        assert m["stages"]["read"]["status"] in ("ok", "fail")
+PY
+}
