@@ -82,6 +82,20 @@ uint64_t cur_u64(Cur *c)
 static bool varint(Cur *c, uint64_t *out, unsigned *bit64)
 {
 	size_t start = c->pos;
+	/* fast path: a short varint with room to spare */
+	if (!c->rd->failed && cur_left(c) >= 3) {
+		const uint8_t *p = c->rd->buf + start;
+		if (p[0] < 0x80) {
+			c->pos += 1;
+			*out = p[0];
+			return true;
+		}
+		if (p[1] < 0x80) {
+			c->pos += 2;
+			*out = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+			return true;
+		}
+	}
 	uint64_t v = 0;
 	*out = 0;
 	for (unsigned i = 0;; i++) {
@@ -89,7 +103,7 @@ static bool varint(Cur *c, uint64_t *out, unsigned *bit64)
 			return false;
 		uint8_t b = c->rd->buf[c->pos++];
 		if (i == 9) {
-			if (b & 0x80 || (b & 0x7e && !bit64) || b > 3) {
+			if (b > (bit64 ? 3 : 1)) {
 				c->pos = start;
 				return rd_fail(c->rd, start, "varint does not fit in 64 bits");
 			}

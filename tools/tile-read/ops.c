@@ -90,15 +90,24 @@ static bool push_value(Reader *rd, Values *vs, Value *v, size_t at)
 		if (!(arr)) ice("out of memory"); \
 	} } while (0)
 
+/* Arrays one op is assembled in; shared by all ops of a function (an op is
+ * built before its regions are read, so nested ops can reuse them). */
+typedef struct Scratch {
+	const Type **res; size_t capres;
+	Value **opnds; size_t capopnds;
+	NamedAttr *attrs; size_t capattrs;
+} Scratch;
+
 typedef struct OpState {
 	const OpInfo *info;
 	size_t at;                      /* offset of the opcode */
-	const Type **res; size_t nres, capres;
+	Scratch *sc;
+	size_t nres;
 	size_t nser;                    /* results that take a value number */
-	Value **opnds; size_t nopnds, capopnds;
+	size_t nopnds;
 	int64_t seg[8]; int nseg;
 	bool segmented;
-	NamedAttr *attrs; size_t nattrs, capattrs;
+	size_t nattrs;
 	uint64_t flags;
 	int nregions;
 	const Field *boolarr;           /* the BOOLARR field read, if any */
@@ -106,17 +115,10 @@ typedef struct OpState {
 	size_t boolarr_at;
 } OpState;
 
-static void state_free(OpState *s)
-{
-	free(s->res);
-	free(s->opnds);
-	free(s->attrs);
-}
-
 static void add_attr(OpState *s, const char *name, const Attr *a)
 {
-	GROW(s->attrs, s->nattrs, s->capattrs);
-	s->attrs[s->nattrs++] = (NamedAttr){ name, a };
+	GROW(s->sc->attrs, s->nattrs, s->sc->capattrs);
+	s->sc->attrs[s->nattrs++] = (NamedAttr){ name, a };
 }
 
 static bool add_result(Reader *rd, Cur *c, OpState *s)
@@ -128,8 +130,8 @@ static bool add_result(Reader *rd, Cur *c, OpState *s)
 	if (!type_is_value(t))
 		return rd_fail(rd, at, "%s result %zu has type '%s', which is not a value type",
 			       s->info->name, s->nres, t->str);
-	GROW(s->res, s->nres, s->capres);
-	s->res[s->nres++] = t;
+	GROW(s->sc->res, s->nres, s->sc->capres);
+	s->sc->res[s->nres++] = t;
 	s->nser++;
 	return true;
 }
@@ -143,8 +145,8 @@ static bool add_operand(Reader *rd, Cur *c, OpState *s, const Values *vs)
 	if (idx >= vs->n)
 		return rd_fail(rd, at, "%s operand %zu: value index %llu out of range (%zu values "
 			       "defined here)", s->info->name, s->nopnds, (unsigned long long)idx, vs->n);
-	GROW(s->opnds, s->nopnds, s->capopnds);
-	s->opnds[s->nopnds++] = vs->v[idx];
+	GROW(s->sc->opnds, s->nopnds, s->sc->capopnds);
+	s->sc->opnds[s->nopnds++] = vs->v[idx];
 	return true;
 }
 
@@ -267,8 +269,8 @@ static bool read_field(Reader *rd, Cur *c, OpState *s, const Field *f, const Fie
 		if (n)
 			return add_result(rd, c, s);
 		/* older files: the token result is implicit and takes no value number */
-		GROW(s->res, s->nres, s->capres);
-		s->res[s->nres++] = type_token(rd->m);
+		GROW(s->sc->res, s->nres, s->sc->capres);
+		s->sc->res[s->nres++] = type_token(rd->m);
 		return true;
 	}
 	case F_FLAGS:
@@ -331,7 +333,7 @@ static bool read_field(Reader *rd, Cur *c, OpState *s, const Field *f, const Fie
 			return false;
 		if (!s->nres)
 			ice("layout of %s: CONST before its result", s->info->name);
-		const Attr *a = attr_dense_const(rd, idx, s->res[0], at);
+		const Attr *a = attr_dense_const(rd, idx, s->sc->res[0], at);
 		if (!a)
 			return false;
 		add_attr(s, f->name, a);
@@ -416,6 +418,7 @@ typedef struct Body {
 	Cur *c;
 	Values vals;
 	DebugCursor *dc;
+	Scratch sc;
 } Body;
 
 static Op *read_op(Body *bd, Block *b, int depth);
@@ -512,7 +515,7 @@ static Op *read_op(Body *bd, Block *b, int depth)
 		return NULL;
 	}
 	const Loc *loc = debug_next(rd, bd->dc, at);
-	OpState s = { .info = info, .at = at };
+	OpState s = { .info = info, .at = at, .sc = &bd->sc };
 	bool ok = loc != NULL;
 	for (const Field *f = row; ok && f->kind != F_END; f++)
 		ok = read_field(rd, c, &s, f, row, &bd->vals);
@@ -522,10 +525,11 @@ static Op *read_op(Body *bd, Block *b, int depth)
 			     s.boolarr->name, s.boolarr_n, (long long)s.seg[s.boolarr->n]);
 	Op *op = NULL;
 	if (ok) {
-		op = op_new(rd->m, info, (int)s.nopnds, s.opnds, (int)s.nres, s.res, s.nregions, loc);
+		op = op_new(rd->m, info, (int)s.nopnds, bd->sc.opnds, (int)s.nres, bd->sc.res,
+			    s.nregions, loc);
 		op->offset = at;
 		for (size_t i = 0; i < s.nattrs; i++)
-			op_set_attr(rd->m, op, s.attrs[i].name, s.attrs[i].attr);
+			op_set_attr(rd->m, op, bd->sc.attrs[i].name, bd->sc.attrs[i].attr);
 		if (s.segmented)
 			op_set_attr(rd->m, op, "operand_segment_sizes", attr_ints(rd->m, s.nseg, s.seg));
 		block_append(b, op);
@@ -533,7 +537,6 @@ static Op *read_op(Body *bd, Block *b, int depth)
 		for (size_t i = 0; ok && i < s.nser; i++)
 			ok = push_value(rd, &bd->vals, op->results[i], at);
 	}
-	state_free(&s);
 	return ok ? op : NULL;
 }
 
@@ -541,13 +544,16 @@ static Op *read_op(Body *bd, Block *b, int depth)
  * `b` already holds the arguments. */
 bool ops_read_function(Reader *rd, Cur *body, Block *b, DebugCursor *dc)
 {
-	Body bd = { rd, body, { 0 }, dc };
+	Body bd = { rd, body, { 0 }, dc, { 0 } };
 	bool ok = true;
 	for (int i = 0; ok && i < b->nargs; i++)
 		ok = push_value(rd, &bd.vals, b->args[i], body->pos);
 	while (ok && cur_left(body))
 		ok = read_op(&bd, b, 0) != NULL;
 	free(bd.vals.v);
+	free(bd.sc.res);
+	free(bd.sc.opnds);
+	free(bd.sc.attrs);
 	if (!ok)
 		return false;
 	if (!b->last)
