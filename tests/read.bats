@@ -348,3 +348,11 @@ PY
 		rm -f "$SCRATCH/out.json"
 	done
 }
+
+@test "inputs that once crashed the fuzzer are rejected cleanly" {
+	for f in "$GOLD"/fuzz-crashes/*; do
+		run tile-read "$f" -o "$SCRATCH/out.json"
+		[ "$status" -le 1 ] || { echo "$f: status $status: $output"; return 1; }
+		rm -f "$SCRATCH/out.json"
+	done
+}
