@@ -83,10 +83,31 @@ int write_output_atomic(const char *path, const void *buf, size_t len)
 		}
 		return 0;
 	}
-	/* An existing non-regular file (a device, a FIFO, /dev/stdout) is
-	 * written in place: renaming over it would replace the device. */
-	struct stat st;
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+	/* Anything but a plain regular file (a device, a FIFO, a symbolic link
+	 * such as /dev/stdout) is written in place, through the link: renaming
+	 * over it would replace the device or the link itself. */
+	struct stat st, lst;
+	if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+		/* a link to a regular file (not a /proc or /dev stream): replace
+		 * the file it points to, atomically, and keep the link */
+		char target[4096];
+		ssize_t tn = readlink(path, target, sizeof target - 1);
+		char *real = realpath(path, NULL);
+		bool stream = tn <= 0 || strncmp(path, "/dev/", 5) == 0 ||
+			      (tn >= 6 && strncmp(target, "/proc/", 6) == 0);
+		if (real && !stream && stat(real, &st) == 0 && S_ISREG(st.st_mode)) {
+			int rc = write_output_atomic(real, buf, len);
+			free(real);
+			return rc;
+		}
+		free(real);
+	}
+	if (lstat(path, &lst) == 0 && (!S_ISREG(lst.st_mode) ||
+				       (stat(path, &st) == 0 && !S_ISREG(st.st_mode)))) {
+		if (stat(path, &st) != 0) {
+			diag_plain("cannot write '%s': %s", path, strerror(errno));
+			return -1;
+		}
 		if (S_ISDIR(st.st_mode)) {
 			diag_plain("cannot write '%s': it is a directory", path);
 			return -1;
@@ -139,6 +160,8 @@ static void usage(const Tool *t, FILE *f)
 	for (const char *const *e = t->emits; *e; e++)
 		fprintf(f, "%s%s", e == t->emits ? "" : ", ", *e);
 	fprintf(f, " (default %s)\n", t->default_emit);
+	fprintf(f, "  --input-name=NAME  name the input NAME in messages (for a pipe: the\n"
+		   "                     file the pipeline started from)\n");
 	if (t->options_help)
 		fputs(t->options_help, f);
 	fprintf(f, "  -h, --help         show this help\n"
@@ -158,7 +181,7 @@ static int usage_error(const Tool *t, const char *fmt, const char *arg)
 int tool_main(int argc, char **argv, const Tool *t)
 {
 	ToolRun r = { .emit = t->default_emit };
-	const char *input = NULL;
+	const char *input = NULL, *input_name = NULL;
 	diag_tool = t->name;
 	bool no_more_options = false;
 	for (int i = 1; i < argc; i++) {
@@ -185,6 +208,10 @@ int tool_main(int argc, char **argv, const Tool *t)
 			if (a[1] == 'o' && i + 1 >= argc)
 				return usage_error(t, "option '%s' needs a file name", a);
 			r.output_name = a[1] == 'o' ? argv[++i] : a + 9;
+			continue;
+		}
+		if (strncmp(a, "--input-name=", 13) == 0) {
+			input_name = a + 13;
 			continue;
 		}
 		if (strncmp(a, "--emit=", 7) == 0) {
@@ -224,7 +251,7 @@ int tool_main(int argc, char **argv, const Tool *t)
 	}
 	if (!input)
 		input = "-";
-	diag_input = strcmp(input, "-") == 0 ? "<stdin>" : input;
+	diag_input = input_name ? input_name : strcmp(input, "-") == 0 ? "<stdin>" : input;
 	r.input_name = input;
 	uint8_t *buf = read_whole_file(input, &r.input_len);
 	if (!buf)

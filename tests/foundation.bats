@@ -219,8 +219,26 @@ PY
 	assert_output --partial "No space left on device"
 	[ -c /dev/full ]
 }
+@test "skeleton: -o /dev/stdout with stdout redirected to a file keeps /dev/stdout a link" {
+	tile-ir "$IR" -o /dev/stdout >"$SCRATCH/out.json"
+	[ -L /dev/stdout ]
+	cmp "$IR" "$SCRATCH/out.json"
+}
+@test "skeleton: -o through a symlink to a file replaces the file, keeps the link" {
+	echo old >"$SCRATCH/real.json"
+	ln -s real.json "$SCRATCH/link.json"
+	run tile-ir "$IR" -o "$SCRATCH/link.json"
+	assert_success
+	[ -L "$SCRATCH/link.json" ]
+	cmp "$IR" "$SCRATCH/real.json"
+}
 @test "skeleton: -o to a FIFO-like path (/dev/stdout) writes in place" {
 	run tile-ir "$IR" -o /dev/stdout
 	assert_success
 	assert_output --partial '"format": "tile-ir"'
+}
+@test "skeleton: --input-name names a piped input in messages" {
+	run sh -c "echo '{}' | tile-ir --input-name=kernel.tileirbc"
+	assert_failure 1
+	assert_output --partial "tile-ir: kernel.tileirbc: at /: error:"
 }
