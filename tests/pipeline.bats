@@ -126,6 +126,19 @@ params() {
 		"$SCRATCH/k.sm_90.ptx"
 }
 
+@test "hand-made kernel: pointer casts, non-splat constant, rounding modes and flags, if inside a token-carrying loop" {
+	require_ptxas
+	for sm in $TARGETS; do
+		tile-lower --gpu-name=$sm "$BATS_TEST_DIRNAME/pipeline/ir/misc.cuda_tile.json" | tile-sched |
+			tile-ptx >"$SCRATCH/m.$sm.ptx"
+		ptxas -arch=$sm "$SCRATCH/m.$sm.ptx" -o "$SCRATCH/m.cubin" || fail "ptxas rejected $sm"
+	done
+	for i in add.rz.f32 mul.rn.ftz.f32 div.approx.f32 div.full.ftz.f32 max.NaN.f32 fma.rp.f32 \
+		 sqrt.approx.f32 mul.hi.u32 abs.s32 ld.const %nctaid.x; do
+		grep -q "$i" "$SCRATCH/m.sm_90.ptx" || fail "no $i"
+	done
+}
+
 @test "the other targets: every GPU in the target table" {
 	require_ptxas
 	for sm in sm_75 sm_80 sm_86 sm_87 sm_88 sm_89 sm_90 sm_100 sm_103 sm_110 sm_120 sm_121; do
@@ -287,6 +300,9 @@ PY
 	assert_failure 1
 	assert_output --partial "tests/kernels/reduce.py:10:37: error: 'cuda_tile.reduce' op is not supported yet"
 	refute_output --partial 'internal error'
+	run tile-lower "$BATS_TEST_DIRNAME/pipeline/ir/unsupported.cuda_tile.json"
+	assert_failure 1
+	assert_output --partial "handmade.py:9:1: error: 'cuda_tile.permute' op is not supported yet"
 	for k in matmul histogram permute3d prefix_sum debug_print; do
 		tile-read "$CORPUS/13.2/$k.tileirbc" >"$SCRATCH/k.json"
 		run tile-lower "$SCRATCH/k.json"

@@ -56,6 +56,8 @@ typedef struct E {
 	signed char *dirty;         /* tokens: 1 = after a memory op */
 	LWCache *lw;
 	int nlw, caplw;
+	TV **all;                   /* every TV of the kernel, freed at its end */
+	int nall, capall;
 	bool needs_libdevice;
 	int errors;
 	LLVMValueRef smem;
@@ -163,6 +165,13 @@ static TV *tv_new(E *e, const Value *v)
 	t->r = calloc((size_t)t->n + 1, sizeof *t->r);
 	if (!t->r)
 		ice("out of memory");
+	if (e->nall == e->capall) {
+		e->capall = e->capall ? 2 * e->capall : 64;
+		e->all = realloc(e->all, sizeof *e->all * (size_t)e->capall);
+		if (!e->all)
+			ice("out of memory");
+	}
+	e->all[e->nall++] = t;
 	return t;
 }
 
@@ -1359,17 +1368,13 @@ static void emit_kernel(E *e, Op *fn)
 	/* an entry body ends with return; make sure the last block is closed */
 	if (!e->errors && !LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(e->b)))
 		LLVMBuildRetVoid(e->b);
-	for (int i = 0; i < e->nvals; i++) {
-		if (e->tv[i]) {
-			/* values sharing register arrays (for results = phis) are freed once */
-			for (int j = i + 1; j < e->nvals; j++)
-				if (e->tv[j] == e->tv[i])
-					e->tv[j] = NULL;
-			free(e->tv[i]->r);
-			free(e->tv[i]);
-		}
-		free(e->mr[i]);
+	for (int i = 0; i < e->nall; i++) {
+		free(e->all[i]->r);
+		free(e->all[i]);
 	}
+	e->nall = 0;
+	for (int i = 0; i < e->nvals; i++)
+		free(e->mr[i]);
 	free(e->tv);
 	free(e->mr);
 	free(e->dirty);
@@ -1431,6 +1436,7 @@ LLVMModuleRef emit_module(Module *m, LLVMContextRef ctx, const PtxOpts *o, bool 
 	}
 	LLVMDisposeBuilder(e->b);
 	free(e->lw);
+	free(e->all);
 	*needs_libdevice = e->needs_libdevice;
 	if (e->errors) {
 		LLVMDisposeModule(e->mod);
