@@ -139,6 +139,19 @@ params() {
 	done
 }
 
+@test "the verifier's valid kernels (minus unsupported ops): control flow, shapes, ordered pointer memory" {
+	require_ptxas
+	for f in "$BATS_TEST_DIRNAME"/pipeline/ir/verify_*.cuda_tile.json; do
+		for sm in $TARGETS; do
+			tile-lower --gpu-name=$sm "$f" | tile-sched | tile-ptx >"$SCRATCH/v.ptx" || fail "$f $sm"
+			ptxas -arch=$sm "$SCRATCH/v.ptx" -o "$SCRATCH/v.cubin" || fail "ptxas: $f $sm"
+		done
+	done
+	tile-lower "$BATS_TEST_DIRNAME/pipeline/ir/verify_memory_ptr.cuda_tile.json" | tile-sched | tile-ptx >"$SCRATCH/m.ptx"
+	grep -q 'ld.acquire.gpu.global' "$SCRATCH/m.ptx"
+	grep -q 'st.release.sys.global' "$SCRATCH/m.ptx"
+}
+
 @test "the other targets: every GPU in the target table" {
 	require_ptxas
 	for sm in sm_75 sm_80 sm_86 sm_87 sm_88 sm_89 sm_90 sm_100 sm_103 sm_110 sm_120 sm_121; do

@@ -12,19 +12,24 @@
 #include "irutil.h"
 #include "diag.h"
 
-/* cuda_tile ops tile-lower knows how to carry down. */
-static bool supported(int code)
+/* cuda_tile ops tile-lower knows how to carry down: every elementwise op
+ * and this list. Anything else is "not supported yet". */
+static bool supported(const OpInfo *in)
 {
-	switch (code) {
-	case CT_reduce: case CT_scan: case CT_mmaf: case CT_mmai: case CT_mmaf_scaled:
-	case CT_cat: case CT_extract: case CT_permute: case CT_atomic_cas_tko:
-	case CT_atomic_rmw_tko: case CT_atomic_red_view_tko: case CT_print_tko:
-	case CT_assert: case CT_alloca: case CT_pack: case CT_unpack: case CT_get_global:
-	case CT_loop: case CT_break: case CT_make_strided_view:
-	case CT_make_gather_scatter_view: case CT_global: case CT_module:
+	if (in->dialect != DIALECT_CUDA_TILE)
 		return false;
-	default:
+	if (op_has(in, OPT_EW))
 		return true;
+	switch (in->code) {
+	case CT_constant: case CT_iota: case CT_broadcast: case CT_reshape: case CT_assume:
+	case CT_get_tile_block_id: case CT_get_num_tile_blocks: case CT_for: case CT_if:
+	case CT_yield: case CT_continue: case CT_return: case CT_make_tensor_view:
+	case CT_make_partition_view: case CT_load_view_tko: case CT_store_view_tko:
+	case CT_load_ptr_tko: case CT_store_ptr_tko: case CT_make_token: case CT_join_tokens:
+	case CT_get_index_space_shape: case CT_get_tensor_shape:
+		return true;
+	default:
+		return false;
 	}
 }
 
@@ -292,7 +297,7 @@ static void lower_block(L *l, Block *b);
 static void lower_op(L *l, Op *op)
 {
 	Module *m = l->m;
-	if (!supported(op->info->code) || op->info->dialect != DIALECT_CUDA_TILE) {
+	if (!supported(op->info)) {
 		diag_error(op->loc, "'%s' op is not supported yet", op->info->name);
 		l->errors++;
 		return;

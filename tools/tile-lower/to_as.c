@@ -72,29 +72,18 @@ static bool elem_ok(const Type *t, const Target *tg, const Op *op)
 	const Type *e = t && t->kind == TY_TILE ? t->elem : NULL;
 	if (!e || e->kind != TY_SCALAR)
 		return true;
-	const char *need = NULL;
+	bool ok = true;
 	switch (e->scalar) {
-	case SC_F8E4M3FN: case SC_F8E5M2:
-		if (!target_has(tg, TF_FP8))
-			need = "8-bit floats";
-		break;
-	case SC_F8E8M0FNU: case SC_F4E2M1FN:
-		if (!target_has(tg, TF_FP4))
-			need = "this float format";
-		break;
-	case SC_BF16:
-		if (tg->sm < 80)
-			need = "bf16";
-		break;
-	default:
-		break;
+	case SC_F8E4M3FN: case SC_F8E5M2: ok = target_has(tg, TF_FP8); break;
+	case SC_F8E8M0FNU: case SC_F4E2M1FN: ok = target_has(tg, TF_FP4); break;
+	case SC_BF16: ok = tg->sm >= 80; break;
+	default: break;
 	}
-	if (need) {
-		diag_error(op->loc, "'%s' op: %s %s not supported on %s", op->info->name, need,
-			   strcmp(need, "bf16") == 0 ? "is" : "are", tg->name);
-		return false;
-	}
-	return true;
+	if (!ok)
+		diag_error(op->loc, "'%s' op: %s%s not supported on %s", op->info->name,
+			   e->scalar == SC_F8E4M3FN || e->scalar == SC_F8E5M2 ? "8-bit floats" : e->str,
+			   e->scalar == SC_F8E4M3FN || e->scalar == SC_F8E5M2 ? " are" : " is", tg->name);
+	return ok;
 }
 
 typedef struct S { Module *m; const Target *t; int errors; } S;
@@ -110,6 +99,17 @@ static int to_as(Op *op, void *ctx)
 		}
 	if (op->info->dialect != DIALECT_NV_TILEAA)
 		return 0;
+	if (op->info->code != AA_make_memref && op->info->code != AA_create_mem_token &&
+	    op->info->code != AA_join_mem_token) {
+		const Value *v = op->info->code == AA_tiled_load || op->info->code == AA_load
+			? op->results[0] : op->operands[1];
+		if (elem_bytes(v->type->elem) == 0) {
+			diag_error(op->loc, "'%s' op: memory access to %s elements is not supported yet",
+				   op->info->name, v->type->elem->str);
+			s->errors++;
+			return 0;
+		}
+	}
 	switch (op->info->code) {
 	case AA_make_memref: op->info = &op_table[AS_make_memref]; break;
 	case AA_create_mem_token: op->info = &op_table[AS_create_mem_token]; break;

@@ -473,7 +473,9 @@ static LLVMValueRef fbinop(E *e, Op *op, const Type *el, LLVMValueRef a, LLVMVal
 		return call_intr(e, name, NULL, args, 2);
 	}
 	if (!rnd) {
-		unsupported(e, op, "this rounding mode");
+		char what[96];
+		snprintf(what, sizeof what, "rounding mode '%s'", mode);
+		unsupported(e, op, what);
 		return LLVMGetPoison(elem_ty(e, el));
 	}
 	if (strcmp(rnd, "rn") != 0 || ftz) {
@@ -595,7 +597,7 @@ static LLVMValueRef ftof(E *e, Op *op, LLVMValueRef x, const Type *from, const T
 			: LLVMBuildFPExt(e->b, x, LLVMFloatTypeInContext(e->ctx), "");
 		return f8_from_f32(e, f, to);
 	}
-	if (!is_float(from) || !is_float(to)) {
+	if (!is_float(from) || !is_float(to) || from->scalar == SC_TF32 || to->scalar == SC_TF32) {
 		unsupported(e, op, "a conversion with this float format");
 		return LLVMGetPoison(elem_ty(e, to));
 	}
@@ -694,6 +696,18 @@ static LLVMValueRef ew1(E *e, Op *op, LLVMValueRef *a)
 	case CT_cosh: return libdevice1(e, "cosh", rt, a, 1);
 	case CT_tanh: return libdevice1(e, "tanh", rt, a, 1);
 	case CT_atan2: return libdevice1(e, "atan2", rt, a, 2);
+	case CT_fpowi: {
+		bool dbl = rt->scalar == SC_F64;
+		LLVMTypeRef ft = dbl ? LLVMDoubleTypeInContext(e->ctx) : LLVMFloatTypeInContext(e->ctx);
+		LLVMTypeRef ps[2] = { ft, i32t(e) };
+		LLVMValueRef f = declared(e, dbl ? "__nv_powi" : "__nv_powif", ft, ps, 2);
+		LLVMValueRef args[2] = { widen(e, a[0], rt), a[1] };
+		unsigned w = LLVMGetIntTypeWidth(LLVMTypeOf(a[1]));
+		if (w != 32)
+			args[1] = w > 32 ? LLVMBuildTrunc(b, a[1], i32t(e), "") : LLVMBuildSExt(b, a[1], i32t(e), "");
+		e->needs_libdevice = true;
+		return narrow(e, call(e, f, args, 2), rt);
+	}
 	case CT_exti: return is_signed(op) ? LLVMBuildSExt(b, a[0], rty, "") : LLVMBuildZExt(b, a[0], rty, "");
 	case CT_trunci: return LLVMBuildTrunc(b, a[0], rty, "");
 	case CT_itof:
@@ -827,14 +841,57 @@ static LLVMValueRef pad_value(E *e, const Type *el, const char *pad)
 	return LLVMConstReal(t, strcmp(pad, "neg_inf") == 0 ? -v : v);
 }
 
+/* The ordering of a memory op: weak (plain access), or relaxed / acquire /
+ * release at a scope (atomic access, one element at a time). */
+typedef struct Order {
+	LLVMAtomicOrdering ord;     /* LLVMAtomicOrderingNotAtomic for weak */
+	bool scoped;
+	unsigned scope;
+} Order;
+
+static Order order_of(E *e, const Op *op, bool store)
+{
+	Order o = { LLVMAtomicOrderingNotAtomic, false, 0 };
+	const char *sem = str_attr(op, "memory_ordering_semantics", "weak");
+	if (strcmp(sem, "weak") == 0)
+		return o;
+	if (strcmp(sem, "relaxed") == 0)
+		o.ord = LLVMAtomicOrderingMonotonic;
+	else if (strcmp(sem, store ? "release" : "acquire") == 0)
+		o.ord = store ? LLVMAtomicOrderingRelease : LLVMAtomicOrderingAcquire;
+	else {
+		char what[96];
+		snprintf(what, sizeof what, "memory ordering '%s'", sem);
+		unsupported(e, (Op *)op, what);
+		return o;
+	}
+	const char *scope = str_attr(op, "memory_scope", "sys");
+	const char *llvm_scope = strcmp(scope, "tl_blk") == 0 ? "block" : strcmp(scope, "device") == 0 ? "device" : NULL;
+	if (llvm_scope) {
+		o.scoped = true;
+		o.scope = LLVMGetSyncScopeID(e->ctx, llvm_scope, strlen(llvm_scope));
+	}
+	return o;
+}
+
+static void set_order(LLVMValueRef inst, const Order *o)
+{
+	if (o->ord == LLVMAtomicOrderingNotAtomic)
+		return;
+	LLVMSetOrdering(inst, o->ord);
+	if (o->scoped)
+		LLVMSetAtomicSyncScopeID(inst, o->scope);
+}
+
 /* Guarded access: if pred is NULL the access is unconditional. Loads return
  * the loaded value, or `otherwise` where pred is false. */
 static LLVMValueRef guarded_load(E *e, LLVMTypeRef t, LLVMValueRef p, unsigned align, LLVMValueRef pred,
-				 LLVMValueRef otherwise)
+				 LLVMValueRef otherwise, const Order *o)
 {
 	if (!pred) {
 		LLVMValueRef x = LLVMBuildLoad2(e->b, t, p, "");
 		LLVMSetAlignment(x, align);
+		set_order(x, o);
 		return x;
 	}
 	LLVMBasicBlockRef from = LLVMGetInsertBlock(e->b);
@@ -844,6 +901,7 @@ static LLVMValueRef guarded_load(E *e, LLVMTypeRef t, LLVMValueRef p, unsigned a
 	LLVMPositionBuilderAtEnd(e->b, ld);
 	LLVMValueRef x = LLVMBuildLoad2(e->b, t, p, "");
 	LLVMSetAlignment(x, align);
+	set_order(x, o);
 	LLVMBuildBr(e->b, join);
 	LLVMPositionBuilderAtEnd(e->b, join);
 	LLVMValueRef phi = LLVMBuildPhi(e->b, t, "");
@@ -853,17 +911,22 @@ static LLVMValueRef guarded_load(E *e, LLVMTypeRef t, LLVMValueRef p, unsigned a
 	return phi;
 }
 
-static void guarded_store(E *e, LLVMValueRef v, LLVMValueRef p, unsigned align, LLVMValueRef pred)
+static void guarded_store(E *e, LLVMValueRef v, LLVMValueRef p, unsigned align, LLVMValueRef pred,
+			  const Order *o)
 {
 	if (!pred) {
-		LLVMSetAlignment(LLVMBuildStore(e->b, v, p), align);
+		LLVMValueRef st = LLVMBuildStore(e->b, v, p);
+		LLVMSetAlignment(st, align);
+		set_order(st, o);
 		return;
 	}
-	LLVMBasicBlockRef st = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "st");
+	LLVMBasicBlockRef stbb = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "st");
 	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "st.join");
-	LLVMBuildCondBr(e->b, pred, st, join);
-	LLVMPositionBuilderAtEnd(e->b, st);
-	LLVMSetAlignment(LLVMBuildStore(e->b, v, p), align);
+	LLVMBuildCondBr(e->b, pred, stbb, join);
+	LLVMPositionBuilderAtEnd(e->b, stbb);
+	LLVMValueRef st = LLVMBuildStore(e->b, v, p);
+	LLVMSetAlignment(st, align);
+	set_order(st, o);
 	LLVMBuildBr(e->b, join);
 	LLVMPositionBuilderAtEnd(e->b, join);
 }
@@ -883,16 +946,6 @@ static int64_t int_at(const Op *op, const char *name, int i, int64_t dflt)
 	return a && a->kind == AT_INTS && i < a->u.ints.n ? a->u.ints.v[i] : dflt;
 }
 
-static bool check_sem(E *e, Op *op)
-{
-	const char *sem = str_attr(op, "memory_ordering_semantics", "weak");
-	if (strcmp(sem, "weak") != 0) {
-		unsupported(e, op, "a memory ordering other than weak");
-		return false;
-	}
-	return true;
-}
-
 /* tiled_load / tiled_store */
 static void emit_tiled(E *e, Op *op, bool store)
 {
@@ -905,7 +958,7 @@ static void emit_tiled(E *e, Op *op, bool store)
 	int is;
 	op_group(op, store ? 2 : 1, &is);
 	order_after(e, op_group_value(op, store ? 3 : 2));
-	check_sem(e, op);
+	Order ord = order_of(e, op, store);
 	TV *t = store ? get(e, val) : tv_new(e, val);
 	int eb = elem_bytes(el);
 	const Attr *vba = op_attr(op, "vector_bytes");
@@ -915,7 +968,7 @@ static void emit_tiled(E *e, Op *op, bool store)
 	bool dup_regs = false;
 	for (int i = t->lay.begin[0]; i < t->lay.begin[1]; i++)
 		dup_regs |= t->lay.stride[i] == 0 && t->lay.shape[i] > 1;
-	int vec = dup_regs ? 1 : chunk_width(&t->lay, cap);
+	int vec = dup_regs || ord.ord != LLVMAtomicOrderingNotAtomic ? 1 : chunk_width(&t->lay, cap);
 	LLVMTypeRef mt = mem_ty(e, el), et = elem_ty(e, el);
 	LLVMTypeRef vt = vec > 1 ? LLVMVectorType(mt, (unsigned)vec) : mt;
 	unsigned align = (unsigned)(eb ? eb * vec : 1);
@@ -964,7 +1017,7 @@ static void emit_tiled(E *e, Op *op, bool store)
 			} else {
 				v = mt != et ? LLVMBuildZExt(e->b, t->r[r], mt, "") : t->r[r];
 			}
-			guarded_store(e, v, p, align, and_pred(e, pred, primary));
+			guarded_store(e, v, p, align, and_pred(e, pred, primary), &ord);
 		} else {
 			LLVMValueRef padv = pad_value(e, el, pad);
 			if (mt != et)
@@ -975,7 +1028,7 @@ static void emit_tiled(E *e, Op *op, bool store)
 				for (int k = 0; k < vec; k++)
 					other = LLVMBuildInsertElement(e->b, other, padv, ci32(e, k), "");
 			}
-			LLVMValueRef x = guarded_load(e, vt, p, align, pred, other);
+			LLVMValueRef x = guarded_load(e, vt, p, align, pred, other, &ord);
 			for (int k = 0; k < vec; k++) {
 				LLVMValueRef y = vec > 1 ? LLVMBuildExtractElement(e->b, x, ci32(e, k), "") : x;
 				if (mt != et)
@@ -993,7 +1046,7 @@ static void emit_tiled(E *e, Op *op, bool store)
 static void emit_ptr_mem(E *e, Op *op, bool store)
 {
 	order_after(e, op_group_value(op, 3));
-	check_sem(e, op);
+	Order ord = order_of(e, op, store);
 	TV *ptrs = get(e, op->operands[0]);
 	Value *maskv = op_group_value(op, store ? 2 : 1);
 	Value *otherv = store ? NULL : op_group_value(op, 2);
@@ -1012,12 +1065,12 @@ static void emit_ptr_mem(E *e, Op *op, bool store)
 			if (!layout_reg_is_primary(&t->lay, k))
 				continue;
 			LLVMValueRef v = mt != et ? LLVMBuildZExt(e->b, t->r[k], mt, "") : t->r[k];
-			guarded_store(e, v, ptrs->r[k], align, and_pred(e, pred, primary));
+			guarded_store(e, v, ptrs->r[k], align, and_pred(e, pred, primary), &ord);
 		} else {
 			LLVMValueRef o = other ? other->r[k] : LLVMConstNull(et);
 			if (mt != et)
 				o = LLVMBuildZExt(e->b, o, mt, "");
-			LLVMValueRef x = guarded_load(e, mt, ptrs->r[k], align, pred, o);
+			LLVMValueRef x = guarded_load(e, mt, ptrs->r[k], align, pred, o, &ord);
 			t->r[k] = mt != et ? LLVMBuildTrunc(e->b, x, et, "") : x;
 		}
 	}
