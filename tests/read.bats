@@ -356,3 +356,80 @@ PY
 		rm -f "$SCRATCH/out.json"
 	done
 }
+
+# --- hand-assembled modules (tests/read/mkbc) ------------------------------------
+
+mk() { python3 "$GOLD/mkbc" "$SCRATCH/m.bc" "$@"; }
+
+@test "entry hints: duplicate key, non-dictionary value, wrong tag" {
+	mk --strings k,sm_90 --hints "0b 02 01 0a 00 01 0a 00" "5c 00 00"
+	reject "$SCRATCH/m.bc" "duplicate dictionary key 'sm_90'"
+	mk --strings k,sm_90 --hints "0b 01 01 03 01" "5c 00 00"
+	reject "$SCRATCH/m.bc" "optimization hints for 'sm_90' must be a dictionary"
+	mk --strings k,sm_90 --hints "0a 00" "5c 00 00"
+	reject "$SCRATCH/m.bc" "optimization hints must be attribute tag 11, got 10"
+	mk --strings k,sm_90,occupancy --hints "0b 01 01 0a 01 02 01 02 02" "5c 00 00"
+	run tile-read --emit=text "$SCRATCH/m.bc"
+	assert_success
+	assert_output --partial 'optimization_hints = {sm_90 = {occupancy = 2 : i32}}'
+}
+
+@test "f64 float attributes: cuTile's 65-bit zig-zag and the signed form agree" {
+	for enc in "80 80 80 80 80 80 80 80 80 02" "ff ff ff ff ff ff ff ff ff 01"; do
+		mk --types "10 00 00,0d 02 00,03,09" --strings k,sm_90,x \
+			--hints "0b 01 01 0a 01 02 02 03 $enc" "5c 00 00"
+		run tile-read --emit=text "$SCRATCH/m.bc"
+		assert_success
+		assert_output --partial 'x = 0x8000000000000000 : f64'
+	done
+	mk --types "10 00 00,0d 02 00,03,09" --strings k,sm_90,x \
+		--hints "0b 01 01 0a 01 02 02 03 ff ff ff ff ff ff ff ff ff 03" "5c 00 00"
+	reject "$SCRATCH/m.bc" "float attribute bit pattern does not fit in 64 bits"
+	mk --types "10 00 00,0d 02 00,03,05" --strings k,sm_90,x \
+		--hints "0b 01 01 0a 01 02 02 03 80 80 08" "5c 00 00"
+	reject "$SCRATCH/m.bc" "float attribute bit pattern 0x10000 does not fit in f16"
+}
+
+@test "nearest_away is a 13.4 rounding mode; unknown op flag bits are rejected" {
+	body="10 01 00 02 01 00 07 00 00 5c 00 00"    # %0 = constant; addf %0, %0 rounding 7
+	mk --version 13.3 --types "10 00 00,0d 02 00,07" --consts "00 00 80 3f" "$body"
+	reject "$SCRATCH/m.bc" "invalid rounding mode value 7 for 'rounding_mode'"
+	mk --version 13.4 --types "10 00 00,0d 02 00,07" --consts "00 00 80 3f" "$body"
+	run tile-read --no-verify --emit=text "$SCRATCH/m.bc"
+	assert_success
+	assert_output --partial 'rounding_mode = "nearest_away"'
+	mk --types "10 00 00,0d 02 00,07" --consts "00 00 80 3f" "10 01 00 02 01 02 00 00 00 5c 00 00"
+	reject "$SCRATCH/m.bc" "cuda_tile.addf has unknown flag bits 0x2"
+}
+
+@test "13.4 pointer and tensor_view types carry optional flags and a pointer attribute" {
+	mk --version 13.4 --types "10 01 02 00,0c 01 03 00,0d 01 00,07" "5c 00 00"
+	run tile-read --emit=text "$SCRATCH/m.bc"
+	assert_success
+	assert_output --partial 'function_type = (tile<ptr<f32>>) -> ()'
+	mk --version 13.4 --types "10 01 02 00,0c 01 03 01,0d 01 00,07" "5c 00 00"
+	reject "$SCRATCH/m.bc" "unknown pointer attribute 1"
+	mk --version 13.4 --types "10 01 02 00,0c 02 03,0d 01 00,07" "5c 00 00"
+	reject "$SCRATCH/m.bc" "pointer type has unknown optional-field flags 0x2"
+	mk --version 13.4 --types "10 01 01 00,0e 00 02 01 0000000000000080 01 0100000000000000,07" "5c 00 00"
+	run tile-read --emit=text "$SCRATCH/m.bc"
+	assert_success
+	assert_output --partial 'function_type = (tensor_view<?xf32, strides=[1]>) -> ()'
+	mk --version 13.4 --types "10 00 00,82 01" "5c 00 00"
+	reject "$SCRATCH/m.bc" "type f8E5M3FNU (tag 130, bytecode 13.4) is not supported"
+}
+
+@test "i1 constants: byte per element, 0xFF splat and bit-packed all read the same" {
+	for c in "01 00 01 00 01 00 01 00" "ff" "55"; do
+		case $c in
+		ff) want='dense<splat "0x01"> : tile<8xi1>' ;;
+		*) want='dense<"0x0100010001000100"> : tile<8xi1>' ;;
+		esac
+		mk --types "10 00 00,0d 02 01 0800000000000000,00" --consts "$c" "10 01 00 5c 00 00"
+		run tile-read --no-verify --emit=text "$SCRATCH/m.bc"
+		assert_success
+		assert_output --partial "$want"
+	done
+	mk --types "10 00 00,0d 02 01 0800000000000000,00" --consts "01 02 03" "10 01 00 5c 00 00"
+	reject "$SCRATCH/m.bc" "constant 0: 3 bytes do not encode a value of type 'tile<8xi1>'"
+}

@@ -234,9 +234,15 @@ const Attr *attr_tagged(Cur *c, int depth)
 
 /* varint n; n x { varint key (string); tagged value }. Keys non-empty and
  * unique; for optimization hints every value is itself a dictionary. */
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(((const NamedAttr *)a)->name, ((const NamedAttr *)b)->name);
+}
+
 const Attr *attr_dict_body(Cur *c, int depth, bool hints)
 {
 	Reader *rd = c->rd;
+	size_t at = c->pos;
 	if (depth > MAX_ATTR_DEPTH) {
 		rd_fail(rd, c->pos, "attributes nested more than %d deep", MAX_ATTR_DEPTH);
 		return NULL;
@@ -258,11 +264,6 @@ const Attr *attr_dict_body(Cur *c, int depth, bool hints)
 			rd_fail(rd, kat, "empty attribute name for dictionary element %u", i);
 			goto out;
 		}
-		for (uint32_t j = 0; j < i; j++)
-			if (strcmp(v[j].name, key) == 0) {
-				rd_fail(rd, kat, "duplicate dictionary key '%s'", key);
-				goto out;
-			}
 		size_t vat = c->pos;
 		v[i].name = key;
 		if (!(v[i].attr = attr_tagged(c, depth + 1)))
@@ -272,7 +273,15 @@ const Attr *attr_dict_body(Cur *c, int depth, bool hints)
 			goto out;
 		}
 	}
-	d = attr_dict(rd->m, (int)n, v);
+	/* keys are non-empty, so attr_dict fails only on a duplicate */
+	if (!(d = attr_dict(rd->m, (int)n, v))) {
+		qsort(v, n, sizeof *v, cmp_name);
+		for (uint32_t i = 1; i < n; i++)
+			if (strcmp(v[i - 1].name, v[i].name) == 0) {
+				rd_fail(rd, at, "duplicate dictionary key '%s'", v[i].name);
+				break;
+			}
+	}
 out:
 	free(v);
 	return d;

@@ -126,14 +126,14 @@ static bool read_function(Reader *rd, Cur *c, uint32_t index)
 		if (!(hints = attr_dict_body(c, 1, true)))
 			return false;
 	}
-	Cur nc = cur_span(rd, at, sat - at);
-	const char *name = need_string(&nc, "function name");
-	if (!name)
+	const char *name = string_get(rd, name_idx, at);
+	if (name && !name[0])
+		rd_fail(rd, at, "empty function name");
+	if (rd->failed)
 		return false;
 	if (sig->kind != TY_FUNC)
 		return rd_fail(rd, sat, "function '%s' has type '%s', expected a function type",
 			       name, sig->str);
-	(void)name_idx;
 	size_t bat = c->pos;
 	uint64_t len = cur_varint(c);
 	if (rd->failed)
@@ -191,7 +191,10 @@ Module *tile_read_bytecode(const uint8_t *buf, size_t len)
 	if (ok) {
 		rd.type_cache = arena_alloc(m->arena, sizeof *rd.type_cache * ((size_t)rd.types.n + 1));
 		rd.type_state = arena_alloc(m->arena, (size_t)rd.types.n + 1);
-		ok = table_read(&rd, SEC_CONSTANT, 8, &rd.consts, "constant table", true) &&
+		/* every type entry must decode, used or not */
+		for (uint32_t i = 0; ok && i < rd.types.n; i++)
+			ok = type_get(&rd, i, rd.types.index + (size_t)i * 4, 0) != NULL;
+		ok = ok && table_read(&rd, SEC_CONSTANT, 8, &rd.consts, "constant table", true) &&
 		     debug_init(&rd) && read_globals(&rd) && read_functions(&rd);
 	}
 	if (!ok || rd.failed) {
