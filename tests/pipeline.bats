@@ -119,6 +119,15 @@ params() {
 	grep -q '%nctaid.x' "$SCRATCH/k.sm_90.ptx"
 }
 
+@test "a broadcast whose operand's layout does not fit goes through convert_layout (shared memory)" {
+	assemble "$PCORPUS/bias2d.tileirbc"
+	tile-read "$PCORPUS/bias2d.tileirbc" | tile-lower | tile-sched | tile-ir --emit=text >"$SCRATCH/t"
+	grep -q 'nv_tileas.convert_layout' "$SCRATCH/t"
+	grep -q 'st.shared' "$SCRATCH/k.sm_90.ptx"
+	grep -q 'ld.shared' "$SCRATCH/k.sm_90.ptx"
+	grep -q 'bar.sync' "$SCRATCH/k.sm_90.ptx"
+}
+
 @test "a load ordered after a store by a token waits at a barrier" {
 	assemble "$PCORPUS/roundtrip.tileirbc"
 	# store, barrier, then the load of the same array

@@ -1096,13 +1096,18 @@ static void emit_convert(E *e, Op *op)
 						      "__tile_smem", 3);
 	}
 	barrier(e);      /* the buffer may still be read by an earlier conversion */
+	/* one copy of each element: only its first-owner thread writes it */
+	LLVMValueRef primary = lw_of(e, &s->lay)->primary;
+	if (LLVMIsAConstantInt(primary) && LLVMConstIntGetZExtValue(primary) == 1)
+		primary = NULL;
+	Order weak = { LLVMAtomicOrderingNotAtomic, false, 0 };
 	for (int k = 0; k < s->n; k++) {
 		if (!layout_reg_is_primary(&s->lay, k))
 			continue;
 		LLVMValueRef off = LLVMBuildZExt(e->b, elem_offset(e, &s->lay, k), i64t(e), "");
 		LLVMValueRef p = LLVMBuildGEP2(e->b, mt, e->smem, &off, 1, "");
 		LLVMValueRef v = mt != et ? LLVMBuildZExt(e->b, s->r[k], mt, "") : s->r[k];
-		LLVMSetAlignment(LLVMBuildStore(e->b, v, p), (unsigned)eb);
+		guarded_store(e, v, p, (unsigned)eb, primary, &weak);
 	}
 	barrier(e);
 	for (int k = 0; k < t->n; k++) {
@@ -1474,6 +1479,11 @@ LLVMModuleRef emit_module(Module *m, LLVMContextRef ctx, const PtxOpts *o, bool 
 			break;
 	}
 	LLVMSetCurrentDebugLocation2(e->b, NULL);
+	if (e->smem && e->smem_bytes > 48 * 1024 && !e->errors) {
+		diag_plain("a layout conversion needs %lld bytes of shared memory; more than 48 KiB "
+			   "(static shared memory) is not supported yet", (long long)e->smem_bytes);
+		e->errors++;
+	}
 	if (e->smem) {
 		LLVMTypeRef at = LLVMArrayType2(LLVMInt8TypeInContext(ctx), (uint64_t)e->smem_bytes);
 		LLVMValueRef g = LLVMAddGlobalInAddressSpace(e->mod, at, "__tile_smem_buf", 3);

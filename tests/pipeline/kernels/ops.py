@@ -86,6 +86,18 @@ def roundtrip(x, out, tile: ct.Constant[int]):
     ct.store(out, index=(pid,), tile=u)
 
 
+@ct.kernel
+def bias2d(x, bias, out, tm: ct.Constant[int], tn: ct.Constant[int]):
+    """a loaded row broadcast over a loaded tile: the row's load layout is not
+    the one the broadcast needs, so tile-sched converts it (shared memory)"""
+    i = ct.bid(0)
+    j = ct.bid(1)
+    tx = ct.load(x, index=(i, j), shape=(tm, tn))
+    row = ct.load(bias, index=(0, j), shape=(1, tn))
+    col = ct.load(bias, index=(i, 0), shape=(tm, 1))
+    ct.store(out, index=(i, j), tile=tx + row + col)
+
+
 F32 = ct.float32
 KERNELS = [
     ("fmath", fmath, [[arr(F32), arr(F32), arr(F32), 256],
@@ -102,6 +114,7 @@ KERNELS = [
                               arr(ct.float8_e4m3fn), arr(ct.int16), 128],
                              [arr(F32), arr(ct.int8), arr(ct.float64), arr(ct.int64),
                               arr(ct.float8_e5m2), arr(ct.int16), 128]]),
+    ("bias2d", bias2d, [[arr(F32, 2), arr(F32, 2), arr(F32, 2), 16, 64]]),
     ("branches", branches, [[arr(F32), arr(F32), scalar(ct.int32), 128]]),
     ("roundtrip", roundtrip, [[ArrayConstraint(F32, 1, index_dtype=ct.int32, stride_lower_bound_incl=0,
                                                alias_groups=("a",), may_alias_internally=False),
