@@ -9,6 +9,7 @@ bats_require_minimum_version 1.5.0
 setup() {
 	setup_scratch
 	command -v python3 >/dev/null 2>&1 || skip "python3 not installed"
+	export PYTHONDONTWRITEBYTECODE=1
 	VPY="$ROOT/.venv/bin/python"
 	NVBIN=$(ls -d "$ROOT"/.venv/lib/python3*/site-packages/nvidia/cu13/bin 2>/dev/null | head -1)
 }

@@ -370,7 +370,6 @@ def n_cast_f32_to_i32(a, s):
 
 
 def n_cast_to_bf16(a, s):
-    import struct as _st
     import sys
     sys.path.insert(0, __file__.rsplit("/", 1)[0])
     import abi
