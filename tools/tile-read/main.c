@@ -9,7 +9,7 @@
  *             duplicate or oversized sections, out-of-range indices, bad
  *             lengths, trailing bytes, type recursion, over-deep nesting,
  *             features newer than the file's version. Then the cuda_tile
- *             verifier, when built in (libcommon/verify.h).
+ *             verifier (libcommon/verify.h; --no-verify skips it).
  * Exit:       0 ok; 1 bad input (one line "tile-read: FILE: offset 0xNN:
  *             error: MSG", or the verifier's errors), no output written;
  *             2 usage.
@@ -18,14 +18,7 @@
 #include "tool.h"
 #include "tile_read.h"
 
-/* VERIFIER HOOK: the cuda_tile verifier (libcommon/verify.h) runs on every
- * module read, when it is part of the build. */
-#if defined(__has_include)
-#if __has_include("verify.h")
 #include "verify.h"
-#define HAVE_VERIFIER 1
-#endif
-#endif
 
 static const char *const emits[] = { "json", "text", NULL };
 
@@ -48,14 +41,11 @@ static int run(ToolRun *r)
 	Module *m = tile_read_bytecode(r->input, r->input_len);
 	if (!m)
 		return EXIT_INPUT;
-#ifdef HAVE_VERIFIER
+	/* then the cuda_tile verifier (libcommon/verify.h), one line per problem */
 	if (!no_verify && verify_cuda_tile(m) > 0) {
 		module_free(m);
 		return EXIT_INPUT;
 	}
-#else
-	(void)no_verify;
-#endif
 	r->out = m;
 	return EXIT_OK;
 }
