@@ -1459,7 +1459,11 @@ LLVMModuleRef emit_module(Module *m, LLVMContextRef ctx, const PtxOpts *o, bool 
 			}
 		e->cu_file = LLVMDIBuilderCreateFile(e->dib, f, strlen(f), "", 0);
 		LLVMDIBuilderCreateCompileUnit(e->dib, LLVMDWARFSourceLanguageC, e->cu_file, "tile-ptx", 8,
-					       o->opt > 0, "", 0, 0, "", 0, LLVMDWARFEmissionLineTablesOnly,
+					       o->opt > 0, "", 0, 0, "", 0,
+					       /* --lineinfo: .file/.loc only (DebugDirectivesOnly = 3, not
+					        * in the C enum); LineTablesOnly and Full make LLVM print
+					        * ".target ..., debug", which ptxas takes only at -O0 */
+					       o->device_debug ? LLVMDWARFEmissionFull : (LLVMDWARFEmissionKind)3,
 					       0, 0, 0, "", 0, "", 0);
 		LLVMAddModuleFlag(e->mod, LLVMModuleFlagBehaviorWarning, "Debug Info Version", 18,
 				  LLVMValueAsMetadata(LLVMConstInt(i32t(e), LLVMDebugMetadataVersion(), 0)));

@@ -50,6 +50,8 @@ static int option(ToolRun *r, const char *name, const char *value, bool *takes_v
 	}
 	if (strcmp(name, "--lineinfo") == 0 || strcmp(name, "--device-debug") == 0) {
 		opts.lineinfo = true;
+		if (name[2] == 'd')
+			opts.device_debug = true;
 		return 1;
 	}
 	if (strlen(name) == 3 && name[0] == '-' && name[1] == 'O' && name[2] >= '0' && name[2] <= '3') {
@@ -98,7 +100,7 @@ int main(int argc, char **argv)
 			"  --gpu-name=SM      target GPU (default: the module's target attribute, else sm_80)\n"
 			"  -O0 .. -O3, --opt-level=N   LLVM optimization level (default 3)\n"
 			"  --lineinfo         emit .loc line information from the ops' locations\n"
-			"  --device-debug     for now the same as --lineinfo\n"
+			"  --device-debug     full debug info (`.target ..., debug`; ptxas needs -O0)\n"
 			"  (--emit=llvm prints the optimized LLVM IR instead of PTX)\n",
 		.in_stages = stages,
 		.default_emit = "ptx",

@@ -16,6 +16,7 @@ typedef struct PtxOpts {
 	const Target *target;
 	int opt;              /* 0..3 */
 	bool lineinfo;
+	bool device_debug;    /* -g: full debug info (.target ..., debug; needs -O0) */
 	bool emit_llvm;       /* LLVM IR text instead of PTX */
 } PtxOpts;
 
