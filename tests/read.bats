@@ -433,3 +433,34 @@ mk() { python3 "$GOLD/mkbc" "$SCRATCH/m.bc" "$@"; }
 	mk --types "10 00 00,0d 02 01 0800000000000000,00" --consts "01 02 03" "10 01 00 5c 00 00"
 	reject "$SCRATCH/m.bc" "constant 0: 3 bytes do not encode a value of type 'tile<8xi1>'"
 }
+
+@test "producer section: module attr from 13.3, rejected before" {
+	mk --version 13.3 --strings k,cuTile-1.7 --producer 1 "5c 00 00"
+	run tile-read "$SCRATCH/m.bc"
+	assert_success
+	assert_output --partial '"producer": "cuTile-1.7"'
+	mk --version 13.2 --strings k,cuTile-1.7 --producer 1 "5c 00 00"
+	reject "$SCRATCH/m.bc" "producer section requires bytecode version 13.3+, file version is 13.2"
+}
+
+@test "globals: 13.1 four fields, 13.3 visibility and constant; bad values rejected" {
+	# name "g" (string 1), type 1 tile<4xi32>... here type 3, constant 0, alignment 8
+	T="10 00 00,0d 02 00,03,0d 02 01 0400000000000000"
+	C="00000000 01000000 02000000 03000000"
+	mk --strings k,g --types "$T" --consts "$C" --globals "01 01 03 00 08" "5c 00 00"
+	run tile-read --emit=text "$SCRATCH/m.bc"
+	assert_success
+	assert_output --partial 'cuda_tile.global {alignment = 8, sym_name = "g", value = dense<"0x00000000010000000200000003000000"> : tile<4xi32>}'
+	mk --version 13.3 --strings k,g --types "$T" --consts "$C" --globals "01 01 03 00 08 01 01" "5c 00 00"
+	run tile-read --emit=text "$SCRATCH/m.bc"
+	assert_success
+	assert_output --partial 'cuda_tile.global {alignment = 8, constant = true, sym_name = "g", symbol_visibility = "private"'
+	mk --version 13.3 --strings k,g --types "$T" --consts "$C" --globals "01 01 03 00 08 02 00" "5c 00 00"
+	reject "$SCRATCH/m.bc" "global 'g' has invalid symbol visibility 2"
+	mk --strings k,g --types "$T" --consts "00" --globals "01 01 03 00 08" "5c 00 00"
+	reject "$SCRATCH/m.bc" "constant 0: 1 bytes do not encode a value of type 'tile<4xi32>'"
+	mk --strings k, --types "$T" --consts "$C" --globals "01 01 03 00 08" "5c 00 00"
+	reject "$SCRATCH/m.bc" "empty global name"
+	mk --strings k,g --types "$T" --consts "$C" --globals "01 01 03 00 08 00" "5c 00 00"
+	reject "$SCRATCH/m.bc" "1 unexpected trailing byte in global section"
+}
