@@ -38,6 +38,13 @@ typedef struct Ctx {           /* where yield / continue branch to */
 	TV **phis;
 } Ctx;
 
+/* A token: after which memory ops (up to 4, else unknown). */
+typedef struct Tok {
+	bool dirty;                 /* after some memory op */
+	int nprod;                  /* -1: unknown producers */
+	const Op *prod[4];
+} Tok;
+
 typedef struct LWCache { char *key; LLVMValueRef off, primary; } LWCache;
 
 typedef struct E {
@@ -53,7 +60,7 @@ typedef struct E {
 	int nvals;
 	TV **tv;
 	MR **mr;
-	signed char *dirty;         /* tokens: 1 = after a memory op */
+	struct Tok *tok;            /* by value id: what a token orders after */
 	LWCache *lw;
 	int nlw, caplw;
 	TV **all;                   /* every TV of the kernel, freed at its end */
@@ -796,17 +803,110 @@ static void barrier(E *e)
 	call_intr(e, "llvm.nvvm.barrier.cta.sync.aligned.all", NULL, &z, 1);
 }
 
-/* Order a memory op after earlier ones it depends on through its token. */
-static void order_after(E *e, const Value *tok)
+/* Is the element -> thread map of a layout one-to-one (no replication)? */
+static bool injective_threads(const Layout *l)
 {
-	if (tok && (tok->id < 0 || tok->id >= e->nvals || e->dirty[tok->id]))
+	for (int i = 0; i < layout_nleaves(l); i++)
+		if (l->stride[i] == 0 && l->shape[i] > 1)
+			return false;
+	return true;
+}
+
+static const Value *tiled_value(const Op *op)
+{
+	return op->info->code == AS_tiled_load ? op->results[0] : op->operands[1];
+}
+
+/* Do two tiled ops touch the same elements from the same threads: same
+ * memref, indices, tile and layout, no replication? Then each thread only
+ * reads back what it wrote itself and no barrier is needed between them. */
+static bool same_footprint(const Op *a, const Op *b)
+{
+	bool ta = a->info->code == AS_tiled_load || a->info->code == AS_tiled_store;
+	bool tb = b->info->code == AS_tiled_load || b->info->code == AS_tiled_store;
+	if (!ta || !tb || a->operands[0] != b->operands[0])
+		return false;
+	int ia, ib;
+	int na = op_group(a, a->info->code == AS_tiled_load ? 1 : 2, &ia);
+	int nb = op_group(b, b->info->code == AS_tiled_load ? 1 : 2, &ib);
+	if (na != nb || na < 0)
+		return false;
+	for (int i = 0; i < na; i++)
+		if (a->operands[ia + i] != b->operands[ib + i])
+			return false;
+	if (op_attr(a, "dim_map") || op_attr(b, "dim_map"))
+		return false;
+	const Value *va = tiled_value(a), *vb = tiled_value(b);
+	if (va->type != vb->type || !va->layout || !vb->layout ||
+	    strcmp(va->layout->u.s, vb->layout->u.s) != 0)
+		return false;
+	Layout l;
+	return layout_parse(va->layout->u.s, &l, NULL) && injective_threads(&l);
+}
+
+/* Order memory op `op` after the earlier ones its token depends on: a
+ * barrier, unless every one of them touched exactly the same elements
+ * from the same threads. */
+static void order_after(E *e, const Value *tok, const Op *op)
+{
+	if (!tok)
+		return;
+	if (tok->id < 0 || tok->id >= e->nvals) {
+		barrier(e);
+		return;
+	}
+	const Tok *t = &e->tok[tok->id];
+	if (!t->dirty)
+		return;
+	bool need = t->nprod < 0;
+	for (int i = 0; !need && i < t->nprod; i++)
+		need = !same_footprint(t->prod[i], op);
+	if (need)
 		barrier(e);
 }
 
-static void mark_token(E *e, const Value *v, bool dirty)
+/* A token made by memory op `prod` (NULL: after unknown memory ops). */
+static void mark_token(E *e, const Value *v, bool dirty, const Op *prod)
 {
-	if (v && v->type->kind == TY_TOKEN)
-		e->dirty[v->id] = dirty;
+	if (!v || v->type->kind != TY_TOKEN)
+		return;
+	Tok *t = &e->tok[v->id];
+	t->dirty = dirty;
+	t->nprod = dirty ? (prod ? 1 : -1) : 0;
+	t->prod[0] = prod;
+}
+
+static void join_tokens(E *e, Op *op)
+{
+	Tok *r = &e->tok[op->results[0]->id];
+	*r = (Tok){ false, 0, {0} };
+	for (int i = 0; i < op->noperands; i++) {
+		const Value *v = op->operands[i];
+		if (v->id < 0 || v->id >= e->nvals) {
+			r->dirty = true;
+			r->nprod = -1;
+			continue;
+		}
+		const Tok *t = &e->tok[v->id];
+		if (!t->dirty)
+			continue;
+		r->dirty = true;
+		if (r->nprod < 0 || t->nprod < 0) {
+			r->nprod = -1;
+			continue;
+		}
+		for (int k = 0; k < t->nprod && r->nprod >= 0; k++) {
+			bool have = false;
+			for (int j = 0; j < r->nprod; j++)
+				have |= r->prod[j] == t->prod[k];
+			if (have)
+				continue;
+			if (r->nprod == 4)
+				r->nprod = -1;
+			else
+				r->prod[r->nprod++] = t->prod[k];
+		}
+	}
 }
 
 static void emit_memref(E *e, Op *op)
@@ -957,7 +1057,7 @@ static void emit_tiled(E *e, Op *op, bool store)
 	int R = tt->rank;
 	int is;
 	op_group(op, store ? 2 : 1, &is);
-	order_after(e, op_group_value(op, store ? 3 : 2));
+	order_after(e, op_group_value(op, store ? 3 : 2), op);
 	Order ord = order_of(e, op, store);
 	TV *t = store ? get(e, val) : tv_new(e, val);
 	int eb = elem_bytes(el);
@@ -1039,13 +1139,13 @@ static void emit_tiled(E *e, Op *op, bool store)
 	}
 	if (!store)
 		set(e, val, t);
-	mark_token(e, op->results[store ? 0 : 1], true);
+	mark_token(e, op->results[store ? 0 : 1], true, op);
 }
 
 /* load / store through a tile of pointers (gather / scatter) */
 static void emit_ptr_mem(E *e, Op *op, bool store)
 {
-	order_after(e, op_group_value(op, 3));
+	order_after(e, op_group_value(op, 3), op);
 	Order ord = order_of(e, op, store);
 	TV *ptrs = get(e, op->operands[0]);
 	Value *maskv = op_group_value(op, store ? 2 : 1);
@@ -1076,7 +1176,7 @@ static void emit_ptr_mem(E *e, Op *op, bool store)
 	}
 	if (!store)
 		set(e, val, t);
-	mark_token(e, op->results[store ? 0 : 1], true);
+	mark_token(e, op->results[store ? 0 : 1], true, op);
 }
 
 /* convert_layout: every thread writes its registers to shared memory at
@@ -1207,7 +1307,7 @@ static void emit_for(E *e, Op *op, Ctx *outer_loop)
 		if (carried[i])
 			set(e, body->args[i + 1], carried[i]);
 		else
-			mark_token(e, body->args[i + 1], true);
+			mark_token(e, body->args[i + 1], true, NULL);
 	}
 	Ctx c = { latch, ninit, latchphi };
 	emit_block(e, body, &c, NULL);
@@ -1216,7 +1316,7 @@ static void emit_for(E *e, Op *op, Ctx *outer_loop)
 		if (carried[i])
 			set(e, op->results[i], carried[i]);
 		else
-			mark_token(e, op->results[i], true);
+			mark_token(e, op->results[i], true, NULL);
 	}
 	free(carried);
 	free(latchphi);
@@ -1249,7 +1349,7 @@ static void emit_if(E *e, Op *op, Ctx *loop)
 		if (phis[i])
 			set(e, op->results[i], phis[i]);
 		else
-			mark_token(e, op->results[i], true);
+			mark_token(e, op->results[i], true, NULL);
 	}
 	free(phis);
 }
@@ -1309,14 +1409,8 @@ static void emit_op(E *e, Op *op, Ctx *loop, Ctx *ifc)
 	case AS_tiled_store: emit_tiled(e, op, true); break;
 	case AS_load: emit_ptr_mem(e, op, false); break;
 	case AS_store: emit_ptr_mem(e, op, true); break;
-	case AS_create_mem_token: mark_token(e, op->results[0], false); break;
-	case AS_join_mem_token: {
-		bool d = false;
-		for (int i = 0; i < op->noperands; i++)
-			d |= op->operands[i]->id < 0 || e->dirty[op->operands[i]->id];
-		mark_token(e, op->results[0], d);
-		break;
-	}
+	case AS_create_mem_token: mark_token(e, op->results[0], false, NULL); break;
+	case AS_join_mem_token: join_tokens(e, op); break;
 	case AS_convert_layout: emit_convert(e, op); break;
 	default:
 		diag_error(op->loc, "'%s' op is not supported yet", in->name);
@@ -1404,8 +1498,8 @@ static void emit_kernel(E *e, Op *fn)
 	e->nvals = count_values(fn) + 1;
 	e->tv = calloc((size_t)e->nvals, sizeof *e->tv);
 	e->mr = calloc((size_t)e->nvals, sizeof *e->mr);
-	e->dirty = calloc((size_t)e->nvals, 1);
-	if (!e->tv || !e->mr || !e->dirty)
+	e->tok = calloc((size_t)e->nvals, sizeof *e->tok);
+	if (!e->tv || !e->mr || !e->tok)
 		ice("out of memory");
 	LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "entry");
 	LLVMBasicBlockRef start = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "body");
@@ -1435,7 +1529,7 @@ static void emit_kernel(E *e, Op *fn)
 		free(e->mr[i]);
 	free(e->tv);
 	free(e->mr);
-	free(e->dirty);
+	free(e->tok);
 	e->tv = NULL;
 	for (int i = 0; i < e->nlw; i++)
 		free(e->lw[i].key);

@@ -78,12 +78,14 @@ def branches(x, out, n, tile: ct.Constant[int]):
 
 @ct.kernel
 def roundtrip(x, out, tile: ct.Constant[int]):
-    """store then load the same array: the load is ordered after the store by a token"""
+    """store then load the same array: the loads are ordered after the store by tokens"""
     pid = ct.bid(0)
     t = ct.load(x, index=(pid,), shape=(tile,))
-    ct.store(x, index=(pid,), tile=t + 1.0)
-    u = ct.load(x, index=(pid,), shape=(tile,))
+    ct.store(x, index=(pid,), tile=t + 1.0)       # same elements, same threads: no barrier
+    u = ct.load(x, index=(pid,), shape=(tile,))   # reads back its own writes: no barrier
+    v = ct.load(x, index=(2 * pid,), shape=(tile // 2,))   # other threads' writes: barrier
     ct.store(out, index=(pid,), tile=u)
+    ct.store(out, index=(2 * pid + 1,), tile=v)
 
 
 @ct.kernel
