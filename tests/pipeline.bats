@@ -151,6 +151,19 @@ params() {
 	done
 }
 
+@test "hand-made kernel: a transposing dim_map view, static and dynamic sizes, neg_inf padding, shape queries" {
+	require_ptxas
+	f=$BATS_TEST_DIRNAME/pipeline/ir/views.cuda_tile.json
+	tile-lower --stop-at=nv_tileaa "$f" | tile-ir --emit=text >"$SCRATCH/aa"
+	grep -q 'dim_map = \[1, 0\], in_bounds = \[1, 0\]' "$SCRATCH/aa"
+	grep -q 'padding = "neg_inf"' "$SCRATCH/aa"
+	for sm in $TARGETS; do
+		tile-lower --gpu-name=$sm "$f" | tile-sched | tile-ptx >"$SCRATCH/v.ptx"
+		ptxas -arch=$sm "$SCRATCH/v.ptx" -o "$SCRATCH/v.cubin" || fail "ptxas rejected $sm"
+	done
+	grep -q '0fFF800000' "$SCRATCH/v.ptx"     # -inf padding
+}
+
 @test "the verifier's valid kernels (minus unsupported ops): control flow, shapes, ordered pointer memory" {
 	require_ptxas
 	for f in "$BATS_TEST_DIRNAME"/pipeline/ir/verify_*.cuda_tile.json; do
