@@ -15,65 +15,11 @@
 #include <llvm-c/Core.h>
 #include <llvm-c/DebugInfo.h>
 #include "ptx.h"
+#include "emit.h"
 #include "opinfo.h"
 #include "irutil.h"
 #include "layout.h"
 #include "diag.h"
-
-typedef struct TV {
-	int n;
-	LLVMValueRef *r;
-	Layout lay;
-} TV;
-
-typedef struct MR {            /* a memref: base pointer, sizes, strides (i64) */
-	LLVMValueRef base;
-	int rank;
-	LLVMValueRef shape[8], stride[8];
-} MR;
-
-typedef struct Ctx {           /* where yield / continue branch to */
-	LLVMBasicBlockRef target;
-	int nvals;
-	TV **phis;
-} Ctx;
-
-/* A token: after which memory ops (up to 4, else unknown). */
-typedef struct Tok {
-	bool dirty;                 /* after some memory op */
-	int nprod;                  /* -1: unknown producers */
-	const Op *prod[4];
-} Tok;
-
-typedef struct LWCache { char *key; LLVMValueRef off, primary; } LWCache;
-
-typedef struct E {
-	Module *m;
-	const PtxOpts *o;
-	LLVMContextRef ctx;
-	LLVMModuleRef mod;
-	LLVMBuilderRef b;
-	LLVMValueRef fn;
-	LLVMValueRef entry_br;      /* prologue code goes before this */
-	LLVMValueRef lane, warp;    /* i32 */
-	int warps;
-	int nvals;
-	TV **tv;
-	MR **mr;
-	struct Tok *tok;            /* by value id: what a token orders after */
-	LWCache *lw;
-	int nlw, caplw;
-	TV **all;                   /* every TV of the kernel, freed at its end */
-	int nall, capall;
-	bool needs_libdevice;
-	int errors;
-	LLVMValueRef smem;
-	int64_t smem_bytes;
-	/* debug info */
-	LLVMDIBuilderRef dib;
-	LLVMMetadataRef cu_file, sp;
-	unsigned fn_line;
-} E;
 
 /* ------------------------------------------------------------ types */
 
@@ -83,7 +29,7 @@ static LLVMValueRef ci32(E *e, int64_t v) { return LLVMConstInt(i32t(e), (unsign
 static LLVMValueRef ci64(E *e, int64_t v) { return LLVMConstInt(i64t(e), (unsigned long long)v, 1); }
 
 /* Register type of an element. */
-static LLVMTypeRef elem_ty(E *e, const Type *t)
+LLVMTypeRef elem_ty(E *e, const Type *t)
 {
 	if (t->kind == TY_PTR)
 		return LLVMPointerTypeInContext(e->ctx, 1);
@@ -105,7 +51,7 @@ static LLVMTypeRef elem_ty(E *e, const Type *t)
 }
 
 /* Type in memory (i1 is a byte). */
-static LLVMTypeRef mem_ty(E *e, const Type *t)
+LLVMTypeRef mem_ty(E *e, const Type *t)
 {
 	if (t->kind == TY_SCALAR && t->scalar == SC_I1)
 		return LLVMInt8TypeInContext(e->ctx);
@@ -120,7 +66,7 @@ static bool is_float(const Type *t)
 
 /* ------------------------------------------------------------ helpers */
 
-static void unsupported(E *e, const Op *op, const char *what)
+void unsupported(E *e, const Op *op, const char *what)
 {
 	diag_error(op->loc, "'%s' op: %s is not supported yet", op->info->name, what);
 	e->errors++;
@@ -139,7 +85,7 @@ static LLVMValueRef call(E *e, LLVMValueRef f, LLVMValueRef *args, int n)
 	return LLVMBuildCall2(e->b, LLVMGlobalGetValueType(f), f, args, (unsigned)n, "");
 }
 
-static LLVMValueRef call_intr(E *e, const char *name, LLVMTypeRef over, LLVMValueRef *args, int n)
+LLVMValueRef call_intr(E *e, const char *name, LLVMTypeRef over, LLVMValueRef *args, int n)
 {
 	LLVMValueRef f = intrinsic(e, name, over ? &over : NULL, over ? 1 : 0);
 	return call(e, f, args, n);
@@ -161,7 +107,7 @@ static LLVMValueRef sreg(E *e, const char *name)
 	return call_intr(e, buf, NULL, NULL, 0);
 }
 
-static TV *tv_new(E *e, const Value *v)
+TV *tv_new(E *e, const Value *v)
 {
 	TV *t = calloc(1, sizeof *t);
 	if (!t)
@@ -182,14 +128,14 @@ static TV *tv_new(E *e, const Value *v)
 	return t;
 }
 
-static TV *get(E *e, const Value *v)
+TV *get(E *e, const Value *v)
 {
 	if (v->id < 0 || v->id >= e->nvals || !e->tv[v->id])
 		ice("tile-ptx: value %%%d has no registers", v->id);
 	return e->tv[v->id];
 }
 
-static void set(E *e, const Value *v, TV *t)
+void set(E *e, const Value *v, TV *t)
 {
 	e->tv[v->id] = t;
 }
@@ -210,7 +156,7 @@ static LLVMValueRef as_i64(E *e, LLVMValueRef x)
 
 /* L(lane) + W(warp) of a layout, and the "first owner" predicate for
  * replicated threads; computed once per layout in the prologue. */
-static LWCache *lw_of(E *e, const Layout *l)
+LWCache *lw_of(E *e, const Layout *l)
 {
 	char key[512];
 	layout_str(l, key, sizeof key);
@@ -252,7 +198,7 @@ static LWCache *lw_of(E *e, const Layout *l)
 }
 
 /* Row-major offset (i32) of register r of layout l in this thread. */
-static LLVMValueRef elem_offset(E *e, const Layout *l, int64_t r)
+LLVMValueRef elem_offset(E *e, const Layout *l, int64_t r)
 {
 	LWCache *c = lw_of(e, l);
 	return LLVMBuildAdd(e->b, c->off, ci32(e, layout_eval_mode(l, 0, r)), "");
@@ -797,7 +743,7 @@ static void emit_copy(E *e, Op *op)
 
 /* ------------------------------------------------------------ memory */
 
-static void barrier(E *e)
+void barrier(E *e)
 {
 	LLVMValueRef z = ci32(e, 0);
 	call_intr(e, "llvm.nvvm.barrier.cta.sync.aligned.all", NULL, &z, 1);
@@ -1356,7 +1302,7 @@ static void emit_if(E *e, Op *op, Ctx *loop)
 
 /* ------------------------------------------------------------ ops */
 
-static void emit_op(E *e, Op *op, Ctx *loop, Ctx *ifc)
+void emit_op(E *e, Op *op, Ctx *loop, Ctx *ifc)
 {
 	set_loc(e, op->loc);
 	const OpInfo *in = op->info;

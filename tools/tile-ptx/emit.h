@@ -1,0 +1,81 @@
+/* emit.h: tile-ptx's emitter state, shared by emit.c (elementwise, memory,
+ * control flow) and the files that emit the other op families: reduce.c
+ * (reduce, scan), shape.c (permute, cat, extract, pack/unpack,
+ * convert_layout) and smem.c (shared-memory buffers and barriers for them).
+ * See ptx.h and docs/lowering.md §5, §8. */
+#ifndef TILE_PTX_EMIT_H
+#define TILE_PTX_EMIT_H
+#include <llvm-c/Core.h>
+#include <llvm-c/DebugInfo.h>
+#include "ptx.h"
+#include "layout.h"
+
+typedef struct TV {
+	int n;
+	LLVMValueRef *r;
+	Layout lay;
+} TV;
+
+typedef struct MR {            /* a memref: base pointer, sizes, strides (i64) */
+	LLVMValueRef base;
+	int rank;
+	LLVMValueRef shape[8], stride[8];
+} MR;
+
+typedef struct Ctx {           /* where yield / continue branch to */
+	LLVMBasicBlockRef target;
+	int nvals;
+	TV **phis;
+} Ctx;
+
+/* A token: after which memory ops (up to 4, else unknown). */
+typedef struct Tok {
+	bool dirty;                 /* after some memory op */
+	int nprod;                  /* -1: unknown producers */
+	const Op *prod[4];
+} Tok;
+
+typedef struct LWCache { char *key; LLVMValueRef off, primary; } LWCache;
+
+typedef struct E {
+	Module *m;
+	const PtxOpts *o;
+	LLVMContextRef ctx;
+	LLVMModuleRef mod;
+	LLVMBuilderRef b;
+	LLVMValueRef fn;
+	LLVMValueRef entry_br;      /* prologue code goes before this */
+	LLVMValueRef lane, warp;    /* i32 */
+	int warps;
+	int nvals;
+	TV **tv;
+	MR **mr;
+	struct Tok *tok;            /* by value id: what a token orders after */
+	LWCache *lw;
+	int nlw, caplw;
+	TV **all;                   /* every TV of the kernel, freed at its end */
+	int nall, capall;
+	bool needs_libdevice;
+	int errors;
+	LLVMValueRef smem;
+	int64_t smem_bytes;
+	/* debug info */
+	LLVMDIBuilderRef dib;
+	LLVMMetadataRef cu_file, sp;
+	unsigned fn_line;
+} E;
+
+/* emit.c helpers used by the other emitter files */
+TV *tv_new(E *e, const Value *v);
+TV *get(E *e, const Value *v);
+void set(E *e, const Value *v, TV *t);
+LLVMTypeRef elem_ty(E *e, const Type *t);
+LLVMTypeRef mem_ty(E *e, const Type *t);
+LWCache *lw_of(E *e, const Layout *l);
+LLVMValueRef elem_offset(E *e, const Layout *l, int64_t r);
+LLVMValueRef call_intr(E *e, const char *name, LLVMTypeRef over, LLVMValueRef *args, int n);
+void barrier(E *e);
+void unsupported(E *e, const Op *op, const char *what);
+void emit_op(E *e, Op *op, Ctx *loop, Ctx *ifc);
+
+#endif
