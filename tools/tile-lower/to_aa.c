@@ -28,6 +28,10 @@ static bool supported(const OpInfo *in)
 	case CT_load_ptr_tko: case CT_store_ptr_tko: case CT_make_token: case CT_join_tokens:
 	case CT_get_index_space_shape: case CT_get_tensor_shape:
 		return true;
+	/* reductions, scans and shape ops: carried as they are (docs/lowering.md §8) */
+	case CT_reduce: case CT_scan: case CT_permute: case CT_cat: case CT_extract:
+	case CT_pack: case CT_unpack:
+		return true;
 	default:
 		return false;
 	}

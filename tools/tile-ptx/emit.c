@@ -1323,6 +1323,12 @@ void emit_op(E *e, Op *op, Ctx *loop, Ctx *ifc)
 		break;
 	}
 	case CT_broadcast: case CT_reshape: emit_copy(e, op); break;
+	case CT_reduce: emit_reduce(e, op); break;          /* reduce.c */
+	case CT_scan: emit_scan(e, op); break;
+	case CT_permute: emit_permute(e, op); break;        /* shape.c */
+	case CT_cat: emit_cat(e, op); break;
+	case CT_extract: emit_extract(e, op); break;
+	case CT_pack: case CT_unpack: emit_pack(e, op); break;
 	case CT_get_tile_block_id: case CT_get_num_tile_blocks: {
 		static const char *const id[] = { "ctaid.x", "ctaid.y", "ctaid.z" };
 		static const char *const nid[] = { "nctaid.x", "nctaid.y", "nctaid.z" };
@@ -1357,7 +1363,10 @@ void emit_op(E *e, Op *op, Ctx *loop, Ctx *ifc)
 	case AS_store: emit_ptr_mem(e, op, true); break;
 	case AS_create_mem_token: mark_token(e, op->results[0], false, NULL); break;
 	case AS_join_mem_token: join_tokens(e, op); break;
-	case AS_convert_layout: emit_convert(e, op); break;
+	case AS_convert_layout:
+		if (!xchg_convert(e, op))      /* xchg.c: swizzled, barriers shared with reductions */
+			emit_convert(e, op);
+		break;
 	default:
 		diag_error(op->loc, "'%s' op is not supported yet", in->name);
 		e->errors++;

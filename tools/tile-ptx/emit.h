@@ -78,4 +78,24 @@ void barrier(E *e);
 void unsupported(E *e, const Op *op, const char *what);
 void emit_op(E *e, Op *op, Ctx *loop, Ctx *ifc);
 
+/* reduce.c, shape.c, xchg.c: reduce, scan, shape ops, and the shared-memory
+ * exchange they and convert_layout use (docs/lowering.md §8) */
+void emit_reduce(E *e, Op *op);
+void emit_scan(E *e, Op *op);
+int64_t reduce_smem_bytes(Op *op);            /* 0 when no shared-memory round */
+int64_t scan_smem_bytes(Op *op);
+void emit_permute(E *e, Op *op);
+void emit_cat(E *e, Op *op);
+void emit_extract(E *e, Op *op);
+void emit_pack(E *e, Op *op);                 /* pack and unpack */
+struct BitMap;
+int64_t xchg_need(Op *op);                    /* bytes of shared memory an op needs */
+LLVMValueRef xchg_begin(E *e, Op *op);        /* region base; barrier first if needed */
+void xchg_store(E *e, LLVMValueRef base, LLVMValueRef byte_off, LLVMValueRef v, const Type *el,
+		LLVMValueRef pred);
+LLVMValueRef xchg_load(E *e, LLVMValueRef base, LLVMValueRef byte_off, const Type *el);
+void xchg_move(E *e, Op *op, int nsrc, TV **srcs, int64_t src_elems, const Type *el, TV *dst,
+	       const struct BitMap *m, int64_t cadd, LLVMValueRef radd);
+bool xchg_convert(E *e, Op *op);              /* convert_layout, swizzled; false: not handled */
+
 #endif

@@ -21,22 +21,10 @@
 #include "irutil.h"
 #include "layout.h"
 #include "diag.h"
+#include "sched_int.h"
 
-typedef struct F {
-	Module *m;
-	Op *fn;
-	int warps;
-	int nvals;
-	Value **vals;        /* by id */
-	int *parent;
-	int *vmax;           /* by class root: 0 = not anchored, else max chunk in elements */
-	bool *assigned;
-	Layout *lay;
-	Op **bcasts;
-	int nbcasts;
-} F;
 
-static int find(F *f, int x)
+int find(F *f, int x)
 {
 	while (f->parent[x] != x) {
 		f->parent[x] = f->parent[f->parent[x]];
@@ -45,7 +33,7 @@ static int find(F *f, int x)
 	return x;
 }
 
-static void unite(F *f, Value *a, Value *b)
+void unite(F *f, Value *a, Value *b)
 {
 	if (!type_is_tile(a->type) || !type_is_tile(b->type))
 		return;
@@ -131,6 +119,10 @@ static int constrain(Op *op, void *ctx)
 	case CT_broadcast:
 		f->bcasts[f->nbcasts++] = op;
 		break;
+	case CT_reduce: case CT_scan: case CT_permute: case CT_cat: case CT_extract:
+	case CT_pack: case CT_unpack:
+		shape_constrain(f, op);     /* shape.c */
+		break;
 	case CT_for: {
 		Block *body = op->regions[0].first;
 		int ninit = op->noperands - 3;
@@ -175,7 +167,7 @@ static int constrain(Op *op, void *ctx)
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
-static void assign_blocked(F *f, int root, Value *v)
+void assign_blocked(F *f, int root, Value *v)
 {
 	int64_t n = type_num_elements(v->type);
 	int64_t threads = 32 * (int64_t)f->warps;
@@ -212,7 +204,7 @@ static TileMap map_of(Op *op)
 	return tm;
 }
 
-static const Attr *layout_attr(Module *m, const Layout *l)
+const Attr *layout_attr(Module *m, const Layout *l)
 {
 	char buf[512];
 	return attr_string(m, layout_str(l, buf, sizeof buf));
@@ -265,6 +257,8 @@ static void sched_fn(Module *m, Op *fn, int warps)
 	op_walk(fn, collect, f);
 	op_walk(fn, constrain, f);
 
+	/* reduction results that take their source's layout (shape.c) */
+	shape_preassign(f);
 	/* anchored classes first */
 	for (int i = 0; i < f->nvals; i++) {
 		Value *v = f->vals[i];
@@ -288,6 +282,7 @@ static void sched_fn(Module *m, Op *fn, int warps)
 			f->assigned[ss] = true;
 			changed = true;
 		}
+		changed = shape_propagate(f) || changed;     /* shape.c */
 		if (changed)
 			continue;
 		/* give one free class a default and go round again */
@@ -327,12 +322,14 @@ static void sched_fn(Module *m, Op *fn, int warps)
 		v->layout = layout_attr(m, &f->lay[r]);
 	}
 	op_walk(fn, fix_local, f);
+	shape_fix(f);                   /* shape.c */
 	free(f->vals);
 	free(f->parent);
 	free(f->vmax);
 	free(f->assigned);
 	free(f->lay);
 	free(f->bcasts);
+	free(f->shops);
 }
 
 int sched_module(Module *m, int num_warps)

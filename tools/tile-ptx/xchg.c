@@ -1,0 +1,425 @@
+/* xchg.c: shared memory for layout conversions, cross-warp reductions and
+ * scans, and extracts that are not register subsets (docs/lowering.md §8).
+ *
+ * Buffer. Each kernel that needs one gets a static shared array of two
+ * equal regions, each as large as the largest single use in the kernel.
+ * A use writes its region, waits at bar.sync, reads. Uses alternate between
+ * the regions, so a use needs no barrier before its writes when the use
+ * before it (in emission order) is in the same block: that use's own
+ * barrier came after every thread finished reading the region now being
+ * written. The first use of the kernel at its top level needs none either.
+ * Elsewhere (first use inside a loop or branch) a barrier comes first.
+ *
+ * Bank conflicts. A conversion writes each element at its row-major offset
+ * and reads it back at the offset the new layout gives, both through an
+ * XOR swizzle: physical = offset ^ S(offset), where S sends each "high"
+ * offset bit (above the 32 banks' worth of elements) to a set of bank
+ * bits. S is chosen so that, in every warp-wide access of both phases, the
+ * 32 lanes hit distinct banks or the same word (xchg_swizzle). It is a
+ * bijection on the buffer, so no padding is needed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "emit.h"
+#include "irutil.h"
+#include "layout_map.h"
+#include "diag.h"
+
+static LLVMTypeRef t_i32(E *e) { return LLVMInt32TypeInContext(e->ctx); }
+static LLVMValueRef k32(E *e, int64_t v) { return LLVMConstInt(t_i32(e), (unsigned long long)v, 1); }
+
+/* ------------------------------------------------------------ buffer */
+
+static struct {
+	LLVMValueRef fn;        /* the kernel the state below belongs to */
+	LLVMValueRef buf;       /* [regions * region_bytes x i8] addrspace(3) */
+	int64_t region_bytes;
+	int regions;
+	Op *last;               /* the last use emitted, and its region */
+	int last_region;
+} S;
+
+static int need_walk(Op *op, void *ctx)
+{
+	int64_t *max = ctx;
+	int64_t b = xchg_need(op);
+	if (b > *max)
+		*max = b;
+	return 0;
+}
+
+/* Bytes an op needs in shared memory; 0 for ops that do not use it. */
+int64_t xchg_need(Op *op)
+{
+	switch (op->info->code) {
+	case AS_convert_layout: {
+		const Type *t = op->results[0]->type;
+		int eb = elem_bytes(tile_elem(t));
+		return type_num_elements(t) * (eb ? eb : 1);
+	}
+	case CT_extract: {
+		const Attr *a = op_attr(op, "via_shared");
+		if (!a || !a->u.i)
+			return 0;
+		const Type *t = op->operands[0]->type;
+		int eb = elem_bytes(tile_elem(t));
+		return type_num_elements(t) * (eb ? eb : 1);
+	}
+	case CT_reduce:
+		return reduce_smem_bytes(op);
+	case CT_scan:
+		return scan_smem_bytes(op);
+	default:
+		return 0;
+	}
+}
+
+/* Start a use: the region's base (i8 addrspace(3) pointer), after a
+ * barrier unless none is needed. */
+LLVMValueRef xchg_begin(E *e, Op *op)
+{
+	if (S.fn != e->fn) {
+		memset(&S, 0, sizeof S);
+		S.fn = e->fn;
+		Op *top = op_toplevel(op);
+		int64_t max = 0;
+		op_walk(top, need_walk, &max);
+		max = (max + 15) & ~(int64_t)15;
+		if (max < 16)
+			max = 16;
+		S.region_bytes = max;
+		S.regions = 2 * max <= 48 * 1024 ? 2 : 1;
+		if (max > 48 * 1024) {
+			diag_error(op->loc, "'%s' op needs %lld bytes of shared memory; more than 48 KiB "
+				   "(static shared memory) is not supported yet", op->info->name, (long long)max);
+			e->errors++;
+			S.regions = 1;
+			S.region_bytes = 16;
+		}
+		size_t n;
+		const char *fname = LLVMGetValueName2(e->fn, &n);
+		char name[300];
+		snprintf(name, sizeof name, "__tile_xchg_%.*s", (int)(n > 250 ? 250 : n), fname);
+		LLVMTypeRef at = LLVMArrayType2(LLVMInt8TypeInContext(e->ctx), (uint64_t)(S.regions * S.region_bytes));
+		S.buf = LLVMAddGlobalInAddressSpace(e->mod, at, name, 3);
+		LLVMSetInitializer(S.buf, LLVMGetUndef(at));
+		LLVMSetLinkage(S.buf, LLVMInternalLinkage);
+		LLVMSetAlignment(S.buf, 16);
+	}
+	int region = 0;
+	bool need_bar = true;
+	Op *top = op_toplevel(op);
+	if (!S.last && op->parent == top->regions[0].first) {
+		need_bar = false;
+	} else if (S.last && S.regions == 2 && S.last->parent == op->parent) {
+		need_bar = false;
+		region = 1 - S.last_region;
+	}
+	if (need_bar)
+		barrier(e);
+	S.last = op;
+	S.last_region = region;
+	LLVMValueRef off = LLVMConstInt(LLVMInt64TypeInContext(e->ctx), (unsigned long long)(region * S.region_bytes), 0);
+	return LLVMBuildGEP2(e->b, LLVMInt8TypeInContext(e->ctx), S.buf, &off, 1, "xchg");
+}
+
+/* Pointer to element type t at byte offset off (i32) from base. */
+static LLVMValueRef xchg_ptr(E *e, LLVMValueRef base, LLVMValueRef off)
+{
+	LLVMValueRef o64 = LLVMBuildZExt(e->b, off, LLVMInt64TypeInContext(e->ctx), "");
+	return LLVMBuildGEP2(e->b, LLVMInt8TypeInContext(e->ctx), base, &o64, 1, "");
+}
+
+void xchg_store(E *e, LLVMValueRef base, LLVMValueRef byte_off, LLVMValueRef v, const Type *el,
+		LLVMValueRef pred)
+{
+	LLVMTypeRef mt = mem_ty(e, el), et = elem_ty(e, el);
+	if (mt != et)
+		v = LLVMBuildZExt(e->b, v, mt, "");
+	LLVMValueRef p = xchg_ptr(e, base, byte_off);
+	if (!pred) {
+		LLVMValueRef st = LLVMBuildStore(e->b, v, p);
+		int eb = elem_bytes(el);
+		LLVMSetAlignment(st, (unsigned)(eb ? eb : 1));
+		return;
+	}
+	LLVMBasicBlockRef stbb = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "xst");
+	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "xst.join");
+	LLVMBuildCondBr(e->b, pred, stbb, join);
+	LLVMPositionBuilderAtEnd(e->b, stbb);
+	LLVMValueRef st = LLVMBuildStore(e->b, v, p);
+	int eb = elem_bytes(el);
+	LLVMSetAlignment(st, (unsigned)(eb ? eb : 1));
+	LLVMBuildBr(e->b, join);
+	LLVMPositionBuilderAtEnd(e->b, join);
+}
+
+LLVMValueRef xchg_load(E *e, LLVMValueRef base, LLVMValueRef byte_off, const Type *el)
+{
+	LLVMTypeRef mt = mem_ty(e, el), et = elem_ty(e, el);
+	LLVMValueRef x = LLVMBuildLoad2(e->b, mt, xchg_ptr(e, base, byte_off), "");
+	int eb = elem_bytes(el);
+	LLVMSetAlignment(x, (unsigned)(eb ? eb : 1));
+	return mt != et ? LLVMBuildTrunc(e->b, x, et, "") : x;
+}
+
+/* ------------------------------------------------------------ swizzle */
+
+/* Bank positions in element-offset space for elements of eb bytes: offset
+ * bits [blo, blo + nbank) choose the bank (the word for eb <= 4, the bank
+ * pair for 8-byte elements); bits below blo stay in one word; lanes
+ * considered: the first `lanes` lane bits (64-bit accesses go in two
+ * half-warp phases). */
+static void bank_geometry(int eb, int *blo, int *nbank, int *lanes)
+{
+	if (eb >= 8) {
+		*blo = 0;
+		*nbank = 4;
+		*lanes = 4;
+		return;
+	}
+	*blo = eb == 4 ? 0 : eb == 2 ? 1 : 2;
+	*nbank = 5;
+	*lanes = 5;
+}
+
+static int rank_of(int n, const unsigned *v)
+{
+	unsigned basis[32] = {0};
+	int r = 0;
+	for (int i = 0; i < n; i++) {
+		unsigned x = v[i];
+		for (int b = 31; b >= 0 && x; b--) {
+			if (!((x >> b) & 1))
+				continue;
+			if (!basis[b]) {
+				basis[b] = x;
+				r++;
+				x = 0;
+			} else {
+				x ^= basis[b];
+			}
+		}
+	}
+	return r;
+}
+
+/* Bank vectors of one phase (lane address bits pos[], -1 = none);
+ * unassigned high bits are skipped. */
+static int phase_vectors(const int *pos, int nlanes, int blo, int nbank, const unsigned *sw,
+			 const bool *set, unsigned *out)
+{
+	int n = 0;
+	for (int i = 0; i < nlanes; i++) {
+		int p = pos[i];
+		if (p < 0 || p < blo)
+			continue;
+		if (p < blo + nbank)
+			out[n++] = 1u << (p - blo);
+		else if (set[p])
+			out[n++] = sw[p];
+	}
+	return n;
+}
+
+static bool phase_ok(const int *pos, int nlanes, int blo, int nbank, const unsigned *sw)
+{
+	bool set[64];
+	for (int i = 0; i < 64; i++)
+		set[i] = true;
+	unsigned v[8];
+	int n = phase_vectors(pos, nlanes, blo, nbank, sw, set, v);
+	for (int i = 0; i < n; i++)
+		if (!v[i])
+			return false;
+	return rank_of(n, v) == n;
+}
+
+/* Choose sw[p] for the high offset bits p >= blo + nbank so that every
+ * phase's lane vectors hit independent banks. phases[k][lane bit] = offset
+ * bit of that lane bit (or -1). Leaves sw all zero when it cannot. */
+static void xchg_swizzle(int eb, int nphases, int (*phases)[5], unsigned *sw, int abits)
+{
+	int blo, nbank, lanes;
+	bank_geometry(eb, &blo, &nbank, &lanes);
+	bool set[64] = {0};
+	memset(sw, 0, sizeof *sw * 64);
+	for (int k = 0; k < nphases; k++) {
+		for (int i = 0; i < lanes; i++) {
+			int p = phases[k][i];
+			if (p < blo + nbank || p >= abits || set[p])
+				continue;
+			unsigned cur[8];
+			int n = phase_vectors(phases[k], lanes, blo, nbank, sw, set, cur);
+			unsigned pick = 0;
+			for (int t = 0; t < nbank && !pick; t++) {       /* one bank bit: one XOR */
+				cur[n] = 1u << t;
+				if (rank_of(n + 1, cur) == n + 1)
+					pick = cur[n];
+			}
+			for (unsigned c = 1; c < (1u << nbank) && !pick; c++) {
+				cur[n] = c;
+				if (rank_of(n + 1, cur) == n + 1)
+					pick = c;
+			}
+			sw[p] = pick;
+			set[p] = true;
+		}
+	}
+	for (int k = 0; k < nphases; k++)
+		if (!phase_ok(phases[k], lanes, blo, nbank, sw)) {
+			memset(sw, 0, sizeof *sw * 64);
+			return;
+		}
+}
+
+static int64_t sw_apply(const unsigned *sw, int abits, int blo, int64_t x)
+{
+	int64_t r = 0;
+	for (int p = 0; p < abits; p++)
+		if (((x >> p) & 1) && sw[p])
+			r ^= (int64_t)sw[p] << blo;
+	return r;
+}
+
+/* ------------------------------------------------------------ exchange */
+
+/* The thread part of a layout's offsets pushed through m: lane and warp
+ * strides only (register mode empty), so lw_of gives m(L(lane) + W(warp)). */
+static Layout thread_part(const Layout *l, const BitMap *m)
+{
+	Layout p, r;
+	if (!layout_push(l, m, &p))
+		ice("tile-ptx: a layout with leaves that are not powers of two");
+	layout_init(&r);
+	int64_t one = 1, zero = 0;
+	layout_add_mode(&r, 1, &one, &zero);
+	for (int mode = 1; mode < 3; mode++)
+		layout_add_mode(&r, p.begin[mode + 1] - p.begin[mode], p.shape + p.begin[mode], p.stride + p.begin[mode]);
+	layout_canonicalize(&r);
+	return r;
+}
+
+/* The lane bits of a layout (thread part) as offset bits. */
+static void lane_bits(const Layout *l, int *pos)
+{
+	for (int b = 0; b < 5; b++) {
+		int64_t x = layout_eval_mode(l, 1, (int64_t)1 << b);
+		pos[b] = x ? ilog2_exact(x) : -1;
+	}
+}
+
+/* x ^ S(x) for a runtime offset x (i32). */
+static LLVMValueRef swz_rt(E *e, LLVMValueRef x, const unsigned *sw, int abits, int blo)
+{
+	LLVMValueRef acc = x;
+	for (int p = 0; p < abits; p++) {
+		if (!sw[p])
+			continue;
+		LLVMValueRef bit = LLVMBuildAnd(e->b, LLVMBuildLShr(e->b, x, k32(e, p), ""), k32(e, 1), "");
+		acc = LLVMBuildXor(e->b, acc, LLVMBuildMul(e->b, bit, k32(e, (int64_t)sw[p] << blo), ""), "");
+	}
+	return acc;
+}
+
+/* Which bits a thread part (after swizzling) can have. */
+static int64_t thread_mask(const Layout *t, const unsigned *sw, int abits, int blo)
+{
+	int64_t m = 0;
+	for (int mode = 1; mode < 3; mode++)
+		for (int64_t c = 1; c < layout_mode_size(t, mode); c <<= 1) {
+			int64_t x = layout_eval_mode(t, mode, c);
+			m |= x | sw_apply(sw, abits, blo, x);
+		}
+	return m;
+}
+
+static LLVMValueRef join_off(E *e, LLVMValueRef thr, int64_t thr_mask, int64_t k)
+{
+	if ((k & thr_mask) == 0)
+		return LLVMBuildAdd(e->b, thr, k32(e, k), "");
+	return LLVMBuildXor(e->b, thr, k32(e, k), "");
+}
+
+/* Move nsrc tiles (each of src_elems elements, in their own layouts) into
+ * dst's layout through shared memory: source j's element at offset o is
+ * written at element address j*src_elems + o; dst register r reads address
+ * m(dst offset) + cadd (+ radd when not NULL: a runtime i32 element offset,
+ * with no bit in common with m's image). Only first owners write. */
+void xchg_move(E *e, Op *op, int nsrc, TV **srcs, int64_t src_elems, const Type *el, TV *dst,
+		   const BitMap *m, int64_t cadd, LLVMValueRef radd)
+{
+	int eb = elem_bytes(el) ? elem_bytes(el) : 1;
+	int abits = ilog2_exact(src_elems * nsrc);
+	if (abits < 0)
+		ice("tile-ptx: exchange of a tile whose size is not a power of two");
+	Layout rth = thread_part(&dst->lay, m);
+	/* swizzle from the lane patterns of both phases */
+	unsigned sw[64] = {0};
+	int blo, nbank, lanes;
+	bank_geometry(eb, &blo, &nbank, &lanes);
+	if (!radd) {
+		int phases[9][5], np = 0;
+		for (int j = 0; j < nsrc && np < 8; j++)
+			lane_bits(&srcs[j]->lay, phases[np++]);
+		lane_bits(&rth, phases[np++]);
+		xchg_swizzle(eb, np, phases, sw, abits);
+	}
+	LLVMValueRef base = xchg_begin(e, op);
+	/* writes */
+	for (int j = 0; j < nsrc; j++) {
+		TV *s = srcs[j];
+		LWCache *pc = lw_of(e, &s->lay);
+		LLVMValueRef prim = pc->primary;
+		if (LLVMIsAConstantInt(prim) && LLVMConstIntGetZExtValue(prim) == 1)
+			prim = NULL;
+		LLVMValueRef thr = swz_rt(e, pc->off, sw, abits, blo);
+		int64_t tm = thread_mask(&s->lay, sw, abits, blo);
+		for (int k = 0; k < s->n; k++) {
+			if (!layout_reg_is_primary(&s->lay, k))
+				continue;
+			int64_t a = j * src_elems + layout_eval_mode(&s->lay, 0, k);
+			int64_t kk = a ^ sw_apply(sw, abits, blo, a);
+			LLVMValueRef off = join_off(e, thr, tm, kk);
+			off = LLVMBuildMul(e->b, off, k32(e, eb), "");
+			xchg_store(e, base, off, s->r[k], el, prim);
+		}
+	}
+	barrier(e);
+	/* reads */
+	LWCache *rc = lw_of(e, &rth);
+	LLVMValueRef toff = rc->off;
+	if (radd)
+		toff = LLVMBuildAdd(e->b, toff, radd, "");
+	LLVMValueRef thr = swz_rt(e, toff, sw, abits, blo);
+	int64_t tm = thread_mask(&rth, sw, abits, blo);
+	for (int k = 0; k < dst->n; k++) {
+		int64_t a = bitmap_apply(m, layout_eval_mode(&dst->lay, 0, k)) + cadd;
+		int64_t kk = a ^ sw_apply(sw, abits, blo, a);
+		LLVMValueRef off = join_off(e, thr, tm, kk);
+		off = LLVMBuildMul(e->b, off, k32(e, eb), "");
+		dst->r[k] = xchg_load(e, base, off, el);
+	}
+}
+
+/* convert_layout through shared memory (swizzled); false when the layouts
+ * are not made of power-of-two leaves (emit.c's plain conversion then). */
+bool xchg_convert(E *e, Op *op)
+{
+	TV *s = get(e, op->operands[0]);
+	const Type *t = op->results[0]->type;
+	int64_t n = type_num_elements(t);
+	BitOwner own[BITMAP_MAX];
+	Layout dl;
+	if (!op->results[0]->layout || !layout_parse(op->results[0]->layout->u.s, &dl, NULL))
+		return false;
+	if (ilog2_exact(n) < 0 || !layout_bit_owners(&s->lay, BITMAP_MAX, own) ||
+	    !layout_bit_owners(&dl, BITMAP_MAX, own))
+		return false;
+	TV *d = tv_new(e, op->results[0]);
+	BitMap id;
+	bitmap_identity(&id, ilog2_exact(n));
+	xchg_move(e, op, 1, &s, n, tile_elem(t), d, &id, 0, NULL);
+	set(e, op->results[0], d);
+	return true;
+}

@@ -1,0 +1,37 @@
+/* sched_int.h: tile-sched's per-kernel state, shared by sched.c (classes,
+ * anchors, broadcasts, the assignment loop) and shape.c (reduce, scan and
+ * the shape ops: permute, cat, extract, pack/unpack; docs/lowering.md §8). */
+#ifndef TILE_SCHED_INT_H
+#define TILE_SCHED_INT_H
+#include "ir.h"
+#include "layout.h"
+
+typedef struct F {
+	Module *m;
+	Op *fn;
+	int warps;
+	int nvals;
+	Value **vals;        /* by id */
+	int *parent;
+	int *vmax;           /* by class root: 0 = not anchored, else max chunk in elements */
+	bool *assigned;
+	Layout *lay;
+	Op **bcasts;
+	int nbcasts;
+	Op **shops;          /* reduce, scan, permute, cat, extract, pack, unpack (shape.c) */
+	int nshops, capshops;
+} F;
+
+/* sched.c */
+int find(F *f, int x);                       /* class root of value id x */
+void unite(F *f, Value *a, Value *b);        /* same layout (tiles only) */
+void assign_blocked(F *f, int root, Value *v);
+const Attr *layout_attr(Module *m, const Layout *l);
+
+/* shape.c */
+void shape_constrain(F *f, Op *op);          /* classes and the op list */
+void shape_preassign(F *f);                  /* reduce results that take the slice of their source */
+bool shape_propagate(F *f);                  /* one round of derivations; true if a class got a layout */
+void shape_fix(F *f);                        /* after layouts: make ops local or mark them */
+
+#endif
