@@ -85,4 +85,18 @@ bool layout_scan_ok(const Layout *l, int lo, int nb);
 bool layout_expand(const Layout *l, int k, Layout *out);
 bool layout_contract(const Layout *l, int k, Layout *out);
 
+/* Shared-memory banks (32 x 4 bytes) for elements of eb bytes: offset bits
+ * [*blo, *blo + *nbank) pick the bank (the 4-byte word for eb <= 4, the
+ * bank pair for 8-byte elements); lower bits stay in one word; a warp
+ * access is checked over its first *lanes lane bits (8-byte accesses go in
+ * two half-warp phases). */
+void smem_banks(int eb, int *blo, int *nbank, int *lanes);
+/* An XOR swizzle for a buffer of 2^abits elements, physical = offset ^
+ * (S(offset) << blo) with S(offset) = XOR of sw[p] over the set high bits
+ * p >= blo + nbank: chosen so that in each of the nphases warp accesses
+ * (phases[k][b] = the offset bit lane bit b moves, or -1) the lanes hit
+ * distinct banks or the same word. sw has 64 entries; all zero when no
+ * swizzle is needed or none is found. */
+void smem_swizzle(int eb, int nphases, int (*phases)[5], unsigned *sw, int abits);
+
 #endif

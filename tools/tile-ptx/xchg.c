@@ -165,114 +165,6 @@ LLVMValueRef xchg_load(E *e, LLVMValueRef base, LLVMValueRef byte_off, const Typ
 
 /* ------------------------------------------------------------ swizzle */
 
-/* Bank positions in element-offset space for elements of eb bytes: offset
- * bits [blo, blo + nbank) choose the bank (the word for eb <= 4, the bank
- * pair for 8-byte elements); bits below blo stay in one word; lanes
- * considered: the first `lanes` lane bits (64-bit accesses go in two
- * half-warp phases). */
-static void bank_geometry(int eb, int *blo, int *nbank, int *lanes)
-{
-	if (eb >= 8) {
-		*blo = 0;
-		*nbank = 4;
-		*lanes = 4;
-		return;
-	}
-	*blo = eb == 4 ? 0 : eb == 2 ? 1 : 2;
-	*nbank = 5;
-	*lanes = 5;
-}
-
-static int rank_of(int n, const unsigned *v)
-{
-	unsigned basis[32] = {0};
-	int r = 0;
-	for (int i = 0; i < n; i++) {
-		unsigned x = v[i];
-		for (int b = 31; b >= 0 && x; b--) {
-			if (!((x >> b) & 1))
-				continue;
-			if (!basis[b]) {
-				basis[b] = x;
-				r++;
-				x = 0;
-			} else {
-				x ^= basis[b];
-			}
-		}
-	}
-	return r;
-}
-
-/* Bank vectors of one phase (lane address bits pos[], -1 = none);
- * unassigned high bits are skipped. */
-static int phase_vectors(const int *pos, int nlanes, int blo, int nbank, const unsigned *sw,
-			 const bool *set, unsigned *out)
-{
-	int n = 0;
-	for (int i = 0; i < nlanes; i++) {
-		int p = pos[i];
-		if (p < 0 || p < blo)
-			continue;
-		if (p < blo + nbank)
-			out[n++] = 1u << (p - blo);
-		else if (set[p])
-			out[n++] = sw[p];
-	}
-	return n;
-}
-
-static bool phase_ok(const int *pos, int nlanes, int blo, int nbank, const unsigned *sw)
-{
-	bool set[64];
-	for (int i = 0; i < 64; i++)
-		set[i] = true;
-	unsigned v[8];
-	int n = phase_vectors(pos, nlanes, blo, nbank, sw, set, v);
-	for (int i = 0; i < n; i++)
-		if (!v[i])
-			return false;
-	return rank_of(n, v) == n;
-}
-
-/* Choose sw[p] for the high offset bits p >= blo + nbank so that every
- * phase's lane vectors hit independent banks. phases[k][lane bit] = offset
- * bit of that lane bit (or -1). Leaves sw all zero when it cannot. */
-static void xchg_swizzle(int eb, int nphases, int (*phases)[5], unsigned *sw, int abits)
-{
-	int blo, nbank, lanes;
-	bank_geometry(eb, &blo, &nbank, &lanes);
-	bool set[64] = {0};
-	memset(sw, 0, sizeof *sw * 64);
-	for (int k = 0; k < nphases; k++) {
-		for (int i = 0; i < lanes; i++) {
-			int p = phases[k][i];
-			if (p < blo + nbank || p >= abits || set[p])
-				continue;
-			unsigned cur[8];
-			int n = phase_vectors(phases[k], lanes, blo, nbank, sw, set, cur);
-			unsigned pick = 0;
-			for (int t = 0; t < nbank && !pick; t++) {       /* one bank bit: one XOR */
-				cur[n] = 1u << t;
-				if (rank_of(n + 1, cur) == n + 1)
-					pick = cur[n];
-			}
-			for (unsigned c = 1; c < (1u << nbank) && !pick; c++) {
-				cur[n] = c;
-				if (rank_of(n + 1, cur) == n + 1)
-					pick = c;
-			}
-			sw[p] = pick;
-			set[p] = true;
-		}
-	}
-	for (int k = 0; k < nphases; k++)
-		if (!phase_ok(phases[k], lanes, blo, nbank, sw)) {
-			memset(sw, 0, sizeof *sw * 64);
-			return;
-		}
-}
-
 static int64_t sw_apply(const unsigned *sw, int abits, int blo, int64_t x)
 {
 	int64_t r = 0;
@@ -357,13 +249,13 @@ void xchg_move(E *e, Op *op, int nsrc, TV **srcs, int64_t src_elems, const Type 
 	/* swizzle from the lane patterns of both phases */
 	unsigned sw[64] = {0};
 	int blo, nbank, lanes;
-	bank_geometry(eb, &blo, &nbank, &lanes);
+	smem_banks(eb, &blo, &nbank, &lanes);
 	if (!radd) {
 		int phases[9][5], np = 0;
 		for (int j = 0; j < nsrc && np < 8; j++)
 			lane_bits(&srcs[j]->lay, phases[np++]);
 		lane_bits(&rth, phases[np++]);
-		xchg_swizzle(eb, np, phases, sw, abits);
+		smem_swizzle(eb, np, phases, sw, abits);
 	}
 	LLVMValueRef base = xchg_begin(e, op);
 	/* writes */

@@ -1,0 +1,157 @@
+#!/usr/bin/env bats
+# Reductions, scans and shape ops end to end (docs/lowering.md §8):
+# tile-read | tile-lower | tile-sched | tile-ptx on the corpus kernels that
+# use them and on tests/reduce/corpus (tests/reduce/kernels/redshape.py),
+# for sm_80, sm_90, sm_100 and sm_120; the PTX is checked for the shape
+# of the code (warp shuffles, shared-memory rounds, barriers, no local
+# memory), ptxas for spills, and a host SIMT emulator for the values.
+load helpers
+
+setup() { setup_scratch; }
+teardown() { teardown_scratch; }
+
+RCORPUS="$BATS_TEST_DIRNAME/reduce/corpus"
+TARGETS="sm_80 sm_90 sm_100 sm_120"
+KERNELS="reduce_sum reduce_max softmax layer_norm prefix_sum transpose permute3d"
+
+pipe() {
+	local bc=$1 sm=$2
+	shift 2
+	tile-read "$bc" | tile-lower --gpu-name="$sm" | tile-sched "$@" | tile-ptx --gpu-name="$sm"
+}
+
+# assemble BYTECODE NAME: PTX for every target that ptxas accepts, with no
+# local memory and no spills; leaves $SCRATCH/NAME.SM.ptx
+assemble() {
+	require_ptxas
+	local bc=$1 name=$2 sm
+	for sm in $TARGETS; do
+		pipe "$bc" "$sm" >"$SCRATCH/$name.$sm.ptx" || fail "$name: pipeline failed for $sm"
+		if grep -q '\.local' "$SCRATCH/$name.$sm.ptx"; then fail "$name: local memory for $sm"; fi
+		ptxas -v -arch="$sm" "$SCRATCH/$name.$sm.ptx" -o "$SCRATCH/$name.$sm.cubin" 2>"$SCRATCH/$name.$sm.log" ||
+			fail "$name: ptxas rejected $sm: $(head -5 "$SCRATCH/$name.$sm.log")"
+		grep -q ' 0 bytes spill stores, 0 bytes spill loads' "$SCRATCH/$name.$sm.log" || fail "$name: no spill report"
+		if grep 'spill' "$SCRATCH/$name.$sm.log" | grep -qv ' 0 bytes spill stores, 0 bytes spill loads'; then
+			fail "$name: spills for $sm: $(grep spill "$SCRATCH/$name.$sm.log")"
+		fi
+	done
+}
+
+# count PATTERN FILE
+count() { grep -c -- "$1" "$2" || true; }
+
+@test "layout maps, slices, scan shapes, pack/unpack layouts, bank swizzles (unit)" {
+	cc -std=c11 -Wall -I"$ROOT/libcommon" "$BATS_TEST_DIRNAME/reduce/layout_map_test.c" \
+		"$ROOT/libcommon/layout.c" "$ROOT/libcommon/layout_map.c" "$ROOT/libcommon/strbuf.c" -o "$SCRATCH/t"
+	run "$SCRATCH/t"
+	assert_success
+	assert_output "all checks passed"
+}
+
+@test "corpus reductions, scans and permutes assemble for sm_80 sm_90 sm_100 sm_120, no local memory, no spills" {
+	for k in $KERNELS; do
+		for v in 13.1 13.4; do
+			assemble "$CORPUS/$v/$k.tileirbc" "$k"
+		done
+	done
+}
+
+@test "warp reductions are shfl.sync.bfly; a reduction across warps is one shared-memory round" {
+	assemble "$CORPUS/13.3/reduce_sum.tileirbc" rs
+	f=$SCRATCH/rs.sm_90.ptx
+	grep -q 'shfl.sync.bfly.b32' "$f"
+	# 32x64 along the rows: 16 rows a thread, reduce-scattered over 5 lane bits
+	# (8+4+2+1+1 shuffles), then one round for the warp bit: one bar.sync per kernel
+	[ "$(count 'shfl.sync.bfly' "$f")" -eq 32 ] || fail "$(count 'shfl.sync.bfly' "$f") shuffles"
+	[ "$(count 'bar.sync' "$f")" -eq 2 ] || fail "$(count 'bar.sync' "$f") barriers"
+	# reduce_max along dim 0: registers and warps only, no shuffles
+	assemble "$CORPUS/13.3/reduce_max.tileirbc" rm
+	[ "$(count 'shfl.sync' "$SCRATCH/rm.sm_90.ptx")" -eq 0 ]
+	[ "$(count 'bar.sync' "$SCRATCH/rm.sm_90.ptx")" -eq 1 ]
+}
+
+@test "softmax and layer_norm: the reduced rows broadcast back without a conversion" {
+	for k in softmax layer_norm; do
+		tile-read "$CORPUS/13.3/$k.tileirbc" | tile-lower | tile-sched --emit=text >"$SCRATCH/$k.txt"
+		if grep -q 'convert_layout' "$SCRATCH/$k.txt"; then fail "$k: a convert_layout"; fi
+		grep -q 'cuda_tile.reduce' "$SCRATCH/$k.txt"
+		assemble "$CORPUS/13.3/$k.tileirbc" "$k"
+		grep -q 'shfl.sync.bfly' "$SCRATCH/$k.sm_90.ptx"
+	done
+	# softmax 4x256: each row result in every thread that holds the row
+	grep -q 'layout(%[0-9]* = "(4,32,4):(1,0,0)")' "$SCRATCH/softmax.txt"
+	# two reductions, one barrier each: the second needs none before it
+	# (it writes the other half of the buffer)
+	[ "$(count 'bar.sync' "$SCRATCH/softmax.sm_90.ptx")" -eq 2 ]
+	[ "$(count 'shfl.sync.bfly' "$SCRATCH/softmax.sm_90.ptx")" -eq 12 ]
+}
+
+@test "prefix_sum: shfl.sync.up within warps, one round for the warp totals" {
+	assemble "$CORPUS/13.3/prefix_sum.tileirbc" ps
+	f=$SCRATCH/ps.sm_90.ptx
+	grep -q 'shfl.sync.up.b32' "$f"
+	if grep -q 'shfl.sync.bfly' "$f"; then fail "butterflies in a scan"; fi
+	[ "$(count 'bar.sync' "$f")" -eq 2 ]
+}
+
+@test "transpose and permute3d: one swizzled shared-memory conversion, no shuffles" {
+	for k in transpose permute3d; do
+		tile-read "$CORPUS/13.3/$k.tileirbc" | tile-lower | tile-sched --emit=text >"$SCRATCH/$k.txt"
+		[ "$(count 'nv_tileas.convert_layout' "$SCRATCH/$k.txt")" -eq 1 ] || fail "$k: not one conversion"
+		assemble "$CORPUS/13.3/$k.tileirbc" "$k"
+		f=$SCRATCH/$k.sm_90.ptx
+		[ "$(count 'bar.sync' "$f")" -eq 1 ] || fail "$k: barriers"
+		if grep -q 'shfl' "$f"; then fail "$k: shuffles"; fi
+	done
+	# the transpose reads columns: its addresses are XOR-swizzled
+	grep -q 'xor.b32' "$SCRATCH/transpose.sm_90.ptx"
+	grep -q 'st.shared' "$SCRATCH/transpose.sm_90.ptx"
+}
+
+@test "more reductions, scans and shape ops (tests/reduce/corpus) assemble for every target" {
+	for f in "$RCORPUS"/*.tileirbc; do
+		assemble "$f" "$(basename "$f" .tileirbc)"
+	done
+	# argmax: two operands through the same shuffles; cat/extract/reshape/pack: register moves only
+	grep -q 'shfl.sync.bfly' "$SCRATCH/argmax_rows.sm_90.ptx"
+	for k in cat_extract reshape_mix pack_unpack; do
+		if grep -q 'bar.sync\|shfl' "$SCRATCH/$k.sm_90.ptx"; then fail "$k: data moved between threads"; fi
+	done
+	# a reverse scan shuffles down
+	grep -q 'shfl.sync.down' "$SCRATCH/cumsum_rows_rev.sm_90.ptx"
+	# f64 / i64 reductions shuffle both halves
+	grep -q 'shfl.sync.bfly' "$SCRATCH/reduce_types.sm_90.ptx"
+}
+
+@test "other block sizes: 1, 2 and 8 warps" {
+	require_ptxas
+	for w in 1 2 8; do
+		for k in reduce_sum softmax layer_norm prefix_sum transpose; do
+			pipe "$CORPUS/13.3/$k.tileirbc" sm_90 --num-warps=$w >"$SCRATCH/k.ptx" || fail "$k $w warps"
+			ptxas -arch=sm_90 "$SCRATCH/k.ptx" -o "$SCRATCH/k.cubin" || fail "ptxas: $k $w warps"
+		done
+	done
+}
+
+@test "the values: every kernel on the host SIMT emulator against numpy (1, 4 and 8 warps)" {
+	[ -x "$ROOT/.venv/bin/python" ] && "$ROOT/.venv/bin/python" -c 'import numpy' 2>/dev/null || skip "no .venv with numpy"
+	command -v llc-22 >/dev/null || skip "llc-22 not installed"
+	run "$ROOT/.venv/bin/python" "$BATS_TEST_DIRNAME/reduce/simt-run" --bin "$BIN" --warps 4
+	echo "$output" | grep -v '^ok' || true
+	assert_success
+	run "$ROOT/.venv/bin/python" "$BATS_TEST_DIRNAME/reduce/simt-run" --bin "$BIN" --warps 1,8 \
+		reduce_sum/f32 reduce_max softmax layer_norm/f32 prefix_sum/i32 transpose argmax_rows \
+		cumsum_rows_rev scan_pair cat_extract sum_all
+	echo "$output" | grep -v '^ok' || true
+	assert_success
+}
+
+@test "the driver: corpus reductions to cubins" {
+	[ -x "$BIN/tileiras" ] && [ -x "$BIN/tile-pack" ] || skip "driver or tile-pack not built"
+	require_ptxas
+	for k in $KERNELS; do
+		run tileiras --gpu-name=sm_90 "$CORPUS/13.4/$k.tileirbc" -o "$SCRATCH/$k.cubin"
+		assert_success
+		[ -s "$SCRATCH/$k.cubin" ]
+	done
+}

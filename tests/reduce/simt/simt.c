@@ -1,0 +1,281 @@
+/* simt.c: a tiny SIMT emulator for tile-ptx's LLVM IR, to check what the
+ * kernels compute without a GPU (tests/reduce/simt-run drives it).
+ *
+ * The kernel's LLVM IR (tile-ptx --emit=llvm) is retargeted to the host by
+ * simt-run (address spaces dropped, llvm.nvvm.* calls renamed emu_*) and
+ * compiled with llc; this file provides those calls and runs each CTA's
+ * threads as coroutines (ucontext). A thread runs until it reaches a
+ * collective: bar.sync waits for every thread of the CTA, shfl.sync for
+ * every lane of its warp; then the collective completes for all of them.
+ * CTAs run one after another; the kernel's static shared memory (a host
+ * global after retargeting) is therefore shared by the CTA's threads.
+ *
+ * Input file: i32 grid x, y, z, i32 threads, i32 nparams, then per
+ * parameter i32 kind (0 buffer, 1 scalar), i64 bytes, bytes. Output file:
+ * the buffers, in order, after the run. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ucontext.h>
+
+#define MAXT 1024
+#define STACK (256 * 1024)
+
+enum { RUN, AT_BAR, AT_SHFL, DONE };
+
+typedef struct Thr {
+	ucontext_t ctx;
+	int state;
+	int kind;                /* shuffle: 0 bfly 1 up 2 down 3 idx */
+	uint32_t val, b, c, out;
+	char *stack;
+} Thr;
+
+static Thr thr[MAXT];
+static ucontext_t sched_ctx;
+static int nthreads, cur;
+static int ctaid[3], nctaid[3];
+static void (*entry)(void **);
+static void **args;
+
+static void collective(int state)
+{
+	thr[cur].state = state;
+	swapcontext(&thr[cur].ctx, &sched_ctx);
+}
+
+/* ---- special registers */
+int32_t emu_tid_x(void) __asm__("emu_read.ptx.sreg.tid.x");
+int32_t emu_tid_x(void) { return cur; }
+int32_t emu_ctaid_x(void) __asm__("emu_read.ptx.sreg.ctaid.x");
+int32_t emu_ctaid_x(void) { return ctaid[0]; }
+int32_t emu_ctaid_y(void) __asm__("emu_read.ptx.sreg.ctaid.y");
+int32_t emu_ctaid_y(void) { return ctaid[1]; }
+int32_t emu_ctaid_z(void) __asm__("emu_read.ptx.sreg.ctaid.z");
+int32_t emu_ctaid_z(void) { return ctaid[2]; }
+int32_t emu_nctaid_x(void) __asm__("emu_read.ptx.sreg.nctaid.x");
+int32_t emu_nctaid_x(void) { return nctaid[0]; }
+int32_t emu_nctaid_y(void) __asm__("emu_read.ptx.sreg.nctaid.y");
+int32_t emu_nctaid_y(void) { return nctaid[1]; }
+int32_t emu_nctaid_z(void) __asm__("emu_read.ptx.sreg.nctaid.z");
+int32_t emu_nctaid_z(void) { return nctaid[2]; }
+int32_t emu_ntid_x(void) __asm__("emu_read.ptx.sreg.ntid.x");
+int32_t emu_ntid_x(void) { return nthreads; }
+
+/* ---- barriers */
+void emu_bar(int32_t id) __asm__("emu_barrier.cta.sync.aligned.all");
+void emu_bar(int32_t id) { (void)id; collective(AT_BAR); }
+void emu_bar0(void) __asm__("emu_barrier0");
+void emu_bar0(void) { collective(AT_BAR); }
+
+/* ---- shuffles */
+static uint32_t shfl(int kind, uint32_t mask, uint32_t v, uint32_t b, uint32_t c)
+{
+	(void)mask;
+	thr[cur].kind = kind;
+	thr[cur].val = v;
+	thr[cur].b = b;
+	thr[cur].c = c;
+	collective(AT_SHFL);
+	return thr[cur].out;
+}
+
+static void shfl_complete(int w)
+{
+	for (int l = 0; l < 32; l++) {
+		Thr *t = &thr[w * 32 + l];
+		int segmask = (t->c >> 8) & 31, clamp = t->c & 31;
+		int minl = l & segmask, maxl = minl | (clamp & ~segmask);
+		int j = l, ok;
+		switch (t->kind) {
+		case 0: j = l ^ (int)t->b; ok = j <= maxl; break;
+		case 1: j = l - (int)t->b; ok = j >= maxl; break;
+		case 2: j = l + (int)t->b; ok = j <= maxl; break;
+		default: j = minl | ((int)t->b & ~segmask); ok = j <= maxl; break;
+		}
+		if (!ok || j < 0 || j > 31)
+			j = l;
+		t->out = thr[w * 32 + j].val;
+	}
+}
+
+#define SHFL(kname, k) \
+	uint32_t emu_shfl_##kname##_i32(uint32_t, uint32_t, uint32_t, uint32_t) __asm__("emu_shfl.sync." #kname ".i32"); \
+	uint32_t emu_shfl_##kname##_i32(uint32_t m, uint32_t v, uint32_t b, uint32_t c) { return shfl(k, m, v, b, c); } \
+	float emu_shfl_##kname##_f32(uint32_t, float, uint32_t, uint32_t) __asm__("emu_shfl.sync." #kname ".f32"); \
+	float emu_shfl_##kname##_f32(uint32_t m, float v, uint32_t b, uint32_t c) { \
+		uint32_t x; memcpy(&x, &v, 4); x = shfl(k, m, x, b, c); memcpy(&v, &x, 4); return v; }
+SHFL(bfly, 0)
+SHFL(up, 1)
+SHFL(down, 2)
+SHFL(idx, 3)
+
+/* ---- math the optimized libdevice code calls */
+float emu_ex2a(float) __asm__("emu_ex2.approx.ftz.f32");
+float emu_ex2a(float x) { return exp2f(x); }
+float emu_ex2b(float) __asm__("emu_ex2.approx.ftz.f");
+float emu_ex2b(float x) { return exp2f(x); }
+float emu_ex2c(float) __asm__("emu_ex2.approx.f32");
+float emu_ex2c(float x) { return exp2f(x); }
+float emu_ex2d(float) __asm__("emu_ex2.approx.f");
+float emu_ex2d(float x) { return exp2f(x); }
+float emu_rsq(float) __asm__("emu_rsqrt.approx.f");
+float emu_rsq(float x) { return 1.0f / sqrtf(x); }
+float emu_rsqf(float) __asm__("emu_rsqrt.approx.ftz.f");
+float emu_rsqf(float x) { return 1.0f / sqrtf(x); }
+float emu_lg2(float) __asm__("emu_lg2.approx.f");
+float emu_lg2(float x) { return log2f(x); }
+float emu_lg2f(float) __asm__("emu_lg2.approx.ftz.f");
+float emu_lg2f(float x) { return log2f(x); }
+float emu_sat(float) __asm__("emu_saturate.f");
+float emu_sat(float x) { return x != x ? 0.0f : x < 0 ? 0.0f : x > 1 ? 1.0f : x; }
+float emu_fmarm(float, float, float) __asm__("emu_fma.rm.f");
+float emu_fmarm(float a, float b, float c) { return fmaf(a, b, c); }
+float emu_fmarn(float, float, float) __asm__("emu_fma.rn.f");
+float emu_fmarn(float a, float b, float c) { return fmaf(a, b, c); }
+float emu_fmarnf(float, float, float) __asm__("emu_fma.rn.ftz.f");
+float emu_fmarnf(float a, float b, float c) { return fmaf(a, b, c); }
+float emu_rcp(float) __asm__("emu_rcp.approx.ftz.f");
+float emu_rcp(float x) { return 1.0f / x; }
+float emu_rcpn(float) __asm__("emu_rcp.rn.f");
+float emu_rcpn(float x) { return 1.0f / x; }
+float emu_fabs(float) __asm__("emu_fabs.f");
+float emu_fabs(float x) { return fabsf(x); }
+float emu_fmaxf(float, float) __asm__("emu_fmax.f");
+float emu_fmaxf(float a, float b) { return fmaxf(a, b); }
+float emu_fminf(float, float) __asm__("emu_fmin.f");
+float emu_fminf(float a, float b) { return fminf(a, b); }
+
+/* ---- the scheduler */
+static void trampoline(void)
+{
+	entry(args);
+	thr[cur].state = DONE;
+	swapcontext(&thr[cur].ctx, &sched_ctx);
+}
+
+static int run_cta(void)
+{
+	for (int t = 0; t < nthreads; t++) {
+		getcontext(&thr[t].ctx);
+		thr[t].ctx.uc_stack.ss_sp = thr[t].stack;
+		thr[t].ctx.uc_stack.ss_size = STACK;
+		thr[t].ctx.uc_link = &sched_ctx;
+		makecontext(&thr[t].ctx, trampoline, 0);
+		thr[t].state = RUN;
+	}
+	for (;;) {
+		for (int t = 0; t < nthreads; t++)
+			if (thr[t].state == RUN) {
+				cur = t;
+				swapcontext(&sched_ctx, &thr[t].ctx);
+			}
+		int done = 0, bar = 0, progress = 0;
+		for (int t = 0; t < nthreads; t++) {
+			done += thr[t].state == DONE;
+			bar += thr[t].state == AT_BAR;
+		}
+		if (done == nthreads)
+			return 0;
+		for (int w = 0; w * 32 < nthreads; w++) {
+			int at = 0;
+			for (int l = 0; l < 32; l++)
+				at += thr[w * 32 + l].state == AT_SHFL;
+			if (at == 32) {
+				shfl_complete(w);
+				for (int l = 0; l < 32; l++)
+					thr[w * 32 + l].state = RUN;
+				progress = 1;
+			} else if (at) {
+				int others = 0;
+				for (int l = 0; l < 32; l++)
+					others += thr[w * 32 + l].state != AT_SHFL && thr[w * 32 + l].state != RUN;
+				if (others) {
+					fprintf(stderr, "simt: warp %d: %d lanes at a shuffle, the others elsewhere\n", w, at);
+					return 1;
+				}
+			}
+		}
+		if (bar && bar + done == nthreads) {
+			if (done) {
+				fprintf(stderr, "simt: bar.sync after some threads exited\n");
+				return 1;
+			}
+			for (int t = 0; t < nthreads; t++)
+				thr[t].state = RUN;
+			progress = 1;
+		}
+		if (!progress) {
+			fprintf(stderr, "simt: deadlock (%d at a barrier, %d done)\n", bar, done);
+			return 1;
+		}
+	}
+}
+
+static void *xread(FILE *f, size_t n)
+{
+	void *p = calloc(1, n + 16);
+	if (!p || fread(p, 1, n, f) != n) {
+		fprintf(stderr, "simt: short input\n");
+		exit(2);
+	}
+	return p;
+}
+
+int simt_main(int argc, char **argv, void (*fn)(void **));
+int simt_main(int argc, char **argv, void (*fn)(void **))
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: %s IN OUT\n", argv[0]);
+		return 2;
+	}
+	FILE *f = fopen(argv[1], "rb");
+	if (!f)
+		return 2;
+	int32_t hdr[5];
+	if (fread(hdr, 4, 5, f) != 5)
+		return 2;
+	nctaid[0] = hdr[0];
+	nctaid[1] = hdr[1];
+	nctaid[2] = hdr[2];
+	nthreads = hdr[3];
+	int np = hdr[4];
+	if (nthreads < 1 || nthreads > MAXT || nthreads % 32)
+		return 2;
+	args = calloc((size_t)np + 1, sizeof *args);
+	int32_t *kind = calloc((size_t)np + 1, sizeof *kind);
+	int64_t *size = calloc((size_t)np + 1, sizeof *size);
+	void **bufs = calloc((size_t)np + 1, sizeof *bufs);
+	for (int i = 0; i < np; i++) {
+		if (fread(&kind[i], 4, 1, f) != 1 || fread(&size[i], 8, 1, f) != 1)
+			return 2;
+		void *p = xread(f, (size_t)size[i]);
+		if (kind[i] == 0) {
+			bufs[i] = p;
+			void **slot = malloc(sizeof *slot);
+			*slot = p;
+			args[i] = slot;
+		} else {
+			args[i] = p;
+		}
+	}
+	fclose(f);
+	for (int t = 0; t < nthreads; t++)
+		thr[t].stack = malloc(STACK);
+	entry = fn;
+	for (ctaid[2] = 0; ctaid[2] < nctaid[2]; ctaid[2]++)
+		for (ctaid[1] = 0; ctaid[1] < nctaid[1]; ctaid[1]++)
+			for (ctaid[0] = 0; ctaid[0] < nctaid[0]; ctaid[0]++)
+				if (run_cta())
+					return 1;
+	f = fopen(argv[2], "wb");
+	if (!f)
+		return 2;
+	for (int i = 0; i < np; i++)
+		if (kind[i] == 0)
+			fwrite(bufs[i], 1, (size_t)size[i], f);
+	fclose(f);
+	return 0;
+}
