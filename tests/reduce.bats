@@ -42,7 +42,7 @@ count() { grep -c -- "$1" "$2" || true; }
 
 @test "layout maps, slices, scan shapes, pack/unpack layouts, bank swizzles (unit)" {
 	cc -std=c11 -Wall -I"$ROOT/libcommon" "$BATS_TEST_DIRNAME/reduce/layout_map_test.c" \
-		"$ROOT/libcommon/layout.c" "$ROOT/libcommon/layout_map.c" "$ROOT/libcommon/strbuf.c" -o "$SCRATCH/t"
+		"$ROOT/libcommon/layout.c" "$ROOT/libcommon/layout_map.c" "$ROOT/libcommon/strbuf.c" "$ROOT/libcommon/diag.c" -o "$SCRATCH/t"
 	run "$SCRATCH/t"
 	assert_success
 	assert_output "all checks passed"
