@@ -544,34 +544,44 @@ static const Type *parse_type(P *ps, int depth)
 	if (lit(ps, "token"))
 		return type_token(ps->m);
 	if (lit(ps, "(")) {
-		const Type *io[2][64];
-		int n[2] = { 0, 0 };
+		/* no fixed cap: a kernel gets one input per array pointer, shape
+		 * and stride, so real kernels have hundreds */
+		const Type **io[2] = { NULL, NULL };
+		int n[2] = { 0, 0 }, cap[2] = { 0, 0 };
+		const Type *result = NULL;
 		for (int side = 0; side < 2; side++) {
 			if (side && (!expect(ps, "->") || !expect(ps, "(")))
-				return NULL;
+				goto out;
 			if (lit(ps, ")"))
 				continue;
 			for (;;) {
-				if (n[side] == 64) {
-					fail(ps, "too many function inputs or results");
-					return NULL;
-				}
 				const Type *t = parse_type(ps, depth + 1);
 				if (!t)
-					return NULL;
+					goto out;
 				if (t->kind == TY_FUNC) {
 					fail(ps, "function types cannot nest");
-					return NULL;
+					goto out;
+				}
+				if (n[side] == cap[side]) {
+					cap[side] = cap[side] ? 2 * cap[side] : 16;
+					const Type **p = realloc(io[side], sizeof *p * (size_t)cap[side]);
+					if (!p)
+						ice("out of memory");
+					io[side] = p;
 				}
 				io[side][n[side]++] = t;
 				if (lit(ps, ","))
 					continue;
 				if (!expect(ps, ")"))
-					return NULL;
+					goto out;
 				break;
 			}
 		}
-		return type_func(ps->m, n[0], io[0], n[1], io[1]);
+		result = type_func(ps->m, n[0], io[0], n[1], io[1]);
+	out:
+		free(io[0]);
+		free(io[1]);
+		return result;
 	}
 	return parse_elem(ps, depth);
 }

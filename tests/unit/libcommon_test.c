@@ -70,6 +70,15 @@ static void test_types(void)
 	type_rejects(m, "tile<99999999999999999999xf32>", "out of range");
 	type_rejects(m, "tile<1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1xf32>", "rank too large");
 	CHECK(type_num_elements(type_parse(m, "tile<4x8xf32>", NULL)) == 32);
+	/* many inputs: a kernel with 60 2-D arrays has 300 */
+	{
+		char buf[8192] = "(";
+		for (int i = 0; i < 300; i++)
+			strcat(buf, i ? ", tile<i32>" : "tile<ptr<f32>>");
+		strcat(buf, ") -> ()");
+		const Type *f = type_parse(m, buf, NULL);
+		CHECK(f && f->kind == TY_FUNC && f->nin == 300 && f->ins[299]->kind == TY_TILE);
+	}
 	module_free(m);
 }
 
