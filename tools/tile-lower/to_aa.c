@@ -30,7 +30,7 @@ static bool supported(const OpInfo *in)
 		return true;
 	/* reductions, scans and shape ops: carried as they are (docs/lowering.md §8) */
 	case CT_reduce: case CT_scan: case CT_permute: case CT_cat: case CT_extract:
-	case CT_pack: case CT_unpack:
+	case CT_insert: case CT_pack: case CT_unpack:
 		return true;
 	default:
 		return false;

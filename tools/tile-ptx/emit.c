@@ -1328,6 +1328,7 @@ void emit_op(E *e, Op *op, Ctx *loop, Ctx *ifc)
 	case CT_permute: emit_permute(e, op); break;        /* shape.c */
 	case CT_cat: emit_cat(e, op); break;
 	case CT_extract: emit_extract(e, op); break;
+	case CT_insert: emit_insert(e, op); break;
 	case CT_pack: case CT_unpack: emit_pack(e, op); break;
 	case CT_get_tile_block_id: case CT_get_num_tile_blocks: {
 		static const char *const id[] = { "ctaid.x", "ctaid.y", "ctaid.z" };

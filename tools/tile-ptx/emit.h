@@ -87,6 +87,7 @@ int64_t scan_smem_bytes(Op *op);
 void emit_permute(E *e, Op *op);
 void emit_cat(E *e, Op *op);
 void emit_extract(E *e, Op *op);
+void emit_insert(E *e, Op *op);
 void emit_pack(E *e, Op *op);                 /* pack and unpack */
 struct BitMap;
 int64_t xchg_need(Op *op);                    /* bytes of shared memory an op needs */

@@ -1,4 +1,4 @@
-/* shape.c: permute, cat, extract, pack and unpack (docs/lowering.md §8).
+/* shape.c: permute, cat, extract, insert, pack and unpack (docs/lowering.md §8).
  *
  * tile-sched gave each op layouts under which it reads only its own
  * thread's registers (layout_gather_map finds the register), except an
@@ -124,6 +124,65 @@ void emit_extract(E *e, Op *op)
 			t->r[k] = s->r[regs[k]];
 		free(regs);
 	}
+	set(e, op->results[0], t);
+}
+
+/* insert: each result register is the destination's, or, where its
+ * element lies in the block at the indices, the value's register (a select
+ * on the element offset when the block is not fixed per register). */
+void emit_insert(E *e, Op *op)
+{
+	TV *v = get(e, op->operands[0]), *d = get(e, op->operands[1]);
+	TV *t = tv_new(e, op->results[0]);
+	const Type *vt = op->operands[0]->type, *rt = op->results[0]->type;
+	int R = rt->rank;
+	BitMap x, m;
+	if (R > 8 || op->noperands != 2 + R || !bitmap_extract(&x, R, vt->shape, rt->shape))
+		ice("tile-ptx: bad insert");
+	if (!layout_equal(&d->lay, &t->lay))
+		ice("tile-ptx: insert destination and result layouts differ");
+	int nb = ilog2_exact(type_num_elements(rt));
+	m.nbits = nb;
+	memset(m.to, -1, sizeof m.to);
+	int64_t selmask = ((int64_t)1 << nb) - 1;
+	for (int i = 0; i < x.nbits; i++) {
+		m.to[(int)x.to[i]] = (signed char)i;
+		selmask &= ~((int64_t)1 << x.to[i]);
+	}
+	int64_t *regs = gather(e, op, &v->lay, &t->lay, &m, 0);
+	int64_t idx[8];
+	bool konst = true;
+	for (int i = 0; i < R; i++)
+		konst &= value_const_int(op->operands[2 + i], &idx[i]);
+	int64_t csel = konst ? extract_offset(R, vt->shape, rt->shape, idx) : 0;
+	LLVMValueRef rsel = NULL;
+	if (!konst) {
+		int64_t stride = 1;
+		rsel = k32(e, 0);
+		for (int i = R - 1; i >= 0; i--) {
+			LLVMValueRef y = get(e, op->operands[2 + i])->r[0];
+			unsigned w = LLVMGetIntTypeWidth(LLVMTypeOf(y));
+			y = w > 32 ? LLVMBuildTrunc(e->b, y, t_i32(e), "") : w < 32 ? LLVMBuildZExt(e->b, y, t_i32(e), "") : y;
+			y = LLVMBuildURem(e->b, y, k32(e, rt->shape[i] / vt->shape[i]), "");
+			rsel = LLVMBuildAdd(e->b, rsel, LLVMBuildMul(e->b, y, k32(e, vt->shape[i] * stride), ""), "");
+			stride *= rt->shape[i];
+		}
+	}
+	bool thread_sel = false;
+	for (int mode = 1; mode < 3; mode++)
+		for (int64_t c = 1; c < layout_mode_size(&t->lay, mode); c <<= 1)
+			thread_sel |= (layout_eval_mode(&t->lay, mode, c) & selmask) != 0;
+	for (int k = 0; k < t->n; k++) {
+		if (konst && !thread_sel) {
+			bool in = (layout_eval_mode(&t->lay, 0, k) & selmask) == csel;
+			t->r[k] = in ? v->r[regs[k]] : d->r[k];
+			continue;
+		}
+		LLVMValueRef sel = LLVMBuildAnd(e->b, elem_offset(e, &t->lay, k), k32(e, selmask), "");
+		LLVMValueRef in = LLVMBuildICmp(e->b, LLVMIntEQ, sel, rsel ? rsel : k32(e, csel), "");
+		t->r[k] = LLVMBuildSelect(e->b, in, v->r[regs[k]], d->r[k], "");
+	}
+	free(regs);
 	set(e, op->results[0], t);
 }
 

@@ -2,7 +2,8 @@
  * scans, and extracts that are not register subsets (docs/lowering.md §8).
  *
  * Buffer. Each kernel that needs one gets a static shared array of two
- * equal regions, each as large as the largest single use in the kernel.
+ * equal regions (one when it has a single use, or two would pass 48 KiB),
+ * each as large as the largest single use in the kernel.
  * A use writes its region, waits at bar.sync, reads. Uses alternate between
  * the regions, so a use needs no barrier before its writes when the use
  * before it (in emission order) is in the same block: that use's own
@@ -41,10 +42,11 @@ static struct {
 
 static int need_walk(Op *op, void *ctx)
 {
-	int64_t *max = ctx;
+	int64_t *acc = ctx;            /* largest use, number of uses */
 	int64_t b = xchg_need(op);
-	if (b > *max)
-		*max = b;
+	if (b > acc[0])
+		acc[0] = b;
+	acc[1] += b > 0;
 	return 0;
 }
 
@@ -82,13 +84,13 @@ LLVMValueRef xchg_begin(E *e, Op *op)
 		memset(&S, 0, sizeof S);
 		S.fn = e->fn;
 		Op *top = op_toplevel(op);
-		int64_t max = 0;
-		op_walk(top, need_walk, &max);
-		max = (max + 15) & ~(int64_t)15;
+		int64_t acc[2] = { 0, 0 };
+		op_walk(top, need_walk, acc);
+		int64_t max = (acc[0] + 15) & ~(int64_t)15;
 		if (max < 16)
 			max = 16;
 		S.region_bytes = max;
-		S.regions = 2 * max <= 48 * 1024 ? 2 : 1;
+		S.regions = acc[1] > 1 && 2 * max <= 48 * 1024 ? 2 : 1;
 		if (max > 48 * 1024) {
 			diag_error(op->loc, "'%s' op needs %lld bytes of shared memory; more than 48 KiB "
 				   "(static shared memory) is not supported yet", op->info->name, (long long)max);

@@ -120,7 +120,7 @@ static int constrain(Op *op, void *ctx)
 		f->bcasts[f->nbcasts++] = op;
 		break;
 	case CT_reduce: case CT_scan: case CT_permute: case CT_cat: case CT_extract:
-	case CT_pack: case CT_unpack:
+	case CT_insert: case CT_pack: case CT_unpack:
 		shape_constrain(f, op);     /* shape.c */
 		break;
 	case CT_for: {

@@ -17,11 +17,13 @@
  *                   cat results from operands (plus a register bit for the
  *                   operand) and operands from results, extract results
  *                   from sources when the sub-tile is a register subset,
- *                   pack/unpack by splitting or joining registers.
+ *                   an inserted value from the insert's result (the block
+ *                   bits dropped), pack/unpack by splitting or joining
+ *                   registers.
  *  shape_fix        after every value has its layout: where an op would
  *                   need another thread's registers, nv_tileas.
  *                   convert_layout makes its operand fit (permute, cat,
- *                   pack/unpack), a scan whose dim is not laid out as
+ *                   insert, pack/unpack), a scan whose dim is not laid out as
  *                   registers-lanes-warps-registers is scanned in a blocked
  *                   layout between two conversions, and an extract that is
  *                   not a register subset (or has dynamic indices) is marked
@@ -69,6 +71,9 @@ void shape_constrain(F *f, Op *op)
 		break;
 	case CT_cat:
 		unite(f, op->operands[0], op->operands[1]);
+		break;
+	case CT_insert:          /* the destination tile and the result */
+		unite(f, op->operands[1], op->results[0]);
 		break;
 	default:
 		break;
@@ -149,6 +154,18 @@ static bool extract_map(const Op *op, BitMap *m)
 	return bitmap_extract(m, s->rank, r->shape, s->shape);
 }
 
+/* insert: result offset -> offset in the inserted value (the bits that
+ * pick the block dropped) */
+static bool insert_map(const Op *op, BitMap *m)
+{
+	const Type *v = op->operands[0]->type, *r = op->results[0]->type;
+	BitMap x;
+	if (!bitmap_extract(&x, r->rank, v->shape, r->shape))
+		return false;
+	invert(&x, tile_bits(r), m);
+	return true;
+}
+
 static int elem_bits(const Type *t)
 {
 	const Type *e = tile_elem(t);
@@ -220,7 +237,7 @@ bool shape_propagate(F *f)
 			continue;
 		int sc = cls(f, op->operands[0]), rc = cls(f, op->results[0]);
 		bool sa = f->assigned[sc], ra = f->assigned[rc];
-		if (sa == ra)
+		if (sa == ra && op->info->code != CT_insert)
 			continue;
 		BitMap m, inv;
 		Layout out;
@@ -298,6 +315,14 @@ bool shape_propagate(F *f)
 				changed = true;
 			}
 			free(regs);
+			break;
+		}
+		case CT_insert: {
+			int vc = cls(f, op->operands[0]);
+			if (!ra || f->assigned[vc] || !insert_map(op, &m) || !layout_push(&f->lay[rc], &m, &out))
+				break;
+			give(f, vc, &out);
+			changed = true;
 			break;
 		}
 		case CT_pack: case CT_unpack: {
@@ -454,6 +479,17 @@ void shape_fix(F *f)
 				ice("tile-sched: bad extract");
 			if (!extract_const(op, &off) || !gather_ok(&s, &r, &m, off))
 				op_set_attr(f->m, op, "via_shared", attr_bool(f->m, true));
+			break;
+		}
+		case CT_insert: {
+			Layout v = layout_of(op->operands[0]), r = layout_of(op->results[0]), want;
+			if (!insert_map(op, &m))
+				ice("tile-sched: bad insert");
+			if (gather_ok(&v, &r, &m, 0))
+				break;
+			if (!layout_push(&r, &m, &want))
+				ice("tile-sched: no layout for an inserted value");
+			convert_operand(f, op, 0, &want);
 			break;
 		}
 		case CT_pack: case CT_unpack:

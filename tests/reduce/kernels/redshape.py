@@ -1,7 +1,7 @@
 """Reductions, scans and shape ops beyond the corpus, for tests/reduce.bats.
 
 Exported by tests/reduce/gen-kernels into tests/reduce/corpus/ (bytecode
-13.3, so pack/unpack are available). Arrays carry no alignment facts unless
+13.3, so pack/unpack are available; 13.4 for entries that name it: insert). Arrays carry no alignment facts unless
 named *_c (contiguous rows); see tests/kernels/_common.py.
 """
 import cuda.tile as ct
@@ -179,6 +179,25 @@ def bytes_to_f16(x, out, tile: ct.Constant[int]):
     ct.store(out, index=(pid,), tile=ct.unpack_from_bytes(t, ct.float16))
 
 
+@ct.kernel
+def extract_dyn(x, out, tm: ct.Constant[int], tn: ct.Constant[int]):
+    # block index from the block id: moved through shared memory
+    pid = ct.bid(0)
+    t = ct.load(x, index=(0, 0), shape=(tm, tn))
+    ct.store(out, index=(pid, 0), tile=ct.extract(t, (pid % 4, 0), shape=(tm // 4, tn)))
+
+
+@ct.kernel
+def insert_block(x, out, tm: ct.Constant[int], tn: ct.Constant[int]):
+    # 13.4: insert at a constant and at a dynamic block
+    pid = ct.bid(0)
+    t = ct.load(x, index=(pid, 0), shape=(tm, tn))
+    b = ct.extract(t, (0, 1), shape=(tm // 2, tn // 2)) * 2.0
+    u = ct.insert(t, (1, 0), b)
+    v = ct.insert(u, (pid % 2, 1), b + 1.0)
+    ct.store(out, index=(pid, 0), tile=v)
+
+
 F32, F16, F64, I32, I64, I8 = ct.float32, ct.float16, ct.float64, ct.int32, ct.int64, ct.int8
 U8 = ct.uint8
 KERNELS = [
@@ -203,4 +222,6 @@ KERNELS = [
     ("transpose_c", transpose_c, [[arr(F32, 2, True), arr(F32, 2, True), 64, 64]]),
     ("pack_unpack", pack_unpack, [[arr(F32), arr(I32), 256]]),
     ("bytes_to_f16", bytes_to_f16, [[arr(U8), arr(F16), 512]]),
+    ("extract_dyn", extract_dyn, [[arr(F32, 2), arr(F32, 2), 32, 64]]),
+    ("insert_block", insert_block, [[arr(F32, 2), arr(F32, 2), 32, 32]], "13.4"),
 ]
