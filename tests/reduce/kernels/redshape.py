@@ -14,6 +14,14 @@ def arr(dtype, ndim=1, contiguous=False):
                            alias_groups=(), may_alias_internally=False, stride_constant=sc)
 
 
+def aligned(dtype, ndim=1):
+    """16-byte aligned base, unit innermost stride, sizes divisible by 4: 16-byte accesses."""
+    return ArrayConstraint(dtype, ndim, index_dtype=ct.int32, stride_lower_bound_incl=0,
+                           alias_groups=(), may_alias_internally=False,
+                           stride_constant=(None,) * (ndim - 1) + (1,), shape_divisible_by=4,
+                           stride_divisible_by=(4,) * (ndim - 1) + (1,), base_addr_divisible_by=16)
+
+
 def scalar(dtype):
     return ScalarConstraint(dtype)
 
@@ -198,6 +206,23 @@ def insert_block(x, out, tm: ct.Constant[int], tn: ct.Constant[int]):
     ct.store(out, index=(pid, 0), tile=v)
 
 
+@ct.kernel
+def cumsum_v4(x, out, tile: ct.Constant[int]):
+    pid = ct.bid(0)
+    t = ct.load(x, index=(pid,), shape=(tile,), padding_mode=ct.PaddingMode.ZERO)
+    ct.store(out, index=(pid,), tile=ct.cumsum(t, axis=0))
+
+
+@ct.kernel
+def tiny(x, out_s, out_c, out_m, tm: ct.Constant[int], tn: ct.Constant[int]):
+    # fewer elements than threads: replicated lanes and warps
+    pid = ct.bid(0)
+    t = ct.load(x, index=(pid, 0), shape=(tm, tn), padding_mode=ct.PaddingMode.ZERO)
+    ct.store(out_s, index=(pid,), tile=ct.sum(t, axis=1))
+    ct.store(out_c, index=(pid, 0), tile=ct.cumsum(t, axis=1))
+    ct.store(out_m, index=(pid,), tile=ct.reshape(ct.max(t, axis=None, keepdims=True), (1,)))
+
+
 F32, F16, F64, I32, I64, I8 = ct.float32, ct.float16, ct.float64, ct.int32, ct.int64, ct.int8
 U8 = ct.uint8
 KERNELS = [
@@ -222,6 +247,9 @@ KERNELS = [
     ("transpose_c", transpose_c, [[arr(F32, 2, True), arr(F32, 2, True), 64, 64]]),
     ("pack_unpack", pack_unpack, [[arr(F32), arr(I32), 256]]),
     ("bytes_to_f16", bytes_to_f16, [[arr(U8), arr(F16), 512]]),
+    ("softmax_v4", softmax_c, [[aligned(F32, 2), aligned(F32, 2), 4, 512]]),
+    ("cumsum_v4", cumsum_v4, [[aligned(F32), aligned(F32), 2048]]),
+    ("tiny", tiny, [[arr(F32, 2), arr(F32), arr(F32, 2), arr(F32), 4, 8]]),
     ("extract_dyn", extract_dyn, [[arr(F32, 2), arr(F32, 2), 32, 64]]),
     ("insert_block", insert_block, [[arr(F32, 2), arr(F32, 2), 32, 32]], "13.4"),
 ]
