@@ -26,7 +26,7 @@ bool cuda_tile_op_kept_below(int code)
 	case CT_make_gather_scatter_view: case CT_load_view_tko: case CT_store_view_tko:
 	case CT_load_ptr_tko: case CT_store_ptr_tko: case CT_make_token: case CT_join_tokens:
 	case CT_get_index_space_shape: case CT_get_tensor_shape: case CT_atomic_cas_tko:
-	case CT_atomic_rmw_tko: case CT_atomic_red_view_tko: case CT_print_tko:
+	case CT_atomic_rmw_tko: case CT_atomic_red_view_tko:
 	case CT_module: case CT_global:
 		return false;
 	default:
@@ -224,6 +224,40 @@ static void check_ptr_mem(C *c, Op *op, bool store)
 	}
 }
 
+/* atomic_rmw: pointers, arg, mask?, token? -> (old values, token);
+ * atomic_cas: pointers, cmp, val, mask?, token? -> (old values, token). */
+static void check_atomic(C *c, Op *op, bool cas)
+{
+	int seg4[] = { 1, 1, -2, -2 }, seg5[] = { 1, 1, 1, -2, -2 };
+	if (!check_segments(c, op, cas ? 5 : 4, cas ? seg5 : seg4) || !check_results(c, op, 2))
+		return;
+	const Type *pt = op->operands[0]->type, *rt = op->results[0]->type;
+	if (pt->kind != TY_TILE || pt->elem->kind != TY_PTR || rt->kind != TY_TILE ||
+	    rt->rank != pt->rank || rt->elem != pt->elem->elem) {
+		ERR(op, "'%s' op result %s does not match the pointers %s", op->info->name, rt->str, pt->str);
+		return;
+	}
+	for (int i = 0; i < rt->rank; i++)
+		if (rt->shape[i] != pt->shape[i])
+			ERR(op, "'%s' op result and pointer shapes differ", op->info->name);
+	for (int i = 1; i <= (cas ? 2 : 1); i++)
+		if (op->operands[i]->type != rt)
+			ERR(op, "'%s' op operand %d must have the result type %s", op->info->name, i, rt->str);
+	Value *mask = op_group_value(op, cas ? 3 : 2);
+	if (mask && (mask->type->kind != TY_TILE || mask->type->elem->kind != TY_SCALAR ||
+		     mask->type->elem->scalar != SC_I1 || mask->type->rank != rt->rank))
+		ERR(op, "'%s' op mask must be an i1 tile of the result's shape", op->info->name);
+	Value *tok = op_group_value(op, cas ? 4 : 3);
+	if (tok && !is_token(tok->type))
+		ERR(op, "'%s' op token operand must be a token", op->info->name);
+	if (!is_token(op->results[1]->type))
+		ERR(op, "'%s' op must produce a token", op->info->name);
+	need_attr(c, op, "memory_ordering_semantics", AT_STRING);
+	need_attr(c, op, "memory_scope", AT_STRING);
+	if (!cas)
+		need_attr(c, op, "mode", AT_STRING);
+}
+
 static void check_layouts(C *c, Op *op, Value **vals, int n)
 {
 	for (int i = 0; i < n; i++) {
@@ -292,6 +326,8 @@ static void check_op(C *c, Op *op)
 			if (!is_token(op->operands[i]->type))
 				ERR(op, "'%s' op operands must be tokens", in->name);
 		break;
+	case AA_atomic_rmw: case AS_atomic_rmw: check_atomic(c, op, false); break;
+	case AA_atomic_cas: case AS_atomic_cas: check_atomic(c, op, true); break;
 	case AS_convert_layout:
 		if (op->noperands != 1 || op->nresults != 1 ||
 		    op->operands[0]->type != op->results[0]->type || !type_is_tile(op->results[0]->type))
@@ -347,6 +383,14 @@ int stage_check(Module *m)
 	}
 	ir_number_values(m);
 	FOR_EACH_OP(top, &m->body) {
+		if (top->info->code == CT_global) {
+			const Attr *v = op_attr(top, "value");
+			if (!op_attr(top, "sym_name") || !v || v->kind != AT_DENSE) {
+				diag_error(top->loc, "'%s' op needs sym_name and a dense value", top->info->name);
+				c->errors++;
+			}
+			continue;
+		}
 		if (top->info->code != CT_entry) {
 			diag_error(top->loc, "'%s' op is not supported below stage cuda_tile yet",
 				   top->info->name);

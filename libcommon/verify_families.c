@@ -186,8 +186,12 @@ static void fam_conv(V *v, const Op *op, const OpRule *r, const Groups *g)
 			if (!eq(rm, "zero") && !eq(rm, "positive_inf"))
 				verr(v, op, "conversion to f8E8M0FNU needs rounding_mode zero or positive_inf, "
 				     "got '%s'", rm);
-		} else if (!eq(rm, "nearest_even") && !eq(rm, "nearest_away")) {
-			verr(v, op, "rounding_mode must be nearest_even, got '%s'", rm);
+		} else if (!eq(rm, "nearest_even") && !eq(rm, "nearest_away") &&
+			   !(v->ver >= 1304 && (eq(rm, "zero") || eq(rm, "negative_inf") ||
+						eq(rm, "positive_inf")))) {
+			/* 13.4 (cuTile 1.7, NVIDIA 13.5) adds the directed roundings */
+			verr(v, op, "rounding_mode must be nearest_even%s, got '%s'",
+			     v->ver >= 1304 ? ", zero, negative_inf, positive_inf or nearest_away" : "", rm);
 		}
 	}
 	if ((r->flags & F_ITOF) && elem_is(d->elem, SC_F8E8M0FNU))

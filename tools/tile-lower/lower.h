@@ -15,4 +15,11 @@
 int lower_to_aa(Module *m);
 int lower_to_as(Module *m, const Target *t);
 
+/* lower_ops.c: atomics and the views that lower to pointer tiles (strided,
+ * gather/scatter; atomic_red_view_tko). Each returns false after a
+ * diagnostic or on malformed operands. */
+bool lower_atomic(Module *m, Op *fn, Op *op);
+bool lower_is_pointer_view(Value *v);
+bool lower_pointer_view_mem(Module *m, Op *fn, Op *op);
+
 #endif

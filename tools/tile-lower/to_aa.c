@@ -28,6 +28,12 @@ static bool supported(const OpInfo *in)
 	case CT_load_ptr_tko: case CT_store_ptr_tko: case CT_make_token: case CT_join_tokens:
 	case CT_get_index_space_shape: case CT_get_tensor_shape:
 		return true;
+	/* atomics, views made of pointers, debug, globals, loop/break, 13.4 fences (lower_ops.c) */
+	case CT_atomic_rmw_tko: case CT_atomic_cas_tko: case CT_atomic_red_view_tko:
+	case CT_make_strided_view: case CT_make_gather_scatter_view: case CT_print_tko:
+	case CT_assert: case CT_get_global: case CT_loop: case CT_break:
+	case CT_gdc_launch_dependents_tko: case CT_gdc_wait_tko: case CT_memory_fence_alias_tko:
+		return true;
 	/* reductions, scans and shape ops: carried as they are (docs/lowering.md §8) */
 	case CT_reduce: case CT_scan: case CT_permute: case CT_cat: case CT_extract:
 	case CT_insert: case CT_pack: case CT_unpack:
@@ -317,11 +323,18 @@ static void lower_op(L *l, Op *op)
 	case CT_make_partition_view:
 		break;           /* removed once its users are lowered */
 	case CT_load_view_tko:
-		ok = lower_load_view(m, op);
+		ok = lower_is_pointer_view(op->operands[0]) ? lower_pointer_view_mem(m, l->fn, op)
+							    : lower_load_view(m, op);
 		break;
 	case CT_store_view_tko:
-		ok = lower_store_view(m, op);
+		ok = lower_is_pointer_view(op->operands[1]) ? lower_pointer_view_mem(m, l->fn, op)
+							    : lower_store_view(m, op);
 		break;
+	case CT_atomic_rmw_tko: case CT_atomic_cas_tko: case CT_atomic_red_view_tko:
+		ok = lower_atomic(m, l->fn, op);
+		break;
+	case CT_make_strided_view: case CT_make_gather_scatter_view:
+		break;           /* removed once its users are lowered */
 	case CT_load_ptr_tko:
 		op->info = &op_table[AA_load];
 		if (!op_attr(op, "operand_segment_sizes"))
@@ -364,7 +377,8 @@ static void lower_block(L *l, Block *b)
 static int drop_views(Op *op, void *ctx)
 {
 	L *l = ctx;
-	if (op->info->code == CT_make_partition_view) {
+	if (op->info->code == CT_make_partition_view || op->info->code == CT_make_strided_view ||
+	    op->info->code == CT_make_gather_scatter_view) {
 		if (has_uses(l->fn, op->results[0])) {
 			diag_error(op->loc, "'%s' op: a partition view used other than by a load, "
 				   "store or shape query is not supported yet", op->info->name);
@@ -380,6 +394,8 @@ int lower_to_aa(Module *m)
 {
 	L l = { .m = m };
 	FOR_EACH_OP(fn, &m->body) {
+		if (fn->info->code == CT_global)
+			continue;        /* globals stay as they are (tile-ptx defines them) */
 		if (fn->info->code != CT_entry) {
 			diag_error(fn->loc, "'%s' op is not supported yet", fn->info->name);
 			l.errors++;

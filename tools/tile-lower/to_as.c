@@ -129,6 +129,8 @@ static int to_as(Op *op, void *ctx)
 		op->info = &op_table[op->info->code == AA_load ? AS_load : AS_store];
 		break;
 	}
+	case AA_atomic_rmw: op->info = &op_table[AS_atomic_rmw]; break;   /* per element, tile-ptx */
+	case AA_atomic_cas: op->info = &op_table[AS_atomic_cas]; break;
 	default:
 		ice("tile-lower: no nv_tileas form for '%s'", op->info->name);
 	}

@@ -80,7 +80,7 @@ static LLVMValueRef intrinsic(E *e, const char *name, LLVMTypeRef *over, int nov
 	return LLVMGetIntrinsicDeclaration(e->mod, id, over, (size_t)nover);
 }
 
-static LLVMValueRef call(E *e, LLVMValueRef f, LLVMValueRef *args, int n)
+LLVMValueRef call(E *e, LLVMValueRef f, LLVMValueRef *args, int n)
 {
 	return LLVMBuildCall2(e->b, LLVMGlobalGetValueType(f), f, args, (unsigned)n, "");
 }
@@ -92,7 +92,7 @@ LLVMValueRef call_intr(E *e, const char *name, LLVMTypeRef over, LLVMValueRef *a
 }
 
 /* A function declared by name (libdevice, or a non-overloaded intrinsic). */
-static LLVMValueRef declared(E *e, const char *name, LLVMTypeRef ret, LLVMTypeRef *params, int n)
+LLVMValueRef declared(E *e, const char *name, LLVMTypeRef ret, LLVMTypeRef *params, int n)
 {
 	LLVMValueRef f = LLVMGetNamedFunction(e->mod, name);
 	if (!f)
@@ -100,7 +100,7 @@ static LLVMValueRef declared(E *e, const char *name, LLVMTypeRef ret, LLVMTypeRe
 	return f;
 }
 
-static LLVMValueRef sreg(E *e, const char *name)
+LLVMValueRef sreg(E *e, const char *name)
 {
 	char buf[64];
 	snprintf(buf, sizeof buf, "llvm.nvvm.read.ptx.sreg.%s", name);
@@ -140,7 +140,7 @@ void set(E *e, const Value *v, TV *t)
 	e->tv[v->id] = t;
 }
 
-static LLVMValueRef scalar(E *e, const Value *v)
+LLVMValueRef scalar(E *e, const Value *v)
 {
 	return get(e, v)->r[0];
 }
@@ -383,7 +383,7 @@ static LLVMValueRef narrow(E *e, LLVMValueRef x, const Type *el)
 	return x;
 }
 
-static LLVMValueRef libdevice1(E *e, const char *base, const Type *el, LLVMValueRef *args, int n)
+LLVMValueRef libdevice1(E *e, const char *base, const Type *el, LLVMValueRef *args, int n)
 {
 	char name[64];
 	bool dbl = el->scalar == SC_F64;
@@ -573,6 +573,9 @@ static LLVMValueRef ew1(E *e, Op *op, LLVMValueRef *a)
 	const Type *at = op->noperands ? op->operands[0]->type->elem : rt;
 	LLVMTypeRef rty = elem_ty(e, rt);
 	LLVMBuilderRef b = e->b;
+	LLVMValueRef special;
+	if (math_ew(e, op, a, &special))
+		return special;
 	switch (op->info->code) {
 	case CT_addi: return LLVMBuildAdd(b, a[0], a[1], "");
 	case CT_subi: return LLVMBuildSub(b, a[0], a[1], "");
@@ -793,7 +796,7 @@ static bool same_footprint(const Op *a, const Op *b)
 /* Order memory op `op` after the earlier ones its token depends on: a
  * barrier, unless every one of them touched exactly the same elements
  * from the same threads. */
-static void order_after(E *e, const Value *tok, const Op *op)
+void order_after(E *e, const Value *tok, const Op *op)
 {
 	if (!tok)
 		return;
@@ -812,7 +815,7 @@ static void order_after(E *e, const Value *tok, const Op *op)
 }
 
 /* A token made by memory op `prod` (NULL: after unknown memory ops). */
-static void mark_token(E *e, const Value *v, bool dirty, const Op *prod)
+void mark_token(E *e, const Value *v, bool dirty, const Op *prod)
 {
 	if (!v || v->type->kind != TY_TOKEN)
 		return;
@@ -1255,7 +1258,7 @@ static void emit_for(E *e, Op *op, Ctx *outer_loop)
 		else
 			mark_token(e, body->args[i + 1], true, NULL);
 	}
-	Ctx c = { latch, ninit, latchphi };
+	Ctx c = { latch, ninit, latchphi, NULL };
 	emit_block(e, body, &c, NULL);
 	LLVMPositionBuilderAtEnd(e->b, exit);
 	for (int i = 0; i < op->nresults; i++) {
@@ -1282,7 +1285,7 @@ static void emit_if(E *e, Op *op, Ctx *loop)
 	for (int i = 0; i < op->nresults; i++)
 		if (op->results[i]->type->kind == TY_TILE)
 			phis[i] = phi_like(e, op->results[i]);
-	Ctx c = { merge, op->nresults, phis };
+	Ctx c = { merge, op->nresults, phis, NULL };
 	LLVMPositionBuilderAtEnd(e->b, thenbb);
 	emit_block(e, op->regions[0].first, loop, &c);
 	LLVMPositionBuilderAtEnd(e->b, elsebb);
@@ -1364,6 +1367,15 @@ void emit_op(E *e, Op *op, Ctx *loop, Ctx *ifc)
 	case AS_store: emit_ptr_mem(e, op, true); break;
 	case AS_create_mem_token: mark_token(e, op->results[0], false, NULL); break;
 	case AS_join_mem_token: join_tokens(e, op); break;
+	case AS_atomic_rmw: case AS_atomic_cas: emit_atomic(e, op); break;
+	case CT_print_tko: emit_print(e, op); break;
+	case CT_assert: emit_assert(e, op); break;
+	case CT_get_global: emit_get_global(e, op); break;
+	case CT_loop: emit_loop(e, op, loop); break;
+	case CT_break: emit_break(e, op, loop); break;
+	case CT_gdc_wait_tko: case CT_gdc_launch_dependents_tko: case CT_memory_fence_alias_tko:
+		emit_sync_op(e, op);
+		break;
 	case AS_convert_layout:
 		if (!xchg_convert(e, op))      /* xchg.c: swizzled, barriers shared with reductions */
 			emit_convert(e, op);
@@ -1521,6 +1533,10 @@ LLVMModuleRef emit_module(Module *m, LLVMContextRef ctx, const PtxOpts *o, bool 
 				  LLVMValueAsMetadata(ci32(e, 2)));
 	}
 	FOR_EACH_OP(fn, &m->body) {
+		if (fn->info->code == CT_global) {
+			emit_global(e, fn);
+			continue;
+		}
 		if (fn->info->code != CT_entry) {
 			diag_error(fn->loc, "'%s' op is not supported yet", fn->info->name);
 			e->errors++;

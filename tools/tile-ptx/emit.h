@@ -26,6 +26,7 @@ typedef struct Ctx {           /* where yield / continue branch to */
 	LLVMBasicBlockRef target;
 	int nvals;
 	TV **phis;
+	struct Ctx *brk;            /* a `loop`'s continue context: where break goes (control.c) */
 } Ctx;
 
 /* A token: after which memory ops (up to 4, else unknown). */
@@ -77,6 +78,33 @@ LLVMValueRef call_intr(E *e, const char *name, LLVMTypeRef over, LLVMValueRef *a
 void barrier(E *e);
 void unsupported(E *e, const Op *op, const char *what);
 void emit_op(E *e, Op *op, Ctx *loop, Ctx *ifc);
+/* more emit.c helpers, for atomic.c, debug.c, control.c, math.c */
+LLVMValueRef scalar(E *e, const Value *v);
+LLVMValueRef call(E *e, LLVMValueRef f, LLVMValueRef *args, int n);
+LLVMValueRef declared(E *e, const char *name, LLVMTypeRef ret, LLVMTypeRef *params, int n);
+LLVMValueRef sreg(E *e, const char *name);
+void order_after(E *e, const Value *tok, const Op *op);
+void mark_token(E *e, const Value *v, bool dirty, const Op *prod);
+LLVMValueRef libdevice1(E *e, const char *base, const Type *el, LLVMValueRef *args, int n);
+
+/* atomic.c */
+void emit_atomic(E *e, Op *op);
+const char *ptx_sem(const char *sem);          /* "acq_rel" -> ".acq_rel" */
+const char *ptx_scope(const char *scope);      /* "tl_blk" -> ".cta", device ".gpu", sys ".sys" */
+LLVMValueRef smem_scratch(E *e, int64_t bytes);   /* the kernel's shared buffer, >= bytes */
+void smem_broadcast(E *e, TV *t, const Type *el);  /* owners' registers to every copy */
+/* debug.c: print_tko, assert; globals and get_global */
+void emit_print(E *e, Op *op);
+void emit_assert(E *e, Op *op);
+void emit_get_global(E *e, Op *op);
+void emit_global(E *e, Op *op);
+/* control.c: loop, break; gdc and fence ops */
+void emit_loop(E *e, Op *op, Ctx *outer);
+void emit_break(E *e, Op *op, Ctx *loop);
+void emit_sync_op(E *e, Op *op);
+/* math.c: elementwise math with rounding modes / ftz / approx that the plain
+ * forms in emit.c do not cover; false when emit.c should do it */
+bool math_ew(E *e, Op *op, LLVMValueRef *a, LLVMValueRef *out);
 
 /* reduce.c, shape.c, xchg.c: reduce, scan, shape ops, and the shared-memory
  * exchange they and convert_layout use (docs/lowering.md §8) */

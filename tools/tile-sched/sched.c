@@ -159,6 +159,26 @@ static int constrain(Op *op, void *ctx)
 		anchor(f, v, vec_elems(op, v->type->elem));
 		break;
 	}
+	case AS_atomic_rmw: case AS_atomic_cas:     /* one element per access */
+		for (int i = 0; i < op->noperands; i++)
+			unite(f, op->results[0], op->operands[i]);
+		anchor(f, op->results[0], 1);
+		break;
+	case CT_loop: {     /* init i, iter value i, result i (and continue/break operands i) */
+		Block *body = op->regions[0].first;
+		for (int i = 0; i < op->noperands && i < op->nresults; i++) {
+			unite(f, op->operands[i], op->results[i]);
+			if (body && body->nargs > i)
+				unite(f, op->results[i], body->args[i]);
+		}
+		break;
+	}
+	case CT_break: {
+		Op *loop = enclosing_loop(op);
+		for (int i = 0; loop && i < op->noperands && i < loop->nresults; i++)
+			unite(f, op->operands[i], loop->results[i]);
+		break;
+	}
 	default:
 		break;
 	}

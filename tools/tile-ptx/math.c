@@ -1,0 +1,183 @@
+/* math.c: the elementwise math forms emit.c's ew1() leaves to this file
+ * (docs/lowering.md §9). math_ew() returns false for everything else.
+ *
+ *   f16 / bf16 add, sub, mul, div, fma, sqrt with rounding zero,
+ *   negative_inf, positive_inf: PTX has only .rn for them, so compute in f32
+ *   with the same rounding (add.rz.f32, ...) and convert with it
+ *   (cvt.rz.f16.f32, ...). Rounding twice in the same direction equals
+ *   rounding once, because every f16/bf16 value is an f32 value.
+ *   exp2 ftz        ex2.approx.ftz.f32 (exp2f is ex2.approx; ftz picks the .ftz form)
+ *   rsqrt ftz       rsqrt.approx.ftz.f32
+ *   tanh approx     tanh.approx.f32 (f16/bf16 through f32)
+ *   maxf/minf ftz   max.ftz.f32 / min.ftz[.NaN].f32
+ *   ftof with zero / negative_inf / positive_inf (13.4): cvt.<rnd>.<to>.<from>;
+ *                   f64 -> bf16 below sm_90 through f32 in the same direction;
+ *                   widening conversions are exact, so they ignore the mode.
+ * nearest_away is not available (PTX rounds to nearest-away only to tf32):
+ * a user error. */
+#include <stdio.h>
+#include <string.h>
+#include "emit.h"
+#include "opinfo.h"
+#include "diag.h"
+
+static const char *sattr(const Op *op, const char *name, const char *dflt)
+{
+	const Attr *a = op_attr(op, name);
+	return a && a->kind == AT_STRING ? a->u.s : dflt;
+}
+
+static bool uflag(const Op *op, const char *name)
+{
+	const Attr *a = op_attr(op, name);
+	return a && a->kind == AT_BOOL && a->u.i;
+}
+
+/* "rz", "rm", "rp" for the directed modes, NULL otherwise */
+static const char *directed(const char *mode)
+{
+	if (strcmp(mode, "zero") == 0) return "rz";
+	if (strcmp(mode, "negative_inf") == 0) return "rm";
+	if (strcmp(mode, "positive_inf") == 0) return "rp";
+	return NULL;
+}
+
+static bool is16(const Type *t)
+{
+	return t->kind == TY_SCALAR && (t->scalar == SC_F16 || t->scalar == SC_BF16);
+}
+
+static LLVMTypeRef f32t(E *e) { return LLVMFloatTypeInContext(e->ctx); }
+
+static LLVMValueRef asm1(E *e, LLVMTypeRef ret, const char *text, const char *cons, LLVMValueRef x)
+{
+	LLVMTypeRef pt = LLVMTypeOf(x);
+	LLVMTypeRef ft = LLVMFunctionType(ret, &pt, 1, 0);
+	LLVMValueRef f = LLVMGetInlineAsm(ft, text, strlen(text), cons, strlen(cons), 0, 0,
+					  LLVMInlineAsmDialectATT, 0);
+	return LLVMBuildCall2(e->b, ft, f, &x, 1, "");
+}
+
+/* cvt.<rnd>.<to>.<from> of one value; to/from: f16, bf16, f32, f64. */
+static LLVMValueRef cvt_rounded(E *e, const char *rnd, LLVMValueRef x, const Type *from, const Type *to)
+{
+	const char *fn = scalar_name(from->scalar), *tn = scalar_name(to->scalar);
+	if (to->scalar == SC_BF16 && from->scalar == SC_F64 && e->o->target->sm < 90) {
+		x = cvt_rounded(e, rnd, x, from, type_scalar(e->m, SC_F32));
+		from = type_scalar(e->m, SC_F32);
+		fn = "f32";
+	}
+	if (from->scalar == SC_F16 || from->scalar == SC_BF16) {      /* exact widening first */
+		x = LLVMBuildFPExt(e->b, x, f32t(e), "");
+		from = type_scalar(e->m, SC_F32);
+		fn = "f32";
+		if (to->scalar == SC_F32)
+			return x;
+	}
+	char text[64], cons[16];
+	snprintf(text, sizeof text, "cvt.%s.%s.%s $0, $1;", rnd, tn, fn);
+	char rc = to->scalar == SC_F32 ? 'f' : to->scalar == SC_F64 ? 'd' : 'h';
+	snprintf(cons, sizeof cons, "=%c,%c", rc, from->scalar == SC_F64 ? 'd' : 'f');
+	LLVMTypeRef rt = rc == 'h' ? LLVMInt16TypeInContext(e->ctx) : elem_ty(e, to);
+	LLVMValueRef r = asm1(e, rt, text, cons, x);
+	return rc == 'h' ? LLVMBuildBitCast(e->b, r, elem_ty(e, to), "") : r;
+}
+
+static LLVMValueRef intr(E *e, const char *name, LLVMValueRef *a, int n)
+{
+	return call_intr(e, name, NULL, a, n);
+}
+
+/* f16/bf16 arithmetic with a directed rounding, through f32. */
+static LLVMValueRef half_directed(E *e, Op *op, const char *rnd, const Type *el, LLVMValueRef *a)
+{
+	LLVMValueRef w[3];
+	int n = op->noperands;
+	for (int i = 0; i < n; i++)
+		w[i] = LLVMBuildFPExt(e->b, a[i], f32t(e), "");
+	char name[64];
+	const char *base;
+	switch (op->info->code) {
+	case CT_addf: base = "add"; break;
+	case CT_subf: base = "add"; w[1] = LLVMBuildFNeg(e->b, w[1], ""); break;
+	case CT_mulf: base = "mul"; break;
+	case CT_divf: base = "div"; break;
+	case CT_fma: base = "fma"; break;
+	default: base = "sqrt"; break;
+	}
+	snprintf(name, sizeof name, "llvm.nvvm.%s.%s.f", base, rnd);
+	LLVMValueRef r = intr(e, name, w, n);
+	return cvt_rounded(e, rnd, r, type_scalar(e->m, SC_F32), el);
+}
+
+bool math_ew(E *e, Op *op, LLVMValueRef *a, LLVMValueRef *out)
+{
+	const Type *rt = op->results[0]->type->elem;
+	bool f32 = rt->kind == TY_SCALAR && rt->scalar == SC_F32;
+	bool ftz = uflag(op, "flush_to_zero");
+	const char *mode = sattr(op, "rounding_mode", NULL);
+	switch (op->info->code) {
+	case CT_addf: case CT_subf: case CT_mulf: case CT_divf: case CT_fma: case CT_sqrt: {
+		const char *rnd = mode ? directed(mode) : NULL;
+		if (!rnd || !is16(rt))
+			return false;
+		*out = half_directed(e, op, rnd, rt, a);
+		return true;
+	}
+	case CT_exp2:
+		if (!f32 || !ftz)
+			return false;
+		*out = call_intr(e, "llvm.nvvm.ex2.approx.ftz", f32t(e), a, 1);
+		return true;
+	case CT_rsqrt:
+		if (!f32 || !ftz)
+			return false;
+		*out = intr(e, "llvm.nvvm.rsqrt.approx.ftz.f", a, 1);
+		return true;
+	case CT_tanh: {
+		if (!mode || strcmp(mode, "approx") != 0)
+			return false;
+		if (!f32 && !is16(rt))
+			return false;
+		LLVMValueRef w = f32 ? a[0] : LLVMBuildFPExt(e->b, a[0], f32t(e), "");
+		LLVMValueRef r = asm1(e, f32t(e), "tanh.approx.f32 $0, $1;", "=f,f", w);
+		*out = f32 ? r : LLVMBuildFPTrunc(e->b, r, elem_ty(e, rt), "");
+		return true;
+	}
+	case CT_maxf: case CT_minf: {
+		if (!f32 || !ftz)
+			return false;
+		char name[48];
+		snprintf(name, sizeof name, "llvm.nvvm.f%s.ftz%s.f", op->info->code == CT_maxf ? "max" : "min",
+			 uflag(op, "propagate_nan") ? ".nan" : "");
+		*out = intr(e, name, a, 2);
+		return true;
+	}
+	case CT_ftof: {
+		const Type *from = op->operands[0]->type->elem;
+		if (!mode || strcmp(mode, "nearest_even") == 0)
+			return false;
+		bool fl = from->kind == TY_SCALAR && (from->scalar == SC_F16 || from->scalar == SC_BF16 ||
+						      from->scalar == SC_F32 || from->scalar == SC_F64);
+		bool tl = rt->kind == TY_SCALAR && (rt->scalar == SC_F16 || rt->scalar == SC_BF16 ||
+						    rt->scalar == SC_F32 || rt->scalar == SC_F64);
+		const char *rnd = directed(mode);
+		if (!fl || !tl || !rnd) {
+			char what[96];
+			snprintf(what, sizeof what, "conversion %s -> %s with rounding '%s'", from->str, rt->str, mode);
+			unsupported(e, op, what);
+			*out = LLVMGetPoison(elem_ty(e, rt));
+			return true;
+		}
+		int fb = scalar_bits(from->scalar), tb = scalar_bits(rt->scalar);
+		if (tb > fb) {                      /* widening is exact */
+			*out = LLVMBuildFPExt(e->b, a[0], elem_ty(e, rt), "");
+			return true;
+		}
+		*out = cvt_rounded(e, rnd, a[0], from, rt);
+		return true;
+	}
+	default:
+		return false;
+	}
+}
