@@ -491,3 +491,55 @@ void smem_swizzle(int eb, int nphases, int (*phases)[5], unsigned *sw, int abits
 		}
 }
 
+
+/* Worst number of distinct words one bank serves in a warp access whose
+ * lane bit b moves offset bit pos[b], after physical(x) = x + (x >> p)
+ * (p < 0: no padding). */
+static int pad_conflicts(int eb, const int *pos, int p)
+{
+	int blo, nbank, lanes;
+	smem_banks(eb, &blo, &nbank, &lanes);
+	int64_t word[32];
+	for (int l = 0; l < (1 << lanes); l++) {
+		int64_t off = 0;
+		for (int b = 0; b < lanes; b++)
+			if (((l >> b) & 1) && pos[b] >= 0)
+				off |= (int64_t)1 << pos[b];
+		int64_t phys = p >= 0 ? off + (off >> p) : off;
+		word[l] = eb >= 8 ? phys : phys >> blo;
+	}
+	int worst = 1;
+	for (int l = 0; l < (1 << lanes); l++) {
+		int n = 0;
+		for (int k = 0; k < (1 << lanes); k++) {
+			if ((word[k] & ((1 << nbank) - 1)) != (word[l] & ((1 << nbank) - 1)))
+				continue;
+			bool first = true;       /* count each word once */
+			for (int j = 0; j < k; j++)
+				first &= word[j] != word[k];
+			n += first;
+		}
+		if (n > worst)
+			worst = n;
+	}
+	return worst;
+}
+
+int smem_pad(int eb, int nphases, int (*phases)[5], int abits)
+{
+	int blo, nbank, lanes;
+	smem_banks(eb, &blo, &nbank, &lanes);
+	bool clean = true;
+	for (int k = 0; k < nphases; k++)
+		clean &= pad_conflicts(eb, phases[k], -1) == 1;
+	if (clean)
+		return -1;
+	for (int p = blo + nbank; p < abits; p++) {
+		bool ok = true;
+		for (int k = 0; k < nphases && ok; k++)
+			ok = pad_conflicts(eb, phases[k], p) == 1;
+		if (ok)
+			return p;
+	}
+	return -2;
+}

@@ -98,5 +98,10 @@ void smem_banks(int eb, int *blo, int *nbank, int *lanes);
  * distinct banks or the same word. sw has 64 entries; all zero when no
  * swizzle is needed or none is found. */
 void smem_swizzle(int eb, int nphases, int (*phases)[5], unsigned *sw, int abits);
+/* A padding that makes the same accesses conflict-free with no extra
+ * instructions: physical = offset + (offset >> p) (one element every 2^p).
+ * Returns p, -1 when the accesses are conflict-free unpadded, -2 when no
+ * padding works (use the swizzle). */
+int smem_pad(int eb, int nphases, int (*phases)[5], int abits);
 
 #endif

@@ -159,12 +159,20 @@ int main(void)
 		unsigned none[64] = {0};
 		CHECK(conflicts(4, ph[1], none) == 32);
 		/* f16 (two per word) and f64 (bank pairs, half-warps) */
+		int ok1[1][5] = { { 0, 1, 2, 3, 4 } };
 		int h[2][5] = { { 0, 1, 2, 3, 4 }, { 7, 8, 9, 10, 11 } };
 		smem_swizzle(2, 2, h, sw, 12);
 		CHECK(conflicts(2, h[0], sw) == 1 && conflicts(2, h[1], sw) == 1);
 		int d[2][5] = { { 0, 1, 2, 3, 4 }, { 5, 6, 7, 8, 9 } };
 		smem_swizzle(8, 2, d, sw, 10);
 		CHECK(conflicts(8, d[0], sw) == 1 && conflicts(8, d[1], sw) == 1);
+		/* the transpose pads instead: one element every 64 */
+		CHECK(smem_pad(4, 2, ph, 11) == 6);
+		CHECK(smem_pad(4, 1, ok1, 11) == -1);
+		/* lanes in both halves of the bank bits, mixed: no padding fits */
+		int mix[2][5] = { { 0, 1, 2, 3, 4 }, { 0, 1, 7, 8, 9 } };
+		int pm = smem_pad(4, 2, mix, 11);
+		CHECK(pm == -2 || pm >= 5);
 		/* already conflict-free: no swizzle */
 		int ok[1][5] = { { 0, 1, 2, 3, 4 } };
 		smem_swizzle(4, 1, ok, sw, 11);

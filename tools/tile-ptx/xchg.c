@@ -12,12 +12,14 @@
  * Elsewhere (first use inside a loop or branch) a barrier comes first.
  *
  * Bank conflicts. A conversion writes each element at its row-major offset
- * and reads it back at the offset the new layout gives, both through an
- * XOR swizzle: physical = offset ^ S(offset), where S sends each "high"
- * offset bit (above the 32 banks' worth of elements) to a set of bank
- * bits. S is chosen so that, in every warp-wide access of both phases, the
- * 32 lanes hit distinct banks or the same word (xchg_swizzle). It is a
- * bijection on the buffer, so no padding is needed. */
+ * and reads it back at the offset the new layout gives, both through the
+ * same address map, chosen so that in every warp-wide access of both
+ * phases the 32 lanes hit distinct banks or the same word. First choice, a
+ * padding: physical = offset + (offset >> p), one element every 2^p
+ * (smem_pad); register constants then fold into the instruction's
+ * immediate offset. Otherwise an XOR swizzle: physical = offset ^
+ * S(offset), S sending each offset bit above the banks to bank bits
+ * (smem_swizzle); a bijection, no extra space, but an XOR per access. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,10 +56,11 @@ static int need_walk(Op *op, void *ctx)
 int64_t xchg_need(Op *op)
 {
 	switch (op->info->code) {
-	case AS_convert_layout: {
+	case AS_convert_layout: {       /* + room for padding (smem_pad: p >= 4) */
 		const Type *t = op->results[0]->type;
 		int eb = elem_bytes(tile_elem(t));
-		return type_num_elements(t) * (eb ? eb : 1);
+		int64_t n = type_num_elements(t);
+		return (n + n / 16 + 1) * (eb ? eb : 1);
 	}
 	case CT_extract: {
 		const Attr *a = op_attr(op, "via_shared");
@@ -65,7 +68,8 @@ int64_t xchg_need(Op *op)
 			return 0;
 		const Type *t = op->operands[0]->type;
 		int eb = elem_bytes(tile_elem(t));
-		return type_num_elements(t) * (eb ? eb : 1);
+		int64_t n = type_num_elements(t);
+		return (n + n / 16 + 1) * (eb ? eb : 1);
 	}
 	case CT_reduce:
 		return reduce_smem_bytes(op);
@@ -216,6 +220,12 @@ static LLVMValueRef swz_rt(E *e, LLVMValueRef x, const unsigned *sw, int abits, 
 	return acc;
 }
 
+/* x + (x >> p) for a runtime offset x (i32): one element of padding every 2^p. */
+static LLVMValueRef pad_rt(E *e, LLVMValueRef x, int p)
+{
+	return LLVMBuildAdd(e->b, x, LLVMBuildLShr(e->b, x, k32(e, p), ""), "");
+}
+
 /* Which bits a thread part (after swizzling) can have. */
 static int64_t thread_mask(const Layout *t, const unsigned *sw, int abits, int blo)
 {
@@ -248,17 +258,21 @@ void xchg_move(E *e, Op *op, int nsrc, TV **srcs, int64_t src_elems, const Type 
 	if (abits < 0)
 		ice("tile-ptx: exchange of a tile whose size is not a power of two");
 	Layout rth = thread_part(&dst->lay, m);
-	/* swizzle from the lane patterns of both phases */
+	/* padding, else a swizzle, from the lane patterns of both phases */
 	unsigned sw[64] = {0};
 	int blo, nbank, lanes;
 	smem_banks(eb, &blo, &nbank, &lanes);
-	if (!radd) {
-		int phases[9][5], np = 0;
-		for (int j = 0; j < nsrc && np < 8; j++)
-			lane_bits(&srcs[j]->lay, phases[np++]);
-		lane_bits(&rth, phases[np++]);
+	int phases[9][5], np = 0;
+	for (int j = 0; j < nsrc && np < 8; j++)
+		lane_bits(&srcs[j]->lay, phases[np++]);
+	lane_bits(&rth, phases[np++]);
+	int pad = smem_pad(eb, np, phases, abits);
+	/* testing knob (tests/reduce.bats): the XOR swizzle even where a padding fits */
+	const char *force = getenv("TILE_PTX_FORCE_SWIZZLE");
+	if (force && *force && *force != '0' && pad >= 0)
+		pad = -2;
+	if (pad == -2 && !radd)
 		smem_swizzle(eb, np, phases, sw, abits);
-	}
 	LLVMValueRef base = xchg_begin(e, op);
 	/* writes */
 	for (int j = 0; j < nsrc; j++) {
@@ -267,13 +281,13 @@ void xchg_move(E *e, Op *op, int nsrc, TV **srcs, int64_t src_elems, const Type 
 		LLVMValueRef prim = pc->primary;
 		if (LLVMIsAConstantInt(prim) && LLVMConstIntGetZExtValue(prim) == 1)
 			prim = NULL;
-		LLVMValueRef thr = swz_rt(e, pc->off, sw, abits, blo);
-		int64_t tm = thread_mask(&s->lay, sw, abits, blo);
+		LLVMValueRef thr = pad >= 0 ? pad_rt(e, pc->off, pad) : swz_rt(e, pc->off, sw, abits, blo);
+		int64_t tm = pad >= 0 ? 0 : thread_mask(&s->lay, sw, abits, blo);
 		for (int k = 0; k < s->n; k++) {
 			if (!layout_reg_is_primary(&s->lay, k))
 				continue;
 			int64_t a = j * src_elems + layout_eval_mode(&s->lay, 0, k);
-			int64_t kk = a ^ sw_apply(sw, abits, blo, a);
+			int64_t kk = pad >= 0 ? a + (a >> pad) : a ^ sw_apply(sw, abits, blo, a);
 			LLVMValueRef off = join_off(e, thr, tm, kk);
 			off = LLVMBuildMul(e->b, off, k32(e, eb), "");
 			xchg_store(e, base, off, s->r[k], el, prim);
@@ -285,11 +299,11 @@ void xchg_move(E *e, Op *op, int nsrc, TV **srcs, int64_t src_elems, const Type 
 	LLVMValueRef toff = rc->off;
 	if (radd)
 		toff = LLVMBuildAdd(e->b, toff, radd, "");
-	LLVMValueRef thr = swz_rt(e, toff, sw, abits, blo);
-	int64_t tm = thread_mask(&rth, sw, abits, blo);
+	LLVMValueRef thr = pad >= 0 ? pad_rt(e, toff, pad) : swz_rt(e, toff, sw, abits, blo);
+	int64_t tm = pad >= 0 ? 0 : thread_mask(&rth, sw, abits, blo);
 	for (int k = 0; k < dst->n; k++) {
 		int64_t a = bitmap_apply(m, layout_eval_mode(&dst->lay, 0, k)) + cadd;
-		int64_t kk = a ^ sw_apply(sw, abits, blo, a);
+		int64_t kk = pad >= 0 ? a + (a >> pad) : a ^ sw_apply(sw, abits, blo, a);
 		LLVMValueRef off = join_off(e, thr, tm, kk);
 		off = LLVMBuildMul(e->b, off, k32(e, eb), "");
 		dst->r[k] = xchg_load(e, base, off, el);
