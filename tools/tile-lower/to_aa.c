@@ -31,7 +31,7 @@ static bool supported(const OpInfo *in)
 	/* atomics, views made of pointers, debug, globals, loop/break, 13.4 fences (lower_ops.c) */
 	case CT_atomic_rmw_tko: case CT_atomic_cas_tko: case CT_atomic_red_view_tko:
 	case CT_make_strided_view: case CT_make_gather_scatter_view: case CT_print_tko:
-	case CT_assert: case CT_get_global: case CT_loop: case CT_break:
+	case CT_assert: case CT_get_global: case CT_loop: case CT_break: case CT_alloca:
 	case CT_gdc_launch_dependents_tko: case CT_gdc_wait_tko: case CT_memory_fence_alias_tko:
 		return true;
 	/* reductions, scans and shape ops: carried as they are (docs/lowering.md §8) */

@@ -53,7 +53,8 @@ LLVMTargetMachineRef backend_target_machine(const PtxOpts *o)
 		return NULL;
 	}
 	char features[32];
-	snprintf(features, sizeof features, "+ptx%d", ptx_version(o->target));
+	int v = ptx_version(o->target);
+	snprintf(features, sizeof features, "+ptx%d", o->min_ptx > v ? o->min_ptx : v);
 	LLVMCodeGenOptLevel lvl = o->opt == 0 ? LLVMCodeGenLevelNone : o->opt == 1 ? LLVMCodeGenLevelLess
 				 : o->opt == 2 ? LLVMCodeGenLevelDefault : LLVMCodeGenLevelAggressive;
 	return LLVMCreateTargetMachine(t, TRIPLE, target_ptx_arch(o->target, false), features, lvl,
@@ -87,6 +88,10 @@ static LLVMModuleRef load_libdevice(LLVMContextRef ctx)
 
 int backend_run(LLVMModuleRef mod, LLVMContextRef ctx, const PtxOpts *o, bool needs_libdevice, StrBuf *out)
 {
+	PtxOpts with = *o;
+	if (LLVMGetNamedFunction(mod, "llvm.nvvm.fence.proxy.alias") && with.min_ptx < 75)
+		with.min_ptx = 75;      /* fence.proxy.alias (memory_fence_alias_tko) is PTX 7.5 */
+	o = &with;
 	LLVMTargetMachineRef tm = backend_target_machine(o);
 	if (!tm) {
 		LLVMDisposeModule(mod);

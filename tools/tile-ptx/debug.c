@@ -652,3 +652,80 @@ void emit_get_global(E *e, Op *op)
 	}
 	set(e, op->results[0], t);
 }
+
+/* ------------------------------------------------------------ alloca */
+
+/* alloca: scratch memory for the tile block from the device heap, as
+ * NVIDIA's tileiras does: thread 0 calls the aligned-malloc system call
+ * (a null result traps), the pointer is broadcast through shared memory, and
+ * every `return` of the kernel frees, after a barrier, the allocations made
+ * before it (the entry is the allocation scope; allocas inside loops or
+ * branches are not supported yet). The `global` flag makes no difference:
+ * the heap is global memory either way. */
+static struct { LLVMValueRef fn; LLVMValueRef ptr[32]; int n; } allocas;
+
+void emit_alloca(E *e, Op *op)
+{
+	if (allocas.fn != e->fn) {
+		allocas.fn = e->fn;
+		allocas.n = 0;
+	}
+	const Value *res = op->results[0];
+	const Type *pt = res->type->elem;
+	Op *owner = op->parent && op->parent->parent ? op->parent->parent->parent : NULL;
+	const Attr *na = op_attr(op, "num_elem"), *al = op_attr(op, "alignment");
+	TV *t = tv_new(e, res);
+	set(e, res, t);
+	for (int k = 0; k < t->n; k++)
+		t->r[k] = LLVMGetPoison(elem_ty(e, pt));
+	if (!owner || owner->info->code != CT_entry || allocas.n == 32) {
+		unsupported(e, op, "alloca inside a loop or branch (or more than 32 of them)");
+		return;
+	}
+	int64_t eb = pt->kind == TY_PTR ? elem_bytes(pt->elem) : 1;
+	int64_t bytes = (na && na->kind == AT_INT ? na->u.i : 1) * (eb ? eb : 1);
+	int64_t align = al && al->kind == AT_INT && al->u.i > 16 ? al->u.i : 16;
+	LLVMBasicBlockRef doit = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "alloca");
+	LLVMBasicBlockRef fail = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "alloca.null");
+	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "alloca.join");
+	LLVMBasicBlockRef from = LLVMGetInsertBlock(e->b);
+	LLVMBuildCondBr(e->b, thread0(e), doit, join);
+	LLVMPositionBuilderAtEnd(e->b, doit);
+	LLVMTypeRef ps[2] = { i64t(e), i64t(e) };
+	LLVMValueRef mf = declared(e, "__cuda_syscall_aligned_malloc", genptr(e), ps, 2);
+	LLVMValueRef args[2] = { ci64(e, bytes ? bytes : 1), ci64(e, align) };
+	LLVMValueRef p = call(e, mf, args, 2);
+	LLVMValueRef g = LLVMBuildAddrSpaceCast(e->b, p, LLVMPointerTypeInContext(e->ctx, 1), "");
+	LLVMBuildCondBr(e->b, LLVMBuildIsNull(e->b, p, ""), fail, join);
+	LLVMPositionBuilderAtEnd(e->b, fail);
+	call_intr(e, "llvm.trap", NULL, NULL, 0);
+	LLVMBuildUnreachable(e->b);
+	LLVMPositionBuilderAtEnd(e->b, join);
+	LLVMValueRef phi = LLVMBuildPhi(e->b, LLVMTypeOf(g), "");
+	LLVMValueRef in[2] = { LLVMGetPoison(LLVMTypeOf(g)), g };
+	LLVMBasicBlockRef bbs[2] = { from, doit };
+	LLVMAddIncoming(phi, in, bbs, 2);
+	for (int k = 0; k < t->n; k++)
+		t->r[k] = layout_reg_is_primary(&t->lay, k) ? phi : LLVMGetPoison(LLVMTypeOf(g));
+	smem_broadcast(e, t, pt);
+	allocas.ptr[allocas.n++] = t->r[0];
+}
+
+void emit_alloca_free(E *e)
+{
+	if (allocas.fn != e->fn || allocas.n == 0)
+		return;
+	barrier(e);
+	LLVMBasicBlockRef doit = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "free");
+	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "free.join");
+	LLVMBuildCondBr(e->b, thread0(e), doit, join);
+	LLVMPositionBuilderAtEnd(e->b, doit);
+	LLVMTypeRef pt = genptr(e);
+	LLVMValueRef ff = declared(e, "free", LLVMVoidTypeInContext(e->ctx), &pt, 1);
+	for (int i = allocas.n - 1; i >= 0; i--) {
+		LLVMValueRef p = LLVMBuildAddrSpaceCast(e->b, allocas.ptr[i], genptr(e), "");
+		call(e, ff, &p, 1);
+	}
+	LLVMBuildBr(e->b, join);
+	LLVMPositionBuilderAtEnd(e->b, join);
+}

@@ -1105,7 +1105,10 @@ static void emit_ptr_mem(E *e, Op *op, bool store)
 	TV *t = store ? get(e, val) : tv_new(e, val);
 	LLVMTypeRef mt = mem_ty(e, el), et = elem_ty(e, el);
 	unsigned align = (unsigned)(elem_bytes(el) ? elem_bytes(el) : 1);
-	LLVMValueRef primary = store ? lw_of(e, &t->lay)->primary : NULL;
+	/* an ordered load of a replicated tile (a scalar flag, say) is done once,
+	 * by each element's first owner, and broadcast: every copy must agree */
+	bool bcast = !store && ord.ord != LLVMAtomicOrderingNotAtomic && !injective_threads(&t->lay);
+	LLVMValueRef primary = store || bcast ? lw_of(e, &t->lay)->primary : NULL;
 	if (primary && LLVMIsAConstantInt(primary) && LLVMConstIntGetZExtValue(primary) == 1)
 		primary = NULL;
 	for (int k = 0; k < t->n; k++) {
@@ -1116,13 +1119,20 @@ static void emit_ptr_mem(E *e, Op *op, bool store)
 			LLVMValueRef v = mt != et ? LLVMBuildZExt(e->b, t->r[k], mt, "") : t->r[k];
 			guarded_store(e, v, ptrs->r[k], align, and_pred(e, pred, primary), &ord);
 		} else {
+			if (bcast && !layout_reg_is_primary(&t->lay, k)) {
+				t->r[k] = LLVMGetPoison(et);
+				continue;
+			}
 			LLVMValueRef o = other ? other->r[k] : LLVMConstNull(et);
 			if (mt != et)
 				o = LLVMBuildZExt(e->b, o, mt, "");
-			LLVMValueRef x = guarded_load(e, mt, ptrs->r[k], align, pred, o, &ord);
+			LLVMValueRef x = guarded_load(e, mt, ptrs->r[k], align, bcast ? and_pred(e, pred, primary) : pred,
+						      o, &ord);
 			t->r[k] = mt != et ? LLVMBuildTrunc(e->b, x, et, "") : x;
 		}
 	}
+	if (bcast)
+		smem_broadcast(e, t, el);       /* atomic.c */
 	if (!store)
 		set(e, val, t);
 	mark_token(e, op->results[store ? 0 : 1], true, op);
@@ -1358,6 +1368,7 @@ void emit_op(E *e, Op *op, Ctx *loop, Ctx *ifc)
 		add_incoming(e, ifc, op);
 		break;
 	case CT_return:
+		emit_alloca_free(e);        /* debug.c */
 		LLVMBuildRetVoid(e->b);
 		break;
 	case AS_make_memref: emit_memref(e, op); break;
@@ -1371,6 +1382,7 @@ void emit_op(E *e, Op *op, Ctx *loop, Ctx *ifc)
 	case CT_print_tko: emit_print(e, op); break;
 	case CT_assert: emit_assert(e, op); break;
 	case CT_get_global: emit_get_global(e, op); break;
+	case CT_alloca: emit_alloca(e, op); break;
 	case CT_loop: emit_loop(e, op, loop); break;
 	case CT_break: emit_break(e, op, loop); break;
 	case CT_gdc_wait_tko: case CT_gdc_launch_dependents_tko: case CT_memory_fence_alias_tko:

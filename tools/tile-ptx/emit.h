@@ -98,6 +98,8 @@ void emit_print(E *e, Op *op);
 void emit_assert(E *e, Op *op);
 void emit_get_global(E *e, Op *op);
 void emit_global(E *e, Op *op);
+void emit_alloca(E *e, Op *op);               /* heap scratch, freed at return */
+void emit_alloca_free(E *e);                  /* before a return */
 /* control.c: loop, break; gdc and fence ops */
 void emit_loop(E *e, Op *op, Ctx *outer);
 void emit_break(E *e, Op *op, Ctx *loop);

@@ -17,6 +17,7 @@ typedef struct PtxOpts {
 	int opt;              /* 0..3 */
 	bool lineinfo;
 	bool device_debug;    /* -g: full debug info (.target ..., debug; needs -O0) */
+	int min_ptx;          /* a PTX ISA version the module needs (0: the target's lowest) */
 	bool emit_llvm;       /* LLVM IR text instead of PTX */
 } PtxOpts;
 

@@ -1,0 +1,305 @@
+#!/usr/bin/env bats
+# The rest of the non-MMA op roster (docs/lowering.md §9): atomics, globals,
+# alloca, strided / gather-scatter / atomic-reduction views, loop / break,
+# math with rounding modes, print / assert, 13.4 gdc and fence ops,
+# --lineinfo and -g. Corpus kernels (histogram, debug_print, gather_scatter,
+# indirect_gather, loop_accum), cuTile kernels (tests/pipeline/kernels/roster.py)
+# and hand-written bytecode (tests/ops/gen-ops), for sm_80, sm_90, sm_100 and
+# sm_120, through ptxas; check-lines on the PTX.
+load helpers
+
+setup() { setup_scratch; }
+teardown() { teardown_scratch; }
+
+PCORPUS="$BATS_TEST_DIRNAME/pipeline/corpus"
+OPS="$BATS_TEST_DIRNAME/ops"
+TARGETS="sm_80 sm_90 sm_100 sm_120"
+
+pipe() {
+	local bc=$1 sm=$2
+	shift 2
+	tile-read "$bc" | tile-lower --gpu-name="$sm" | tile-sched | tile-ptx --gpu-name="$sm" "$@"
+}
+
+# assemble BYTECODE: PTX for every target in $SCRATCH/k.SM.ptx, ptxas accepts it, no spills.
+assemble() {
+	require_ptxas
+	local bc=$1 sm
+	for sm in ${ASM_TARGETS:-$TARGETS}; do
+		pipe "$bc" "$sm" >"$SCRATCH/k.$sm.ptx" || fail "pipeline failed for $(basename "$bc") $sm"
+		ptxas -v -arch="$sm" "$SCRATCH/k.$sm.ptx" -o "$SCRATCH/k.$sm.cubin" 2>"$SCRATCH/ptxas.$sm" ||
+			fail "ptxas rejected $(basename "$bc") for $sm: $(head -5 "$SCRATCH/ptxas.$sm")"
+		if grep 'spill' "$SCRATCH/ptxas.$sm" | grep -qv ' 0 bytes spill stores, 0 bytes spill loads'; then
+			fail "spills for $sm: $(grep spill "$SCRATCH/ptxas.$sm")"
+		fi
+	done
+}
+
+# has FILE PATTERN...: every (fixed-string) pattern occurs in FILE
+has() {
+	local f=$1 p
+	shift
+	for p in "$@"; do
+		grep -qF -- "$p" "$f" || fail "no '$p' in $(basename "$f")"
+	done
+}
+
+# lacks FILE PATTERN...
+lacks() {
+	local f=$1 p
+	shift
+	for p in "$@"; do
+		if grep -qF -- "$p" "$f"; then fail "unexpected '$p' in $(basename "$f")"; fi
+	done
+}
+
+# The format strings (printfFormat*) of a PTX file, one per line, decoded.
+formats() {
+	python3 - "$1" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+for m in re.finditer(r'\.global .*?\.b8 (printfFormat\S*)\[\d+\] = \{([^}]*)\}', s):
+    b = bytes(int(x) for x in m.group(2).split(','))
+    print(b.decode().replace('\n', '\\n'))
+PY
+}
+
+@test "corpus kernels with atomics, print/assert, gathers and loops: every version to a cubin for four targets (--lineinfo -O3)" {
+	for s in tile-read tile-lower tile-sched tile-ptx tile-pack; do [ -x "$BIN/$s" ] || skip "$s not built"; done
+	require_ptxas
+	cd "$SCRATCH"
+	for v in 13.1 13.2 13.3 13.4; do
+		for k in histogram debug_print gather_scatter indirect_gather loop_accum; do
+			for sm in $TARGETS; do
+				run tileiras "$CORPUS/$v/$k.tileirbc" -o k.cubin --gpu-name $sm -O3 --lineinfo
+				assert_success
+				[ -s k.cubin ]
+			done
+		done
+	done
+}
+
+@test "histogram: acq_rel device atomic add per element, after a barrier, masked by the bounds check" {
+	assemble "$CORPUS/13.4/histogram.tileirbc"
+	for sm in $TARGETS; do
+		has "$SCRATCH/k.$sm.ptx" 'atom.acq_rel.gpu.global.add.u32' 'bar.sync'
+	done
+	# 256 bins over 128 threads: two atomics per thread, each under its mask
+	[ "$(grep -c 'atom.acq_rel.gpu.global.add.u32' "$SCRATCH/k.sm_90.ptx")" = 2 ]
+	lacks "$SCRATCH/k.sm_90.ptx" 'red.'
+}
+
+@test "every integer atomic mode, ordering and scope: atom when the old value is used, red when it is not" {
+	assemble "$PCORPUS/atomic_int.tileirbc"
+	p=$SCRATCH/k.sm_90.ptx
+	for w in 32 64; do
+		has "$p" "atom.relaxed.gpu.global.add.u$w" "atom.acquire.cta.global.max.s$w" \
+			"atom.release.sys.global.min.s$w" "atom.acq_rel.gpu.global.and.b$w" \
+			"atom.acq_rel.gpu.global.or.b$w" "atom.relaxed.cta.global.xor.b$w" \
+			"atom.relaxed.gpu.global.exch.b$w" \
+			"red.relaxed.gpu.global.add.u$w" "red.release.cta.global.max.s$w" \
+			"red.relaxed.sys.global.min.s$w" "red.relaxed.gpu.global.and.b$w" \
+			"red.release.gpu.global.or.b$w" "red.relaxed.gpu.global.xor.b$w" \
+			"atom.acquire.gpu.global.add.u$w"
+		# unsigned arrays: umax / umin
+		has "$p" "atom.acquire.cta.global.max.u$w" "atom.release.sys.global.min.u$w" \
+			"red.release.cta.global.max.u$w" "red.relaxed.sys.global.min.u$w"
+	done
+	# red cannot acquire: an unused acquire add stays an atom
+	lacks "$p" 'red.acquire' 'red.acq_rel' 'red.relaxed.gpu.global.exch'
+}
+
+@test "float atomics: add .f32 .f64 .noftz.f16 .noftz.bf16, bf16 through a 16-bit cas loop below sm_90" {
+	assemble "$PCORPUS/atomic_float.tileirbc"
+	has "$SCRATCH/k.sm_90.ptx" 'atom.relaxed.gpu.global.add.f32' 'atom.acq_rel.sys.global.add.f64' \
+		'atom.relaxed.gpu.global.add.noftz.f16' 'atom.acq_rel.sys.global.add.noftz.bf16' \
+		'red.relaxed.cta.global.add.f32' 'red.relaxed.cta.global.add.f64' \
+		'red.relaxed.cta.global.add.noftz.f16' 'red.relaxed.cta.global.add.noftz.bf16'
+	has "$SCRATCH/k.sm_80.ptx" 'atom.relaxed.gpu.global.cas.b16' 'atom.acq_rel.sys.global.cas.b16' \
+		'atom.relaxed.gpu.global.add.noftz.f16'
+	lacks "$SCRATCH/k.sm_80.ptx" 'add.noftz.bf16'
+}
+
+@test "compare-and-swap and exchange of ints and floats (32 and 64 bits)" {
+	assemble "$PCORPUS/atomic_cas.tileirbc"
+	has "$SCRATCH/k.sm_90.ptx" 'atom.acq_rel.gpu.global.cas.b32' 'atom.acq_rel.gpu.global.cas.b64' \
+		'atom.release.sys.global.exch.b32' 'atom.release.sys.global.exch.b64'
+}
+
+@test "a scalar atomic runs once per tile block and its old value reaches every thread" {
+	assemble "$PCORPUS/atomic_counter.tileirbc"
+	p=$SCRATCH/k.sm_90.ptx
+	[ "$(grep -c 'atom.acq_rel.gpu.global.add.u32' "$p")" = 1 ]
+	has "$p" 'st.shared' 'ld.shared' 'bar.sync'
+}
+
+@test "atomic_red_view_tko (partition and strided views): red.relaxed.gpu per element" {
+	assemble "$PCORPUS/atomic_red_view.tileirbc"
+	has "$SCRATCH/k.sm_90.ptx" 'red.relaxed.gpu.global.add.f32' 'red.relaxed.gpu.global.add.u32'
+	lacks "$SCRATCH/k.sm_90.ptx" 'atom.'
+}
+
+@test "strided views and gather/scatter views (advanced indexing) become masked pointer accesses" {
+	assemble "$PCORPUS/strided_gather.tileirbc"
+	tile-read "$PCORPUS/strided_gather.tileirbc" | tile-lower >"$SCRATCH/as.json"
+	run tile-ir --emit=text "$SCRATCH/as.json"
+	assert_output --partial 'nv_tileas.load'
+	assert_output --partial 'nv_tileas.store'
+	refute_output --partial 'make_strided_view'
+	refute_output --partial 'make_gather_scatter_view'
+	has "$SCRATCH/k.sm_90.ptx" 'ld.global' 'st.global' 'setp.lt.u64'
+}
+
+@test "loop / break / continue: nested loops carrying tiles and scalars, exits from inside ifs" {
+	assemble "$PCORPUS/loops.tileirbc"
+	tile-read "$PCORPUS/loops.tileirbc" | tile-lower | tile-sched >"$SCRATCH/sc.json"
+	run tile-ir --emit=text "$SCRATCH/sc.json"
+	assert_output --partial 'cuda_tile.loop'
+	assert_output --partial 'cuda_tile.break'
+	tile-ptx --emit=llvm "$SCRATCH/sc.json" >"$SCRATCH/k.ll"
+	has "$SCRATCH/k.ll" 'loop.head' 'loop.exit'
+}
+
+@test "math: rounding modes and ftz as NVIDIA's tileiras emits them (f32)" {
+	assemble "$PCORPUS/fround.tileirbc"
+	has "$SCRATCH/k.sm_90.ptx" add.rz.f32 sub.rm.ftz.f32 mul.rp.f32 div.rn.ftz.f32 div.approx.f32 \
+		div.full.f32 sqrt.rz.f32 sqrt.approx.f32 ex2.approx.f32 ex2.approx.ftz.f32 \
+		rsqrt.approx.ftz.f32 tanh.approx.f32 max.ftz.f32 min.NaN.f32
+}
+
+@test "math: f64 rounding modes; f16/bf16 directed rounding computed in f32 and converted in the same direction" {
+	assemble "$PCORPUS/fround64.tileirbc"
+	has "$SCRATCH/k.sm_90.ptx" add.rz.f64 mul.rp.f64 div.rz.f64 sqrt.rp.f64
+	assemble "$PCORPUS/fround16.tileirbc"
+	for sm in $TARGETS; do
+		has "$SCRATCH/k.$sm.ptx" add.rz.f32 cvt.rz.f16.f32 cvt.rz.bf16.f32 mul.rm.f32 cvt.rm.f16.f32 \
+			cvt.rm.bf16.f32
+	done
+}
+
+@test "math: integer division and remainder signedness, ceiling division, unsigned shifts" {
+	assemble "$PCORPUS/imath2.tileirbc"
+	has "$SCRATCH/k.sm_90.ptx" div.s32 div.s64
+	assemble "$PCORPUS/umath2.tileirbc"
+	has "$SCRATCH/k.sm_90.ptx" div.u32 shr.u32 div.u64
+	lacks "$SCRATCH/k.sm_90.ptx" div.s32 div.s64
+}
+
+@test "debug_print: vprintf once per tile block, tiles as [a, b, ...], assert with file, line and position" {
+	assemble "$CORPUS/13.4/debug_print.tileirbc"
+	p=$SCRATCH/k.sm_90.ptx
+	has "$p" '.extern .func  (.param .b32 func_retval0) vprintf' '.extern .func __assertfail' \
+		'call.uni (retval0), vprintf' 'call.uni __assertfail' '%globaltimer'
+	formats "$p" >"$SCRATCH/f"
+	has "$SCRATCH/f" 'block %d sum %f\n' 'tile=[%f, %f, %f, %f, %f, %f, %f, %f]\n' \
+		'tests/kernels/debug_print.py:13: tile block: [%d, %d, %d], position: [%d]: negative input\n'
+	# 13.1: cuTile's own print mutex (a global, a loop around atomic_cas, an exchange)
+	assemble "$CORPUS/13.1/debug_print.tileirbc"
+	p=$SCRATCH/k.sm_90.ptx
+	has "$p" '.visible .global .align 4 .b8 print_mutex[4] = {1}' 'atom.acq_rel.gpu.global.cas.b32' \
+		'atom.acq_rel.gpu.global.exch.b32' 'vprintf'
+}
+
+@test "print: every integer width and float type, 2-D tiles, long tiles in 32-argument calls under a lock" {
+	assemble "$PCORPUS/prints.tileirbc"
+	p=$SCRATCH/k.sm_90.ptx
+	formats "$p" >"$SCRATCH/f"
+	has "$SCRATCH/f" 'pid %d i64 %lld u32 %u i8 %d f16 %f\n' \
+		'tile [%5.2f, %5.2f, %5.2f, %5.2f, %5.2f, %5.2f, %5.2f, %5.2f] ints [%x, %x, %x, %x, %x, %x, %x, %x]\n' \
+		'2d=[[%f, %f, %f, %f], [%f, %f, %f, %f]] half=[%f, %f, %f, %f, %f, %f, %f, %f]\n' \
+		'long [[%lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld], [' \
+		'position: [%d, %d]: \n'
+	# 64 elements: two vprintf calls, serialised across tile blocks
+	has "$p" 'atom.acquire.gpu.global.cas.b32' 'atom.release.gpu.global.exch.b32' '__tile_print_mutex'
+	# the vprintf buffer: i32 at 0, i64 at 8, u32 at 16, i8 promoted at 20, f16 as double at 24
+	has "$p" 'st.local.b64' 'cvt.f64.f16'
+}
+
+@test "print_tko and assert under -g -O0 and --lineinfo: .loc lines name the kernel's source" {
+	for s in tile-read tile-lower tile-sched tile-ptx tile-pack; do [ -x "$BIN/$s" ] || skip "$s not built"; done
+	require_ptxas
+	cd "$SCRATCH"
+	tileiras "$CORPUS/13.4/debug_print.tileirbc" --gpu-name sm_90 --lineinfo --emit=ptx -o li.ptx
+	grep -q '^[[:space:]]*\.file[[:space:]]*1 "tests/kernels/debug_print.py"' li.ptx
+	grep -q '^[[:space:]]*\.loc[[:space:]]*1 11 ' li.ptx    # the printf line
+	run grep -c '^\.target .*, debug' li.ptx
+	assert_output 0
+	tileiras "$CORPUS/13.4/histogram.tileirbc" --gpu-name sm_100 -O3 --lineinfo --emit=ptx -o h.ptx
+	grep -q '\.file[[:space:]]*1 "tests/kernels/histogram.py"' h.ptx
+	grep -q '\.loc[[:space:]]*1 11 ' h.ptx                   # the atomic_add line
+	for k in debug_print histogram loop_accum; do
+		run tileiras "$CORPUS/13.4/$k.tileirbc" --gpu-name sm_90 -g -O0 -o g.cubin
+		assert_success
+	done
+	tileiras "$PCORPUS/loops.tileirbc" --gpu-name sm_120 -g -O0 --emit=ptx -o g.ptx
+	grep -q '^\.target sm_120, debug' g.ptx
+}
+
+@test "globals and get_global; alloca from the device heap, freed at return" {
+	assemble "$OPS/globals_alloca.tileirbc"
+	p=$SCRATCH/k.sm_90.ptx
+	has "$p" '.visible .global .align 16 .b8 counters[16]' '.global .align 4 .b8 table[32] = {0, 0, 0, 0, 0, 0, 0, 63,' \
+		'call.uni (retval0), __cuda_syscall_aligned_malloc' 'call.uni free' 'trap'
+	# the counter: one atomic per tile block, its old value broadcast
+	[ "$(grep -c 'atom.acq_rel.gpu.global.add.u32' "$p")" = 1 ]
+	# a private constant table is read through the non-coherent path
+	has "$p" 'ld.global.nc'
+}
+
+@test "13.4 sync ops: griddepcontrol on sm_90+, fence.proxy.alias (PTX 7.5 on sm_80), an acquire spin loop, early return" {
+	assemble "$OPS/sync_ops.tileirbc"
+	for sm in sm_90 sm_100 sm_120; do
+		has "$SCRATCH/k.$sm.ptx" griddepcontrol.wait griddepcontrol.launch_dependents fence.proxy.alias
+	done
+	lacks "$SCRATCH/k.sm_80.ptx" griddepcontrol
+	has "$SCRATCH/k.sm_80.ptx" '.version 7.5' fence.proxy.alias
+	p=$SCRATCH/k.sm_90.ptx
+	# the flag is read by one thread and broadcast, so every thread leaves the loop together
+	[ "$(grep -c 'ld.acquire.gpu.global.b32' "$p")" = 1 ]
+	has "$p" 'red.relaxed.cta.global.max.u32' 'st.release.sys.global.b32' 'mul.hi.u32'
+	assemble "$PCORPUS/gdc.tileirbc"
+	has "$SCRATCH/k.sm_90.ptx" griddepcontrol.wait griddepcontrol.launch_dependents
+	lacks "$SCRATCH/k.sm_80.ptx" griddepcontrol
+}
+
+@test "the roster kernels keep NVIDIA's parameter ABI (when NVIDIA's tileiras is installed)" {
+	NVBIN="$ROOT/.venv/lib/python3.11/site-packages/nvidia/cu13/bin"
+	[ -x "$NVBIN/tileiras" ] && [ -x "$NVBIN/cuobjdump" ] || skip "NVIDIA tileiras not installed in .venv"
+	require_ptxas
+	info() { "$NVBIN/cuobjdump" -elf "$1" | grep -A2 'KPARAM_INFO\|REQNTID\|CBANK_PARAM_SIZE' |
+		grep 'Value' | sed 's/cbank.*//' | sort; }
+	for k in "$OPS"/*.tileirbc "$CORPUS/13.4/histogram.tileirbc" "$CORPUS/13.4/debug_print.tileirbc"; do
+		env -u CUDA_HOME "$NVBIN/tileiras" --gpu-name=sm_90 "$k" -o "$SCRATCH/nv.cubin"
+		pipe "$k" sm_90 >"$SCRATCH/ours.ptx"
+		ptxas -arch=sm_90 "$SCRATCH/ours.ptx" -o "$SCRATCH/ours.cubin"
+		info "$SCRATCH/nv.cubin" >"$SCRATCH/nv.info"
+		info "$SCRATCH/ours.cubin" >"$SCRATCH/ours.info"
+		[ -s "$SCRATCH/nv.info" ] || fail "no parameter info in NVIDIA's cubin"
+		diff "$SCRATCH/nv.info" "$SCRATCH/ours.info" || fail "$k: ABI differs from NVIDIA's"
+	done
+}
+
+@test "not supported yet: nearest_away rounding of conversions (a user error at the op)" {
+	python3 - "$SCRATCH/ra.json" <<'PY'
+import json, sys
+loc = {"file": "handmade.py", "line": 3, "col": 1, "func": "ra"}
+ops = [
+  {"op": "cuda_tile.constant", "results": [{"id": "%1", "type": "tile<128xf32>"}],
+   "attrs": {"value": {"dense": "0000803f", "type": "tile<128xf32>", "splat": True}}, "loc": loc},
+  {"op": "cuda_tile.ftof", "results": [{"id": "%2", "type": "tile<128xf16>"}], "operands": ["%1"],
+   "attrs": {"rounding_mode": "nearest_away"}, "loc": loc},
+  {"op": "cuda_tile.return", "loc": loc}]
+doc = {"format": "tile-ir", "version": 1, "stage": "cuda_tile",
+       "module": {"name": "kernels", "attrs": {"bytecode_version": "13.4"},
+                  "ops": [{"op": "cuda_tile.entry",
+                           "attrs": {"sym_name": "ra", "function_type": {"type": "(tile<ptr<f32>>) -> ()"}},
+                           "regions": [[{"args": [{"id": "%0", "type": "tile<ptr<f32>>"}], "ops": ops}]],
+                           "loc": loc}]}}
+json.dump(doc, open(sys.argv[1], "w"))
+PY
+	tile-lower "$SCRATCH/ra.json" | tile-sched >"$SCRATCH/ra.sc.json"
+	run tile-ptx "$SCRATCH/ra.sc.json"
+	assert_failure 1
+	assert_output --partial "handmade.py:3:1: error: 'cuda_tile.ftof' op: conversion f32 -> f16 with rounding 'nearest_away' is not supported yet"
+	refute_output --partial 'internal error'
+}
