@@ -214,6 +214,20 @@ def cumsum_v4(x, out, tile: ct.Constant[int]):
 
 
 @ct.kernel
+def rowsum_loop(x, out, tm: ct.Constant[int], tn: ct.Constant[int]):
+    # reductions inside a loop: a shared-memory round per iteration, and a
+    # running max carried by the loop next to the sum
+    pid = ct.bid(0)
+    acc = ct.zeros((tm,), dtype=ct.float32)
+    mx = ct.full((tm,), -3.0e38, dtype=ct.float32)
+    for k in range(ct.num_tiles(x, axis=1, shape=(tm, tn))):
+        t = ct.load(x, index=(pid, k), shape=(tm, tn), padding_mode=ct.PaddingMode.ZERO)
+        acc = acc + ct.sum(t, axis=1)
+        mx = ct.maximum(mx, ct.max(t, axis=1))
+    ct.store(out, index=(pid,), tile=acc + mx)
+
+
+@ct.kernel
 def tiny(x, out_s, out_c, out_m, tm: ct.Constant[int], tn: ct.Constant[int]):
     # fewer elements than threads: replicated lanes and warps
     pid = ct.bid(0)
@@ -249,6 +263,7 @@ KERNELS = [
     ("bytes_to_f16", bytes_to_f16, [[arr(U8), arr(F16), 512]]),
     ("softmax_v4", softmax_c, [[aligned(F32, 2), aligned(F32, 2), 4, 512]]),
     ("cumsum_v4", cumsum_v4, [[aligned(F32), aligned(F32), 2048]]),
+    ("rowsum_loop", rowsum_loop, [[arr(F32, 2), arr(F32), 16, 64]]),
     ("tiny", tiny, [[arr(F32, 2), arr(F32), arr(F32, 2), arr(F32), 4, 8]]),
     ("extract_dyn", extract_dyn, [[arr(F32, 2), arr(F32, 2), 32, 64]]),
     ("insert_block", insert_block, [[arr(F32, 2), arr(F32, 2), 32, 32]], "13.4"),
