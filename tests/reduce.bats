@@ -119,6 +119,9 @@ count() { grep -c -- "$1" "$2" || true; }
 	for k in cat_extract reshape_mix pack_unpack; do
 		if grep -q 'bar.sync\|shfl' "$SCRATCH/$k.sm_90.ptx"; then fail "$k: data moved between threads"; fi
 	done
+	# two reductions in a loop body: the buffer halves alternate across
+	# iterations too, so one barrier each and none before the first
+	[ "$(count 'bar.sync' "$SCRATCH/rowsum_loop.sm_90.ptx")" -eq 2 ]
 	# a reverse scan shuffles down
 	grep -q 'shfl.sync.down' "$SCRATCH/cumsum_rows_rev.sm_90.ptx"
 	# f64 / i64 reductions shuffle both halves

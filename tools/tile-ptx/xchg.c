@@ -8,8 +8,11 @@
  * the regions, so a use needs no barrier before its writes when the use
  * before it (in emission order) is in the same block: that use's own
  * barrier came after every thread finished reading the region now being
- * written. The first use of the kernel at its top level needs none either.
- * Elsewhere (first use inside a loop or branch) a barrier comes first.
+ * written. The first use of the kernel at its top level needs none either,
+ * nor the first use in a `for` body that holds an even number of uses
+ * (directly, with no continue in a branch) when the use before the loop is
+ * in the loop's block: the regions then alternate across iterations too.
+ * Elsewhere (first use inside a branch, ...) a barrier comes first.
  *
  * Bank conflicts. A conversion writes each element at its row-major offset
  * and reads it back at the offset the new layout gives, both through the
@@ -52,11 +55,24 @@ static int need_walk(Op *op, void *ctx)
 	return 0;
 }
 
+/* Does xchg_convert handle this conversion (power-of-two leaves)? */
+static bool convert_ok(const Op *op)
+{
+	BitOwner own[BITMAP_MAX];
+	Layout s, d;
+	const Value *a = op->operands[0], *b = op->results[0];
+	return ilog2_exact(type_num_elements(b->type)) >= 0 && a->layout && b->layout &&
+	       layout_parse(a->layout->u.s, &s, NULL) && layout_parse(b->layout->u.s, &d, NULL) &&
+	       layout_bit_owners(&s, BITMAP_MAX, own) && layout_bit_owners(&d, BITMAP_MAX, own);
+}
+
 /* Bytes an op needs in shared memory; 0 for ops that do not use it. */
 int64_t xchg_need(Op *op)
 {
 	switch (op->info->code) {
 	case AS_convert_layout: {       /* + room for padding (smem_pad: p >= 4) */
+		if (!convert_ok(op))
+			return 0;
 		const Type *t = op->results[0]->type;
 		int eb = elem_bytes(tile_elem(t));
 		int64_t n = type_num_elements(t);
@@ -78,6 +94,39 @@ int64_t xchg_need(Op *op)
 	default:
 		return 0;
 	}
+}
+
+typedef struct LoopUses { Block *body; int n; bool ok; } LoopUses;
+
+static int loop_walk(Op *o, void *ctx)
+{
+	LoopUses *u = ctx;
+	if (xchg_need(o) > 0) {
+		u->n++;
+		u->ok &= o->parent == u->body;
+	}
+	if ((o->info->code == CT_continue || o->info->code == CT_break) && o->parent != u->body)
+		u->ok = false;
+	return 0;
+}
+
+/* The `for` whose body directly holds op when op is the body's first use,
+ * every use in the loop is directly in its body, their number is even, and
+ * no continue skips part of the body; else NULL. */
+static Op *body_loop(Op *op)
+{
+	Block *b = op->parent;
+	Op *loop = b && b->parent ? b->parent->parent : NULL;
+	if (!loop || loop->info->code != CT_for || b != loop->regions[0].first)
+		return NULL;
+	LoopUses u = { b, 0, true };
+	op_walk(loop, loop_walk, &u);
+	if (!u.ok || u.n < 2 || u.n % 2)
+		return NULL;
+	for (Op *o = b->first; o && o != op; o = o->next)
+		if (xchg_need(o) > 0)
+			return NULL;
+	return loop;
 }
 
 /* Start a use: the region's base (i8 addrspace(3) pointer), after a
@@ -115,11 +164,20 @@ LLVMValueRef xchg_begin(E *e, Op *op)
 	int region = 0;
 	bool need_bar = true;
 	Op *top = op_toplevel(op);
+	Op *loop = NULL;
 	if (!S.last && op->parent == top->regions[0].first) {
 		need_bar = false;
 	} else if (S.last && S.regions == 2 && S.last->parent == op->parent) {
 		need_bar = false;
 		region = 1 - S.last_region;
+	} else if (S.regions == 2 && (loop = body_loop(op)) != NULL &&
+		   ((!S.last && loop->parent == top->regions[0].first) ||
+		    (S.last && S.last->parent == loop->parent))) {
+		/* the first use in a for body whose uses alternate evenly: the
+		 * previous iteration's last use (or the use before the loop, in the
+		 * other region) had its barrier after this region's last reads */
+		need_bar = false;
+		region = S.last ? 1 - S.last_region : 0;
 	}
 	if (need_bar)
 		barrier(e);
@@ -314,16 +372,11 @@ void xchg_move(E *e, Op *op, int nsrc, TV **srcs, int64_t src_elems, const Type 
  * are not made of power-of-two leaves (emit.c's plain conversion then). */
 bool xchg_convert(E *e, Op *op)
 {
+	if (!convert_ok(op))
+		return false;
 	TV *s = get(e, op->operands[0]);
 	const Type *t = op->results[0]->type;
 	int64_t n = type_num_elements(t);
-	BitOwner own[BITMAP_MAX];
-	Layout dl;
-	if (!op->results[0]->layout || !layout_parse(op->results[0]->layout->u.s, &dl, NULL))
-		return false;
-	if (ilog2_exact(n) < 0 || !layout_bit_owners(&s->lay, BITMAP_MAX, own) ||
-	    !layout_bit_owners(&dl, BITMAP_MAX, own))
-		return false;
 	TV *d = tv_new(e, op->results[0]);
 	BitMap id;
 	bitmap_identity(&id, ilog2_exact(n));
