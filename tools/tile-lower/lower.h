@@ -21,5 +21,6 @@ int lower_to_as(Module *m, const Target *t);
 bool lower_atomic(Module *m, Op *fn, Op *op);
 bool lower_is_pointer_view(Value *v);
 bool lower_pointer_view_mem(Module *m, Op *fn, Op *op);
+bool lower_pointer_view_shape(Module *m, Op *fn, Op *op);   /* get_index_space_shape */
 
 #endif

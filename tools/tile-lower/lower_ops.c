@@ -321,3 +321,36 @@ bool lower_atomic(Module *m, Op *fn, Op *op)
 		return false;
 	}
 }
+
+/* get_index_space_shape of a strided view: ceil(size / traversal stride) per
+ * tile dim, as NVIDIA's tileiras computes it (the tile size does not enter).
+ * Gather/scatter views: not supported yet. */
+bool lower_pointer_view_shape(Module *m, Op *fn, Op *op)
+{
+	Value *view = op->operands[0];
+	const Type *vt = view->type;
+	Op *mv = view->def;
+	if (vt->kind != TY_STRIDED_VIEW || !mv || mv->info->code != CT_make_strided_view ||
+	    !mv->operands[0]->def || mv->operands[0]->def->info->code != AA_make_memref) {
+		diag_error(op->loc, "'%s' op on this view is not supported yet", op->info->name);
+		return false;
+	}
+	B b = { m, op, op->loc };
+	Value *memref = mv->operands[0];
+	for (int i = 0; i < op->nresults && i < vt->rank; i++) {
+		const Type *t = op->results[i]->type;
+		int d = vt->dim_map ? (int)vt->dim_map[i] : i;
+		Value *size = memref_dim(&b, memref, d, false);          /* i64 */
+		Value *q = v2(&b, CT_divi, size, cst(&b, size->type, vt->strides[i]), size->type);
+		op_set_attr(m, q->def, "signedness", attr_string(m, "signed"));
+		op_set_attr(m, q->def, "rounding", attr_string(m, "positive_inf"));
+		if (t->elem->scalar != SC_I64) {
+			Op *tr = emit(&b, CT_trunci, 1, &q, t);
+			op_set_attr(m, tr, "overflow", attr_string(m, "none"));
+			q = tr->results[0];
+		}
+		replace_uses(fn, op->results[i], q);
+	}
+	op_remove(op);
+	return true;
+}

@@ -353,7 +353,8 @@ static void lower_op(L *l, Op *op)
 		break;
 	case CT_get_index_space_shape:
 	case CT_get_tensor_shape:
-		ok = lower_shape_query(m, op, l->fn);
+		ok = op->info->code == CT_get_index_space_shape && lower_is_pointer_view(op->operands[0])
+			? lower_pointer_view_shape(m, l->fn, op) : lower_shape_query(m, op, l->fn);
 		break;
 	default:
 		break;
