@@ -220,6 +220,7 @@ KERNELS = [
                                     [arr(ct.float16), arr(ct.float16), 128],
                                     [arr(ct.bfloat16), arr(ct.bfloat16), 128]]),
     ("atomic_cas", atomic_cas, [[arr(ct.int32), arr(ct.int32), 128],
+                                [arr(ct.int32), arr(ct.int32), 16],    # replicated over threads
                                 [arr(ct.int64), arr(ct.int64), 128],
                                 [arr(ct.float32), arr(ct.float32), 128],
                                 [arr(ct.float64), arr(ct.float64), 128]]),
