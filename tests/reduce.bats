@@ -122,6 +122,10 @@ count() { grep -c -- "$1" "$2" || true; }
 	# two reductions in a loop body: the buffer halves alternate across
 	# iterations too, so one barrier each and none before the first
 	[ "$(count 'bar.sync' "$SCRATCH/rowsum_loop.sm_90.ptx")" -eq 2 ]
+	# a scan whose layout (from a transpose and a reshape) is not registers-
+	# lanes-warps along the dim runs in a blocked layout between two conversions
+	tile-read "$RCORPUS/scan_permuted.tileirbc" | tile-lower | tile-sched --emit=text >"$SCRATCH/sp.txt"
+	[ "$(count 'nv_tileas.convert_layout' "$SCRATCH/sp.txt")" -eq 2 ]
 	# a reverse scan shuffles down
 	grep -q 'shfl.sync.down' "$SCRATCH/cumsum_rows_rev.sm_90.ptx"
 	# f64 / i64 reductions shuffle both halves

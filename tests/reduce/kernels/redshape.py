@@ -228,6 +228,17 @@ def rowsum_loop(x, out, tm: ct.Constant[int], tn: ct.Constant[int]):
 
 
 @ct.kernel
+def scan_permuted(x, out, tm: ct.Constant[int], tn: ct.Constant[int]):
+    # the scanned tile's layout comes from a transpose and a reshape: not
+    # registers-lanes-warps along the scan, so tile-sched scans a blocked copy
+    pid = ct.bid(0)
+    t = ct.load(x, index=(pid, 0), shape=(tm, tn))
+    u = ct.reshape(ct.permute(t, (1, 0)), (tm * tn,))
+    v = ct.reshape(ct.cumsum(u, axis=0), (tn, tm))
+    ct.store(out, index=(pid, 0), tile=ct.permute(v, (1, 0)))
+
+
+@ct.kernel
 def tiny(x, out_s, out_c, out_m, tm: ct.Constant[int], tn: ct.Constant[int]):
     # fewer elements than threads: replicated lanes and warps
     pid = ct.bid(0)
@@ -264,6 +275,7 @@ KERNELS = [
     ("softmax_v4", softmax_c, [[aligned(F32, 2), aligned(F32, 2), 4, 512]]),
     ("cumsum_v4", cumsum_v4, [[aligned(F32), aligned(F32), 2048]]),
     ("rowsum_loop", rowsum_loop, [[arr(F32, 2), arr(F32), 16, 64]]),
+    ("scan_permuted", scan_permuted, [[arr(I32, 2), arr(I32, 2), 16, 64]]),
     ("tiny", tiny, [[arr(F32, 2), arr(F32), arr(F32, 2), arr(F32), 4, 8]]),
     ("extract_dyn", extract_dyn, [[arr(F32, 2), arr(F32, 2), 32, 64]]),
     ("insert_block", insert_block, [[arr(F32, 2), arr(F32, 2), 32, 32]], "13.4"),
