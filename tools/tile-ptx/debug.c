@@ -76,6 +76,19 @@ static LLVMValueRef entry_alloca(E *e, int64_t bytes)
 	return a;
 }
 
+/* Lifetime markers, so the buffers of different prints share stack. */
+static void lifetime(E *e, const char *name, LLVMValueRef p, int64_t bytes)
+{
+	unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+	LLVMTypeRef pt = LLVMTypeOf(p);
+	LLVMValueRef f = LLVMGetIntrinsicDeclaration(e->mod, id, &pt, 1);
+	LLVMValueRef args[2] = { ci64(e, bytes), p };
+	if (LLVMCountParamTypes(LLVMGlobalGetValueType(f)) == 1)
+		call(e, f, &p, 1);
+	else
+		call(e, f, args, 2);
+}
+
 /* vprintf(fmt, buffer holding vals[] at natural alignment) */
 static void emit_vprintf(E *e, const char *fmt, LLVMValueRef *vals, int n)
 {
@@ -89,7 +102,10 @@ static void emit_vprintf(E *e, const char *fmt, LLVMValueRef *vals, int n)
 		szs[i] = sz;
 		off += sz;
 	}
-	LLVMValueRef buf = n ? entry_alloca(e, (off + 7) / 8 * 8) : LLVMConstNull(genptr(e));
+	int64_t bytes = (off + 7) / 8 * 8;
+	LLVMValueRef buf = n ? entry_alloca(e, bytes) : LLVMConstNull(genptr(e));
+	if (n)
+		lifetime(e, "llvm.lifetime.start", buf, bytes);
 	for (int i = 0; i < n; i++) {
 		LLVMValueRef o = ci64(e, offs[i]);
 		LLVMValueRef p = LLVMBuildGEP2(e->b, LLVMInt8TypeInContext(e->ctx), buf, &o, 1, "");
@@ -99,6 +115,8 @@ static void emit_vprintf(E *e, const char *fmt, LLVMValueRef *vals, int n)
 	if (n && LLVMGetPointerAddressSpace(LLVMTypeOf(buf)) != 0)
 		args[1] = LLVMBuildAddrSpaceCast(e->b, buf, genptr(e), "");
 	call(e, vprintf_fn(e), args, 2);
+	if (n)
+		lifetime(e, "llvm.lifetime.end", buf, bytes);
 }
 
 /* ------------------------------------------------------------ format parsing */
@@ -219,9 +237,15 @@ static LLVMValueRef element(E *e, const Arg *a, int64_t i, LLVMValueRef smem)
 }
 
 /* One vprintf call being assembled. */
+typedef struct Ref {        /* one vprintf argument: element idx of an argument, its spec */
+	const Arg *arg;
+	int64_t idx;
+	char spec;
+} Ref;
+
 typedef struct Call {
 	StrBuf fmt;
-	LLVMValueRef vals[VPRINTF_MAX_ARGS];
+	Ref refs[VPRINTF_MAX_ARGS];
 	int n;
 } Call;
 
@@ -252,20 +276,19 @@ static void put_text(Printer *p, const char *s, size_t n)
 	sb_putn(&c->fmt, s, n);
 }
 
-static void put_value(Printer *p, const char *conv, LLVMValueRef v)
+static void put_value(Printer *p, const char *conv, const Arg *a, int64_t idx)
 {
 	Call *c = cur(p);
 	sb_puts(&c->fmt, conv);
-	c->vals[c->n++] = v;
+	c->refs[c->n++] = (Ref){ a, idx, conv[strlen(conv) - 1] };
 }
 
 /* Nested-bracket expansion of a tile argument, dims d.. of the element range at base. */
-static void put_tile(Printer *p, const Arg *a, const char *conv, int d, int64_t base, LLVMValueRef smem)
+static void put_tile(Printer *p, const Arg *a, const char *conv, int d, int64_t base)
 {
 	const Type *t = a->v->type;
 	if (d == t->rank) {
-		LLVMValueRef x = element(p->e, a, base, smem);
-		put_value(p, conv, promote(p->e, x, t->elem, conv[strlen(conv) - 1]));
+		put_value(p, conv, a, base);
 		return;
 	}
 	int64_t inner = 1;
@@ -275,7 +298,7 @@ static void put_tile(Printer *p, const Arg *a, const char *conv, int d, int64_t 
 	for (int64_t i = 0; i < t->shape[d]; i++) {
 		if (i)
 			put_text(p, ", ", 2);
-		put_tile(p, a, conv, d + 1, base + i * inner, smem);
+		put_tile(p, a, conv, d + 1, base + i * inner);
 	}
 	put_text(p, "]", 1);
 }
@@ -440,7 +463,7 @@ void emit_print(E *e, Op *op)
 			break;
 		conv.len = 0;
 		fix_conversion(&conv, fmt, &cv[i], args[i].v->type->elem);
-		put_tile(&p, &args[i], sb_cstr(&conv), 0, 0, smem);
+		put_tile(&p, &args[i], sb_cstr(&conv), 0, 0);
 		at = cv[i].at + cv[i].len;
 	}
 	if (p.ncalls == 0)
@@ -448,8 +471,15 @@ void emit_print(E *e, Op *op)
 	LLVMValueRef m = p.ncalls > 1 ? print_mutex(e) : NULL;
 	if (m)
 		lock(e, m);
-	for (int i = 0; i < p.ncalls; i++)
-		emit_vprintf(e, sb_cstr(&p.calls[i].fmt), p.calls[i].vals, p.calls[i].n);
+	for (int i = 0; i < p.ncalls; i++) {
+		/* each call's elements are read just before it, so few stay live */
+		Call *c = &p.calls[i];
+		LLVMValueRef vals[VPRINTF_MAX_ARGS];
+		for (int k = 0; k < c->n; k++)
+			vals[k] = promote(e, element(e, c->refs[k].arg, c->refs[k].idx, smem),
+					  c->refs[k].arg->v->type->elem, c->refs[k].spec);
+		emit_vprintf(e, sb_cstr(&c->fmt), vals, c->n);
+	}
 	if (m)
 		unlock(e, m);
 	LLVMBuildBr(e->b, done);
