@@ -279,27 +279,55 @@ PY
 	done
 }
 
-@test "not supported yet: nearest_away rounding of conversions (a user error at the op)" {
+@test "nearest_away conversions (13.4): round toward zero, then away when |x| reaches the midpoint" {
+	require_ptxas
 	python3 - "$SCRATCH/ra.json" <<'PY'
 import json, sys
 loc = {"file": "handmade.py", "line": 3, "col": 1, "func": "ra"}
-ops = [
-  {"op": "cuda_tile.constant", "results": [{"id": "%1", "type": "tile<128xf32>"}],
-   "attrs": {"value": {"dense": "0000803f", "type": "tile<128xf32>", "splat": True}}, "loc": loc},
-  {"op": "cuda_tile.ftof", "results": [{"id": "%2", "type": "tile<128xf16>"}], "operands": ["%1"],
-   "attrs": {"rounding_mode": "nearest_away"}, "loc": loc},
-  {"op": "cuda_tile.return", "loc": loc}]
+def kernel(name, src, dst, print_f8=False):
+    T, D = "tile<128x%s>" % src, "tile<128x%s>" % dst
+    ops = [
+      {"op": "cuda_tile.reshape", "results": [{"id": "%1", "type": "tile<1xptr<%s>>" % src}], "operands": ["%0"], "loc": loc},
+      {"op": "cuda_tile.broadcast", "results": [{"id": "%2", "type": "tile<128xptr<%s>>" % src}], "operands": ["%1"], "loc": loc},
+      {"op": "cuda_tile.iota", "results": [{"id": "%3", "type": "tile<128xi32>"}], "loc": loc},
+      {"op": "cuda_tile.offset", "results": [{"id": "%4", "type": "tile<128xptr<%s>>" % src}], "operands": ["%2", "%3"], "loc": loc},
+      {"op": "cuda_tile.load_ptr_tko", "results": [{"id": "%5", "type": T}, {"id": "%6", "type": "token"}],
+       "operands": ["%4"], "attrs": {"memory_ordering_semantics": "weak", "operand_segment_sizes": [1, 0, 0, 0]}, "loc": loc},
+      {"op": "cuda_tile.ftof", "results": [{"id": "%7", "type": D}], "operands": ["%5"],
+       "attrs": {"rounding_mode": "nearest_away"}, "loc": loc}]
+    if print_f8:
+        ops.append({"op": "cuda_tile.print_tko", "results": [{"id": "%8", "type": "token"}], "operands": ["%7"],
+                    "attrs": {"str": "%f\n", "operand_segment_sizes": [1, 0]}, "loc": loc})
+    else:
+        ops += [
+          {"op": "cuda_tile.reshape", "results": [{"id": "%10", "type": "tile<1xptr<%s>>" % dst}], "operands": ["%9"], "loc": loc},
+          {"op": "cuda_tile.broadcast", "results": [{"id": "%11", "type": "tile<128xptr<%s>>" % dst}], "operands": ["%10"], "loc": loc},
+          {"op": "cuda_tile.offset", "results": [{"id": "%12", "type": "tile<128xptr<%s>>" % dst}], "operands": ["%11", "%3"], "loc": loc},
+          {"op": "cuda_tile.store_ptr_tko", "results": [{"id": "%13", "type": "token"}], "operands": ["%12", "%7"],
+           "attrs": {"memory_ordering_semantics": "weak", "operand_segment_sizes": [1, 1, 0, 0]}, "loc": loc}]
+    ops.append({"op": "cuda_tile.return", "loc": loc})
+    return {"op": "cuda_tile.entry",
+            "attrs": {"sym_name": name, "function_type": {"type": "(tile<ptr<%s>>, tile<ptr<%s>>) -> ()" % (src, dst)}},
+            "regions": [[{"args": [{"id": "%0", "type": "tile<ptr<%s>>" % src}, {"id": "%9", "type": "tile<ptr<%s>>" % dst}],
+                          "ops": ops}]], "loc": loc}
 doc = {"format": "tile-ir", "version": 1, "stage": "cuda_tile",
        "module": {"name": "kernels", "attrs": {"bytecode_version": "13.4"},
-                  "ops": [{"op": "cuda_tile.entry",
-                           "attrs": {"sym_name": "ra", "function_type": {"type": "(tile<ptr<f32>>) -> ()"}},
-                           "regions": [[{"args": [{"id": "%0", "type": "tile<ptr<f32>>"}], "ops": ops}]],
-                           "loc": loc}]}}
+                  "ops": [kernel("ra16", "f32", "f16"), kernel("rabf", "f32", "bf16"), kernel("ra32", "f64", "f32"),
+                          kernel("ra64h", "f64", "f16")]}}
 json.dump(doc, open(sys.argv[1], "w"))
+doc["module"]["ops"] = [kernel("f8", "f32", "f8E4M3FN", True)]
+doc["module"]["ops"][0]["regions"][0][0]["ops"][5]["attrs"]["rounding_mode"] = "nearest_even"
+json.dump(doc, open(sys.argv[1] + ".f8", "w"))
 PY
-	tile-lower "$SCRATCH/ra.json" | tile-sched >"$SCRATCH/ra.sc.json"
-	run tile-ptx "$SCRATCH/ra.sc.json"
+	for sm in $TARGETS; do
+		tile-lower --gpu-name=$sm "$SCRATCH/ra.json" | tile-sched | tile-ptx --gpu-name=$sm >"$SCRATCH/ra.ptx"
+		ptxas -arch=$sm "$SCRATCH/ra.ptx" -o "$SCRATCH/ra.cubin"
+		has "$SCRATCH/ra.ptx" cvt.rz.f16.f32 cvt.rz.bf16.f32 cvt.rz.f32.f64 cvt.rz.f16.f64 setp.ge
+	done
+	# not supported yet: printing 8-bit floats (a user error at the op)
+	tile-lower --gpu-name=sm_90 "$SCRATCH/ra.json.f8" | tile-sched >"$SCRATCH/f8.json"
+	run tile-ptx "$SCRATCH/f8.json"
 	assert_failure 1
-	assert_output --partial "handmade.py:3:1: error: 'cuda_tile.ftof' op: conversion f32 -> f16 with rounding 'nearest_away' is not supported yet"
+	assert_output --partial "handmade.py:3:1: error: 'cuda_tile.print_tko' op: printing 8-bit or 4-bit floats is not supported yet"
 	refute_output --partial 'internal error'
 }

@@ -13,8 +13,8 @@
  *   ftof with zero / negative_inf / positive_inf (13.4): cvt.<rnd>.<to>.<from>;
  *                   f64 -> bf16 below sm_90 through f32 in the same direction;
  *                   widening conversions are exact, so they ignore the mode.
- * nearest_away is not available (PTX rounds to nearest-away only to tf32):
- * a user error. */
+ *   ftof nearest_away (13.4): toward zero, then one step away when |x| reaches
+ *                   the midpoint (PTX rounds to nearest-away only to tf32). */
 #include <stdio.h>
 #include <string.h>
 #include "emit.h"
@@ -81,6 +81,43 @@ static LLVMValueRef cvt_rounded(E *e, const char *rnd, LLVMValueRef x, const Typ
 	LLVMTypeRef rt = rc == 'h' ? LLVMInt16TypeInContext(e->ctx) : elem_ty(e, to);
 	LLVMValueRef r = asm1(e, rt, text, cons, x);
 	return rc == 'h' ? LLVMBuildBitCast(e->b, r, elem_ty(e, to), "") : r;
+}
+
+/* Round to nearest, ties away from zero (no PTX cvt has it but to tf32):
+ * lo = the value rounded toward zero, hi = the next value away from zero
+ * (lo's bits + 1); the result is hi when |x| >= |midpoint(lo, hi)|, else lo.
+ * The midpoint is exact in the source type (it has at least two more
+ * significand bits); when hi is infinite (lo is the largest finite value)
+ * it is lo plus half the spacing below lo, which is the same spacing, so
+ * values from max + ulp/2 on round to infinity as they should. */
+static LLVMValueRef nearest_away(E *e, LLVMValueRef x, const Type *from, const Type *to)
+{
+	LLVMTypeRef tt = elem_ty(e, to), st = elem_ty(e, from);
+	unsigned tb = (unsigned)scalar_bits(to->scalar);
+	LLVMTypeRef it = LLVMIntTypeInContext(e->ctx, tb);
+	if (from->scalar == SC_F16 || from->scalar == SC_BF16) {     /* exact: work in f32 */
+		x = LLVMBuildFPExt(e->b, x, f32t(e), "");
+		st = f32t(e);
+		from = type_scalar(e->m, SC_F32);
+	}
+	LLVMValueRef lo = cvt_rounded(e, "rz", x, from, to);
+	LLVMValueRef lob = LLVMBuildBitCast(e->b, lo, it, "");
+	LLVMValueRef hi = LLVMBuildBitCast(e->b, LLVMBuildAdd(e->b, lob, LLVMConstInt(it, 1, 0), ""), tt, "");
+	LLVMValueRef prev = LLVMBuildBitCast(e->b, LLVMBuildSub(e->b, lob, LLVMConstInt(it, 1, 0), ""), tt, "");
+	LLVMValueRef los = LLVMBuildFPExt(e->b, lo, st, ""), his = LLVMBuildFPExt(e->b, hi, st, "");
+	LLVMValueRef prs = LLVMBuildFPExt(e->b, prev, st, "");
+	LLVMValueRef half = LLVMConstReal(st, 0.5);
+	LLVMValueRef mid = LLVMBuildFMul(e->b, LLVMBuildFAdd(e->b, los, his, ""), half, "");
+	LLVMValueRef top = LLVMBuildFAdd(e->b, los, LLVMBuildFMul(e->b, LLVMBuildFSub(e->b, los, prs, ""), half, ""), "");
+	LLVMValueRef hinf = call_intr(e, "llvm.fabs", st, &his, 1);
+	hinf = LLVMBuildFCmp(e->b, LLVMRealOEQ, hinf, LLVMConstReal(st, __builtin_inf()), "");
+	mid = LLVMBuildSelect(e->b, hinf, top, mid, "");
+	LLVMValueRef ax = call_intr(e, "llvm.fabs", st, &x, 1), am = call_intr(e, "llvm.fabs", st, &mid, 1);
+	LLVMValueRef up = LLVMBuildFCmp(e->b, LLVMRealOGE, ax, am, "");
+	/* lo infinite or NaN: keep it (hi would be a NaN pattern) */
+	LLVMValueRef fin = LLVMBuildFCmp(e->b, LLVMRealOLT, call_intr(e, "llvm.fabs", st, &los, 1),
+					 LLVMConstReal(st, __builtin_inf()), "");
+	return LLVMBuildSelect(e->b, LLVMBuildAnd(e->b, up, fin, ""), hi, lo, "");
 }
 
 static LLVMValueRef intr(E *e, const char *name, LLVMValueRef *a, int n)
@@ -161,7 +198,8 @@ bool math_ew(E *e, Op *op, LLVMValueRef *a, LLVMValueRef *out)
 						      from->scalar == SC_F32 || from->scalar == SC_F64);
 		bool tl = rt->kind == TY_SCALAR && (rt->scalar == SC_F16 || rt->scalar == SC_BF16 ||
 						    rt->scalar == SC_F32 || rt->scalar == SC_F64);
-		const char *rnd = directed(mode);
+		bool away = strcmp(mode, "nearest_away") == 0;
+		const char *rnd = away ? "rz" : directed(mode);
 		if (!fl || !tl || !rnd) {
 			char what[96];
 			snprintf(what, sizeof what, "conversion %s -> %s with rounding '%s'", from->str, rt->str, mode);
@@ -174,7 +212,11 @@ bool math_ew(E *e, Op *op, LLVMValueRef *a, LLVMValueRef *out)
 			*out = LLVMBuildFPExt(e->b, a[0], elem_ty(e, rt), "");
 			return true;
 		}
-		*out = cvt_rounded(e, rnd, a[0], from, rt);
+		if (fb == tb && from->scalar == rt->scalar) {
+			*out = a[0];
+			return true;
+		}
+		*out = away ? nearest_away(e, a[0], from, rt) : cvt_rounded(e, rnd, a[0], from, rt);
 		return true;
 	}
 	default:
