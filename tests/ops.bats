@@ -235,6 +235,26 @@ PY
 	grep -q '^\.target sm_120, debug' g.ptx
 }
 
+@test "-g -O0: every roster and hand-made kernel assembles for four targets (PTX 7.5 on sm_80 for DWARF)" {
+	for s in tile-read tile-lower tile-sched tile-ptx tile-pack; do [ -x "$BIN/$s" ] || skip "$s not built"; done
+	require_ptxas
+	cd "$SCRATCH"
+	for k in atomic_int atomic_float atomic_cas atomic_counter atomic_red_view strided_gather loops fround \
+		 fround64 fround16 imath2 umath2 prints gdc; do
+		for sm in $TARGETS; do
+			run tileiras "$PCORPUS/$k.tileirbc" --gpu-name $sm -g -O0 -o k.cubin
+			assert_success
+		done
+	done
+	for sm in $TARGETS; do
+		run tileiras "$OPS/globals_alloca.tileirbc" --gpu-name $sm -g -O0 -o k.cubin
+		assert_success
+	done
+	tileiras "$PCORPUS/atomic_float.tileirbc" --gpu-name sm_80 -g -O0 --emit=ptx -o af.ptx
+	grep -q '^\.version 7\.5$' af.ptx
+	grep -q '^\.target sm_80, debug$' af.ptx
+}
+
 @test "globals and get_global; alloca from the device heap, freed at return" {
 	assemble "$OPS/globals_alloca.tileirbc"
 	p=$SCRATCH/k.sm_90.ptx

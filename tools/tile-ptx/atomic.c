@@ -14,7 +14,8 @@
  * Types: add .u32/.u64, addf .f32/.f64/.noftz.f16/.noftz.bf16,
  * and/or/xor .b32/.b64, max/min .s32/.s64, umax/umin max/min .u32/.u64,
  * xchg exch.b32/.b64. bf16 addf below sm_90 (no atom.add.bf16) is a
- * compare-and-swap loop on the 16-bit word.
+ * compare-and-swap loop on the 16-bit word; so is an f16/bf16 addf whose
+ * result is unused in -g PTX (ptxas crashes on those red/atom forms there).
  *
  * A masked-out element does nothing; its result is cmp (cas) or 0 (rmw).
  * When the result tile is replicated over threads or registers and is
@@ -142,10 +143,10 @@ static LLVMValueRef cas_bits(E *e, const char *sem, const char *scope, int bits,
 	return asm_call(e, LLVMIntTypeInContext(e->ctx, (unsigned)bits), text, cons, args, 3);
 }
 
-/* bf16 atomic add as a compare-and-swap loop on the 16-bit word. */
-static LLVMValueRef bf16_add_loop(E *e, const char *sem, const char *scope, LLVMValueRef p, LLVMValueRef x)
+/* f16 / bf16 atomic add as a compare-and-swap loop on the 16-bit word. */
+static LLVMValueRef half_add_loop(E *e, const char *sem, const char *scope, LLVMValueRef p, LLVMValueRef x)
 {
-	LLVMTypeRef i16 = LLVMInt16TypeInContext(e->ctx), bf = LLVMBFloatTypeInContext(e->ctx);
+	LLVMTypeRef i16 = LLVMInt16TypeInContext(e->ctx), bf = LLVMTypeOf(x);
 	LLVMTypeRef f32 = LLVMFloatTypeInContext(e->ctx);
 	LLVMBasicBlockRef pre = LLVMGetInsertBlock(e->b);
 	LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "cas.loop");
@@ -175,7 +176,7 @@ static LLVMValueRef one(E *e, bool cas, const AtomKind *k, const char *sem, cons
 	if (cas)
 		return from_bits(e, cas_bits(e, sem, scope, k->bits, p, to_bits(e, x, k->bits), to_bits(e, y, k->bits)), et);
 	if (k->emulate)
-		return bf16_add_loop(e, sem, scope, p, x);
+		return half_add_loop(e, sem, scope, p, x);
 	LLVMValueRef xb = to_bits(e, x, k->bits);
 	if (red) {
 		snprintf(text, sizeof text, "red%s%s.global.%s [$0], $1;", ptx_sem(sem), ptx_scope(scope), k->op);
@@ -280,6 +281,12 @@ void emit_atomic(E *e, Op *op)
 		ice("tile-ptx: '%s' operands and result have different register counts", op->info->name);
 	bool used = has_uses(op_toplevel(op), (Value *)res);
 	bool red = !used && !cas && k.has_red && (strcmp(sem, "relaxed") == 0 || strcmp(sem, "release") == 0);
+	if (k.bits == 16 && e->o->device_debug && !used) {
+		/* ptxas 13.0-13.5 crashes on a 16-bit float red, or an atom whose
+		 * result is dead, in debug (-g) PTX: use the cas loop there */
+		red = false;
+		k.emulate = true;
+	}
 	LLVMValueRef primary = lw_of(e, &t->lay)->primary;
 	if (LLVMIsAConstantInt(primary) && LLVMConstIntGetZExtValue(primary) == 1)
 		primary = NULL;

@@ -91,6 +91,8 @@ int backend_run(LLVMModuleRef mod, LLVMContextRef ctx, const PtxOpts *o, bool ne
 	PtxOpts with = *o;
 	if (LLVMGetNamedFunction(mod, "llvm.nvvm.fence.proxy.alias") && with.min_ptx < 75)
 		with.min_ptx = 75;      /* fence.proxy.alias (memory_fence_alias_tko) is PTX 7.5 */
+	if (o->device_debug && with.min_ptx < 75)
+		with.min_ptx = 75;      /* full DWARF sections use label differences, PTX 7.5 */
 	o = &with;
 	LLVMTargetMachineRef tm = backend_target_machine(o);
 	if (!tm) {
