@@ -266,6 +266,16 @@ PY
 	has "$p" 'ld.global.nc'
 }
 
+@test "get_index_space_shape of gather/scatter views is the tensor shape; a dense index is an element offset" {
+	assemble "$OPS/view_shape.tileirbc"
+	p=$SCRATCH/k.sm_90.ptx
+	# NVIDIA's tileiras stores the two dynamic sizes as they are, for either sparse dim
+	[ "$(grep -c 'st.global.b32' "$p")" = 5 ]
+	lacks "$p" 'div.' 'rem.'
+	# the dense column index 3 is an element offset (+12 bytes), not a tile index (+192)
+	grep -qE 'ld.global.b32\s+%r[0-9]+, \[%rd[0-9]+\+12\]' "$p"
+}
+
 @test "13.4 sync ops: griddepcontrol on sm_90+, fence.proxy.alias (PTX 7.5 on sm_80), an acquire spin loop, early return" {
 	assemble "$OPS/sync_ops.tileirbc"
 	for sm in sm_90 sm_100 sm_120; do

@@ -16,7 +16,8 @@
  * nothing new for it. Element coordinates:
  *   partition_view  tile dim i, tensor dim d = dim_map[i]: index_i * tile_i + c_i
  *   strided_view    index_i * traversal_stride_i + c_i
- *   gather_scatter  sparse dim: the index tile's element c_sd; others as partition
+ *   gather_scatter  sparse dim: the index tile's element c_sd; others
+ *                   index_i + c_i (an element offset, cuTile's Slice.start)
  * An element is in bounds when every coordinate is below its tensor size
  * (unsigned compare, so negative gather indices are out); a dim whose
  * `inbounds` flag is set (13.4) or that provably never overhangs gets no
@@ -152,9 +153,13 @@ static bool view_addresses(B *b, Op *user, Value *view, Value **idx, const Attr 
 		if (vt->kind == TY_GATHER_SCATTER_VIEW && i == vt->sparse_dim) {
 			coord = spread(b, to_i64(b, idx[i]), r, T, i);
 		} else {
-			int64_t step = vt->kind == TY_STRIDED_VIEW ? vt->strides[i] : T[i];
-			Value *base = v2(b, CT_muli, to_i64(b, idx[i]), cst(b, tile_of(m, SC_I64, 0, NULL), step),
-					 tile_of(m, SC_I64, 0, NULL));
+			/* a gather/scatter view's dense index is an element offset (cuTile's
+			 * Slice.start; NVIDIA's index space there is the tensor size) */
+			int64_t step = vt->kind == TY_STRIDED_VIEW ? vt->strides[i]
+				: vt->kind == TY_GATHER_SCATTER_VIEW ? 1 : T[i];
+			Value *base = step == 1 ? to_i64(b, idx[i])
+				: v2(b, CT_muli, to_i64(b, idx[i]), cst(b, tile_of(m, SC_I64, 0, NULL), step),
+				     tile_of(m, SC_I64, 0, NULL));
 			const Type *it = tile_of(m, SC_I64, 1, &T[i]);
 			Value *io = emit(b, CT_iota, 0, NULL, it)->results[0];
 			coord = v2(b, CT_addi, spread(b, base, r, T, i), spread(b, io, r, T, i), i64s);
@@ -324,13 +329,16 @@ bool lower_atomic(Module *m, Op *fn, Op *op)
 
 /* get_index_space_shape of a strided view: ceil(size / traversal stride) per
  * tile dim, as NVIDIA's tileiras computes it (the tile size does not enter).
- * Gather/scatter views: not supported yet. */
+ * A gather/scatter view is indexed by element in every dim (the sparse dim's
+ * index tile holds element coordinates, a dense dim's index is an element
+ * offset), so its index space is the tensor's shape, as NVIDIA's is. */
 bool lower_pointer_view_shape(Module *m, Op *fn, Op *op)
 {
 	Value *view = op->operands[0];
 	const Type *vt = view->type;
 	Op *mv = view->def;
-	if (vt->kind != TY_STRIDED_VIEW || !mv || mv->info->code != CT_make_strided_view ||
+	if ((vt->kind != TY_STRIDED_VIEW && vt->kind != TY_GATHER_SCATTER_VIEW) || !mv ||
+	    (mv->info->code != CT_make_strided_view && mv->info->code != CT_make_gather_scatter_view) ||
 	    !mv->operands[0]->def || mv->operands[0]->def->info->code != AA_make_memref) {
 		diag_error(op->loc, "'%s' op on this view is not supported yet", op->info->name);
 		return false;
@@ -341,9 +349,12 @@ bool lower_pointer_view_shape(Module *m, Op *fn, Op *op)
 		const Type *t = op->results[i]->type;
 		int d = vt->dim_map ? (int)vt->dim_map[i] : i;
 		Value *size = memref_dim(&b, memref, d, false);          /* i64 */
-		Value *q = v2(&b, CT_divi, size, cst(&b, size->type, vt->strides[i]), size->type);
-		op_set_attr(m, q->def, "signedness", attr_string(m, "signed"));
-		op_set_attr(m, q->def, "rounding", attr_string(m, "positive_inf"));
+		Value *q = size;
+		if (vt->kind == TY_STRIDED_VIEW && vt->strides[i] != 1) {
+			q = v2(&b, CT_divi, size, cst(&b, size->type, vt->strides[i]), size->type);
+			op_set_attr(m, q->def, "signedness", attr_string(m, "signed"));
+			op_set_attr(m, q->def, "rounding", attr_string(m, "positive_inf"));
+		}
 		if (t->elem->scalar != SC_I64) {
 			Op *tr = emit(&b, CT_trunci, 1, &q, t);
 			op_set_attr(m, tr, "overflow", attr_string(m, "none"));
