@@ -11,6 +11,7 @@
 #include "diag.h"
 #include "json_ir.h"
 #include "print.h"
+#include "target.h"
 
 uint8_t *read_whole_file(const char *path, size_t *len)
 {
@@ -148,6 +149,55 @@ int write_output_atomic(const char *path, const void *buf, size_t len)
 	}
 	free(tmp);
 	return 0;
+}
+
+int tool_target_option(const char *name, const char *value, bool *takes_value,
+		       const char **gpu, int *opt)
+{
+	bool is_gpu = strcmp(name, "--gpu-name") == 0 || strcmp(name, "--arch") == 0;
+	bool is_opt = strcmp(name, "--opt-level") == 0 || strcmp(name, "-O") == 0;
+	if (!is_gpu && !is_opt && strncmp(name, "-O", 2) == 0 && name[2] && !value) {
+		value = name + 2;           /* -O3 */
+		is_opt = true;
+	}
+	if (!is_gpu && !is_opt)
+		return 0;
+	if (!value) {
+		*takes_value = true;
+		return 0;
+	}
+	if (is_gpu) {
+		if (!target_by_name(value)) {
+			diag_plain("unsupported GPU '%s' (supported: %s)", value, target_list());
+			return -1;
+		}
+		*gpu = value;
+		return 1;
+	}
+	if (!(value[0] >= '0' && value[0] <= '3' && !value[1])) {
+		diag_plain("invalid optimization level '%s' (0 to 3)", value);
+		return -1;
+	}
+	*opt = value[0] - '0';
+	return 1;
+}
+
+const Target *tool_pick_target(Module *m, const char *gpu)
+{
+	const char *name = gpu;
+	const Attr *a = module_attr(m, "target");
+	if (!name && a && a->kind == AT_STRING)
+		name = a->u.s;
+	if (!name)
+		name = "sm_80";
+	const Target *t = target_by_name(name);
+	if (!t) {
+		diag_plain("unsupported GPU '%s' in the module's target attribute (supported: %s)",
+			   name, target_list());
+		return NULL;
+	}
+	module_set_attr(m, "target", attr_string(m, t->name));
+	return t;
 }
 
 static void usage(const Tool *t, FILE *f)

@@ -48,6 +48,22 @@ typedef struct Tool {
 } Tool;
 
 int tool_main(int argc, char **argv, const Tool *t);
+
+/* The options every compiling stage shares with the driver, for a Tool's
+ * option(): --gpu-name=SM (or --arch=SM), --opt-level=N, -O N, -ON.
+ * Returns like Tool.option (1 used, 0 not one of these or needs its value,
+ * -1 bad value after a message); sets *gpu (a target-table name) or *opt. */
+int tool_target_option(const char *name, const char *value, bool *takes_value,
+		       const char **gpu, int *opt);
+/* The target to compile for: gpu (from --gpu-name) if given, else the
+ * module's "target" attribute, else sm_80. Records it as the module's
+ * "target" attribute. NULL after a message if the name is not a target. */
+struct Target;
+const struct Target *tool_pick_target(Module *m, const char *gpu);
+#define TOOL_TARGET_OPTIONS_HELP \
+	"  --gpu-name=SM      target GPU, sm_75 ... sm_121 (default: the module's\n" \
+	"                     target attribute, else sm_80)\n" \
+	"  -O N, -ON, --opt-level=N  optimization level 0-3 (default 3)\n"
 /* Write buf to path atomically ("-" or NULL: stdout). 0 ok, -1 after diag. */
 int write_output_atomic(const char *path, const void *buf, size_t len);
 /* Read a whole file ("-" = stdin). NULL after diag. */

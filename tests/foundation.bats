@@ -242,3 +242,16 @@ PY
 	assert_failure 1
 	assert_output --partial "tile-ir: kernel.tileirbc: at /: error:"
 }
+@test "every compiling stage parses --gpu-name and -O alike (one implementation)" {
+	for s in tile-lower tile-sched tile-ptx tile-pack; do
+		run "$s" --gpu-name=sm_99 "$IR"
+		assert_failure 2
+		assert_output --partial "$s: error: unsupported GPU 'sm_99' (supported: sm_75, sm_80,"
+		run "$s" --opt-level 7 "$IR"
+		assert_failure 2
+		assert_output --partial "$s: error: invalid optimization level '7' (0 to 3)"
+		run "$s" -O9 "$IR"
+		assert_failure 2
+		assert_output --partial "invalid optimization level '9'"
+	done
+}

@@ -15,62 +15,31 @@
 typedef struct Opts {
 	const char *gpu;
 	const char *stop_at;
+	int opt;            /* accepted for the driver; no effect yet */
 } Opts;
 
 static Opts opts;
 
 static int option(ToolRun *r, const char *name, const char *value, bool *takes_value)
 {
-	if (strcmp(name, "--opt-level") == 0) {     /* accepted from the driver; no effect yet */
-		if (!value) {
-			*takes_value = true;
-			return 0;
-		}
-		if (strlen(value) != 1 || value[0] < '0' || value[0] > '3') {
-			diag_plain("--opt-level takes 0 to 3, not '%s'", value);
-			return -1;
-		}
-		return 1;
+	bool want = false;   /* this call found one of ours without its value */
+	int used = tool_target_option(name, value, &want, &opts.gpu, &opts.opt);
+	if (used || want) {
+		*takes_value = want;
+		return used;
 	}
-	if (strcmp(name, "--gpu-name") == 0 || strcmp(name, "--stop-at") == 0) {
-		if (!value) {
-			*takes_value = true;
-			return 0;
-		}
-		if (name[2] == 'g') {
-			if (!target_by_name(value)) {
-				diag_plain("unknown GPU '%s' (supported: %s)", value, target_list());
-				return -1;
-			}
-			opts.gpu = value;
-		} else {
-			if (strcmp(value, "nv_tileaa") != 0 && strcmp(value, "nv_tileas") != 0) {
-				diag_plain("--stop-at takes nv_tileaa or nv_tileas, not '%s'", value);
-				return -1;
-			}
-			opts.stop_at = value;
-		}
-		return 1;
+	if (strcmp(name, "--stop-at") != 0)
+		return 0;
+	if (!value) {
+		*takes_value = true;
+		return 0;
 	}
-	return 0;
-}
-
-static const Target *pick_target(Module *m)
-{
-	const char *name = opts.gpu;
-	const Attr *a = module_attr(m, "target");
-	if (!name && a && a->kind == AT_STRING)
-		name = a->u.s;
-	if (!name)
-		name = "sm_80";
-	const Target *t = target_by_name(name);
-	if (!t) {
-		diag_plain("unknown GPU '%s' in the module's target attribute (supported: %s)",
-			   name, target_list());
-		return NULL;
+	if (strcmp(value, "nv_tileaa") != 0 && strcmp(value, "nv_tileas") != 0) {
+		diag_plain("--stop-at takes nv_tileaa or nv_tileas, not '%s'", value);
+		return -1;
 	}
-	module_set_attr(m, "target", attr_string(m, t->name));
-	return t;
+	opts.stop_at = value;
+	return 1;
 }
 
 static int run(ToolRun *r)
@@ -90,7 +59,7 @@ static int run(ToolRun *r)
 	}
 	if (opts.stop_at && strcmp(opts.stop_at, "nv_tileaa") == 0)
 		return EXIT_OK;
-	const Target *t = pick_target(m);
+	const Target *t = tool_pick_target(m, opts.gpu);
 	if (!t)
 		return EXIT_INPUT;
 	if (lower_to_as(m, t))
@@ -108,9 +77,9 @@ int main(int argc, char **argv)
 		.name = "tile-lower",
 		.summary = "Lower cuda_tile IR to nv_tileaa and nv_tileas (explicit memory, copy choice).",
 		.options_help =
-			"  --gpu-name=SM      target GPU (default: the module's target attribute, else sm_80)\n"
-			"  --stop-at=STAGE    stop after nv_tileaa or nv_tileas (default nv_tileas)\n"
-			"  --opt-level=N      accepted for the driver (0..3); no effect yet\n",
+			TOOL_TARGET_OPTIONS_HELP
+			"                     (the level has no effect on this stage yet)\n"
+			"  --stop-at=STAGE    stop after nv_tileaa or nv_tileas (default nv_tileas)\n",
 		.in_stages = stages,
 		.default_emit = "json",
 		.emits = emits,

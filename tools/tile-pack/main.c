@@ -51,7 +51,7 @@ static bool flag_value(const char *value, bool *out)
 
 static int option(ToolRun *r, const char *name, const char *value, bool *takes_value)
 {
-	static const char *const valued[] = { "--gpu-name", "--arch", "--opt-level", "-O", "--sanitize",
+	static const char *const valued[] = { "--sanitize",
 		"--host-arch", "--host-os", "--symbol", "--remarks-output-file", "--remark-format",
 		"--ptxas", "--fatbinary", "--ptxas-arg", NULL };
 	if (strcmp(name, "-v") == 0 || strcmp(name, "--verbose") == 0)
@@ -60,9 +60,11 @@ static int option(ToolRun *r, const char *name, const char *value, bool *takes_v
 		return flag_value(value, &opts.lineinfo) ? 1 : bad("bad value in '%s=%s'", name, value);
 	if (strcmp(name, "-g") == 0 || strcmp(name, "--device-debug") == 0)
 		return flag_value(value, &opts.device_debug) ? 1 : bad("bad value in '%s=%s'", name, value);
-	if (strncmp(name, "-O", 2) == 0 && name[2] && !value) {
-		value = name + 2;
-		name = "-O";
+	bool want = false;   /* this call found one of ours without its value */
+	int used = tool_target_option(name, value, &want, &opts.gpu_name, &opts.opt_level);
+	if (used || want) {
+		*takes_value = want;
+		return used;
 	}
 	for (const char *const *v = valued; *v; v++) {
 		if (strcmp(name, *v) != 0)
@@ -71,15 +73,7 @@ static int option(ToolRun *r, const char *name, const char *value, bool *takes_v
 			*takes_value = true;
 			return 0;
 		}
-		if (strcmp(name, "--gpu-name") == 0 || strcmp(name, "--arch") == 0) {
-			if (!target_by_name(value))
-				return bad("unsupported GPU '%s' (supported: %s)", value, target_list());
-			opts.gpu_name = value;
-		} else if (strcmp(name, "--opt-level") == 0 || strcmp(name, "-O") == 0) {
-			if (!(value[0] >= '0' && value[0] <= '3' && !value[1]))
-				return bad("invalid optimization level '%s' (0 to 3)", value);
-			opts.opt_level = value[0] - '0';
-		} else if (strcmp(name, "--sanitize") == 0) {
+		if (strcmp(name, "--sanitize") == 0) {
 			if (strcmp(value, "memcheck") != 0)
 				return bad("unknown sanitizer '%s' (supported: memcheck)", value);
 			opts.memcheck = true;

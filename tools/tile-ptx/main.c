@@ -16,29 +16,11 @@ static const char *gpu;
 
 static int option(ToolRun *r, const char *name, const char *value, bool *takes_value)
 {
-	if (strcmp(name, "--gpu-name") == 0) {
-		if (!value) {
-			*takes_value = true;
-			return 0;
-		}
-		if (!target_by_name(value)) {
-			diag_plain("unknown GPU '%s' (supported: %s)", value, target_list());
-			return -1;
-		}
-		gpu = value;
-		return 1;
-	}
-	if (strcmp(name, "--opt-level") == 0) {
-		if (!value) {
-			*takes_value = true;
-			return 0;
-		}
-		if (strlen(value) != 1 || value[0] < '0' || value[0] > '3') {
-			diag_plain("--opt-level takes 0 to 3, not '%s'", value);
-			return -1;
-		}
-		opts.opt = value[0] - '0';
-		return 1;
+	bool want = false;   /* this call found one of ours without its value */
+	int used = tool_target_option(name, value, &want, &gpu, &opts.opt);
+	if (used || want) {
+		*takes_value = want;
+		return used;
 	}
 	if (strcmp(name, "--sanitize") == 0) {
 		if (!value) {
@@ -54,10 +36,6 @@ static int option(ToolRun *r, const char *name, const char *value, bool *takes_v
 			opts.device_debug = true;
 		return 1;
 	}
-	if (strlen(name) == 3 && name[0] == '-' && name[1] == 'O' && name[2] >= '0' && name[2] <= '3') {
-		opts.opt = name[2] - '0';
-		return 1;
-	}
 	return 0;
 }
 
@@ -66,17 +44,9 @@ static int run(ToolRun *r)
 	Module *m = r->in;
 	if (stage_check(m))
 		return EXIT_INPUT;
-	const char *name = gpu;
-	const Attr *a = module_attr(m, "target");
-	if (!name && a && a->kind == AT_STRING)
-		name = a->u.s;
-	if (!name)
-		name = "sm_80";
-	opts.target = target_by_name(name);
-	if (!opts.target) {
-		diag_plain("unknown GPU '%s' in the module's target attribute (supported: %s)", name, target_list());
+	opts.target = tool_pick_target(m, gpu);
+	if (!opts.target)
 		return EXIT_INPUT;
-	}
 	opts.emit_llvm = strcmp(r->emit, "llvm") == 0;
 	LLVMContextRef ctx = LLVMContextCreate();
 	bool libdevice = false;
@@ -97,8 +67,7 @@ int main(int argc, char **argv)
 		.name = "tile-ptx",
 		.summary = "Generate PTX from scheduled tile IR (LLVM NVPTX backend).",
 		.options_help =
-			"  --gpu-name=SM      target GPU (default: the module's target attribute, else sm_80)\n"
-			"  -O0 .. -O3, --opt-level=N   LLVM optimization level (default 3)\n"
+			TOOL_TARGET_OPTIONS_HELP
 			"  --lineinfo         emit .loc line information from the ops' locations\n"
 			"  --device-debug     full debug info (`.target ..., debug`; ptxas needs -O0)\n"
 			"  (--emit=llvm prints the optimized LLVM IR instead of PTX)\n",

@@ -13,26 +13,16 @@
 #include "sched.h"
 
 static int num_warps = 4;
+static const char *gpu;   /* accepted from the driver; no effect yet */
+static int opt;
 
 static int option(ToolRun *r, const char *name, const char *value, bool *takes_value)
 {
-	if (strcmp(name, "--opt-level") == 0) {     /* accepted from the driver; no effect yet */
-		if (!value) {
-			*takes_value = true;
-			return 0;
-		}
-		if (strlen(value) != 1 || value[0] < '0' || value[0] > '3') {
-			diag_plain("--opt-level takes 0 to 3, not '%s'", value);
-			return -1;
-		}
-		return 1;
-	}
-	if (strcmp(name, "--gpu-name") == 0) {       /* accepted from the driver; no effect yet */
-		if (!value) {
-			*takes_value = true;
-			return 0;
-		}
-		return 1;
+	bool want = false;   /* this call found one of ours without its value */
+	int used = tool_target_option(name, value, &want, &gpu, &opt);
+	if (used || want) {
+		*takes_value = want;
+		return used;
 	}
 	if (strcmp(name, "--num-warps") != 0)
 		return 0;
