@@ -182,6 +182,54 @@ static void fix_conversion(StrBuf *out, const char *fmt, const Conv *c, const Ty
 	sb_putc(out, fmt[k]);
 }
 
+/* An 8- or 4-bit float (its bits in an i8, a 4-bit one in the low nibble)
+ * as the double it denotes, decoded with integer ops so that every target
+ * can print it: value = mantissa * 2^(exponent - bias - mantissa bits), with
+ * the implicit one unless the exponent field is 0 (subnormal; E8M0 has
+ * neither sign nor mantissa, and its field 0 is 2^-127). NaN: E4M3FN
+ * S.1111.111, E5M2 exponent 31 with a mantissa (else infinity), E8M0 0xff;
+ * E2M1 has neither. */
+static LLVMValueRef narrow_float_to_double(E *e, LLVMValueRef x, ScalarKind k)
+{
+	int eb = k == SC_F8E4M3FN ? 4 : k == SC_F8E5M2 ? 5 : k == SC_F8E8M0FNU ? 8 : 2;
+	int mb = k == SC_F8E4M3FN ? 3 : k == SC_F8E5M2 ? 2 : k == SC_F8E8M0FNU ? 0 : 1;
+	int bias = k == SC_F8E4M3FN ? 7 : k == SC_F8E5M2 ? 15 : k == SC_F8E8M0FNU ? 127 : 1;
+	bool sign = k != SC_F8E8M0FNU;
+	LLVMBuilderRef b = e->b;
+	LLVMTypeRef d = LLVMDoubleTypeInContext(e->ctx);
+	LLVMValueRef u = LLVMBuildZExt(b, x, i32t(e), "");
+	LLVMValueRef m = LLVMBuildAnd(b, u, ci32(e, (1 << mb) - 1), "");
+	LLVMValueRef ex = LLVMBuildAnd(b, LLVMBuildLShr(b, u, ci32(e, mb), ""), ci32(e, (1 << eb) - 1), "");
+	LLVMValueRef mant = ci32(e, 1), eff = ex;
+	if (mb > 0) {
+		LLVMValueRef sub = LLVMBuildICmp(b, LLVMIntEQ, ex, ci32(e, 0), "");
+		mant = LLVMBuildSelect(b, sub, m, LLVMBuildOr(b, m, ci32(e, 1 << mb), ""), "");
+		eff = LLVMBuildSelect(b, sub, ci32(e, 1), ex, "");
+	}
+	LLVMValueRef bexp = LLVMBuildAdd(b, eff, ci32(e, 1023 - bias - mb), "");
+	LLVMValueRef sbits = LLVMBuildShl(b, LLVMBuildZExt(b, bexp, i64t(e), ""),
+					  LLVMConstInt(i64t(e), 52, 0), "");
+	LLVMValueRef v = LLVMBuildFMul(b, LLVMBuildUIToFP(b, mant, d, ""), LLVMBuildBitCast(b, sbits, d, ""), "");
+	LLVMValueRef nan = LLVMConstRealOfString(d, "nan");
+	if (k == SC_F8E4M3FN)
+		v = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAnd(b, u, ci32(e, 0x7f), ""),
+						     ci32(e, 0x7f), ""), nan, v, "");
+	else if (k == SC_F8E8M0FNU)
+		v = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, u, ci32(e, 0xff), ""), nan, v, "");
+	else if (k == SC_F8E5M2) {
+		LLVMValueRef special = LLVMBuildICmp(b, LLVMIntEQ, ex, ci32(e, 31), "");
+		LLVMValueRef inf = LLVMConstRealOfString(d, "inf");
+		LLVMValueRef s = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, m, ci32(e, 0), ""), inf, nan, "");
+		v = LLVMBuildSelect(b, special, s, v, "");
+	}
+	if (sign) {
+		LLVMValueRef neg = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, u, ci32(e, 1 << (eb + mb)), ""),
+						 ci32(e, 0), "");
+		v = LLVMBuildSelect(b, neg, LLVMBuildFNeg(b, v, ""), v, "");
+	}
+	return v;
+}
+
 /* C varargs promotion of one element for conversion spec. */
 static LLVMValueRef promote(E *e, LLVMValueRef x, const Type *el, char spec)
 {
@@ -193,7 +241,7 @@ static LLVMValueRef promote(E *e, LLVMValueRef x, const Type *el, char spec)
 			return x;
 		if (el->scalar == SC_F16 || el->scalar == SC_BF16 || el->scalar == SC_F32 || el->scalar == SC_TF32)
 			return LLVMBuildFPExt(e->b, x, d, "");
-		return NULL;                           /* 8-/4-bit floats */
+		return narrow_float_to_double(e, x, el->scalar);   /* 8-/4-bit floats */
 	}
 	int w = scalar_bits(el->scalar);
 	if (w == 64 || w == 32)
@@ -383,11 +431,6 @@ void emit_print(E *e, Op *op)
 		a->v = op->operands[as + i];
 		a->t = get(e, a->v);
 		const Type *el = a->v->type->elem;
-		if (el->kind == TY_SCALAR && scalar_is_float(el->scalar) && el->scalar != SC_F16 &&
-		    el->scalar != SC_BF16 && el->scalar != SC_F32 && el->scalar != SC_F64) {
-			unsupported(e, op, "printing 8-bit or 4-bit floats");
-			goto out;
-		}
 		int64_t n = type_num_elements(a->v->type);
 		a->local = all_local(&a->t->lay);
 		if (a->local) {
@@ -490,7 +533,6 @@ void emit_print(E *e, Op *op)
 		sb_free(&p.calls[i].fmt);
 	free(p.calls);
 	sb_free(&conv);
-out:
 	/* the result token orders like the operand token: no memory is touched */
 	if (op->nresults && op->results[0]->type->kind == TY_TOKEN) {
 		if (tok && tok->id >= 0 && tok->id < e->nvals)
