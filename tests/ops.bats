@@ -299,7 +299,7 @@ PY
 	info() { "$NVBIN/cuobjdump" -elf "$1" | grep -A2 'KPARAM_INFO\|REQNTID\|CBANK_PARAM_SIZE' |
 		grep 'Value' | sed 's/cbank.*//' | sort; }
 	for k in "$OPS"/*.tileirbc "$CORPUS/13.4/histogram.tileirbc" "$CORPUS/13.4/debug_print.tileirbc"; do
-		[ "$(basename "$k")" = print_narrow.tileirbc ] && continue   # f8E8M0FNU: sm_100 and newer
+		case $(basename "$k") in print_narrow.tileirbc | f8_const_e8m0.tileirbc) continue ;; esac   # f8E8M0FNU: sm_100 and newer
 		env -u CUDA_HOME "$NVBIN/tileiras" --gpu-name=sm_90 "$k" -o "$SCRATCH/nv.cubin"
 		pipe "$k" sm_90 >"$SCRATCH/ours.ptx"
 		ptxas -arch=sm_90 "$SCRATCH/ours.ptx" -o "$SCRATCH/ours.cubin"
@@ -358,6 +358,21 @@ PY
 	# printing 8-bit floats: each element decoded to double
 	tile-lower --gpu-name=sm_90 "$SCRATCH/ra.json.f8" | tile-sched | tile-ptx --gpu-name=sm_90 >"$SCRATCH/f8.ptx"
 	ptxas -arch=sm_90 "$SCRATCH/f8.ptx" -o "$SCRATCH/f8.cubin"
+}
+
+@test "constants of f8E4M3FN / f8E5M2 (sm_90+) and f8E8M0FNU (sm_100+) tiles converted to f32 and stored" {
+	ASM_TARGETS="sm_90 sm_100 sm_120" assemble "$OPS/f8_const.tileirbc"
+	p=$SCRATCH/k.sm_90.ptx
+	# the dense tiles are .const byte arrays in the storage format, the splats immediates
+	has "$p" '{0, 1, 56, 64, 126, 127, 128, 129, 184, 192, 254, 255, 124, 60, 16, 8}' \
+		cvt.rn.f16x2.e4m3x2 cvt.rn.f16x2.e5m2x2
+	ASM_TARGETS="sm_100 sm_120" assemble "$OPS/f8_const_e8m0.tileirbc"
+	p=$SCRATCH/k.sm_100.ptx
+	# E8M0 is an f32 exponent field: 0x38 << 23 (folded), 0 -> 2^-127 (0x00400000), 0xff -> NaN
+	has "$p" 469762048 4194304 2147483647
+	run pipe "$OPS/f8_const_e8m0.tileirbc" sm_90
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"f8E8M0FNU is not supported on sm_90"* ]]
 }
 
 @test "print_tko of f8E4M3FN, f8E5M2 and f8E8M0FNU tiles: each element decoded to double for vprintf" {

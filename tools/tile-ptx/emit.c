@@ -530,8 +530,29 @@ static bool is_f8(const Type *t)
 	return t->kind == TY_SCALAR && (t->scalar == SC_F8E4M3FN || t->scalar == SC_F8E5M2);
 }
 
+/* f8E8M0FNU -> f32 with integer ops: the byte is the f32 exponent field
+ * (0 is 2^-127, an f32 subnormal; 0xff is NaN). Any target that has the type
+ * (sm_100+); NVIDIA goes through cvt.rn.bf16x2.ue8m0x2, an sm_100a-family
+ * instruction, and shifts the bf16 into an f32: the same values. */
+static LLVMValueRef e8m0_to_f32(E *e, LLVMValueRef x)
+{
+	LLVMValueRef w = LLVMBuildZExt(e->b, x, i32t(e), "");
+	LLVMValueRef f = LLVMBuildShl(e->b, w, ci32(e, 23), "");
+	LLVMValueRef z = LLVMBuildICmp(e->b, LLVMIntEQ, w, ci32(e, 0), "");
+	LLVMValueRef n = LLVMBuildICmp(e->b, LLVMIntEQ, w, ci32(e, 0xff), "");
+	f = LLVMBuildSelect(e->b, z, ci32(e, 0x00400000), f, "");
+	f = LLVMBuildSelect(e->b, n, ci32(e, 0x7fffffff), f, "");
+	return LLVMBuildBitCast(e->b, f, LLVMFloatTypeInContext(e->ctx), "");
+}
+
 static LLVMValueRef ftof(E *e, Op *op, LLVMValueRef x, const Type *from, const Type *to)
 {
+	if (from->kind == TY_SCALAR && from->scalar == SC_F8E8M0FNU && is_float(to) && to->scalar != SC_TF32) {
+		LLVMValueRef f = e8m0_to_f32(e, x);
+		LLVMTypeRef tt = elem_ty(e, to);
+		return to->scalar == SC_F32 ? f : to->scalar == SC_F64 ? LLVMBuildFPExt(e->b, f, tt, "")
+								 : LLVMBuildFPTrunc(e->b, f, tt, "");
+	}
 	if (is_f8(from) || is_f8(to)) {
 		if (!target_has(e->o->target, TF_FP8)) {
 			unsupported(e, op, "an 8-bit float conversion on this target");
