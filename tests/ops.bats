@@ -360,6 +360,25 @@ PY
 	ptxas -arch=sm_90 "$SCRATCH/f8.ptx" -o "$SCRATCH/f8.cubin"
 }
 
+@test "alloca in a for body (malloc and free per iteration) and in if branches (freed at yield and before return)" {
+	assemble "$OPS/alloca_scoped.tileirbc"
+	for sm in $TARGETS; do
+		p=$SCRATCH/k.$sm.ptx
+		# three allocas, each freed once on its region's way out (NVIDIA's tileiras frees the same three)
+		[ "$(grep -c 'call.uni (retval0), __cuda_syscall_aligned_malloc' "$p")" = 3 ]
+		[ "$(grep -c 'call.uni free' "$p")" = 3 ]
+	done
+	# the loop's free comes before the branch back to the loop head: no allocation outlives its iteration
+	python3 - "$SCRATCH/k.sm_90.ptx" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+body = s[s.index("__cuda_syscall_aligned_malloc, (param0"):]
+first_free = body.index("call.uni free")
+second_malloc = body.index("__cuda_syscall_aligned_malloc, (param0", 1)
+assert first_free < second_malloc, "loop body allocation not freed before the next one"
+PY
+}
+
 @test "constants of f8E4M3FN / f8E5M2 (sm_90+) and f8E8M0FNU (sm_100+) tiles converted to f32 and stored" {
 	ASM_TARGETS="sm_90 sm_100 sm_120" assemble "$OPS/f8_const.tileirbc"
 	p=$SCRATCH/k.sm_90.ptx

@@ -83,13 +83,14 @@ void emit_loop(E *e, Op *op, Ctx *outer)
 			LLVMAddIncoming(carried[i]->r[k], &s->r[k], &pre, 1);
 		set(e, body->args[i], carried[i]);
 	}
-	Ctx brk = { exit, n, results, NULL };
-	Ctx cont = { head, n, carried, &brk };
+	Ctx brk = { exit, n, results, NULL, alloca_depth(e) };
+	Ctx cont = { head, n, carried, &brk, brk.scope };
 	FOR_EACH_OP(o, body) {
 		emit_op(e, o, &cont, NULL);
 		if (e->errors)
 			break;
 	}
+	alloca_pop(e, cont.scope);
 	if (!e->errors && !LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(e->b)))
 		ice("tile-ptx: loop body without continue or break");
 	LLVMPositionBuilderAtEnd(e->b, exit);
@@ -107,6 +108,7 @@ void emit_break(E *e, Op *op, Ctx *loop)
 {
 	if (!loop || !loop->brk)
 		ice("tile-ptx: break outside a loop");
+	alloca_free_to(e, loop->scope);     /* debug.c: the loop body's allocas */
 	branch_with(e, loop->brk, op);
 }
 

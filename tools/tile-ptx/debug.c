@@ -729,29 +729,48 @@ void emit_get_global(E *e, Op *op)
 
 /* alloca: scratch memory for the tile block from the device heap, as
  * NVIDIA's tileiras does: thread 0 calls the aligned-malloc system call
- * (a null result traps), the pointer is broadcast through shared memory, and
- * every `return` of the kernel frees, after a barrier, the allocations made
- * before it (the entry is the allocation scope; allocas inside loops or
- * branches are not supported yet). The `global` flag makes no difference:
- * the heap is global memory either way. */
+ * (a null result traps), the pointer is broadcast through shared memory.
+ * Every region (the entry, a loop body, an if branch) is an allocation
+ * scope: leaving it frees, after a barrier, what was allocated in it, so
+ * an alloca in a loop body is a malloc and a free per iteration (NVIDIA's
+ * too). `yield` frees the branch's, `continue` and `break` everything since
+ * the loop body began, `return` everything. The `global` flag makes no
+ * difference: the heap is global memory either way. */
 static struct { LLVMValueRef fn; LLVMValueRef ptr[32]; int n; } allocas;
 
-void emit_alloca(E *e, Op *op)
+static void alloca_fn(E *e)
 {
 	if (allocas.fn != e->fn) {
 		allocas.fn = e->fn;
 		allocas.n = 0;
 	}
+}
+
+int alloca_depth(E *e)
+{
+	alloca_fn(e);
+	return allocas.n;
+}
+
+void alloca_pop(E *e, int depth)
+{
+	alloca_fn(e);
+	if (depth < allocas.n)
+		allocas.n = depth;
+}
+
+void emit_alloca(E *e, Op *op)
+{
+	alloca_fn(e);
 	const Value *res = op->results[0];
 	const Type *pt = res->type->elem;
-	Op *owner = op->parent && op->parent->parent ? op->parent->parent->parent : NULL;
 	const Attr *na = op_attr(op, "num_elem"), *al = op_attr(op, "alignment");
 	TV *t = tv_new(e, res);
 	set(e, res, t);
 	for (int k = 0; k < t->n; k++)
 		t->r[k] = LLVMGetPoison(elem_ty(e, pt));
-	if (!owner || owner->info->code != CT_entry || allocas.n == 32) {
-		unsupported(e, op, "alloca inside a loop or branch (or more than 32 of them)");
+	if (allocas.n == 32) {
+		unsupported(e, op, "more than 32 live allocas");
 		return;
 	}
 	int64_t eb = pt->kind == TY_PTR ? elem_bytes(pt->elem) : 1;
@@ -783,9 +802,12 @@ void emit_alloca(E *e, Op *op)
 	allocas.ptr[allocas.n++] = t->r[0];
 }
 
-void emit_alloca_free(E *e)
+void alloca_free_to(E *e, int depth)
 {
-	if (allocas.fn != e->fn || allocas.n == 0)
+	alloca_fn(e);
+	if (depth < 0)
+		depth = 0;
+	if (allocas.n <= depth)
 		return;
 	barrier(e);
 	LLVMBasicBlockRef doit = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "free");
@@ -794,10 +816,15 @@ void emit_alloca_free(E *e)
 	LLVMPositionBuilderAtEnd(e->b, doit);
 	LLVMTypeRef pt = genptr(e);
 	LLVMValueRef ff = declared(e, "free", LLVMVoidTypeInContext(e->ctx), &pt, 1);
-	for (int i = allocas.n - 1; i >= 0; i--) {
+	for (int i = allocas.n - 1; i >= depth; i--) {
 		LLVMValueRef p = LLVMBuildAddrSpaceCast(e->b, allocas.ptr[i], genptr(e), "");
 		call(e, ff, &p, 1);
 	}
 	LLVMBuildBr(e->b, join);
 	LLVMPositionBuilderAtEnd(e->b, join);
+}
+
+void emit_alloca_free(E *e)
+{
+	alloca_free_to(e, 0);
 }

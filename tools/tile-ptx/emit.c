@@ -1289,8 +1289,9 @@ static void emit_for(E *e, Op *op, Ctx *outer_loop)
 		else
 			mark_token(e, body->args[i + 1], true, NULL);
 	}
-	Ctx c = { latch, ninit, latchphi, NULL };
+	Ctx c = { latch, ninit, latchphi, NULL, alloca_depth(e) };
 	emit_block(e, body, &c, NULL);
+	alloca_pop(e, c.scope);
 	LLVMPositionBuilderAtEnd(e->b, exit);
 	for (int i = 0; i < op->nresults; i++) {
 		if (carried[i])
@@ -1316,13 +1317,15 @@ static void emit_if(E *e, Op *op, Ctx *loop)
 	for (int i = 0; i < op->nresults; i++)
 		if (op->results[i]->type->kind == TY_TILE)
 			phis[i] = phi_like(e, op->results[i]);
-	Ctx c = { merge, op->nresults, phis, NULL };
+	Ctx c = { merge, op->nresults, phis, NULL, alloca_depth(e) };
 	LLVMPositionBuilderAtEnd(e->b, thenbb);
 	emit_block(e, op->regions[0].first, loop, &c);
+	alloca_pop(e, c.scope);
 	LLVMPositionBuilderAtEnd(e->b, elsebb);
-	if (op->nregions > 1 && op->regions[1].first)
+	if (op->nregions > 1 && op->regions[1].first) {
 		emit_block(e, op->regions[1].first, loop, &c);
-	else
+		alloca_pop(e, c.scope);
+	} else
 		LLVMBuildBr(e->b, merge);
 	LLVMPositionBuilderAtEnd(e->b, merge);
 	for (int i = 0; i < op->nresults; i++) {
@@ -1381,11 +1384,13 @@ void emit_op(E *e, Op *op, Ctx *loop, Ctx *ifc)
 	case CT_continue:
 		if (!loop)
 			ice("tile-ptx: continue outside a loop");
+		alloca_free_to(e, loop->scope);   /* debug.c */
 		add_incoming(e, loop, op);
 		break;
 	case CT_yield:
 		if (!ifc)
 			ice("tile-ptx: yield outside an if");
+		alloca_free_to(e, ifc->scope);
 		add_incoming(e, ifc, op);
 		break;
 	case CT_return:

@@ -27,6 +27,7 @@ typedef struct Ctx {           /* where yield / continue branch to */
 	int nvals;
 	TV **phis;
 	struct Ctx *brk;            /* a `loop`'s continue context: where break goes (control.c) */
+	int scope;                  /* allocas live when the region began (freed down to it on exit) */
 } Ctx;
 
 /* A token: after which memory ops (up to 4, else unknown). */
@@ -100,6 +101,9 @@ void emit_get_global(E *e, Op *op);
 void emit_global(E *e, Op *op);
 void emit_alloca(E *e, Op *op);               /* heap scratch, freed at return */
 void emit_alloca_free(E *e);                  /* before a return */
+int alloca_depth(E *e);                       /* allocas live now: a region's scope */
+void alloca_free_to(E *e, int depth);         /* free those made since depth (region exit) */
+void alloca_pop(E *e, int depth);             /* the region's emission ended */
 /* control.c: loop, break; gdc and fence ops */
 void emit_loop(E *e, Op *op, Ctx *outer);
 void emit_break(E *e, Op *op, Ctx *loop);
