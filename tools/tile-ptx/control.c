@@ -21,34 +21,6 @@
 #include "irutil.h"
 #include "diag.h"
 
-static TV *phis_for(E *e, const Value *v)
-{
-	TV *t = tv_new(e, v);
-	LLVMTypeRef ty = elem_ty(e, v->type->elem);
-	for (int k = 0; k < t->n; k++)
-		t->r[k] = LLVMBuildPhi(e->b, ty, "");
-	return t;
-}
-
-/* Branch to c->target, adding this block's values of term's operands. */
-static void branch_with(E *e, Ctx *c, Op *term)
-{
-	LLVMBasicBlockRef here = LLVMGetInsertBlock(e->b);
-	if (term->noperands != c->nvals)
-		ice("tile-ptx: '%s' passes %d values, expected %d", term->info->name, term->noperands, c->nvals);
-	for (int i = 0; i < c->nvals; i++) {
-		if (!c->phis[i])
-			continue;
-		TV *s = get(e, term->operands[i]);
-		if (s->n != c->phis[i]->n)
-			ice("tile-ptx: '%s' value %d has %d registers, expected %d", term->info->name, i, s->n,
-			    c->phis[i]->n);
-		for (int k = 0; k < s->n; k++)
-			LLVMAddIncoming(c->phis[i]->r[k], &s->r[k], &here, 1);
-	}
-	LLVMBuildBr(e->b, c->target);
-}
-
 void emit_loop(E *e, Op *op, Ctx *outer)
 {
 	(void)outer;

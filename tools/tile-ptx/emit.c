@@ -1204,7 +1204,8 @@ static void emit_convert(E *e, Op *op)
 
 static void emit_block(E *e, Block *blk, Ctx *loop, Ctx *ifc);
 
-static TV *phi_like(E *e, const Value *v)
+/* One phi per register of v's tile, in the current block. */
+TV *phis_for(E *e, const Value *v)
 {
 	TV *t = tv_new(e, v);
 	LLVMTypeRef ty = elem_ty(e, v->type->elem);
@@ -1213,7 +1214,8 @@ static TV *phi_like(E *e, const Value *v)
 	return t;
 }
 
-static void add_incoming(E *e, Ctx *c, Op *term)
+/* Branch to c->target, adding this block's values of term's operands. */
+void branch_with(E *e, Ctx *c, Op *term)
 {
 	LLVMBasicBlockRef here = LLVMGetInsertBlock(e->b);
 	if (term->noperands != c->nvals)
@@ -1255,7 +1257,7 @@ static void emit_for(E *e, Op *op, Ctx *outer_loop)
 		const Value *init = op->operands[3 + i];
 		if (init->type->kind != TY_TILE)
 			continue;
-		carried[i] = phi_like(e, op->results[i]);
+		carried[i] = phis_for(e, op->results[i]);
 		TV *s = get(e, init);
 		if (s->n != carried[i]->n)
 			ice("tile-ptx: loop init %d has %d registers, expected %d", i, s->n, carried[i]->n);
@@ -1268,7 +1270,7 @@ static void emit_for(E *e, Op *op, Ctx *outer_loop)
 	LLVMPositionBuilderAtEnd(e->b, latch);
 	for (int i = 0; i < ninit; i++)
 		if (carried[i])
-			latchphi[i] = phi_like(e, op->results[i]);
+			latchphi[i] = phis_for(e, op->results[i]);
 	LLVMValueRef next = LLVMBuildAdd(e->b, iv, step, "");
 	LLVMBuildBr(e->b, head);
 	LLVMAddIncoming(iv, &lb, &pre, 1);
@@ -1316,7 +1318,7 @@ static void emit_if(E *e, Op *op, Ctx *loop)
 		ice("out of memory");
 	for (int i = 0; i < op->nresults; i++)
 		if (op->results[i]->type->kind == TY_TILE)
-			phis[i] = phi_like(e, op->results[i]);
+			phis[i] = phis_for(e, op->results[i]);
 	Ctx c = { merge, op->nresults, phis, NULL, alloca_depth(e) };
 	LLVMPositionBuilderAtEnd(e->b, thenbb);
 	emit_block(e, op->regions[0].first, loop, &c);
@@ -1385,13 +1387,13 @@ void emit_op(E *e, Op *op, Ctx *loop, Ctx *ifc)
 		if (!loop)
 			ice("tile-ptx: continue outside a loop");
 		alloca_free_to(e, loop->scope);   /* debug.c */
-		add_incoming(e, loop, op);
+		branch_with(e, loop, op);
 		break;
 	case CT_yield:
 		if (!ifc)
 			ice("tile-ptx: yield outside an if");
 		alloca_free_to(e, ifc->scope);
-		add_incoming(e, ifc, op);
+		branch_with(e, ifc, op);
 		break;
 	case CT_return:
 		emit_alloca_free(e);        /* debug.c */

@@ -79,6 +79,10 @@ LLVMValueRef call_intr(E *e, const char *name, LLVMTypeRef over, LLVMValueRef *a
 void barrier(E *e);
 void unsupported(E *e, const Op *op, const char *what);
 void emit_op(E *e, Op *op, Ctx *loop, Ctx *ifc);
+/* Control-flow plumbing shared by emit.c and control.c: one phi per register
+ * of v's tile; branch to c->target feeding term's operands to c's phis. */
+TV *phis_for(E *e, const Value *v);
+void branch_with(E *e, Ctx *c, Op *term);
 /* more emit.c helpers, for atomic.c, debug.c, control.c, math.c */
 LLVMValueRef scalar(E *e, const Value *v);
 LLVMValueRef call(E *e, LLVMValueRef f, LLVMValueRef *args, int n);
