@@ -16,15 +16,9 @@
 int pack_fatbin(const PackOptions *o, const PtxInput *in, const StrBuf *cubin, const char *arch,
 		StrBuf *fatbin)
 {
-	StrBuf looked = {0};
-	char *tool = o->fatbinary ? strdup(o->fatbinary) : pack_find_tool("fatbinary", &looked);
-	if (!tool) {
-		diag_plain("fatbinary not found (looked in %s): install the CUDA toolkit or set CUDA_HOME",
-			   sb_cstr(&looked));
-		sb_free(&looked);
+	char *tool = pack_find_tool(o->fatbinary, "fatbinary");
+	if (!tool)
 		return -1;
-	}
-	sb_free(&looked);
 	char *dir = tmpdir_make();
 	if (!dir) {
 		free(tool);

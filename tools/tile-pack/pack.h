@@ -47,10 +47,11 @@ typedef struct KernelUsage {
 	long registers, barriers, stack, spill_stores, spill_loads, smem, cmem0;
 } KernelUsage;
 
-/* Find a CUDA tool: $CUDA_ROOT, else $CUDA_HOME, else $CUDA_PATH, else
- * /usr/local/cuda, then /bin/NAME under it; else NAME on PATH. Returns a
- * malloc'd path, or NULL (nothing found; 'looked' says where it looked). */
-char *pack_find_tool(const char *name, StrBuf *looked);
+/* Find a CUDA tool: `given` (an explicit --ptxas/--fatbinary) if set; else
+ * $CUDA_ROOT, else $CUDA_HOME, else $CUDA_PATH, else /usr/local/cuda, then
+ * /bin/NAME under it; else NAME on PATH. Returns a malloc'd path, or NULL
+ * after a message saying where it looked. */
+char *pack_find_tool(const char *given, const char *name);
 
 /* The ".target" of the PTX ("sm_90a"), or "" when it has none. */
 void ptx_target(const uint8_t *ptx, size_t len, char *buf, size_t n);

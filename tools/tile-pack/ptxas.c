@@ -15,7 +15,7 @@
 #include "target.h"
 #include "tool.h"
 
-char *pack_find_tool(const char *name, StrBuf *looked)
+static char *search_tool(const char *name, StrBuf *looked)
 {
 	static const char *const vars[] = { "CUDA_ROOT", "CUDA_HOME", "CUDA_PATH" };
 	const char *root = NULL, *var = NULL;
@@ -51,6 +51,23 @@ char *pack_find_tool(const char *name, StrBuf *looked)
 	sb_puts(looked, " and PATH");
 	sb_free(&p);
 	return NULL;
+}
+
+char *pack_find_tool(const char *given, const char *name)
+{
+	if (given) {
+		char *p = strdup(given);
+		if (!p)
+			ice("out of memory");
+		return p;
+	}
+	StrBuf looked = {0};
+	char *tool = search_tool(name, &looked);
+	if (!tool)
+		diag_plain("%s not found (looked in %s): install the CUDA toolkit or set CUDA_HOME",
+			   name, sb_cstr(&looked));
+	sb_free(&looked);
+	return tool;
 }
 
 void ptx_target(const uint8_t *ptx, size_t len, char *buf, size_t n)
@@ -224,15 +241,9 @@ int pack_cubin(const PackOptions *o, const PtxInput *in, StrBuf *cubin, char arc
 {
 	if (choose_arch(o, in, arch) < 0)
 		return -1;
-	StrBuf looked = {0};
-	char *ptxas = o->ptxas ? strdup(o->ptxas) : pack_find_tool("ptxas", &looked);
-	if (!ptxas) {
-		diag_plain("ptxas not found (looked in %s): install the CUDA toolkit or set CUDA_HOME",
-			   sb_cstr(&looked));
-		sb_free(&looked);
+	char *ptxas = pack_find_tool(o->ptxas, "ptxas");
+	if (!ptxas)
 		return -1;
-	}
-	sb_free(&looked);
 	char *dir = tmpdir_make();
 	if (!dir) {
 		free(ptxas);
