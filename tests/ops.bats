@@ -13,13 +13,6 @@ teardown() { teardown_scratch; }
 
 PCORPUS="$BATS_TEST_DIRNAME/pipeline/corpus"
 OPS="$BATS_TEST_DIRNAME/ops"
-TARGETS="sm_80 sm_90 sm_100 sm_120"
-
-pipe() {
-	local bc=$1 sm=$2
-	shift 2
-	tile-read "$bc" | tile-lower --gpu-name="$sm" | tile-sched | tile-ptx --gpu-name="$sm" "$@"
-}
 
 # assemble BYTECODE: PTX for every target in $SCRATCH/k.SM.ptx, ptxas accepts it, no spills.
 assemble() {

@@ -8,15 +8,7 @@ setup() { setup_scratch; }
 teardown() { teardown_scratch; }
 
 PCORPUS="$BATS_TEST_DIRNAME/pipeline/corpus"
-TARGETS="sm_80 sm_90 sm_100 sm_120"
 NVBIN="$ROOT/.venv/lib/python3.11/site-packages/nvidia/cu13/bin"
-
-# pipe BYTECODE SM [tile-sched options...]: PTX on stdout.
-pipe() {
-	local bc=$1 sm=$2
-	shift 2
-	tile-read "$bc" | tile-lower --gpu-name="$sm" | tile-sched "$@" | tile-ptx --gpu-name="$sm"
-}
 
 # assemble BYTECODE [allow-local]: for every target, PTX that ptxas accepts,
 # with no local memory (unless libdevice's trig reduction needs it) and no

@@ -11,14 +11,7 @@ setup() { setup_scratch; }
 teardown() { teardown_scratch; }
 
 RCORPUS="$BATS_TEST_DIRNAME/reduce/corpus"
-TARGETS="sm_80 sm_90 sm_100 sm_120"
 KERNELS="reduce_sum reduce_max softmax layer_norm prefix_sum transpose permute3d"
-
-pipe() {
-	local bc=$1 sm=$2
-	shift 2
-	tile-read "$bc" | tile-lower --gpu-name="$sm" | tile-sched "$@" | tile-ptx --gpu-name="$sm"
-}
 
 # assemble BYTECODE NAME: PTX for every target that ptxas accepts, with no
 # local memory and no spills; leaves $SCRATCH/NAME.SM.ptx
