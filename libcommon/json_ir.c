@@ -807,10 +807,8 @@ Module *json_ir_read(const char *buf, size_t len, const char *const *stages)
 	size_t old = push_key(&r, "ops");
 	for (size_t i = 0; i < json_array_size(ops); i++) {
 		size_t o2 = push_index(&r, i);
-		int mark = r.ndefined;
 		Op *op = read_op(&r, json_array_get(ops, i), 0);
 		close_scope(&r, 0);   /* top-level ops are isolated from each other */
-		(void)mark;
 		pop(&r, o2);
 		if (!op)
 			goto out;

@@ -597,13 +597,17 @@ const Type *type_parse(Module *m, const char *s, const char **err)
 			t = NULL;
 		}
 	}
+	static char buf[512];
 	if (t && strcmp(t->str, s) != 0) {
-		/* accepted, but not spelled canonically: strict readers refuse it */
-		ps.err = "type is not in canonical spelling";
-		t = NULL;
+		/* accepted, but not spelled canonically: strict readers refuse it,
+		 * and say what the one spelling is */
+		if (err) {
+			snprintf(buf, sizeof buf, "type is not in canonical spelling (it is '%s')", t->str);
+			*err = buf;
+		}
+		return NULL;
 	}
 	if (!t && err) {
-		static char buf[160];
 		snprintf(buf, sizeof buf, "%s at column %d", ps.err ? ps.err : "bad type",
 			 (int)(ps.p - s) + 1);
 		*err = buf;
