@@ -108,7 +108,10 @@ B='d["module"]["ops"][0]["regions"][0][0]["ops"]'
 	reject "$B[2]['operands'][0]='x6'" "ops/2/operands/0: error: an operand is a value name"
 }
 @test "reject: non-canonical type" {
-	reject "$B[2]['results'][0]['type']='tile<128 x f32>'" "results/0/type: error: bad type 'tile<128 x f32>': type is not in canonical spelling (it is 'tile<128xf32>')"
+	reject "$B[2]['results'][0]['type']='tile<128 x f32>'" "results/0/type: error: bad type 'tile<128 x f32>'"
+}
+@test "reject: a parseable but non-canonical type names the canonical spelling" {
+	reject "$B[2]['results'][0]['type']='partition_view<tile=(4), tensor_view<?xf32, strides=[1]>, dim_map=[0]>'" "type is not in canonical spelling (it is 'partition_view<tile=(4), tensor_view<?xf32, strides=[1]>>')"
 }
 @test "reject: unknown element type" {
 	reject "$B[2]['results'][0]['type']='tile<128xf31>'" "unknown element type"
