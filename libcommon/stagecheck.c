@@ -397,6 +397,15 @@ int stage_check(Module *m)
 			c->errors++;
 			continue;
 		}
+		if (c->stage == 3) {
+			const Attr *ew = op_attr(top, "num_warps");
+			if (ew && (ew->kind != AT_INT || ew->u.i < 1 || ew->u.i > 32 || (ew->u.i & (ew->u.i - 1)))) {
+				diag_error(top->loc, "an entry's num_warps must be a power of two, 1..32");
+				c->errors++;
+				continue;
+			}
+			c->warps = ew ? (int)ew->u.i : (int)module_attr(m, "num_warps")->u.i;
+		}
 		c->nvis = count_values(top) + 1;
 		c->visible = calloc((size_t)c->nvis, 1);
 		if (!c->visible)

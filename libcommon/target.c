@@ -18,11 +18,12 @@ const Target *target_by_name(const char *name)
 	return NULL;
 }
 
-const char *target_ptx_arch(const Target *t, bool arch_specific)
+const char *target_ptx_arch(const Target *t, TargetVariant v)
 {
 	static char buf[16];
 	snprintf(buf, sizeof buf, "%s%s", t->name,
-		 arch_specific && (t->features & TF_ARCH_A) ? "a" : "");
+		 v == TARGET_ARCH && (t->features & TF_ARCH_A) ? "a" :
+		 v == TARGET_FAMILY && (t->features & TF_ARCH_F) ? "f" : "");
 	return buf;
 }
 

@@ -15,7 +15,13 @@ enum {
 	TF_TCGEN05 = 1 << 8,    /* tcgen05.mma, tensor memory (sm_100a family) */
 	TF_FP4 = 1 << 9,        /* e2m1 conversions */
 	TF_ARCH_A = 1 << 10,    /* has an arch-specific 'a' variant */
+	TF_ARCH_F = 1 << 11,    /* has a family-specific 'f' variant (PTX 8.8+: sm_100f, sm_120f, ...) */
 };
+
+/* Which PTX ".target" of a GPU: the plain one, its arch-specific variant
+ * (sm_90a: runs on that GPU only) or its family-specific one (sm_100f: runs
+ * on the GPUs of its family from this one on). */
+typedef enum { TARGET_PLAIN, TARGET_ARCH, TARGET_FAMILY } TargetVariant;
 
 typedef struct Target {
 	const char *name;       /* "sm_90" */
@@ -29,9 +35,9 @@ extern const Target target_table[];
 extern const int target_count;
 const Target *target_by_name(const char *name);   /* NULL if unsupported */
 static inline bool target_has(const Target *t, unsigned f) { return (t->features & f) != 0; }
-/* PTX ".target" / LLVM CPU: "sm_90a" when the target has an 'a' variant and
- * arch-specific features are wanted, else "sm_90". */
-const char *target_ptx_arch(const Target *t, bool arch_specific);
+/* PTX ".target" / LLVM CPU: "sm_90a" / "sm_100f" when the target has that
+ * variant, else the plain "sm_90". */
+const char *target_ptx_arch(const Target *t, TargetVariant v);
 /* Comma-separated list of supported names, for messages. */
 const char *target_list(void);
 #endif

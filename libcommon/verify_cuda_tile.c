@@ -416,6 +416,13 @@ static bool check_tile_shape(V *v, const Op *op, const Type *t, int rank, const 
 		verr(v, op, "type %s: a tile of f4E2M1FN needs an even dimension", t->str);
 		return false;
 	}
+	/* f4 elements have no address of their own (NVIDIA's reader says the same) */
+	if (elem && elem->kind == TY_PTR && elem->elem->kind == TY_SCALAR &&
+	    elem->elem->scalar == SC_F4E2M1FN && rank > 0) {
+		verr(v, op, "type %s: tiles of ptr<f4E2M1FN> must have rank 0; use an f4 tile view for "
+		     "memory accesses", t->str);
+		return false;
+	}
 	return true;
 }
 

@@ -292,10 +292,11 @@ PY
 	info() { "$NVBIN/cuobjdump" -elf "$1" | grep -A2 'KPARAM_INFO\|REQNTID\|CBANK_PARAM_SIZE' |
 		grep 'Value' | sed 's/cbank.*//' | sort; }
 	for k in "$OPS"/*.tileirbc "$CORPUS/13.4/histogram.tileirbc" "$CORPUS/13.4/debug_print.tileirbc"; do
-		case $(basename "$k") in print_narrow.tileirbc | f8_const_e8m0.tileirbc) continue ;; esac   # f8E8M0FNU: sm_100 and newer
-		env -u CUDA_HOME "$NVBIN/tileiras" --gpu-name=sm_90 "$k" -o "$SCRATCH/nv.cubin"
-		pipe "$k" sm_90 >"$SCRATCH/ours.ptx"
-		ptxas -arch=sm_90 "$SCRATCH/ours.ptx" -o "$SCRATCH/ours.cubin"
+		sm=sm_90
+		case $(basename "$k") in print_narrow.* | f8_const_e8m0.* | convert_narrow.* | f4_*) sm=sm_100 ;; esac   # f8E8M0FNU, f4E2M1FN
+		env -u CUDA_HOME "$NVBIN/tileiras" --gpu-name=$sm "$k" -o "$SCRATCH/nv.cubin"
+		run tileiras --gpu-name=$sm "$k" -o "$SCRATCH/ours.cubin"
+		assert_success
 		info "$SCRATCH/nv.cubin" >"$SCRATCH/nv.info"
 		info "$SCRATCH/ours.cubin" >"$SCRATCH/ours.info"
 		[ -s "$SCRATCH/nv.info" ] || fail "no parameter info in NVIDIA's cubin"
@@ -393,4 +394,66 @@ PY
 	[ "$(grep -c 'call.uni.*vprintf\|vprintf,' "$p")" -ge 3 ]
 	# NaN (all three formats) and infinity (E5M2) are decoded, not passed through
 	has "$p" 0d7FF8000000000000 0d7FF0000000000000
+}
+
+@test "f4E2M1FN through partition views: whole bytes per thread (element 2i in the low nibble), sm_100f / sm_120f cvt" {
+	ASM_TARGETS="sm_100 sm_120" assemble "$OPS/f4_views.tileirbc"
+	for sm in sm_100 sm_120; do
+		p=$SCRATCH/k.$sm.ptx
+		has "$p" ".target ${sm}f" '.version 8.8' 'cvt.rn.satfinite.e2m1x2.f32'
+		# the f4 tile moves as bytes: 4x64 f4 = 128 bytes, one byte (two elements) per thread
+		[ "$(grep -c 'st.global.b8' "$p")" -eq 1 ] || fail "expected one byte store per thread in $sm"
+		[ "$(grep -c 'ld.global.b8' "$p")" -eq 1 ] || fail "expected one byte load per thread in $sm"
+		lacks "$p" ld.local st.local
+	done
+	for sm in sm_80 sm_90; do
+		run pipe "$OPS/f4_views.tileirbc" $sm
+		[ "$status" -eq 1 ]
+		[[ "$output" == *"f4E2M1FN is not supported on $sm"* ]]
+	done
+	# f4 has no per-element address: tiles of f4 pointers are rejected when read, as NVIDIA's reader does
+	run tile-read "$OPS/invalid/f4_ptr_tile.tileirbc"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"offset 0x"*"tiles of ptr<f4E2M1FN> must have rank 0; use an f4 tile view"* ]]
+}
+
+@test "f4E2M1FN constants: one byte per element in the bytecode, decoded by integer ops (folded for a splat); print of f4" {
+	ASM_TARGETS="sm_100 sm_120" assemble "$OPS/f4_const.tileirbc"
+	p=$SCRATCH/k.sm_100.ptx
+	has "$p" 1069547520 'cvt.rn.satfinite.e2m1x2.f32'      # the splat 1.5 as f32 bits
+	[ "$(formats "$p")" = 'f4: [%f, %f, %f, %f, %f, %f, %f, %f]\n' ]
+	# each printed element is decoded to a double by integer ops and passed to vprintf
+	has "$p" vprintf
+	run pipe "$OPS/f4_const.tileirbc" sm_90
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"f4E2M1FN is not supported on sm_90"* ]]
+}
+
+@test "conversions to f4E2M1FN, f8E8M0FNU (zero, positive_inf) and tf32 (nearest_even, zero, nearest_away)" {
+	ASM_TARGETS="sm_100 sm_120" assemble "$OPS/convert_narrow.tileirbc"
+	has "$SCRATCH/k.sm_100.ptx" '.target sm_100f' cvt.rn.satfinite.e2m1x2.f32 cvt.rz.satfinite.ue8m0x2.f32 \
+		cvt.rp.satfinite.ue8m0x2.f32 cvt.rn.tf32.f32 cvt.rna.tf32.f32
+	# tf32 alone needs no family-specific target; below sm_90 nearest_even is done on the bits
+	assemble "$OPS/convert_tf32.tileirbc"
+	has "$SCRATCH/k.sm_90.ptx" '.target sm_90' cvt.rn.tf32.f32 cvt.rna.tf32.f32
+	lacks "$SCRATCH/k.sm_90.ptx" '.target sm_90f' '.target sm_90a'
+	has "$SCRATCH/k.sm_80.ptx" cvt.rna.tf32.f32 'and.b32' '-8192'
+	lacks "$SCRATCH/k.sm_80.ptx" cvt.rn.tf32.f32
+	# tf32 is an sm_80 type
+	run pipe "$OPS/convert_tf32.tileirbc" sm_75
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"tf32 is not supported on sm_75"* ]]
+}
+
+@test "40 allocas live at once; a kernel of single-element tiles gets one warp, as NVIDIA's does" {
+	assemble "$OPS/alloca_many.tileirbc"
+	p=$SCRATCH/k.sm_90.ptx
+	[ "$(grep -c 'call.uni (retval0), __cuda_syscall_aligned_malloc\|__cuda_syscall_aligned_malloc,$' "$p")" -ge 1 ]
+	[ "$(grep -A2 'call.uni' "$p" | grep -c '__cuda_syscall_aligned_malloc')" -eq 40 ]
+	[ "$(grep -A2 'call.uni' "$p" | grep -c 'free')" -eq 40 ]
+	has "$p" '.reqntid 32'
+	# with --num-warps the user's choice stands
+	tile-read "$OPS/alloca_many.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched --num-warps=4 |
+		tile-ptx --gpu-name=sm_90 >"$SCRATCH/w4.ptx"
+	has "$SCRATCH/w4.ptx" '.reqntid 128'
 }

@@ -229,6 +229,7 @@ build_unit() {
 @test "verify rejects a tile dimension of 3 (tile_not_pow2)" { verify_fails tile_not_pow2 "type tile<3xf32>: tile dimensions must be positive powers of two, got 3"; }
 @test "verify rejects a tile over the element cap (tile_too_big)" { verify_fails tile_too_big "type tile<8192x4096xf32>: a tile may have at most 16777216 elements"; }
 @test "verify rejects a scalar f4E2M1FN tile (f4_odd)" { verify_fails f4_odd "a tile of f4E2M1FN needs an even dimension"; }
+@test "verify rejects a tile of f4 pointers (f4 has no per-element address) (ptr_f4_tile)" { verify_fails ptr_f4_tile "type tile<1xptr<f4E2M1FN>>: tiles of ptr<f4E2M1FN> must have rank 0; use an f4 tile view"; }
 @test "verify rejects a bare element type as a value type (value_type)" { verify_fails value_type "result #0 has type f32, which is not a value type"; }
 @test "verify rejects a pointer to i4 (ptr_i4)" { verify_fails ptr_i4 "type ptr<i4>: a pointer's element must be a number type"; }
 @test "verify rejects a 1-d tile over a 2-d tensor_view (view_rank)" { verify_fails view_rank "the view's tile rank (1) must equal the tensor_view rank (2)"; }

@@ -92,11 +92,14 @@ static void test_targets(void)
 	CHECK(target_by_name("sm_90a") == NULL);
 	const Target *h = target_by_name("sm_90");
 	CHECK(target_has(h, TF_WGMMA) && target_has(h, TF_TMA) && !target_has(h, TF_TCGEN05));
-	CHECK(strcmp(target_ptx_arch(h, true), "sm_90a") == 0);
-	CHECK(strcmp(target_ptx_arch(h, false), "sm_90") == 0);
+	CHECK(strcmp(target_ptx_arch(h, TARGET_ARCH), "sm_90a") == 0);
+	CHECK(strcmp(target_ptx_arch(h, TARGET_PLAIN), "sm_90") == 0);
+	CHECK(strcmp(target_ptx_arch(h, TARGET_FAMILY), "sm_90") == 0);       /* no sm_90f */
+	CHECK(strcmp(target_ptx_arch(target_by_name("sm_100"), TARGET_FAMILY), "sm_100f") == 0);
+	CHECK(strcmp(target_ptx_arch(target_by_name("sm_121"), TARGET_FAMILY), "sm_121f") == 0);
 	CHECK(!target_has(target_by_name("sm_80"), TF_TMA));
 	CHECK(target_has(target_by_name("sm_100"), TF_TCGEN05));
-	CHECK(strcmp(target_ptx_arch(target_by_name("sm_80"), true), "sm_80") == 0);
+	CHECK(strcmp(target_ptx_arch(target_by_name("sm_80"), TARGET_ARCH), "sm_80") == 0);
 }
 
 static void test_proc(void)

@@ -34,15 +34,23 @@ static int64_t attr_at(const Op *op, const char *name, int i, int64_t dflt)
 	return a && a->kind == AT_INTS && i < a->u.ints.n ? a->u.ints.v[i] : dflt;
 }
 
-/* Widest legal access in bytes for a tiled load/store (see the file comment). */
+/* Widest legal access in bytes for a tiled load/store (see the file comment).
+ * f4E2M1FN is packed two to a byte, element 2i in the low nibble: sizes
+ * and strides count bytes as half the elements; 0 when a static odd
+ * stride or tile width would split a byte between rows or tiles (a
+ * dynamic stride is taken to be even, as a packed f4 tensor's must be). */
 static int64_t tiled_vector_bytes(const Op *op)
 {
 	const Type *tv = op->operands[0]->type;
 	const Op *mr = op->operands[0]->def;
-	int eb = elem_bytes(tv->elem);
+	bool f4 = tv->elem->kind == TY_SCALAR && tv->elem->scalar == SC_F4E2M1FN;
+	int eb = f4 ? 1 : elem_bytes(tv->elem);
+	int per = f4 ? 2 : 1;               /* elements per byte-granular unit of eb bytes */
 	int r = tv->rank;
 	if (eb == 0 || r == 0)
 		return eb ? eb : 1;
+	if (f4 && (tv->strides[r - 1] != 1 || op_attr(op, "dim_map")))
+		return 0;
 	if (op_attr(op, "dim_map"))
 		return eb;                      /* only identity maps vectorize for now */
 	if (tv->strides[r - 1] != 1)
@@ -54,16 +62,18 @@ static int64_t tiled_vector_bytes(const Op *op)
 	vb = min64(vb, ba ? ba->u.i : eb);
 	for (int d = 0; d < r - 1; d++) {
 		int64_t s = tv->strides[d] != DYN_DIM ? pow2_factor(tv->strides[d])
-						      : attr_at(mr, "stride_div_by", d, 1);
-		vb = min64(vb, s * eb);
+						      : per * attr_at(mr, "stride_div_by", d, 1);
+		vb = min64(vb, s / per * eb);
 	}
-	vb = min64(vb, pow2_factor(tile_last) * eb);   /* offset of the tile along the row */
-	vb = min64(vb, tile_last * eb);                /* a chunk stays in one row */
+	vb = min64(vb, pow2_factor(tile_last) / per * eb);   /* offset of the tile along the row */
+	vb = min64(vb, tile_last / per * eb);                /* a chunk stays in one row */
 	if (!attr_at(op, "in_bounds", r - 1, 0)) {
 		int64_t sz = tv->shape[r - 1] != DYN_DIM ? pow2_factor(tv->shape[r - 1])
-							 : attr_at(mr, "shape_div_by", r - 1, 1);
-		vb = min64(vb, sz * eb);
+							 : per * attr_at(mr, "shape_div_by", r - 1, 1);
+		vb = min64(vb, sz / per * eb);
 	}
+	if (f4)
+		return vb < 1 ? 0 : vb;
 	return vb < eb ? eb : vb;
 }
 
@@ -77,6 +87,7 @@ static bool elem_ok(const Type *t, const Target *tg, const Op *op)
 	case SC_F8E4M3FN: case SC_F8E5M2: ok = target_has(tg, TF_FP8); break;
 	case SC_F8E8M0FNU: case SC_F4E2M1FN: ok = target_has(tg, TF_FP4); break;
 	case SC_BF16: ok = tg->sm >= 80; break;
+	case SC_TF32: ok = target_has(tg, TF_TF32); break;
 	default: break;
 	}
 	if (!ok)
@@ -103,9 +114,12 @@ static int to_as(Op *op, void *ctx)
 	    op->info->code != AA_join_mem_token) {
 		const Value *v = op->info->code == AA_tiled_load || op->info->code == AA_load
 			? op->results[0] : op->operands[1];
-		if (elem_bytes(v->type->elem) == 0) {
-			diag_error(op->loc, "'%s' op: memory access to %s elements is not supported yet",
-				   op->info->name, v->type->elem->str);
+		bool tiled_f4 = (op->info->code == AA_tiled_load || op->info->code == AA_tiled_store) &&
+				v->type->elem->kind == TY_SCALAR && v->type->elem->scalar == SC_F4E2M1FN;
+		if (elem_bytes(v->type->elem) == 0 && !tiled_f4) {
+			diag_error(op->loc, "'%s' op: memory access to %s elements is not supported yet%s",
+				   op->info->name, v->type->elem->str,
+				   v->type->elem->scalar == SC_F4E2M1FN ? " (only through a partition view)" : "");
 			s->errors++;
 			return 0;
 		}
@@ -115,11 +129,20 @@ static int to_as(Op *op, void *ctx)
 	case AA_create_mem_token: op->info = &op_table[AS_create_mem_token]; break;
 	case AA_join_mem_token: op->info = &op_table[AS_join_mem_token]; break;
 	case AA_tiled_load:
-	case AA_tiled_store:
+	case AA_tiled_store: {
+		int64_t vb = tiled_vector_bytes(op);
+		if (vb == 0) {
+			diag_error(op->loc, "'%s' op: f4E2M1FN elements are packed two to a byte: the view needs a "
+				   "unit innermost stride, even outer strides and an even tile width, in the "
+				   "tensor's own dimension order", op->info->name);
+			s->errors++;
+			return 0;
+		}
 		op_set_attr(m, op, "copy", attr_string(m, "vec_ldst"));
-		op_set_attr(m, op, "vector_bytes", attr_int(m, tiled_vector_bytes(op), NULL));
+		op_set_attr(m, op, "vector_bytes", attr_int(m, vb, NULL));
 		op->info = &op_table[op->info->code == AA_tiled_load ? AS_tiled_load : AS_tiled_store];
 		break;
+	}
 	case AA_load:
 	case AA_store: {
 		const Type *pt = op->operands[0]->type;

@@ -1,6 +1,8 @@
 /* backend.c: the NVPTX end of tile-ptx (see ptx.h).
  * Target machine for nvptx64-nvidia-cuda with the target's sm_XX and the
- * lowest PTX ISA version that knows it (target.h); libdevice linked only
+ * lowest PTX ISA version that knows it (target.h) — its family-specific
+ * variant (sm_100f, PTX 8.8) when the module uses an instruction that
+ * needs one (the e2m1 and ue8m0 conversions); libdevice linked only
  * when a math function needs it ($CUDA_ROOT/nvvm/libdevice/libdevice.10.bc,
  * CUDA_ROOT defaulting to /usr/local/cuda); verify; "default<On>"; emit. */
 #include <stdio.h>
@@ -57,7 +59,8 @@ LLVMTargetMachineRef backend_target_machine(const PtxOpts *o)
 	snprintf(features, sizeof features, "+ptx%d", o->min_ptx > v ? o->min_ptx : v);
 	LLVMCodeGenOptLevel lvl = o->opt == 0 ? LLVMCodeGenLevelNone : o->opt == 1 ? LLVMCodeGenLevelLess
 				 : o->opt == 2 ? LLVMCodeGenLevelDefault : LLVMCodeGenLevelAggressive;
-	return LLVMCreateTargetMachine(t, TRIPLE, target_ptx_arch(o->target, false), features, lvl,
+	return LLVMCreateTargetMachine(t, TRIPLE, target_ptx_arch(o->target, o->family ? TARGET_FAMILY : TARGET_PLAIN),
+				       features, lvl,
 				       LLVMRelocDefault, LLVMCodeModelDefault);
 }
 
@@ -86,9 +89,32 @@ static LLVMModuleRef load_libdevice(LLVMContextRef ctx)
 	return m;
 }
 
+/* Does the module call an intrinsic that only a family-specific target has? */
+static bool needs_family(LLVMModuleRef mod)
+{
+	static const char *const fam[] = { "llvm.nvvm.ff.to.e2m1x2.", "llvm.nvvm.e2m1x2.to.",
+					   "llvm.nvvm.ff.to.ue8m0x2.", "llvm.nvvm.bf16x2.to.ue8m0x2.",
+					   "llvm.nvvm.ue8m0x2.to." };
+	for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f)) {
+		size_t n;
+		const char *name = LLVMGetValueName2(f, &n);
+		for (size_t i = 0; i < sizeof fam / sizeof fam[0]; i++)
+			if (strncmp(name, fam[i], strlen(fam[i])) == 0)
+				return true;
+	}
+	return false;
+}
+
 int backend_run(LLVMModuleRef mod, LLVMContextRef ctx, const PtxOpts *o, bool needs_libdevice, StrBuf *out)
 {
 	PtxOpts with = *o;
+	if (needs_family(mod)) {
+		if (!target_has(o->target, TF_ARCH_F))
+			ice("tile-ptx: a family-specific conversion reached %s", o->target->name);
+		with.family = true;
+		if (with.min_ptx < 88)
+			with.min_ptx = 88;     /* family-specific targets are PTX 8.8 */
+	}
 	if (LLVMGetNamedFunction(mod, "llvm.nvvm.fence.proxy.alias") && with.min_ptx < 75)
 		with.min_ptx = 75;      /* fence.proxy.alias (memory_fence_alias_tko) is PTX 7.5 */
 	if (o->device_debug && with.min_ptx < 75)

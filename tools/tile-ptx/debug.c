@@ -736,7 +736,7 @@ void emit_get_global(E *e, Op *op)
  * too). `yield` frees the branch's, `continue` and `break` everything since
  * the loop body began, `return` everything. The `global` flag makes no
  * difference: the heap is global memory either way. */
-static struct { LLVMValueRef fn; LLVMValueRef ptr[32]; int n; } allocas;
+static struct { LLVMValueRef fn; LLVMValueRef *ptr; int n, cap; } allocas;
 
 static void alloca_fn(E *e)
 {
@@ -744,6 +744,19 @@ static void alloca_fn(E *e)
 		allocas.fn = e->fn;
 		allocas.n = 0;
 	}
+}
+
+static void alloca_push(LLVMValueRef p)
+{
+	if (allocas.n == allocas.cap) {
+		int cap = allocas.cap ? 2 * allocas.cap : 16;
+		LLVMValueRef *np = realloc(allocas.ptr, sizeof *np * (size_t)cap);
+		if (!np)
+			ice("out of memory");
+		allocas.ptr = np;
+		allocas.cap = cap;
+	}
+	allocas.ptr[allocas.n++] = p;
 }
 
 int alloca_depth(E *e)
@@ -769,10 +782,6 @@ void emit_alloca(E *e, Op *op)
 	set(e, res, t);
 	for (int k = 0; k < t->n; k++)
 		t->r[k] = LLVMGetPoison(elem_ty(e, pt));
-	if (allocas.n == 32) {
-		unsupported(e, op, "more than 32 live allocas");
-		return;
-	}
 	int64_t eb = pt->kind == TY_PTR ? elem_bytes(pt->elem) : 1;
 	int64_t bytes = (na && na->kind == AT_INT ? na->u.i : 1) * (eb ? eb : 1);
 	int64_t align = al && al->kind == AT_INT && al->u.i > 16 ? al->u.i : 16;
@@ -799,7 +808,7 @@ void emit_alloca(E *e, Op *op)
 	for (int k = 0; k < t->n; k++)
 		t->r[k] = layout_reg_is_primary(&t->lay, k) ? phi : LLVMGetPoison(LLVMTypeOf(g));
 	smem_broadcast(e, t, pt);
-	allocas.ptr[allocas.n++] = t->r[0];
+	alloca_push(t->r[0]);
 }
 
 void alloca_free_to(E *e, int depth)

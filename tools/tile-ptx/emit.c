@@ -261,11 +261,17 @@ static uint64_t dense_elem(const Attr *a, int64_t i, int nb)
 	return x;
 }
 
+/* An element's bit pattern as stored in a dense constant (MLIR's: the
+ * format's own bits, in ceil(bits/8) bytes) as a register constant. */
 static LLVMValueRef const_bits(E *e, const Type *elem, uint64_t bits)
 {
 	LLVMTypeRef t = elem_ty(e, elem);
 	if (elem->kind == TY_SCALAR && elem->scalar == SC_I1)
 		return LLVMConstInt(t, bits & 1, 0);
+	if (elem->kind == TY_SCALAR && elem->scalar == SC_TF32)    /* 19 bits: the top of an f32 */
+		return LLVMConstBitCast(LLVMConstInt(i32t(e), (bits & 0x7ffff) << 13, 0), t);
+	if (elem->kind == TY_SCALAR && elem->scalar == SC_F4E2M1FN)  /* the low nibble */
+		return LLVMConstInt(t, bits & 0xf, 0);
 	if (is_float(elem)) {
 		int w = elem->scalar == SC_F16 || elem->scalar == SC_BF16 ? 16 :
 			elem->scalar == SC_F64 ? 64 : 32;
@@ -280,7 +286,7 @@ static void emit_constant(E *e, Op *op)
 	const Value *v = op->results[0];
 	const Attr *a = op_attr(op, "value");
 	const Type *el = v->type->elem;
-	int nb = elem_bytes(el);
+	int nb = el->kind == TY_SCALAR ? (scalar_bits(el->scalar) + 7) / 8 : 0;   /* dense storage */
 	TV *t = tv_new(e, v);
 	if (!a || a->kind != AT_DENSE || nb == 0) {
 		unsupported(e, op, "this constant");
@@ -507,86 +513,6 @@ static LLVMRealPredicate fpred(Op *op)
 	return o ? LLVMRealOGE : LLVMRealUGE;
 }
 
-/* f32 <-> 8-bit float through the packed cvt instructions (sm_89+). */
-static LLVMValueRef f8_from_f32(E *e, LLVMValueRef x, const Type *to)
-{
-	const char *n = to->scalar == SC_F8E4M3FN ? "llvm.nvvm.ff.to.e4m3x2.rn" : "llvm.nvvm.ff.to.e5m2x2.rn";
-	LLVMValueRef args[2] = { LLVMConstReal(LLVMFloatTypeInContext(e->ctx), 0.0), x };
-	LLVMValueRef p = call_intr(e, n, NULL, args, 2);
-	return LLVMBuildTrunc(e->b, p, LLVMInt8TypeInContext(e->ctx), "");
-}
-
-static LLVMValueRef f8_to_f32(E *e, LLVMValueRef x, const Type *from)
-{
-	const char *n = from->scalar == SC_F8E4M3FN ? "llvm.nvvm.e4m3x2.to.f16x2.rn" : "llvm.nvvm.e5m2x2.to.f16x2.rn";
-	LLVMValueRef p = LLVMBuildZExt(e->b, x, LLVMInt16TypeInContext(e->ctx), "");
-	LLVMValueRef h2 = call_intr(e, n, NULL, &p, 1);
-	LLVMValueRef h = LLVMBuildExtractElement(e->b, h2, ci32(e, 0), "");
-	return LLVMBuildFPExt(e->b, h, LLVMFloatTypeInContext(e->ctx), "");
-}
-
-static bool is_f8(const Type *t)
-{
-	return t->kind == TY_SCALAR && (t->scalar == SC_F8E4M3FN || t->scalar == SC_F8E5M2);
-}
-
-/* f8E8M0FNU -> f32 with integer ops: the byte is the f32 exponent field
- * (0 is 2^-127, an f32 subnormal; 0xff is NaN). Any target that has the type
- * (sm_100+); NVIDIA goes through cvt.rn.bf16x2.ue8m0x2, an sm_100a-family
- * instruction, and shifts the bf16 into an f32: the same values. */
-static LLVMValueRef e8m0_to_f32(E *e, LLVMValueRef x)
-{
-	LLVMValueRef w = LLVMBuildZExt(e->b, x, i32t(e), "");
-	LLVMValueRef f = LLVMBuildShl(e->b, w, ci32(e, 23), "");
-	LLVMValueRef z = LLVMBuildICmp(e->b, LLVMIntEQ, w, ci32(e, 0), "");
-	LLVMValueRef n = LLVMBuildICmp(e->b, LLVMIntEQ, w, ci32(e, 0xff), "");
-	f = LLVMBuildSelect(e->b, z, ci32(e, 0x00400000), f, "");
-	f = LLVMBuildSelect(e->b, n, ci32(e, 0x7fffffff), f, "");
-	return LLVMBuildBitCast(e->b, f, LLVMFloatTypeInContext(e->ctx), "");
-}
-
-static LLVMValueRef ftof(E *e, Op *op, LLVMValueRef x, const Type *from, const Type *to)
-{
-	if (from->kind == TY_SCALAR && from->scalar == SC_F8E8M0FNU && is_float(to) && to->scalar != SC_TF32) {
-		LLVMValueRef f = e8m0_to_f32(e, x);
-		LLVMTypeRef tt = elem_ty(e, to);
-		return to->scalar == SC_F32 ? f : to->scalar == SC_F64 ? LLVMBuildFPExt(e->b, f, tt, "")
-								 : LLVMBuildFPTrunc(e->b, f, tt, "");
-	}
-	if (is_f8(from) || is_f8(to)) {
-		if (!target_has(e->o->target, TF_FP8)) {
-			unsupported(e, op, "an 8-bit float conversion on this target");
-			return LLVMGetPoison(elem_ty(e, to));
-		}
-		if (is_f8(from) && is_f8(to))
-			return f8_from_f32(e, f8_to_f32(e, x, from), to);
-		if (is_f8(from)) {
-			LLVMValueRef f = f8_to_f32(e, x, from);
-			LLVMTypeRef tt = elem_ty(e, to);
-			return to->scalar == SC_F32 ? f : to->scalar == SC_F64 ? LLVMBuildFPExt(e->b, f, tt, "")
-									 : LLVMBuildFPTrunc(e->b, f, tt, "");
-		}
-		LLVMValueRef f = from->scalar == SC_F32 ? x : from->scalar == SC_F64
-			? LLVMBuildFPTrunc(e->b, x, LLVMFloatTypeInContext(e->ctx), "")
-			: LLVMBuildFPExt(e->b, x, LLVMFloatTypeInContext(e->ctx), "");
-		return f8_from_f32(e, f, to);
-	}
-	if (!is_float(from) || !is_float(to) || from->scalar == SC_TF32 || to->scalar == SC_TF32) {
-		unsupported(e, op, "a conversion with this float format");
-		return LLVMGetPoison(elem_ty(e, to));
-	}
-	int fb = from->scalar == SC_TF32 ? 32 : scalar_bits(from->scalar);
-	int tb = to->scalar == SC_TF32 ? 32 : scalar_bits(to->scalar);
-	LLVMTypeRef tt = elem_ty(e, to);
-	if (fb == tb && from->scalar != to->scalar) {     /* f16 <-> bf16 */
-		LLVMValueRef f = LLVMBuildFPExt(e->b, x, LLVMFloatTypeInContext(e->ctx), "");
-		return LLVMBuildFPTrunc(e->b, f, tt, "");
-	}
-	if (fb == tb)
-		return x;
-	return tb > fb ? LLVMBuildFPExt(e->b, x, tt, "") : LLVMBuildFPTrunc(e->b, x, tt, "");
-}
-
 /* One register of an elementwise op. a[] are the operands' registers. */
 static LLVMValueRef ew1(E *e, Op *op, LLVMValueRef *a)
 {
@@ -688,21 +614,21 @@ static LLVMValueRef ew1(E *e, Op *op, LLVMValueRef *a)
 	case CT_exti: return is_signed(op) ? LLVMBuildSExt(b, a[0], rty, "") : LLVMBuildZExt(b, a[0], rty, "");
 	case CT_trunci: return LLVMBuildTrunc(b, a[0], rty, "");
 	case CT_itof:
-		if (is_f8(rt) || !is_float(rt)) {
+		if (convert_is_narrow(rt)) {
 			LLVMValueRef f = is_signed(op) ? LLVMBuildSIToFP(b, a[0], LLVMFloatTypeInContext(e->ctx), "")
 						       : LLVMBuildUIToFP(b, a[0], LLVMFloatTypeInContext(e->ctx), "");
-			return ftof(e, op, f, type_scalar(e->m, SC_F32), rt);
+			return convert_float(e, op, f, type_scalar(e->m, SC_F32), rt);
 		}
 		return is_signed(op) ? LLVMBuildSIToFP(b, a[0], rty, "") : LLVMBuildUIToFP(b, a[0], rty, "");
 	case CT_ftoi: {
 		LLVMValueRef x = a[0];
-		if (is_f8(at) || !is_float(at))
-			x = ftof(e, op, x, at, type_scalar(e->m, SC_F32));
+		if (convert_is_narrow(at))
+			x = convert_float(e, op, x, at, type_scalar(e->m, SC_F32));
 		LLVMTypeRef over[2] = { rty, LLVMTypeOf(x) };
 		LLVMValueRef f = intrinsic(e, is_signed(op) ? "llvm.fptosi.sat" : "llvm.fptoui.sat", over, 2);
 		return call(e, f, &x, 1);
 	}
-	case CT_ftof: return ftof(e, op, a[0], at, rt);
+	case CT_ftof: return convert_float(e, op, a[0], at, rt);
 	case CT_bitcast:
 		if (LLVMTypeOf(a[0]) == rty)
 			return a[0];
@@ -1016,7 +942,35 @@ static int64_t int_at(const Op *op, const char *name, int i, int64_t dflt)
 	return a && a->kind == AT_INTS && i < a->u.ints.n ? a->u.ints.v[i] : dflt;
 }
 
-/* tiled_load / tiled_store */
+/* f4E2M1FN chunks: byte k holds elements 2k (low nibble) and 2k+1 */
+static LLVMValueRef f4_pack(E *e, LLVMValueRef *r, int nbytes)
+{
+	LLVMTypeRef i8 = LLVMInt8TypeInContext(e->ctx);
+	LLVMValueRef v = nbytes > 1 ? LLVMGetUndef(LLVMVectorType(i8, (unsigned)nbytes)) : NULL;
+	for (int k = 0; k < nbytes; k++) {
+		LLVMValueRef lo = LLVMBuildAnd(e->b, r[2 * k], LLVMConstInt(i8, 0xf, 0), "");
+		LLVMValueRef hi = LLVMBuildShl(e->b, r[2 * k + 1], LLVMConstInt(i8, 4, 0), "");
+		LLVMValueRef byte = LLVMBuildOr(e->b, lo, hi, "");
+		if (nbytes == 1)
+			return byte;
+		v = LLVMBuildInsertElement(e->b, v, byte, ci32(e, k), "");
+	}
+	return v;
+}
+
+static void f4_unpack(E *e, LLVMValueRef x, int nbytes, LLVMValueRef *r)
+{
+	LLVMTypeRef i8 = LLVMInt8TypeInContext(e->ctx);
+	for (int k = 0; k < nbytes; k++) {
+		LLVMValueRef byte = nbytes > 1 ? LLVMBuildExtractElement(e->b, x, ci32(e, k), "") : x;
+		r[2 * k] = LLVMBuildAnd(e->b, byte, LLVMConstInt(i8, 0xf, 0), "");
+		r[2 * k + 1] = LLVMBuildLShr(e->b, byte, LLVMConstInt(i8, 4, 0), "");
+	}
+}
+
+/* tiled_load / tiled_store. f4E2M1FN moves whole bytes: each chunk is an
+ * even run of elements at an even offset (tile-sched gives f4 tiles such
+ * layouts, tile-lower checked the view packs rows on byte boundaries). */
 static void emit_tiled(E *e, Op *op, bool store)
 {
 	MR *mr = e->mr[op->operands[0]->id];
@@ -1031,17 +985,31 @@ static void emit_tiled(E *e, Op *op, bool store)
 	Order ord = order_of(e, op, store);
 	TV *t = store ? get(e, val) : tv_new(e, val);
 	int eb = elem_bytes(el);
+	bool f4 = el->kind == TY_SCALAR && el->scalar == SC_F4E2M1FN;
 	const Attr *vba = op_attr(op, "vector_bytes");
 	int cap = eb && vba && vba->kind == AT_INT ? (int)(vba->u.i / eb) : 1;
+	if (f4)
+		cap = vba && vba->kind == AT_INT ? (int)(2 * vba->u.i) : 2;
 	if (cap < 1)
 		cap = 1;
 	bool dup_regs = false;
 	for (int i = t->lay.begin[0]; i < t->lay.begin[1]; i++)
 		dup_regs |= t->lay.stride[i] == 0 && t->lay.shape[i] > 1;
 	int vec = dup_regs || ord.ord != LLVMAtomicOrderingNotAtomic ? 1 : chunk_width(&t->lay, cap);
+	if (f4 && vec < 2) {
+		unsupported(e, op, ord.ord != LLVMAtomicOrderingNotAtomic ? "an ordered f4E2M1FN access"
+			    : "an f4E2M1FN access whose layout splits a byte between threads");
+		if (!store) {
+			for (int k = 0; k < t->n; k++)
+				t->r[k] = LLVMGetPoison(elem_ty(e, el));
+			set(e, val, t);
+		}
+		return;
+	}
 	LLVMTypeRef mt = mem_ty(e, el), et = elem_ty(e, el);
-	LLVMTypeRef vt = vec > 1 ? LLVMVectorType(mt, (unsigned)vec) : mt;
-	unsigned align = (unsigned)(eb ? eb * vec : 1);
+	int units = f4 ? vec / 2 : vec;     /* memory elements per chunk */
+	LLVMTypeRef vt = units > 1 ? LLVMVectorType(mt, (unsigned)units) : mt;
+	unsigned align = (unsigned)(f4 ? units : eb ? eb * vec : 1);
 	/* tile origin along each tensor dim */
 	LLVMValueRef org[8];
 	int shift[8];
@@ -1073,10 +1041,14 @@ static void emit_tiled(E *e, Op *op, bool store)
 			if (!int_at(op, "in_bounds", i, 0))
 				pred = and_pred(e, pred, LLVMBuildICmp(e->b, LLVMIntSLT, g, mr->shape[d], ""));
 		}
+		if (f4)
+			off = LLVMBuildAShr(e->b, off, ci64(e, 1), "");   /* the byte */
 		LLVMValueRef p = LLVMBuildGEP2(e->b, mt, mr->base, &off, 1, "");
 		if (store) {
 			LLVMValueRef v;
-			if (vec > 1) {
+			if (f4) {
+				v = f4_pack(e, t->r + r, units);
+			} else if (vec > 1) {
 				v = LLVMGetUndef(vt);
 				for (int k = 0; k < vec; k++) {
 					LLVMValueRef x = t->r[r + k];
@@ -1092,13 +1064,19 @@ static void emit_tiled(E *e, Op *op, bool store)
 			LLVMValueRef padv = pad_value(e, el, pad);
 			if (mt != et)
 				padv = to_mem_const(e, padv, mt);
+			if (f4)            /* the padding in both nibbles */
+				padv = LLVMBuildOr(e->b, padv, LLVMBuildShl(e->b, padv, LLVMConstInt(mt, 4, 0), ""), "");
 			LLVMValueRef other = padv;
-			if (vec > 1) {
+			if (units > 1) {
 				other = LLVMGetUndef(vt);
-				for (int k = 0; k < vec; k++)
+				for (int k = 0; k < units; k++)
 					other = LLVMBuildInsertElement(e->b, other, padv, ci32(e, k), "");
 			}
 			LLVMValueRef x = guarded_load(e, vt, p, align, pred, other, &ord);
+			if (f4) {
+				f4_unpack(e, x, units, t->r + r);
+				continue;
+			}
 			for (int k = 0; k < vec; k++) {
 				LLVMValueRef y = vec > 1 ? LLVMBuildExtractElement(e->b, x, ci32(e, k), "") : x;
 				if (mt != et)
@@ -1584,6 +1562,8 @@ LLVMModuleRef emit_module(Module *m, LLVMContextRef ctx, const PtxOpts *o, bool 
 		}
 		e->sp = NULL;
 		LLVMSetCurrentDebugLocation2(e->b, NULL);
+		const Attr *ew = op_attr(fn, "num_warps");     /* the entry's own, else the module's */
+		e->warps = ew && ew->kind == AT_INT ? (int)ew->u.i : w && w->kind == AT_INT ? (int)w->u.i : 4;
 		emit_kernel(e, fn);
 		if (e->errors)
 			break;

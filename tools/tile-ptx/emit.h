@@ -115,11 +115,18 @@ void emit_sync_op(E *e, Op *op);
 /* math.c: elementwise math with rounding modes / ftz / approx that the plain
  * forms in emit.c do not cover; false when emit.c should do it */
 bool math_ew(E *e, Op *op, LLVMValueRef *a, LLVMValueRef *out);
+/* convert.c: ftof between any float formats with the op's rounding mode
+ * (itof / ftoi ops convert through f32: nearest_even); the formats that are
+ * not an LLVM float type (tf32, f8*, f4) need it for itof / ftoi too */
+LLVMValueRef convert_float(E *e, Op *op, LLVMValueRef x, const Type *from, const Type *to);
+bool convert_is_narrow(const Type *t);
+LLVMValueRef cvt_rounded(E *e, const char *rnd, LLVMValueRef x, const Type *from, const Type *to);
 
 /* reduce.c, shape.c, xchg.c: reduce, scan, shape ops, and the shared-memory
  * exchange they and convert_layout use (docs/lowering.md §8) */
 void emit_reduce(E *e, Op *op);
 void emit_scan(E *e, Op *op);
+LLVMValueRef warp_shfl(E *e, const char *kind, LLVMValueRef v, LLVMValueRef b);   /* any register type */
 int64_t reduce_smem_bytes(Op *op);            /* 0 when no shared-memory round */
 int64_t scan_smem_bytes(Op *op);
 void emit_permute(E *e, Op *op);

@@ -325,6 +325,10 @@ static const Type *read_entry(Cur *c, int depth)
 			rd_fail(rd, sat, "a tile of f4E2M1FN needs an even number of elements");
 			return NULL;
 		}
+		if (e->kind == TY_PTR && e->elem->kind == TY_SCALAR && e->elem->scalar == SC_F4E2M1FN && rank > 0) {
+			rd_fail(rd, sat, "tiles of ptr<f4E2M1FN> must have rank 0; use an f4 tile view for memory accesses");
+			return NULL;
+		}
 		return type_tile(m, e, rank, shape);
 	}
 	case TAG_TENSOR_VIEW: {

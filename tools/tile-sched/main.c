@@ -2,7 +2,9 @@
  * Accepts: nv_tileas IR that passes the lower-stage verifier.
  * Guarantees: scheduled IR in which every tile value carries a register
  * layout (docs/ir.md §4.3) that holds each element of its tile for
- * --num-warps warps (module attribute num_warps), every broadcast and
+ * --num-warps warps (module attribute num_warps; without the option an
+ * entry whose tiles all have one element gets 1 warp, as NVIDIA's tileiras
+ * gives it, in the entry's own num_warps attribute), every broadcast and
  * reshape is a register copy, and conversions are explicit
  * (nv_tileas.convert_layout). */
 #include <stdlib.h>
@@ -13,6 +15,7 @@
 #include "sched.h"
 
 static int num_warps = 4;
+static bool fixed_warps;     /* --num-warps given: every entry gets it */
 static const char *gpu;   /* accepted from the driver; no effect yet */
 static int opt;
 
@@ -37,6 +40,7 @@ static int option(ToolRun *r, const char *name, const char *value, bool *takes_v
 		return -1;
 	}
 	num_warps = (int)n;
+	fixed_warps = true;
 	return 1;
 }
 
@@ -47,7 +51,7 @@ static int run(ToolRun *r)
 	r->in = NULL;
 	if (stage_check(m))
 		return EXIT_INPUT;
-	if (sched_module(m, num_warps))
+	if (sched_module(m, num_warps, fixed_warps))
 		return EXIT_INPUT;
 	if (stage_check(m))
 		ice("tile-sched produced invalid scheduled IR (see above)");
@@ -61,7 +65,8 @@ int main(int argc, char **argv)
 	static const Tool t = {
 		.name = "tile-sched",
 		.summary = "Assign a register layout to every tile value (nv_tileas -> scheduled).",
-		.options_help = "  --num-warps=N      warps per CTA, a power of two 1..32 (default 4)\n"
+		.options_help = "  --num-warps=N      warps per CTA, a power of two 1..32 (default 4; 1 for an\n"
+				"                     entry whose tiles all have one element)\n"
 				"  --gpu-name=SM, --opt-level=N  accepted for the driver; no effect yet\n",
 		.in_stages = stages,
 		.default_emit = "json",

@@ -38,8 +38,12 @@ void unite(F *f, Value *a, Value *b)
 	if (!type_is_tile(a->type) || !type_is_tile(b->type))
 		return;
 	int x = find(f, a->id), y = find(f, b->id);
-	if (x != y)
-		f->parent[y] = x;
+	if (x == y)
+		return;
+	f->parent[y] = x;
+	if (f->vmax[y] && (f->vmax[x] == 0 || f->vmax[y] < f->vmax[x]))
+		f->vmax[x] = f->vmax[y];
+	f->pairs[x] |= f->pairs[y];
 }
 
 static void anchor(F *f, Value *v, int64_t elems)
@@ -49,6 +53,8 @@ static void anchor(F *f, Value *v, int64_t elems)
 		elems = 1;
 	if (f->vmax[r] == 0 || elems < f->vmax[r])
 		f->vmax[r] = (int)elems;
+	if (v->type->elem->kind == TY_SCALAR && v->type->elem->scalar == SC_F4E2M1FN)
+		f->pairs[r] = true;
 }
 
 static int count_values(Op *op)
@@ -92,6 +98,8 @@ static int64_t vec_elems(const Op *op, const Type *elem)
 {
 	const Attr *a = op_attr(op, "vector_bytes");
 	int eb = elem_bytes(elem);
+	if (elem->kind == TY_SCALAR && elem->scalar == SC_F4E2M1FN)
+		return a && a->kind == AT_INT ? 2 * a->u.i : 2;     /* two to a byte */
 	if (!a || a->kind != AT_INT || eb == 0)
 		return 1;
 	return a->u.i / eb;
@@ -200,6 +208,8 @@ void assign_blocked(F *f, int root, Value *v)
 	}
 	if (f->vmax[root]) {
 		vec = min64(f->vmax[root], per);
+		if (f->pairs[root] && vec < 2 && n % 2 == 0)
+			vec = 2;        /* a thread holds whole bytes of f4, replicated if need be */
 	} else {
 		int eb = elem_bytes(v->type->elem);
 		vec = min64(per, eb ? 16 / eb : 1);
@@ -267,10 +277,11 @@ static void sched_fn(Module *m, Op *fn, int warps)
 	f->vals = calloc((size_t)f->nvals, sizeof *f->vals);
 	f->parent = malloc(sizeof *f->parent * (size_t)f->nvals);
 	f->vmax = calloc((size_t)f->nvals, sizeof *f->vmax);
+	f->pairs = calloc((size_t)f->nvals, sizeof *f->pairs);
 	f->assigned = calloc((size_t)f->nvals, sizeof *f->assigned);
 	f->lay = calloc((size_t)f->nvals, sizeof *f->lay);
 	f->bcasts = calloc((size_t)f->nvals, sizeof *f->bcasts);
-	if (!f->vals || !f->parent || !f->vmax || !f->assigned || !f->lay || !f->bcasts)
+	if (!f->vals || !f->parent || !f->vmax || !f->pairs || !f->assigned || !f->lay || !f->bcasts)
 		ice("out of memory");
 	for (int i = 0; i < f->nvals; i++)
 		f->parent[i] = i;
@@ -346,18 +357,41 @@ static void sched_fn(Module *m, Op *fn, int warps)
 	free(f->vals);
 	free(f->parent);
 	free(f->vmax);
+	free(f->pairs);
 	free(f->assigned);
 	free(f->lay);
 	free(f->bcasts);
 	free(f->shops);
 }
 
-int sched_module(Module *m, int num_warps)
+/* Is every tile value of the entry a single element? */
+static int one_element(Op *op, void *ctx)
+{
+	bool *all = ctx;
+	for (int i = 0; i < op->nresults; i++)
+		if (type_is_tile(op->results[i]->type) && type_num_elements(op->results[i]->type) > 1)
+			*all = false;
+	for (int r = 0; r < op->nregions; r++)
+		FOR_EACH_BLOCK(b, &op->regions[r])
+			for (int i = 0; i < b->nargs; i++)
+				if (type_is_tile(b->args[i]->type) && type_num_elements(b->args[i]->type) > 1)
+					*all = false;
+	return 0;
+}
+
+int sched_module(Module *m, int num_warps, bool fixed)
 {
 	ir_number_values(m);
 	FOR_EACH_OP(fn, &m->body)
-		if (fn->info->code == CT_entry)
-			sched_fn(m, fn, num_warps);
+		if (fn->info->code == CT_entry) {
+			/* NVIDIA's tileiras gives a kernel of single-element tiles one warp */
+			bool all = true;
+			op_walk(fn, one_element, &all);
+			int w = !fixed && all ? 1 : num_warps;
+			if (w != num_warps)
+				op_set_attr(m, fn, "num_warps", attr_int(m, w, NULL));
+			sched_fn(m, fn, w);
+		}
 	module_set_attr(m, "num_warps", attr_int(m, num_warps, NULL));
 	m->stage = "scheduled";
 	return 0;

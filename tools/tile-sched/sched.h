@@ -8,6 +8,8 @@
 #define TILE_SCHED_H
 #include "ir.h"
 
-int sched_module(Module *m, int num_warps);
+/* fixed: every entry gets num_warps; else an entry whose tiles all have one
+ * element gets 1 (its own num_warps attribute) */
+int sched_module(Module *m, int num_warps, bool fixed);
 
 #endif

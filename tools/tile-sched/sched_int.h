@@ -14,6 +14,7 @@ typedef struct F {
 	Value **vals;        /* by id */
 	int *parent;
 	int *vmax;           /* by class root: 0 = not anchored, else max chunk in elements */
+	bool *pairs;         /* by class root: f4 memory access, chunks of at least 2 (a byte) */
 	bool *assigned;
 	Layout *lay;
 	Op **bcasts;

@@ -1,0 +1,355 @@
+/* convert.c: ftof between any two float formats, with the rounding mode the
+ * op asks for (and the float side of itof / ftoi for the narrow formats).
+ * docs/lowering.md §9.7.
+ *
+ * A conversion is a decode and an encode:
+ *   decode   the source to a wide value: f16 / bf16 / f32 / f64 stay what
+ *            they are; tf32 is held as an f32 whose low 13 bits are zero;
+ *            f8E4M3FN / f8E5M2 go through cvt.rn.f16x2.<f8>x2 (sm_89+);
+ *            f8E8M0FNU and f4E2M1FN by integer ops (any target that has
+ *            the type; LLVM folds them for constants). Decoding is exact.
+ *   encode   the wide value to the result format:
+ *            f16 / bf16 / f32 / f64  fpext / fptrunc for nearest_even,
+ *                     cvt.<rz|rm|rp>.<to>.<from> for the directed modes,
+ *                     nearest_away built from rz (PTX has no cvt.rna but to tf32);
+ *            tf32     nearest_even: cvt.rn.tf32.f32 (sm_90+), below sm_90 the
+ *                     same rounding on the bits; zero: the bits truncated;
+ *                     nearest_away: cvt.rna.tf32.f32 (sm_80+);
+ *            f8E4M3FN / f8E5M2   cvt.rn.satfinite.<f8>x2.f32 (nearest_even only);
+ *            f4E2M1FN  cvt.rn.satfinite.e2m1x2.f32 (nearest_even only);
+ *            f8E8M0FNU cvt.<rz|rp>.satfinite.ue8m0x2.f32 (zero, positive_inf).
+ *            The last two are family-specific instructions: tile-ptx's
+ *            backend then targets sm_100f / sm_120f ... (backend.c).
+ *   f64 sources that must pass through f32 first are rounded to odd (cvt.rz
+ *   and the lowest bit set when inexact), so the second rounding to the
+ *   narrower format is the correctly rounded result; for the directed modes
+ *   the f32 step rounds in the same direction, which composes.
+ * Pairs and modes are those cuTile's conversion table allows
+ * (cuda/tile/_ir/ops_utils.py); anything else is a "not supported yet"
+ * error naming the pair and the mode. */
+#include <stdio.h>
+#include <string.h>
+#include "emit.h"
+#include "opinfo.h"
+#include "diag.h"
+
+static LLVMTypeRef f32t(E *e) { return LLVMFloatTypeInContext(e->ctx); }
+static LLVMTypeRef i32t(E *e) { return LLVMInt32TypeInContext(e->ctx); }
+static LLVMValueRef ci32(E *e, int64_t v) { return LLVMConstInt(i32t(e), (unsigned long long)v, 1); }
+
+static bool sc_is(const Type *t, ScalarKind k) { return t->kind == TY_SCALAR && t->scalar == k; }
+
+/* f16, bf16, f32, f64: the formats LLVM has a type for */
+static bool is_wide(const Type *t)
+{
+	return sc_is(t, SC_F16) || sc_is(t, SC_BF16) || sc_is(t, SC_F32) || sc_is(t, SC_F64);
+}
+
+static bool is_f8(const Type *t) { return sc_is(t, SC_F8E4M3FN) || sc_is(t, SC_F8E5M2); }
+
+bool convert_is_narrow(const Type *t)
+{
+	return t->kind == TY_SCALAR && (is_f8(t) || t->scalar == SC_F8E8M0FNU || t->scalar == SC_F4E2M1FN ||
+					t->scalar == SC_TF32);
+}
+
+static LLVMValueRef asm1(E *e, LLVMTypeRef ret, const char *text, const char *cons, LLVMValueRef x)
+{
+	LLVMTypeRef pt = LLVMTypeOf(x);
+	LLVMTypeRef ft = LLVMFunctionType(ret, &pt, 1, 0);
+	LLVMValueRef f = LLVMGetInlineAsm(ft, text, strlen(text), cons, strlen(cons), 0, 0,
+					  LLVMInlineAsmDialectATT, 0);
+	return LLVMBuildCall2(e->b, ft, f, &x, 1, "");
+}
+
+static LLVMValueRef bits_of(E *e, LLVMValueRef f) { return LLVMBuildBitCast(e->b, f, i32t(e), ""); }
+static LLVMValueRef f32_of(E *e, LLVMValueRef i) { return LLVMBuildBitCast(e->b, i, f32t(e), ""); }
+
+/* "rz", "rm", "rp" for the directed modes, NULL otherwise */
+static const char *directed(const char *mode)
+{
+	if (strcmp(mode, "zero") == 0) return "rz";
+	if (strcmp(mode, "negative_inf") == 0) return "rm";
+	if (strcmp(mode, "positive_inf") == 0) return "rp";
+	return NULL;
+}
+
+/* ------------------------------------------------------------ the wide formats */
+
+/* cvt.<rnd>.<to>.<from> of one value; to/from: f16, bf16, f32, f64. */
+LLVMValueRef cvt_rounded(E *e, const char *rnd, LLVMValueRef x, const Type *from, const Type *to)
+{
+	const char *fn = scalar_name(from->scalar), *tn = scalar_name(to->scalar);
+	if (to->scalar == SC_BF16 && from->scalar == SC_F64 && e->o->target->sm < 90) {
+		x = cvt_rounded(e, rnd, x, from, type_scalar(e->m, SC_F32));
+		from = type_scalar(e->m, SC_F32);
+		fn = "f32";
+	}
+	if (from->scalar == SC_F16 || from->scalar == SC_BF16) {      /* exact widening first */
+		x = LLVMBuildFPExt(e->b, x, f32t(e), "");
+		from = type_scalar(e->m, SC_F32);
+		fn = "f32";
+		if (to->scalar == SC_F32)
+			return x;
+	}
+	char text[64], cons[16];
+	snprintf(text, sizeof text, "cvt.%s.%s.%s $0, $1;", rnd, tn, fn);
+	char rc = to->scalar == SC_F32 ? 'f' : to->scalar == SC_F64 ? 'd' : 'h';
+	snprintf(cons, sizeof cons, "=%c,%c", rc, from->scalar == SC_F64 ? 'd' : 'f');
+	LLVMTypeRef rt = rc == 'h' ? LLVMInt16TypeInContext(e->ctx) : elem_ty(e, to);
+	LLVMValueRef r = asm1(e, rt, text, cons, x);
+	return rc == 'h' ? LLVMBuildBitCast(e->b, r, elem_ty(e, to), "") : r;
+}
+
+/* Round to nearest, ties away from zero (no PTX cvt has it but to tf32):
+ * lo = the value rounded toward zero, hi = the next value away from zero
+ * (lo's bits + 1); the result is hi when |x| >= |midpoint(lo, hi)|, else lo.
+ * The midpoint is exact in the source type (it has at least two more
+ * significand bits); when hi is infinite (lo is the largest finite value)
+ * it is lo plus half the spacing below lo, which is the same spacing, so
+ * values from max + ulp/2 on round to infinity as they should. */
+static LLVMValueRef nearest_away(E *e, LLVMValueRef x, const Type *from, const Type *to)
+{
+	LLVMTypeRef tt = elem_ty(e, to), st = elem_ty(e, from);
+	unsigned tb = (unsigned)scalar_bits(to->scalar);
+	LLVMTypeRef it = LLVMIntTypeInContext(e->ctx, tb);
+	if (from->scalar == SC_F16 || from->scalar == SC_BF16) {     /* exact: work in f32 */
+		x = LLVMBuildFPExt(e->b, x, f32t(e), "");
+		st = f32t(e);
+		from = type_scalar(e->m, SC_F32);
+	}
+	LLVMValueRef lo = cvt_rounded(e, "rz", x, from, to);
+	LLVMValueRef lob = LLVMBuildBitCast(e->b, lo, it, "");
+	LLVMValueRef hi = LLVMBuildBitCast(e->b, LLVMBuildAdd(e->b, lob, LLVMConstInt(it, 1, 0), ""), tt, "");
+	LLVMValueRef prev = LLVMBuildBitCast(e->b, LLVMBuildSub(e->b, lob, LLVMConstInt(it, 1, 0), ""), tt, "");
+	LLVMValueRef los = LLVMBuildFPExt(e->b, lo, st, ""), his = LLVMBuildFPExt(e->b, hi, st, "");
+	LLVMValueRef prs = LLVMBuildFPExt(e->b, prev, st, "");
+	LLVMValueRef half = LLVMConstReal(st, 0.5);
+	LLVMValueRef mid = LLVMBuildFMul(e->b, LLVMBuildFAdd(e->b, los, his, ""), half, "");
+	LLVMValueRef top = LLVMBuildFAdd(e->b, los, LLVMBuildFMul(e->b, LLVMBuildFSub(e->b, los, prs, ""), half, ""), "");
+	LLVMValueRef hinf = call_intr(e, "llvm.fabs", st, &his, 1);
+	hinf = LLVMBuildFCmp(e->b, LLVMRealOEQ, hinf, LLVMConstReal(st, __builtin_inf()), "");
+	mid = LLVMBuildSelect(e->b, hinf, top, mid, "");
+	LLVMValueRef ax = call_intr(e, "llvm.fabs", st, &x, 1), am = call_intr(e, "llvm.fabs", st, &mid, 1);
+	LLVMValueRef up = LLVMBuildFCmp(e->b, LLVMRealOGE, ax, am, "");
+	/* lo infinite or NaN: keep it (hi would be a NaN pattern) */
+	LLVMValueRef fin = LLVMBuildFCmp(e->b, LLVMRealOLT, call_intr(e, "llvm.fabs", st, &los, 1),
+					 LLVMConstReal(st, __builtin_inf()), "");
+	return LLVMBuildSelect(e->b, LLVMBuildAnd(e->b, up, fin, ""), hi, lo, "");
+}
+
+/* wide -> wide with a mode (NULL mode: nearest_even) */
+static LLVMValueRef wide_to_wide(E *e, LLVMValueRef x, const Type *from, const Type *to, const char *mode)
+{
+	LLVMTypeRef tt = elem_ty(e, to);
+	if (from->scalar == to->scalar)
+		return x;
+	int fb = scalar_bits(from->scalar), tb = scalar_bits(to->scalar);
+	if (tb > fb)                                   /* widening is exact */
+		return LLVMBuildFPExt(e->b, x, tt, "");
+	const char *rnd = directed(mode);
+	if (rnd)
+		return cvt_rounded(e, rnd, x, from, to);
+	if (strcmp(mode, "nearest_away") == 0)
+		return nearest_away(e, x, from, to);
+	if (fb == tb) {                                /* f16 <-> bf16 */
+		LLVMValueRef f = LLVMBuildFPExt(e->b, x, f32t(e), "");
+		return LLVMBuildFPTrunc(e->b, f, tt, "");
+	}
+	return LLVMBuildFPTrunc(e->b, x, tt, "");
+}
+
+/* f64 -> f32 rounded to odd: toward zero, the lowest bit set when inexact.
+ * Rounding that again to a format with at most 22 significand bits gives
+ * the correctly rounded result of the f64 (nearest modes). */
+static LLVMValueRef f64_to_f32_odd(E *e, LLVMValueRef x)
+{
+	const Type *f64 = type_scalar(e->m, SC_F64), *f32 = type_scalar(e->m, SC_F32);
+	LLVMValueRef z = cvt_rounded(e, "rz", x, f64, f32);
+	LLVMValueRef back = LLVMBuildFPExt(e->b, z, LLVMDoubleTypeInContext(e->ctx), "");
+	LLVMValueRef inexact = LLVMBuildFCmp(e->b, LLVMRealONE, back, x, "");
+	LLVMValueRef odd = LLVMBuildOr(e->b, bits_of(e, z), LLVMBuildZExt(e->b, inexact, i32t(e), ""), "");
+	return f32_of(e, odd);
+}
+
+/* A wide value as an f32 for an encoder that rounds from f32 with `mode`. */
+static LLVMValueRef to_f32_for(E *e, LLVMValueRef x, const Type *from, const char *mode)
+{
+	if (from->scalar == SC_F32)
+		return x;
+	if (from->scalar != SC_F64)
+		return LLVMBuildFPExt(e->b, x, f32t(e), "");   /* f16, bf16: exact */
+	const char *rnd = directed(mode);
+	return rnd ? cvt_rounded(e, rnd, x, from, type_scalar(e->m, SC_F32)) : f64_to_f32_odd(e, x);
+}
+
+/* ------------------------------------------------------------ decoders */
+
+static LLVMValueRef f8_to_f32(E *e, LLVMValueRef x, const Type *from)
+{
+	const char *n = from->scalar == SC_F8E4M3FN ? "llvm.nvvm.e4m3x2.to.f16x2.rn" : "llvm.nvvm.e5m2x2.to.f16x2.rn";
+	LLVMValueRef p = LLVMBuildZExt(e->b, x, LLVMInt16TypeInContext(e->ctx), "");
+	LLVMValueRef h2 = call_intr(e, n, NULL, &p, 1);
+	LLVMValueRef h = LLVMBuildExtractElement(e->b, h2, ci32(e, 0), "");
+	return LLVMBuildFPExt(e->b, h, f32t(e), "");
+}
+
+/* f8E8M0FNU: the byte is the f32 exponent field (0 is 2^-127, an f32
+ * subnormal; 0xff is NaN). NVIDIA goes through cvt.rn.bf16x2.ue8m0x2, a
+ * family-specific instruction, and shifts the bf16 into an f32: the same
+ * values. */
+static LLVMValueRef e8m0_to_f32(E *e, LLVMValueRef x)
+{
+	LLVMValueRef w = LLVMBuildZExt(e->b, x, i32t(e), "");
+	LLVMValueRef f = LLVMBuildShl(e->b, w, ci32(e, 23), "");
+	LLVMValueRef z = LLVMBuildICmp(e->b, LLVMIntEQ, w, ci32(e, 0), "");
+	LLVMValueRef n = LLVMBuildICmp(e->b, LLVMIntEQ, w, ci32(e, 0xff), "");
+	f = LLVMBuildSelect(e->b, z, ci32(e, 0x00400000), f, "");
+	f = LLVMBuildSelect(e->b, n, ci32(e, 0x7fffffff), f, "");
+	return f32_of(e, f);
+}
+
+/* f4E2M1FN (sign, 2 exponent bits, bias 1, 1 mantissa bit; the low nibble
+ * of the register): exponent 0 is 0 or 0.5, else 2^(e-1) * (1 + m/2). As
+ * f32 bits: sign << 31 | (e + 126) << 23 | m << 22, or 0.5 / 0. */
+static LLVMValueRef f4_to_f32(E *e, LLVMValueRef x)
+{
+	LLVMBuilderRef b = e->b;
+	LLVMValueRef w = LLVMBuildZExt(b, x, i32t(e), "");
+	LLVMValueRef s = LLVMBuildShl(b, LLVMBuildAnd(b, w, ci32(e, 8), ""), ci32(e, 28), "");
+	LLVMValueRef ex = LLVMBuildAnd(b, LLVMBuildLShr(b, w, ci32(e, 1), ""), ci32(e, 3), "");
+	LLVMValueRef m = LLVMBuildAnd(b, w, ci32(e, 1), "");
+	LLVMValueRef normal = LLVMBuildOr(b, LLVMBuildShl(b, LLVMBuildAdd(b, ex, ci32(e, 126), ""), ci32(e, 23), ""),
+					  LLVMBuildShl(b, m, ci32(e, 22), ""), "");
+	LLVMValueRef sub = LLVMBuildMul(b, m, ci32(e, 0x3f000000), "");        /* 0.5 or 0 */
+	LLVMValueRef z = LLVMBuildICmp(b, LLVMIntEQ, ex, ci32(e, 0), "");
+	return f32_of(e, LLVMBuildOr(b, s, LLVMBuildSelect(b, z, sub, normal, ""), ""));
+}
+
+/* The source as a wide value (exact). *wide is its format. */
+static LLVMValueRef decode(E *e, LLVMValueRef x, const Type *from, const Type **wide)
+{
+	*wide = type_scalar(e->m, SC_F32);
+	switch (from->scalar) {
+	case SC_TF32: return x;
+	case SC_F8E4M3FN: case SC_F8E5M2: return f8_to_f32(e, x, from);
+	case SC_F8E8M0FNU: return e8m0_to_f32(e, x);
+	case SC_F4E2M1FN: return f4_to_f32(e, x);
+	default: *wide = from; return x;
+	}
+}
+
+/* ------------------------------------------------------------ encoders */
+
+/* f32 -> tf32 (an f32 with the low 13 bits zero), on the bits:
+ * nearest_even adds 0xfff plus the kept lowest bit, zero truncates; NaN
+ * becomes the canonical 0x7fffffff, as cvt.rn.tf32.f32 gives. */
+static LLVMValueRef tf32_bits(E *e, LLVMValueRef x, bool nearest)
+{
+	LLVMBuilderRef b = e->b;
+	LLVMValueRef u = bits_of(e, x);
+	if (nearest) {
+		LLVMValueRef lsb = LLVMBuildAnd(b, LLVMBuildLShr(b, u, ci32(e, 13), ""), ci32(e, 1), "");
+		u = LLVMBuildAdd(b, u, LLVMBuildAdd(b, lsb, ci32(e, 0xfff), ""), "");
+	}
+	u = LLVMBuildAnd(b, u, ci32(e, ~0x1fff), "");
+	LLVMValueRef nan = LLVMBuildFCmp(b, LLVMRealUNO, x, x, "");
+	return f32_of(e, LLVMBuildSelect(b, nan, ci32(e, 0x7fffffff), u, ""));
+}
+
+static LLVMValueRef to_tf32(E *e, Op *op, LLVMValueRef x, const Type *wide, const char *mode)
+{
+	bool away = strcmp(mode, "nearest_away") == 0;
+	if (wide->scalar == SC_F16 || wide->scalar == SC_BF16)
+		return LLVMBuildFPExt(e->b, x, f32t(e), "");   /* every f16 / bf16 is a tf32 */
+	if (wide->scalar == SC_F64 && away) {
+		unsupported(e, op, "conversion f64 -> tf32 with rounding 'nearest_away'");
+		return LLVMGetPoison(f32t(e));
+	}
+	x = to_f32_for(e, x, wide, mode);
+	if (away) {
+		if (e->o->target->sm < 80) {
+			unsupported(e, op, "tf32 rounding 'nearest_away' below sm_80");
+			return LLVMGetPoison(f32t(e));
+		}
+		return f32_of(e, call_intr(e, "llvm.nvvm.f2tf32.rna", NULL, &x, 1));
+	}
+	if (strcmp(mode, "zero") == 0)
+		return tf32_bits(e, x, false);
+	if (strcmp(mode, "nearest_even") != 0) {
+		char what[80];
+		snprintf(what, sizeof what, "conversion to tf32 with rounding '%s'", mode);
+		unsupported(e, op, what);
+		return LLVMGetPoison(f32t(e));
+	}
+	if (e->o->target->sm >= 90)
+		return f32_of(e, call_intr(e, "llvm.nvvm.f2tf32.rn", NULL, &x, 1));
+	return tf32_bits(e, x, true);
+}
+
+/* Encoders through the packed cvt instructions: the value in the low half
+ * (operand b), 0 in the high one. */
+static LLVMValueRef packed_cvt(E *e, const char *intr, LLVMValueRef x, int64_t mask)
+{
+	LLVMValueRef args[2] = { LLVMConstReal(f32t(e), 0.0), x };
+	LLVMValueRef p = call_intr(e, intr, NULL, args, 2);
+	LLVMValueRef r = LLVMBuildTrunc(e->b, p, LLVMInt8TypeInContext(e->ctx), "");
+	return mask == 0xff ? r : LLVMBuildAnd(e->b, r, LLVMConstInt(LLVMInt8TypeInContext(e->ctx), (unsigned long long)mask, 0), "");
+}
+
+static bool need(E *e, Op *op, unsigned feature, const char *what)
+{
+	if (target_has(e->o->target, feature))
+		return true;
+	char buf[96];
+	snprintf(buf, sizeof buf, "%s on %s", what, e->o->target->name);
+	unsupported(e, op, buf);
+	return false;
+}
+
+static LLVMValueRef mode_error(E *e, Op *op, const Type *from, const Type *to, const char *mode)
+{
+	char what[112];
+	snprintf(what, sizeof what, "conversion %s -> %s with rounding '%s'", from->str, to->str, mode);
+	unsupported(e, op, what);
+	return LLVMGetPoison(elem_ty(e, to));
+}
+
+LLVMValueRef convert_float(E *e, Op *op, LLVMValueRef x, const Type *from, const Type *to)
+{
+	const Attr *ma = op_attr(op, "rounding_mode");
+	const char *mode = op->info->code == CT_ftof && ma && ma->kind == AT_STRING ? ma->u.s : "nearest_even";
+	if (from->scalar == to->scalar)
+		return x;
+	if ((is_f8(from) || is_f8(to)) && !need(e, op, TF_FP8, "an 8-bit float conversion"))
+		return LLVMGetPoison(elem_ty(e, to));
+	const Type *wide;
+	LLVMValueRef w = decode(e, x, from, &wide);
+	bool rn = strcmp(mode, "nearest_even") == 0;
+	switch (to->scalar) {
+	case SC_TF32:
+		return to_tf32(e, op, w, wide, mode);
+	case SC_F8E4M3FN: case SC_F8E5M2:
+		if (!rn)
+			return mode_error(e, op, from, to, mode);
+		return packed_cvt(e, to->scalar == SC_F8E4M3FN ? "llvm.nvvm.ff.to.e4m3x2.rn"
+							       : "llvm.nvvm.ff.to.e5m2x2.rn",
+				  to_f32_for(e, w, wide, mode), 0xff);
+	case SC_F4E2M1FN:
+		if (!rn)
+			return mode_error(e, op, from, to, mode);
+		return packed_cvt(e, "llvm.nvvm.ff.to.e2m1x2.rn.satfinite", to_f32_for(e, w, wide, mode), 0xf);
+	case SC_F8E8M0FNU: {
+		const char *rnd = directed(mode);
+		if (!rnd || strcmp(rnd, "rm") == 0)
+			return mode_error(e, op, from, to, mode);
+		char name[48];
+		snprintf(name, sizeof name, "llvm.nvvm.ff.to.ue8m0x2.%s.satfinite", rnd);
+		return packed_cvt(e, name, to_f32_for(e, w, wide, mode), 0xff);
+	}
+	default:
+		if (!is_wide(to))
+			return mode_error(e, op, from, to, mode);
+		return wide_to_wide(e, w, wide, to, mode);
+	}
+}
