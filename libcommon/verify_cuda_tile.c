@@ -54,7 +54,7 @@ static const struct { const char *value; int since; } enum_since[] = {
 #define B(k) (1u << SC_##k)
 #define EC_INT (B(I1) | B(I8) | B(I16) | B(I32) | B(I64))
 #define EC_BF (B(F16) | B(BF16) | B(F32) | B(F64))
-#define EC_FT (EC_BF | B(TF32) | B(F8E4M3FN) | B(F8E5M2) | B(F8E8M0FNU) | B(F4E2M1FN))
+#define EC_FT (EC_BF | B(TF32) | B(F8E4M3FN) | B(F8E5M2) | B(F8E8M0FNU) | B(F4E2M1FN) | B(F8E5M3FNU))
 #define EC_NUM (EC_INT | EC_FT)
 
 /* attribute rows */
@@ -491,7 +491,8 @@ static bool check_type_once(V *v, const Op *op, const Type *t)
 	switch (t->kind) {
 	case TY_SCALAR: {
 		int since = t->scalar == SC_F8E8M0FNU ? 1302
-			  : t->scalar == SC_F4E2M1FN || t->scalar == SC_I4 ? 1303 : 0;
+			  : t->scalar == SC_F4E2M1FN || t->scalar == SC_I4 ? 1303
+			  : t->scalar == SC_F8E5M3FNU ? 1304 : 0;
 		char what[64];
 		snprintf(what, sizeof what, "type '%s'", t->str);
 		return gate(v, op, since, what);

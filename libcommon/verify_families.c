@@ -10,7 +10,7 @@
 #define B(k) (1u << SC_##k)
 #define EC_INT (B(I1) | B(I8) | B(I16) | B(I32) | B(I64))
 #define EC_BF (B(F16) | B(BF16) | B(F32) | B(F64))
-#define EC_FT (EC_BF | B(TF32) | B(F8E4M3FN) | B(F8E5M2) | B(F8E8M0FNU) | B(F4E2M1FN))
+#define EC_FT (EC_BF | B(TF32) | B(F8E4M3FN) | B(F8E5M2) | B(F8E8M0FNU) | B(F4E2M1FN) | B(F8E5M3FNU))
 #define EC_NUM (EC_INT | EC_FT)
 
 /* operand i of group k */

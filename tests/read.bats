@@ -415,8 +415,23 @@ mk() { python3 "$GOLD/mkbc" "$SCRATCH/m.bc" "$@"; }
 	run tile-read --emit=text "$SCRATCH/m.bc"
 	assert_success
 	assert_output --partial 'function_type = (tensor_view<?xf32, strides=[1]>) -> ()'
+	# tag 130: E5M3, spelled as NVIDIA's tileirdisasm does; only 13.4 has it
 	mk --version 13.4 --types "10 00 00,82 01" "5c 00 00"
-	reject "$SCRATCH/m.bc" "type f8E5M3FNU (tag 130, bytecode 13.4) is not supported"
+	run tile-read --emit=text "$SCRATCH/m.bc"
+	assert_success
+	mk --version 13.3 --types "10 00 00,82 01" "5c 00 00"
+	reject "$SCRATCH/m.bc" "fnv8E5M3FNU"
+}
+
+@test "fnv8E5M3FNU (13.4): read and verified; no target of ours has it (NVIDIA: sm_107 only)" {
+	# cuTile: ftof f32 -> float8_e5m3fnu -> f32, exported for sm_107
+	run tile-read --emit=text "$BATS_TEST_DIRNAME/ops/e5m3_roundtrip.tileirbc"
+	assert_success
+	assert_output --partial 'cuda_tile.ftof %17 {rounding_mode = "nearest_even"} : tile<128xfnv8E5M3FNU>'
+	run tileiras "$BATS_TEST_DIRNAME/ops/e5m3_roundtrip.tileirbc" -o "$SCRATCH/k.cubin" --gpu-name sm_100
+	[ "$status" -ne 0 ]
+	assert_output --partial "fnv8E5M3FNU is not supported on sm_100"
+	[ ! -e "$SCRATCH/k.cubin" ]
 }
 
 @test "i1 constants: byte per element, 0xFF splat and bit-packed all read the same" {

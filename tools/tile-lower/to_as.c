@@ -88,6 +88,7 @@ static bool elem_ok(const Type *t, const Target *tg, const Op *op)
 	case SC_F8E8M0FNU: case SC_F4E2M1FN: ok = target_has(tg, TF_FP4); break;
 	case SC_BF16: ok = tg->sm >= 80; break;
 	case SC_TF32: ok = target_has(tg, TF_TF32); break;
+	case SC_F8E5M3FNU: ok = false; break;        /* sm_107 only, which LLVM 22 and ptxas 13.0 lack */
 	default: break;
 	}
 	if (!ok)

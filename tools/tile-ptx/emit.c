@@ -44,7 +44,7 @@ LLVMTypeRef elem_ty(E *e, const Type *t)
 	case SC_BF16: return LLVMBFloatTypeInContext(e->ctx);
 	case SC_F32: case SC_TF32: return LLVMFloatTypeInContext(e->ctx);
 	case SC_F64: return LLVMDoubleTypeInContext(e->ctx);
-	case SC_F8E4M3FN: case SC_F8E5M2: case SC_F8E8M0FNU: case SC_F4E2M1FN:
+	case SC_F8E4M3FN: case SC_F8E5M2: case SC_F8E8M0FNU: case SC_F4E2M1FN: case SC_F8E5M3FNU:
 		return LLVMInt8TypeInContext(e->ctx);
 	default: return i32t(e);
 	}

@@ -42,6 +42,7 @@ static const struct { int scalar; int since; const char *name; } tags[] = {
 	[TAG_GATHER_SCATTER_VIEW] = { -1, 1303, "gather_scatter_view" },
 	[TAG_STRIDED_VIEW] = { -1, 1303, "strided_view" },
 	[TAG_I4] = { SC_I4, 1303, "i4" },
+	[TAG_F8E5M3FNU] = { SC_F8E5M3FNU, 1304, "fnv8E5M3FNU" },
 };
 
 bool type_is_value(const Type *t)
@@ -274,10 +275,6 @@ static const Type *read_entry(Cur *c, int depth)
 	uint64_t tag = cur_varint(c);
 	if (rd->failed)
 		return NULL;
-	if (tag == TAG_F8E5M3FNU) {
-		rd_fail(rd, at, "type f8E5M3FNU (tag 130, bytecode 13.4) is not supported by this reader");
-		return NULL;
-	}
 	if (tag >= sizeof tags / sizeof tags[0] || !tags[tag].name) {
 		rd_fail(rd, at, "unknown type tag %llu", (unsigned long long)tag);
 		return NULL;
