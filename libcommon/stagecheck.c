@@ -178,6 +178,14 @@ static void check_tiled(C *c, Op *op, bool store)
 	for (int i = 0; i < tile->rank; i++)
 		if (tile->shape[i] != ta->u.ints.v[i])
 			ERR(op, "'%s' op tile type %s does not match its tile attribute", op->info->name, tile->str);
+	const Attr *st = op_attr(op, "step");
+	if (st) {
+		bool ok = st->kind == AT_INTS && st->u.ints.n == tv->rank;
+		for (int i = 0; ok && i < tv->rank; i++)
+			ok = st->u.ints.v[i] >= 1;
+		if (!ok)
+			ERR(op, "'%s' op step needs one positive entry per dimension", op->info->name);
+	}
 	const Attr *ib = need_attr(c, op, "in_bounds", AT_INTS);
 	if (ib && ib->u.ints.n != tv->rank)
 		ERR(op, "'%s' op in_bounds needs one entry per dimension", op->info->name);

@@ -132,15 +132,27 @@ PY
 	lacks "$SCRATCH/k.sm_90.ptx" 'atom.'
 }
 
-@test "strided views and gather/scatter views (advanced indexing) become masked pointer accesses" {
+@test "strided views become tiled accesses stepping by the traversal strides; gather/scatter views masked pointer accesses" {
 	assemble "$PCORPUS/strided_gather.tileirbc"
 	tile-read "$PCORPUS/strided_gather.tileirbc" | tile-lower >"$SCRATCH/as.json"
 	run tile-ir --emit=text "$SCRATCH/as.json"
 	assert_output --partial 'nv_tileas.load'
 	assert_output --partial 'nv_tileas.store'
+	assert_output --regexp 'nv_tileas.tiled_load .*step = \[8, 16\]'
 	refute_output --partial 'make_strided_view'
 	refute_output --partial 'make_gather_scatter_view'
-	has "$SCRATCH/k.sm_90.ptx" 'ld.global' 'st.global' 'setp.lt.u64'
+	has "$SCRATCH/k.sm_90.ptx" 'ld.global' 'st.global'
+	grep -qE 'setp\.(lt|ge)\.u(32|64)' "$SCRATCH/k.sm_90.ptx"     # the gather's unsigned bounds check
+	# aligned rows with a unit stride: the overlapping windows load 16 bytes at a time
+	assemble "$PCORPUS/strided_v4.tileirbc"
+	for sm in $TARGETS; do      # 16 bytes: v4.b32, or v2.b64 as LLVM spells it for sm_100+
+		grep -qE 'ld\.global\.(v4\.b32|v2\.b64)' "$SCRATCH/k.$sm.ptx" || fail "no 16-byte load for $sm"
+		grep -qE 'st\.global\.(v4\.b32|v2\.b64)' "$SCRATCH/k.$sm.ptx" || fail "no 16-byte store for $sm"
+	done
+	tile-read "$PCORPUS/strided_v4.tileirbc" | tile-lower | tile-ir --emit=text >"$SCRATCH/v4.txt"
+	grep -q 'nv_tileas.tiled_load .*step = \[4, 64\].*vector_bytes = 16' "$SCRATCH/v4.txt" ||
+		grep -q 'nv_tileas.tiled_load .*vector_bytes = 16.*step = \[4, 64\]' "$SCRATCH/v4.txt" ||
+		fail "the 2-D window load is not a 16-byte tiled load: $(grep tiled_load "$SCRATCH/v4.txt")"
 }
 
 @test "loop / break / continue: nested loops carrying tiles and scalars, exits from inside ifs" {

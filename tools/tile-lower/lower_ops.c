@@ -1,5 +1,6 @@
 /* lower_ops.c: cuda_tile -> nv_tileaa for atomics and the views that are
- * not partition views (docs/lowering.md §9).
+ * not partition or strided views (docs/lowering.md §9; to_aa.c makes
+ * strided-view loads and stores tiled ones stepping by the traversal strides).
  *
  *   atomic_rmw_tko, atomic_cas_tko   nv_tileaa.atomic_rmw / atomic_cas on the
  *                                    same pointer tile, mask and token
@@ -234,7 +235,8 @@ bool lower_is_pointer_view(Value *v)
 	return v->type->kind == TY_STRIDED_VIEW || v->type->kind == TY_GATHER_SCATTER_VIEW;
 }
 
-/* load_view_tko / store_view_tko on a strided or gather/scatter view. */
+/* load_view_tko / store_view_tko on a gather/scatter view (a strided one
+ * works too, element by element; to_aa.c sends those to tiled_load). */
 bool lower_pointer_view_mem(Module *m, Op *fn, Op *op)
 {
 	bool store = op->info->code == CT_store_view_tko;

@@ -3,7 +3,8 @@
  * Rewrites in place. Compute and control-flow ops stay cuda_tile ops; what
  * changes is memory: make_tensor_view becomes nv_tileaa.make_memref carrying
  * the divisibility facts of its operands (from cuda_tile.assume), each
- * partition view disappears into the tiled_load / tiled_store that use it,
+ * partition view disappears into the tiled_load / tiled_store that use it
+ * (a strided view too, with the traversal strides as the tiles' `step`),
  * pointer loads/stores and tokens get their nv_tileaa names, and shape
  * queries become arithmetic on the memref's sizes. */
 #include <string.h>
@@ -121,16 +122,17 @@ static void lower_tensor_view(Module *m, Op *op)
 	op_set_attr(m, op, "stride_div_by", ints_attr(m, tv->rank, st));
 }
 
-/* The memref value and static facts behind a partition view value. */
+/* The memref value and static facts behind a partition or strided view value. */
 typedef struct View {
-	Op *pv;            /* the make_partition_view */
+	Op *pv;            /* the make_partition_view / make_strided_view */
 	Value *memref;     /* its tensor_view operand (now a make_memref result) */
-	const Type *vt;    /* the partition_view type */
+	const Type *vt;    /* the partition_view / strided_view type */
 } View;
 
 static bool view_of(Value *v, View *out, Op *user)
 {
-	if (!v->def || v->def->info->code != CT_make_partition_view) {
+	if (!v->def || (v->def->info->code != CT_make_partition_view &&
+			v->def->info->code != CT_make_strided_view)) {
 		diag_error(user->loc, "'%s' op: a view that is not made by make_partition_view "
 			   "in the same kernel is not supported yet", user->info->name);
 		return false;
@@ -164,16 +166,21 @@ static void view_attrs(Module *m, Op *op, const View *v, const Attr *sem, const 
 	const Type *vt = v->vt, *tv = vt->view;
 	int r = vt->rank;
 	int64_t ib[8];
+	bool strided = vt->kind == TY_STRIDED_VIEW;
 	for (int i = 0; i < r; i++) {
 		int d = dim_of(vt, i);
 		int64_t size = tv->shape[d];
-		bool in = size != DYN_DIM ? size % vt->shape[i] == 0
-					  : shape_div(v->memref, d) % vt->shape[i] == 0;
-		ib[i] = in;
+		/* a strided tile i starts at index_i * step_i: it stays inside a size
+		 * divisible by the step when it is no longer than the step */
+		int64_t step = strided ? vt->strides[i] : vt->shape[i];
+		bool in = size != DYN_DIM ? size % step == 0 : shape_div(v->memref, d) % step == 0;
+		ib[i] = in && vt->shape[i] <= step;
 	}
 	op->nattrs = 0;
 	op->attrs = NULL;
 	op_set_attr(m, op, "tile", ints_attr(m, r, vt->shape));
+	if (strided)
+		op_set_attr(m, op, "step", ints_attr(m, r, vt->strides));
 	op_set_attr(m, op, "in_bounds", ints_attr(m, r, ib));
 	if (vt->dim_map)
 		op_set_attr(m, op, "dim_map", ints_attr(m, r, vt->dim_map));
@@ -323,12 +330,12 @@ static void lower_op(L *l, Op *op)
 	case CT_make_partition_view:
 		break;           /* removed once its users are lowered */
 	case CT_load_view_tko:
-		ok = lower_is_pointer_view(op->operands[0]) ? lower_pointer_view_mem(m, l->fn, op)
-							    : lower_load_view(m, op);
+		ok = op->operands[0]->type->kind == TY_GATHER_SCATTER_VIEW ? lower_pointer_view_mem(m, l->fn, op)
+									   : lower_load_view(m, op);
 		break;
 	case CT_store_view_tko:
-		ok = lower_is_pointer_view(op->operands[1]) ? lower_pointer_view_mem(m, l->fn, op)
-							    : lower_store_view(m, op);
+		ok = op->operands[1]->type->kind == TY_GATHER_SCATTER_VIEW ? lower_pointer_view_mem(m, l->fn, op)
+									   : lower_store_view(m, op);
 		break;
 	case CT_atomic_rmw_tko: case CT_atomic_cas_tko: case CT_atomic_red_view_tko:
 		ok = lower_atomic(m, l->fn, op);

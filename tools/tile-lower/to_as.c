@@ -57,6 +57,7 @@ static int64_t tiled_vector_bytes(const Op *op)
 		return eb;                      /* innermost stride not known to be 1 */
 	const Attr *ta = op_attr(op, "tile");
 	int64_t tile_last = ta->u.ints.v[r - 1];
+	int64_t step_last = attr_at(op, "step", r - 1, tile_last);    /* where tiles start */
 	int64_t vb = 16;
 	const Attr *ba = op_attr(mr, "base_align");
 	vb = min64(vb, ba ? ba->u.i : eb);
@@ -65,7 +66,7 @@ static int64_t tiled_vector_bytes(const Op *op)
 						      : per * attr_at(mr, "stride_div_by", d, 1);
 		vb = min64(vb, s / per * eb);
 	}
-	vb = min64(vb, pow2_factor(tile_last) / per * eb);   /* offset of the tile along the row */
+	vb = min64(vb, pow2_factor(step_last) / per * eb);   /* offset of the tile along the row */
 	vb = min64(vb, tile_last / per * eb);                /* a chunk stays in one row */
 	if (!attr_at(op, "in_bounds", r - 1, 0)) {
 		int64_t sz = tv->shape[r - 1] != DYN_DIM ? pow2_factor(tv->shape[r - 1])

@@ -1021,7 +1021,9 @@ static void emit_tiled(E *e, Op *op, bool store)
 		}
 		shift[i] = s;
 		(void)sh;
-		org[i] = LLVMBuildMul(e->b, as_i64(e, scalar(e, op->operands[is + i])), ci64(e, tt->shape[i]), "");
+		/* a strided view's tiles start every step elements, a partition's every tile */
+		org[i] = LLVMBuildMul(e->b, as_i64(e, scalar(e, op->operands[is + i])),
+				      ci64(e, int_at(op, "step", i, tt->shape[i])), "");
 	}
 	const char *pad = str_attr(op, "padding", NULL);
 	LLVMValueRef primary = store ? lw_of(e, &t->lay)->primary : NULL;

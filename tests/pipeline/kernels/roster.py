@@ -20,6 +20,14 @@ def scalar(dtype):
     return ScalarConstraint(dtype)
 
 
+def aligned(dtype, ndim=1):
+    """16-byte aligned base, unit innermost stride, sizes and outer strides divisible by 4."""
+    return ArrayConstraint(dtype, ndim, index_dtype=ct.int32, stride_lower_bound_incl=0,
+                           alias_groups=(), may_alias_internally=False,
+                           stride_constant=(None,) * (ndim - 1) + (1,), shape_divisible_by=4,
+                           stride_divisible_by=(4,) * (ndim - 1) + (1,), base_addr_divisible_by=16)
+
+
 @ct.kernel
 def atomic_int(x, out, tile: ct.Constant[int]):
     """Every integer mode, every ordering and scope; results used (atom) and unused (red)."""
@@ -96,6 +104,17 @@ def strided_gather(x, out, tile: ct.Constant[int]):
     rows = ct.arange(tile, dtype=ct.int32) * 2
     b = ct.load_advanced_indexing(x, (rows, ct.Slice(0, tile)), padding_mode=ct.PaddingMode.ZERO)
     ct.store_advanced_indexing(out, (rows + 1, ct.Slice(0, tile)), a + b)
+
+
+@ct.kernel
+def strided_rows(x, y, out, tm: ct.Constant[int], tn: ct.Constant[int]):
+    """Overlapping windows (strided views) over aligned arrays: tm x tn tiles
+    of x starting every tm // 2 rows, and 1-D windows of y of 2 * tn elements
+    starting every tn (the first half of each is stored)."""
+    pid = ct.bid(0)
+    a = x.tiled_view((tm, tn), traversal_steps=(tm // 2, tn)).load((pid, 0))
+    w = y.tiled_view((2 * tn,), traversal_steps=(tn,), padding_mode=ct.PaddingMode.ZERO).load((pid,))
+    ct.store(out, index=(pid, 0), tile=a + ct.extract(w, (0,), shape=(tn,)).reshape((1, tn)))
 
 
 @ct.kernel
@@ -228,6 +247,7 @@ KERNELS = [
     ("atomic_red_view", atomic_red_view, [[arr(ct.float32, 2), arr(ct.float32, 2), 16],
                                           [arr(ct.int32, 2), arr(ct.int32, 2), 16]]),
     ("strided_gather", strided_gather, [[arr(ct.float32, 2), arr(ct.float32, 2), 16]]),
+    ("strided_v4", strided_rows, [[aligned(ct.float32, 2), aligned(ct.float32), aligned(ct.float32, 2), 8, 64]]),
     ("loops", loops, [[arr(ct.float32), arr(ct.float32), scalar(ct.int32), 128]]),
     ("fround", fround, [[arr(ct.float32), arr(ct.float32), arr(ct.float32), 128]]),
     ("fround64", fround64, [[arr(ct.float64), arr(ct.float64), arr(ct.float64), 128]]),
