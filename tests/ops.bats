@@ -454,6 +454,10 @@ PY
 	lacks "$SCRATCH/k.sm_90.ptx" '.target sm_90f' '.target sm_90a'
 	has "$SCRATCH/k.sm_80.ptx" cvt.rna.tf32.f32 'and.b32' '-8192'
 	lacks "$SCRATCH/k.sm_80.ptx" cvt.rn.tf32.f32
+	# two registers per packed cvt: 512 f32 -> e4m3 -> f32 over 128 threads is 4 registers each
+	ASM_TARGETS="sm_90 sm_100" assemble "$OPS/f8_roundtrip.tileirbc"
+	[ "$(grep -c 'cvt.rn.satfinite.e4m3x2.f32' "$SCRATCH/k.sm_90.ptx")" -eq 2 ]
+	[ "$(grep -c 'cvt.rn.f16x2.e4m3x2' "$SCRATCH/k.sm_90.ptx")" -eq 2 ]
 	# tf32 is an sm_80 type
 	run pipe "$OPS/convert_tf32.tileirbc" sm_75
 	[ "$status" -eq 1 ]

@@ -315,6 +315,63 @@ static LLVMValueRef mode_error(E *e, Op *op, const Type *from, const Type *to, c
 	return LLVMGetPoison(elem_ty(e, to));
 }
 
+/* Two elements at once through the packed instructions (any two registers:
+ * the values are independent): encoding to f8 / f4 / e8m0 takes both in one
+ * cvt (element 0 in the low half), decoding f8 to a wide format one
+ * cvt.rn.f16x2.<f8>x2. False, with nothing emitted, where the pair gains
+ * nothing or the mode needs the one-element path (its errors included). */
+bool convert_float_pair(E *e, Op *op, const LLVMValueRef x[2], const Type *from, const Type *to,
+			LLVMValueRef out[2])
+{
+	const Attr *ma = op_attr(op, "rounding_mode");
+	const char *mode = op->info->code == CT_ftof && ma && ma->kind == AT_STRING ? ma->u.s : "nearest_even";
+	bool rn = strcmp(mode, "nearest_even") == 0;
+	const char *intr = NULL, *rnd = directed(mode);
+	char name[48];
+	int64_t mask = 0xff;
+	unsigned shift = 8;
+	if (is_f8(to) && rn && target_has(e->o->target, TF_FP8)) {
+		intr = to->scalar == SC_F8E4M3FN ? "llvm.nvvm.ff.to.e4m3x2.rn" : "llvm.nvvm.ff.to.e5m2x2.rn";
+	} else if (sc_is(to, SC_F4E2M1FN) && rn) {
+		intr = "llvm.nvvm.ff.to.e2m1x2.rn.satfinite";
+		mask = 0xf;
+		shift = 4;
+	} else if (sc_is(to, SC_F8E8M0FNU) && rnd && strcmp(rnd, "rm") != 0) {
+		snprintf(name, sizeof name, "llvm.nvvm.ff.to.ue8m0x2.%s.satfinite", rnd);
+		intr = name;
+	}
+	if (intr && !is_f8(from)) {
+		LLVMValueRef f[2];
+		for (int i = 0; i < 2; i++) {
+			const Type *wide;
+			LLVMValueRef w = decode(e, x[i], from, &wide);
+			f[i] = to_f32_for(e, w, wide, mode);
+		}
+		LLVMValueRef args[2] = { f[1], f[0] };       /* a: the high half, b: the low */
+		LLVMValueRef p = call_intr(e, intr, NULL, args, 2);
+		LLVMTypeRef i8 = LLVMInt8TypeInContext(e->ctx);
+		LLVMValueRef m = LLVMConstInt(LLVMTypeOf(p), (unsigned long long)mask, 0);
+		out[0] = LLVMBuildTrunc(e->b, LLVMBuildAnd(e->b, p, m, ""), i8, "");
+		LLVMValueRef hi = LLVMBuildLShr(e->b, p, LLVMConstInt(LLVMTypeOf(p), shift, 0), "");
+		out[1] = LLVMBuildTrunc(e->b, LLVMBuildAnd(e->b, hi, m, ""), i8, "");
+		return true;
+	}
+	if (is_f8(from) && is_wide(to) && target_has(e->o->target, TF_FP8)) {
+		LLVMTypeRef i16 = LLVMInt16TypeInContext(e->ctx);
+		LLVMValueRef p = LLVMBuildOr(e->b, LLVMBuildZExt(e->b, x[0], i16, ""),
+					     LLVMBuildShl(e->b, LLVMBuildZExt(e->b, x[1], i16, ""),
+							  LLVMConstInt(i16, 8, 0), ""), "");
+		const char *n = from->scalar == SC_F8E4M3FN ? "llvm.nvvm.e4m3x2.to.f16x2.rn"
+							     : "llvm.nvvm.e5m2x2.to.f16x2.rn";
+		LLVMValueRef h2 = call_intr(e, n, NULL, &p, 1);
+		const Type *f16 = type_scalar(e->m, SC_F16);
+		for (int i = 0; i < 2; i++)
+			out[i] = wide_to_wide(e, LLVMBuildExtractElement(e->b, h2, ci32(e, i), ""), f16, to, mode);
+		return true;
+	}
+	return false;
+}
+
 LLVMValueRef convert_float(E *e, Op *op, LLVMValueRef x, const Type *from, const Type *to)
 {
 	const Attr *ma = op_attr(op, "rounding_mode");

@@ -658,7 +658,15 @@ static void emit_ew(E *e, Op *op)
 			ice("tile-ptx: '%s': operand %d has %d registers, result %d", op->info->name, i,
 			    ops[i]->n, t->n);
 	}
-	for (int k = 0; k < t->n; k++) {
+	int k = 0;
+	if (op->info->code == CT_ftof)    /* the packed cvts convert two registers at once */
+		for (; k + 1 < t->n; k += 2) {
+			LLVMValueRef x[2] = { ops[0]->r[k], ops[0]->r[k + 1] };
+			if (!convert_float_pair(e, op, x, op->operands[0]->type->elem, op->results[0]->type->elem,
+						t->r + k))
+				break;
+		}
+	for (; k < t->n; k++) {
 		LLVMValueRef a[4];
 		for (int i = 0; i < op->noperands; i++)
 			a[i] = ops[i]->r[k];

@@ -120,6 +120,8 @@ bool math_ew(E *e, Op *op, LLVMValueRef *a, LLVMValueRef *out);
  * not an LLVM float type (tf32, f8*, f4) need it for itof / ftoi too */
 LLVMValueRef convert_float(E *e, Op *op, LLVMValueRef x, const Type *from, const Type *to);
 bool convert_is_narrow(const Type *t);
+bool convert_float_pair(E *e, Op *op, const LLVMValueRef x[2], const Type *from, const Type *to,
+			LLVMValueRef out[2]);     /* two registers through one packed cvt, or false */
 LLVMValueRef cvt_rounded(E *e, const char *rnd, LLVMValueRef x, const Type *from, const Type *to);
 
 /* reduce.c, shape.c, xchg.c: reduce, scan, shape ops, and the shared-memory
