@@ -225,6 +225,68 @@ def debug_print(a, s):
     return {"_printf_sums": xp.reshape(-1, tile).sum(axis=1)}
 
 
+def _f64(x):
+    """An input array as float64; bf16 arrays arrive as their bits (uint16)."""
+    x = np.asarray(x)
+    return bf16_to_f32(x).astype(np.float64) if x.dtype == np.uint16 else x.astype(np.float64)
+
+
+def rms_norm(a, s):
+    x = _f64(a["x"])
+    ms = (x * x).sum(axis=1, keepdims=True) / x.shape[1]
+    return {"y": x / np.sqrt(ms + np.float64(np.float32(s["eps"]))) * _f64(a["w"])}
+
+
+def topk(a, s):
+    """k rounds of (max, smallest index of the max), the winner masked: a
+    stable descending sort (ties: the smaller index first)."""
+    k = a["vals"].shape[1]
+    order = np.argsort(-a["x"].astype(np.float64), axis=1, kind="stable")[:, :k]
+    return {"vals": np.take_along_axis(a["x"], order, axis=1), "idxs": order.astype(np.int32)}
+
+
+def fft(a, s):
+    """The kernel's radix-2 Stockham network along the rows with the twiddle
+    table it is given (the DFT when the table is exp(-2 pi i j / n))."""
+    re, im = _f64(a["xr"]), _f64(a["xi"])
+    twr, twi = _f64(a["twr"]), _f64(a["twi"])
+    rows, n = re.shape
+    st = 1
+    while st < n:
+        m = n // (2 * st)
+        r4, i4 = re.reshape(rows, 2, m, st), im.reshape(rows, 2, m, st)
+        wr = twr.reshape(m, st)[:, 0].reshape(1, m, 1)
+        wi = twi.reshape(m, st)[:, 0].reshape(1, m, 1)
+        dr, di = r4[:, 0] - r4[:, 1], i4[:, 0] - i4[:, 1]
+        re = np.stack([r4[:, 0] + r4[:, 1], dr * wr - di * wi], axis=2).reshape(rows, n)
+        im = np.stack([i4[:, 0] + i4[:, 1], dr * wi + di * wr], axis=2).reshape(rows, n)
+        st *= 2
+    return {"yr": re, "yi": im}
+
+
+def bit_reverse(a, s):
+    n = a["x"].shape[1]
+    nb = n.bit_length() - 1
+    rev = [int(format(i, "0%db" % nb)[::-1], 2) for i in range(n)]
+    return {"y": a["x"][:, rev].copy()}
+
+
+def loop_break(a, s):
+    """Per block of 8 rows: add up 64-column tiles (f32, in order) until the
+    block's maximum passes the limit; the sum and the number of tiles added."""
+    x = a["x"].astype(np.float32)
+    rows, cols = x.shape
+    tm, tn = 8, a["out"].shape[1]
+    nb, nt = -(-rows // tm), -(-cols // tn)
+    xp = np.zeros((nb * tm, nt * tn), np.float32)
+    xp[:rows, :cols] = x
+    acc = np.cumsum(xp.reshape(nb, tm, nt, tn).transpose(0, 2, 1, 3), axis=1, dtype=np.float32)
+    over = acc.max(axis=(2, 3)) > np.float32(s["limit"])
+    cnt = np.where(over.any(axis=1), over.argmax(axis=1) + 1, nt)
+    out = acc[np.arange(nb), cnt - 1].reshape(nb * tm, tn)[:rows]
+    return {"out": out, "cnt": cnt.astype(np.int32)}
+
+
 REFS = {k: v for k, v in globals().items() if callable(v) and not k.startswith("_")
         and k not in ("bf16_to_f32", "f32_to_bf16", "as_f64", "tiles_cumsum")}
 
@@ -399,6 +461,88 @@ def n_scalar_params(a, s):
     return {"out": np.array([t] * a["out"].shape[0], dtype=np.float32)}
 
 
+def n_rms_norm(a, s):
+    w, rows = _f64(a["w"]).tolist(), []
+    for row in _f64(a["x"]).tolist():
+        ms = sum(v * v for v in row) / len(row)
+        r = 1.0 / math.sqrt(ms + float(np.float32(s["eps"])))
+        rows.append([v * r * w[i] for i, v in enumerate(row)])
+    return {"y": np.array(rows)}
+
+
+def n_topk(a, s):
+    k = a["vals"].shape[1]
+    vals, idxs = [], []
+    for row in a["x"].astype(np.float64).tolist():
+        row, v, ix = list(row), [], []
+        for _ in range(k):
+            best = 0
+            for j in range(1, len(row)):
+                if row[j] > row[best]:
+                    best = j
+            v.append(row[best])
+            ix.append(best)
+            row[best] = -math.inf
+        vals.append(v)
+        idxs.append(ix)
+    return {"vals": np.array(vals).astype(a["x"].dtype), "idxs": np.array(idxs, dtype=np.int32)}
+
+
+def n_fft(a, s):
+    twr, twi = _f64(a["twr"]).tolist(), _f64(a["twi"]).tolist()
+    yr, yi = [], []
+    for xr, xi in zip(_f64(a["xr"]).tolist(), _f64(a["xi"]).tolist()):
+        n, st = len(xr), 1
+        while st < n:
+            m = n // (2 * st)
+            zr, zi = [0.0] * n, [0.0] * n
+            for p in range(m):
+                wr, wi = twr[p * st], twi[p * st]
+                for q in range(st):
+                    ar, ai = xr[q + st * p], xi[q + st * p]
+                    br, bi = xr[q + st * (p + m)], xi[q + st * (p + m)]
+                    zr[q + st * 2 * p], zi[q + st * 2 * p] = ar + br, ai + bi
+                    dr, di = ar - br, ai - bi
+                    zr[q + st * (2 * p + 1)] = dr * wr - di * wi
+                    zi[q + st * (2 * p + 1)] = dr * wi + di * wr
+            xr, xi, st = zr, zi, 2 * st
+        yr.append(xr)
+        yi.append(xi)
+    return {"yr": np.array(yr), "yi": np.array(yi)}
+
+
+def n_bit_reverse(a, s):
+    rows = []
+    for row in a["x"].tolist():
+        n = len(row)
+        nb = n.bit_length() - 1
+        rows.append([row[sum(((i >> b) & 1) << (nb - 1 - b) for b in range(nb))] for i in range(n)])
+    return {"y": np.array(rows, dtype=a["x"].dtype)}
+
+
+def n_loop_break(a, s):
+    f32 = np.float32
+    x = a["x"].astype(np.float32)
+    rows, cols = x.shape
+    tn = a["out"].shape[1]
+    lim = f32(s["limit"])
+    out, cnt = [], []
+    for r0 in range(0, rows, 8):
+        acc = [[f32(0)] * tn for _ in range(8)]
+        k = 0
+        while k * tn < cols:
+            for i in range(8):
+                for j in range(tn):
+                    r, c = r0 + i, k * tn + j
+                    acc[i][j] = f32(acc[i][j] + (x[r, c] if r < rows and c < cols else f32(0)))
+            k += 1
+            if max(max(row) for row in acc) > lim:
+                break
+        out += acc[:min(8, rows - r0)]
+        cnt.append(k)
+    return {"out": np.array(out, dtype=np.float32), "cnt": np.array(cnt, dtype=np.int32)}
+
+
 def n_debug_print(a, s):
     x = a["x"].tolist()
     return {"_printf_sums": np.array([sum(x[i:i + 8]) for i in range(0, len(x), 8)])}
@@ -434,4 +578,9 @@ NAIVE = {
     "transpose": n_transpose,
     "permute3d": n_permute3d,
     "debug_print": n_debug_print,
+    "rms_norm": n_rms_norm,
+    "topk": n_topk,
+    "fft": n_fft,
+    "bit_reverse": n_bit_reverse,
+    "loop_break": n_loop_break,
 }

@@ -162,8 +162,9 @@ static LLVMValueRef shfl32(E *e, const char *kind, LLVMValueRef v, LLVMValueRef 
 	return call_intr(e, name, NULL, args, 4);
 }
 
-/* A shuffle of any register type: kind bfly / up / down / idx. */
-static LLVMValueRef shfl(E *e, const char *kind, LLVMValueRef v, LLVMValueRef b)
+/* A shuffle of any register type: kind bfly / up / down / idx (xchg.c's
+ * warp gathers use it too). */
+LLVMValueRef warp_shfl(E *e, const char *kind, LLVMValueRef v, LLVMValueRef b)
 {
 	LLVMTypeRef t = LLVMTypeOf(v);
 	LLVMTypeKind k = LLVMGetTypeKind(t);
@@ -338,7 +339,7 @@ void emit_reduce(E *e, Op *op)
 					LLVMValueRef lo = part[r * n + i], hi = part[(r + half) * n + i];
 					LLVMValueRef send = sel_all(e, upper, lo, hi);
 					keep[i] = sel_all(e, upper, hi, lo);
-					recv[i] = shfl(e, "bfly", send, k32(e, 1 << b));
+					recv[i] = warp_shfl(e, "bfly", send, k32(e, 1 << b));
 					lhs[i] = comm ? keep[i] : sel_all(e, upper, recv[i], keep[i]);
 					rhs[i] = comm ? recv[i] : sel_all(e, upper, keep[i], recv[i]);
 				}
@@ -353,7 +354,7 @@ void emit_reduce(E *e, Op *op)
 			LLVMValueRef mine[64], other[64], lhs[64], rhs[64];
 			for (int i = 0; i < n; i++) {
 				mine[i] = part[r * n + i];
-				other[i] = shfl(e, "bfly", mine[i], k32(e, 1 << b));
+				other[i] = warp_shfl(e, "bfly", mine[i], k32(e, 1 << b));
 				lhs[i] = comm ? mine[i] : sel_all(e, upper, other[i], mine[i]);
 				rhs[i] = comm ? other[i] : sel_all(e, upper, mine[i], other[i]);
 			}
@@ -604,14 +605,14 @@ void emit_scan(E *e, Op *op)
 			for (int j = 0; j < si.m; j++) {
 				LLVMValueRef ok = LLVMBuildICmp(e->b, LLVMIntUGE, pl, k32(e, 1 << j), "");
 				for (int i = 0; i < n; i++)
-					y[i] = shfl(e, dir, t[i], k32(e, 1 << (si.a + j)));
+					y[i] = warp_shfl(e, dir, t[i], k32(e, 1 << (si.a + j)));
 				combine(e, op, n, y, t, c2);
 				for (int i = 0; i < n; i++)
 					t[i] = sel_all(e, ok, c2[i], t[i]);
 			}
 			/* exclusive prefix from the previous lane, applied to the segment */
 			for (int i = 0; i < n; i++)
-				ex[i] = shfl(e, dir, t[i], k32(e, 1 << si.a));
+				ex[i] = warp_shfl(e, dir, t[i], k32(e, 1 << si.a));
 			for (int64_t v = 0; v < nvl_max; v++) {
 				int64_t c = member[g * nvl_max + v];
 				combine(e, op, n, ex, x + c * n, c2);
@@ -702,7 +703,7 @@ void emit_scan(E *e, Op *op)
 					LLVMValueRef srcl = LLVMBuildAnd(e->b, e->lane, k32(e, ~(mm << si.a)), "");
 					if (!rev)
 						srcl = LLVMBuildOr(e->b, srcl, k32(e, mm << si.a), "");
-					t = shfl(e, "idx", t, srcl);
+					t = warp_shfl(e, "idx", t, srcl);
 				}
 				all[g * n + i] = t;
 			}

@@ -9,9 +9,12 @@
  * before it (in emission order) is in the same block: that use's own
  * barrier came after every thread finished reading the region now being
  * written. The first use of the kernel at its top level needs none either,
- * nor the first use in a `for` body that holds an even number of uses
- * (directly, with no continue in a branch) when the use before the loop is
- * in the loop's block: the regions then alternate across iterations too.
+ * nor the first use in a `for` or `loop` body that holds an even number of
+ * uses (directly, with no continue in a branch) when the use before the
+ * loop is in the loop's block: the regions then alternate across
+ * iterations too. A `break` anywhere is fine: it leaves the loop, and the
+ * use after the loop is in another block than the loop's last use, so it
+ * waits at a barrier first.
  * Elsewhere (first use inside a branch, ...) a barrier comes first.
  *
  * Bank conflicts. A conversion writes each element at its row-major offset
@@ -66,12 +69,134 @@ static bool convert_ok(const Op *op)
 	       layout_bit_owners(&s, BITMAP_MAX, own) && layout_bit_owners(&d, BITMAP_MAX, own);
 }
 
+/* A conversion where every thread already holds the elements its new
+ * registers need, only at a register that may depend on its lane or warp
+ * (e.g. every thread holds all 8 row results in registers and the new
+ * layout gives lane l row l/4): for each offset bit, a register bit of the
+ * new layout must be a register bit of the old, and a lane (warp) bit of
+ * the new layout the same lane (warp) bit of the old or a register bit of
+ * it (a dynamic register index). Then each new register is a select
+ * tree over the old registers on those lane and warp bits (LOCAL_MAX_SEL
+ * selects at most in all) instead of a shared-memory round.
+ * own_s, own_d: the bit owners of both layouts (over nbits). */
+#define LOCAL_MAX_DYN 3
+#define LOCAL_MAX_SEL 64
+static bool convert_local(const Op *op, int *nbits, BitOwner *own_s, BitOwner *own_d)
+{
+	Layout s, d;
+	const Value *a = op->operands[0], *b = op->results[0];
+	int nb = ilog2_exact(type_num_elements(b->type));
+	if (nb < 0 || nb > BITMAP_MAX || !a->layout || !b->layout || !layout_parse(a->layout->u.s, &s, NULL) ||
+	    !layout_parse(b->layout->u.s, &d, NULL) || !layout_bit_owners(&s, nb, own_s) ||
+	    !layout_bit_owners(&d, nb, own_d))
+		return false;
+	int dyn = 0;
+	for (int j = 0; j < nb; j++) {
+		if (own_s[j].mode < 0 || own_d[j].mode < 0)
+			return false;
+		if (own_d[j].mode == 0 && own_s[j].mode != 0)
+			return false;
+		if (own_d[j].mode > 0 && own_s[j].mode != 0 &&
+		    (own_s[j].mode != own_d[j].mode || own_s[j].bit != own_d[j].bit))
+			return false;
+		dyn += own_d[j].mode > 0 && own_s[j].mode == 0;
+	}
+	*nbits = nb;
+	return dyn <= LOCAL_MAX_DYN && layout_nregs(&d) * ((1 << dyn) - 1) <= LOCAL_MAX_SEL;
+}
+
+/* A move (xchg_move's: dst register r reads source offset m(dst offset) +
+ * cadd) that stays inside each warp: every source bit held by a warp bit
+ * comes from the same warp bit of the destination, so each element a thread
+ * needs lives in its own warp, and one shfl.sync.idx per destination
+ * register fetches it (the source lane computed from the thread's own bits).
+ * A source register bit that comes from a destination lane or warp bit
+ * differs between the receivers of one shuffle: each of its values gets a
+ * shuffle of its own and the receiver selects (WARP_MAX_DYN such bits). No
+ * shared memory, no barrier. */
+#define WARP_MAX_DYN 2
+#define WARP_MAX_SHFL 32
+typedef struct WarpPlan {
+	int sbits;                       /* source offset bits */
+	BitOwner os[BITMAP_MAX];         /* the source layout's bit owners */
+	signed char from[BITMAP_MAX];    /* source bit <- destination bit (-1: from cadd) */
+	BitOwner od[BITMAP_MAX];         /* the destination layout's bit owners */
+	int nd;                          /* receiver-dependent source register bits */
+	signed char dsrc[WARP_MAX_DYN];  /* ... the source bit of each */
+} WarpPlan;
+
+static bool warp_plan(const Layout *s, const Layout *d, const BitMap *m, int sbits, WarpPlan *p)
+{
+	if (sbits < 0 || sbits > BITMAP_MAX || m->nbits > BITMAP_MAX || !layout_bit_owners(s, sbits, p->os) ||
+	    !layout_bit_owners(d, m->nbits, p->od))
+		return false;
+	p->sbits = sbits;
+	p->nd = 0;
+	memset(p->from, -1, sizeof p->from);
+	for (int a = 0; a < m->nbits; a++)
+		if (m->to[a] >= 0 && m->to[a] < sbits)
+			p->from[(int)m->to[a]] = (signed char)a;
+	bool lanes = false;
+	for (int b = 0; b < sbits; b++) {
+		int a = p->from[b];
+		BitOwner o = p->os[b], t = a >= 0 ? p->od[a] : (BitOwner){ -1, -1 };
+		if (o.mode < 0 || (a >= 0 && t.mode < 0))
+			return false;
+		if (o.mode == 2 && (t.mode != 2 || t.bit != o.bit))
+			return false;
+		lanes |= o.mode == 1;
+		if (o.mode == 0 && t.mode > 0) {
+			if (p->nd == WARP_MAX_DYN)
+				return false;
+			p->dsrc[p->nd++] = (signed char)b;
+		}
+	}
+	return lanes && layout_nregs(d) << p->nd <= WARP_MAX_SHFL;
+}
+
+/* The move an op makes (convert_layout, or an extract marked via_shared
+ * with constant indices) as layouts, map and constant offset; false for
+ * other ops and dynamic extracts. */
+static bool op_move(const Op *op, Layout *s, Layout *d, BitMap *m, int64_t *cadd, int *sbits)
+{
+	const Value *a = op->operands[0], *b = op->results[0];
+	if (!a->layout || !b->layout || !layout_parse(a->layout->u.s, s, NULL) || !layout_parse(b->layout->u.s, d, NULL))
+		return false;
+	const Type *st = a->type, *rt = b->type;
+	*sbits = ilog2_exact(type_num_elements(st));
+	*cadd = 0;
+	if (op->info->code == AS_convert_layout)
+		return bitmap_identity(m, *sbits);
+	if (op->info->code != CT_extract || st->rank > 8 || op->noperands != 1 + st->rank)
+		return false;
+	int64_t idx[8];
+	for (int i = 0; i < st->rank; i++)
+		if (!value_const_int(op->operands[1 + i], &idx[i]))
+			return false;
+	if (!bitmap_extract(m, st->rank, rt->shape, st->shape))
+		return false;
+	*cadd = extract_offset(st->rank, rt->shape, st->shape, idx);
+	return true;
+}
+
+static bool op_in_warps(const Op *op)
+{
+	Layout s, d;
+	BitMap m;
+	int64_t cadd;
+	int sbits;
+	WarpPlan p;
+	return op_move(op, &s, &d, &m, &cadd, &sbits) && warp_plan(&s, &d, &m, sbits, &p);
+}
+
 /* Bytes an op needs in shared memory; 0 for ops that do not use it. */
 int64_t xchg_need(Op *op)
 {
+	BitOwner os[BITMAP_MAX], od[BITMAP_MAX];
+	int nb;
 	switch (op->info->code) {
 	case AS_convert_layout: {       /* + room for padding (smem_pad: p >= 4) */
-		if (!convert_ok(op))
+		if (!convert_ok(op) || convert_local(op, &nb, os, od) || op_in_warps(op))
 			return 0;
 		const Type *t = op->results[0]->type;
 		int eb = elem_bytes(tile_elem(t));
@@ -80,7 +205,7 @@ int64_t xchg_need(Op *op)
 	}
 	case CT_extract: {
 		const Attr *a = op_attr(op, "via_shared");
-		if (!a || !a->u.i)
+		if (!a || !a->u.i || op_in_warps(op))
 			return 0;
 		const Type *t = op->operands[0]->type;
 		int eb = elem_bytes(tile_elem(t));
@@ -105,19 +230,20 @@ static int loop_walk(Op *o, void *ctx)
 		u->n++;
 		u->ok &= o->parent == u->body;
 	}
-	if ((o->info->code == CT_continue || o->info->code == CT_break) && o->parent != u->body)
+	if (o->info->code == CT_continue && o->parent != u->body)
 		u->ok = false;
 	return 0;
 }
 
-/* The `for` whose body directly holds op when op is the body's first use,
- * every use in the loop is directly in its body, their number is even, and
- * no continue skips part of the body; else NULL. */
+/* The `for` or `loop` whose body directly holds op when op is the body's
+ * first use, every use in the loop is directly in its body, their number is
+ * even, and no continue skips part of the body (a continue in a nested
+ * loop counts too: conservative); else NULL. */
 static Op *body_loop(Op *op)
 {
 	Block *b = op->parent;
 	Op *loop = b && b->parent ? b->parent->parent : NULL;
-	if (!loop || loop->info->code != CT_for || b != loop->regions[0].first)
+	if (!loop || (loop->info->code != CT_for && loop->info->code != CT_loop) || b != loop->regions[0].first)
 		return NULL;
 	LoopUses u = { b, 0, true };
 	op_walk(loop, loop_walk, &u);
@@ -173,7 +299,7 @@ LLVMValueRef xchg_begin(E *e, Op *op)
 	} else if (S.regions == 2 && (loop = body_loop(op)) != NULL &&
 		   ((!S.last && loop->parent == top->regions[0].first) ||
 		    (S.last && S.last->parent == loop->parent))) {
-		/* the first use in a for body whose uses alternate evenly: the
+		/* the first use in a loop body whose uses alternate evenly: the
 		 * previous iteration's last use (or the use before the loop, in the
 		 * other region) had its barrier after this region's last reads */
 		need_bar = false;
@@ -303,6 +429,60 @@ static LLVMValueRef join_off(E *e, LLVMValueRef thr, int64_t thr_mask, int64_t k
 	return LLVMBuildXor(e->b, thr, k32(e, k), "");
 }
 
+/* warp_plan's move: per destination register, one shfl.sync.idx per value
+ * of its receiver-dependent source register bits, then a select. */
+static void warp_move(E *e, const WarpPlan *p, TV *s, TV *dst, int64_t cadd)
+{
+	/* the part of the source lane that the thread's own lane/warp bits give */
+	LLVMValueRef lane_dyn = k32(e, 0);
+	for (int b = 0; b < p->sbits; b++) {
+		int a = p->from[b];
+		if (p->os[b].mode != 1 || a < 0 || p->od[a].mode <= 0)
+			continue;
+		LLVMValueRef x = p->od[a].mode == 1 ? e->lane : e->warp;
+		LLVMValueRef bit = LLVMBuildAnd(e->b, LLVMBuildLShr(e->b, x, k32(e, p->od[a].bit), ""), k32(e, 1), "");
+		lane_dyn = LLVMBuildOr(e->b, lane_dyn, LLVMBuildShl(e->b, bit, k32(e, p->os[b].bit), ""), "");
+	}
+	LLVMValueRef cond[WARP_MAX_DYN];
+	for (int i = 0; i < p->nd; i++) {
+		BitOwner t = p->od[(int)p->from[(int)p->dsrc[i]]];
+		LLVMValueRef x = t.mode == 1 ? e->lane : e->warp;
+		cond[i] = LLVMBuildICmp(e->b, LLVMIntNE, LLVMBuildAnd(e->b, x, k32(e, (int64_t)1 << t.bit), ""), k32(e, 0), "");
+	}
+	for (int r = 0; r < dst->n; r++) {
+		/* the bits fixed by r and cadd: source register and lane parts */
+		int64_t reg = 0, lane = 0;
+		for (int b = 0; b < p->sbits; b++) {
+			int a = p->from[b], v;
+			if (a < 0)
+				v = (int)((cadd >> b) & 1);
+			else if (p->od[a].mode == 0)
+				v = (int)((r >> p->od[a].bit) & 1);
+			else
+				continue;
+			if (v && p->os[b].mode == 0)
+				reg |= (int64_t)1 << p->os[b].bit;
+			else if (v && p->os[b].mode == 1)
+				lane |= (int64_t)1 << p->os[b].bit;
+		}
+		LLVMValueRef srcl = lane ? LLVMBuildOr(e->b, lane_dyn, k32(e, lane), "") : lane_dyn;
+		LLVMValueRef v[1 << WARP_MAX_DYN];
+		for (int c = 0; c < 1 << p->nd; c++) {
+			int64_t k = reg;
+			for (int i = 0; i < p->nd; i++)
+				if ((c >> i) & 1)
+					k |= (int64_t)1 << p->os[(int)p->dsrc[i]].bit;
+			if (k >= s->n)
+				ice("tile-ptx: warp gather reads register %lld of %d", (long long)k, s->n);
+			v[c] = warp_shfl(e, "idx", s->r[k], srcl);
+		}
+		for (int i = p->nd - 1; i >= 0; i--)
+			for (int c = 0; c < 1 << i; c++)
+				v[c] = LLVMBuildSelect(e->b, cond[i], v[c | 1 << i], v[c], "");
+		dst->r[r] = v[0];
+	}
+}
+
 /* Move nsrc tiles (each of src_elems elements, in their own layouts) into
  * dst's layout through shared memory: source j's element at offset o is
  * written at element address j*src_elems + o; dst register r reads address
@@ -315,6 +495,11 @@ void xchg_move(E *e, Op *op, int nsrc, TV **srcs, int64_t src_elems, const Type 
 	int abits = ilog2_exact(src_elems * nsrc);
 	if (abits < 0)
 		ice("tile-ptx: exchange of a tile whose size is not a power of two");
+	WarpPlan wp;
+	if (nsrc == 1 && !radd && warp_plan(&srcs[0]->lay, &dst->lay, m, abits, &wp)) {
+		warp_move(e, &wp, srcs[0], dst, cadd);    /* xchg_need said 0 bytes: op_in_warps */
+		return;
+	}
 	Layout rth = thread_part(&dst->lay, m);
 	/* padding, else a swizzle, from the lane patterns of both phases */
 	unsigned sw[64] = {0};
@@ -368,8 +553,46 @@ void xchg_move(E *e, Op *op, int nsrc, TV **srcs, int64_t src_elems, const Type 
 	}
 }
 
-/* convert_layout through shared memory (swizzled); false when the layouts
- * are not made of power-of-two leaves (emit.c's plain conversion then). */
+/* convert_local's conversion: each new register a select tree over the
+ * old registers it may come from, on the lane and warp bits that pick it. */
+static void convert_in_thread(E *e, TV *s, TV *d, int nb, const BitOwner *os, const BitOwner *od)
+{
+	int dynbit[LOCAL_MAX_DYN];      /* source register bits picked by a lane/warp bit */
+	LLVMValueRef cond[LOCAL_MAX_DYN];
+	int ndyn = 0;
+	for (int j = 0; j < nb; j++) {
+		if (od[j].mode <= 0 || os[j].mode != 0)
+			continue;
+		LLVMValueRef x = od[j].mode == 1 ? e->lane : e->warp;
+		LLVMValueRef bit = LLVMBuildAnd(e->b, x, k32(e, (int64_t)1 << od[j].bit), "");
+		cond[ndyn] = LLVMBuildICmp(e->b, LLVMIntNE, bit, k32(e, 0), "");
+		dynbit[ndyn++] = os[j].bit;
+	}
+	for (int r = 0; r < d->n; r++) {
+		int64_t base = 0;       /* the source register bits fixed by r */
+		for (int j = 0; j < nb; j++)
+			if (od[j].mode == 0 && ((r >> od[j].bit) & 1))
+				base |= (int64_t)1 << os[j].bit;
+		LLVMValueRef v[1 << LOCAL_MAX_DYN];
+		for (int c = 0; c < 1 << ndyn; c++) {
+			int64_t k = base;
+			for (int i = 0; i < ndyn; i++)
+				if ((c >> i) & 1)
+					k |= (int64_t)1 << dynbit[i];
+			if (k >= s->n)
+				ice("tile-ptx: in-thread conversion reads register %lld of %d", (long long)k, s->n);
+			v[c] = s->r[k];
+		}
+		for (int i = ndyn - 1; i >= 0; i--)
+			for (int c = 0; c < 1 << i; c++)
+				v[c] = v[c] == v[c | 1 << i] ? v[c] : LLVMBuildSelect(e->b, cond[i], v[c | 1 << i], v[c], "");
+		d->r[r] = v[0];
+	}
+}
+
+/* convert_layout: in each thread where it can be (convert_local), else
+ * through shared memory (swizzled); false when the layouts are not made of
+ * power-of-two leaves (emit.c's plain conversion then). */
 bool xchg_convert(E *e, Op *op)
 {
 	if (!convert_ok(op))
@@ -378,6 +601,13 @@ bool xchg_convert(E *e, Op *op)
 	const Type *t = op->results[0]->type;
 	int64_t n = type_num_elements(t);
 	TV *d = tv_new(e, op->results[0]);
+	BitOwner os[BITMAP_MAX], od[BITMAP_MAX];
+	int nb;
+	if (convert_local(op, &nb, os, od)) {
+		convert_in_thread(e, s, d, nb, os, od);
+		set(e, op->results[0], d);
+		return true;
+	}
 	BitMap id;
 	bitmap_identity(&id, ilog2_exact(n));
 	xchg_move(e, op, 1, &s, n, tile_elem(t), d, &id, 0, NULL);

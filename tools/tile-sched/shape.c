@@ -27,7 +27,10 @@
  *                   registers-lanes-warps-registers is scanned in a blocked
  *                   layout between two conversions, and an extract that is
  *                   not a register subset (or has dynamic indices) is marked
- *                   via_shared: tile-ptx moves it through shared memory.
+ *                   via_shared: tile-ptx moves it through shared memory;
+ *                   except that extracts of several constant blocks of one
+ *                   source into one layout share a conversion of the
+ *                   source that makes every block a register subset.
  *                   Reductions need no marking: tile-ptx reads their
  *                   cross-warp partials in whatever layout the result has.
  */
@@ -438,6 +441,100 @@ static void fix_pack(F *f, Op *op)
 	convert_result(f, op, 0, &want);
 }
 
+/* The layout of an extract's source in which the result's registers,
+ * lanes and warps stay where they are and the bits that pick the block
+ * (the source bits the extract map does not reach) are register bits: then
+ * every block of the source is a register subset in the result's layout.
+ * False when that would take more than two block bits or 64 registers. */
+static bool extract_source_layout(const Op *op, const Layout *r, Layout *out)
+{
+	BitMap m;
+	Layout p;
+	if (!extract_map(op, &m) || !layout_push(r, &m, &p))
+		return false;
+	int nb = tile_bits(op->operands[0]->type);
+	bool hit[BITMAP_MAX] = { false };
+	for (int b = 0; b < m.nbits; b++)
+		if (m.to[b] >= 0)
+			hit[(int)m.to[b]] = true;
+	int64_t ls[LAYOUT_MAX_LEAVES + 1], ld[LAYOUT_MAX_LEAVES + 1];
+	int n = 0, added = 0;
+	for (int k = p.begin[0]; k < p.begin[1]; k++) {
+		ls[n] = p.shape[k];
+		ld[n++] = p.stride[k];
+	}
+	for (int b = 0; b < nb; b++)
+		if (!hit[b]) {
+			if (++added > 2 || n >= LAYOUT_MAX_LEAVES)
+				return false;
+			ls[n] = 2;
+			ld[n++] = (int64_t)1 << b;
+		}
+	layout_init(out);
+	layout_add_mode(out, n, ls, ld);
+	for (int mode = 1; mode < 3; mode++)
+		layout_add_mode(out, p.begin[mode + 1] - p.begin[mode], p.shape + p.begin[mode], p.stride + p.begin[mode]);
+	layout_canonicalize(out);
+	return layout_nregs(out) <= 64;
+}
+
+/* Would this extract read its block from another thread's registers? */
+static bool extract_needs_move(const Op *op, Layout *s, Layout *r, int64_t *off, bool *constant)
+{
+	BitMap m;
+	*s = layout_of(op->operands[0]);
+	*r = layout_of(op->results[0]);
+	if (!extract_map(op, &m))
+		ice("tile-sched: bad extract");
+	*constant = extract_const(op, off);
+	return !*constant || !gather_ok(s, r, &m, *off);
+}
+
+/* Can extract o read its block from the conversion of op's source to want
+ * (same source, block, result type and layout; constant indices)? */
+static bool shares_conversion(const Op *op, const Op *o, const Value *src, const Layout *r,
+			      const Layout *want, const BitMap *m)
+{
+	Layout s2, r2;
+	int64_t off2;
+	bool cst2;
+	return o->info->code == CT_extract && o->operands[0] == src && o->parent == op->parent &&
+	       strcmp(o->results[0]->type->str, op->results[0]->type->str) == 0 &&
+	       extract_needs_move(o, &s2, &r2, &off2, &cst2) && cst2 && layout_equal(r, &r2) &&
+	       gather_ok(want, &r2, m, off2);
+}
+
+/* An extract that is not a register subset: when other extracts later in
+ * the same block read other constant blocks of the same source into the
+ * same layout (the halves of a butterfly), one conversion of the source to
+ * extract_source_layout serves them all, and all become register picks:
+ * one exchange instead of one each. A lone extract (or a dynamic one) is
+ * marked via_shared: tile-ptx writes the source and reads only the block.
+ * shops[at] is op. */
+static void fix_extract(F *f, Op *op, int at)
+{
+	Layout s, r, want;
+	int64_t off;
+	bool cst;
+	BitMap m;
+	if (!extract_needs_move(op, &s, &r, &off, &cst))
+		return;
+	extract_map(op, &m);
+	Value *src = op->operands[0];
+	int n = 0;
+	if (cst && extract_source_layout(op, &r, &want) && gather_ok(&want, &r, &m, off))
+		for (int j = at + 1; j < f->nshops; j++)
+			n += shares_conversion(op, f->shops[j], src, &r, &want, &m);
+	if (n == 0) {
+		op_set_attr(f->m, op, "via_shared", attr_bool(f->m, true));
+		return;
+	}
+	convert_operand(f, op, 0, &want);       /* before the first; the later ones read it too */
+	for (int j = at + 1; j < f->nshops; j++)
+		if (shares_conversion(op, f->shops[j], src, &r, &want, &m))
+			f->shops[j]->operands[0] = op->operands[0];
+}
+
 void shape_fix(F *f)
 {
 	for (int i = 0; i < f->nshops; i++) {
@@ -472,15 +569,9 @@ void shape_fix(F *f)
 			}
 			break;
 		}
-		case CT_extract: {
-			int64_t off;
-			Layout s = layout_of(op->operands[0]), r = layout_of(op->results[0]);
-			if (!extract_map(op, &m))
-				ice("tile-sched: bad extract");
-			if (!extract_const(op, &off) || !gather_ok(&s, &r, &m, off))
-				op_set_attr(f->m, op, "via_shared", attr_bool(f->m, true));
+		case CT_extract:
+			fix_extract(f, op, i);
 			break;
-		}
 		case CT_insert: {
 			Layout v = layout_of(op->operands[0]), r = layout_of(op->results[0]), want;
 			if (!insert_map(op, &m))

@@ -91,7 +91,7 @@ def roundtrip(x, out, tile: ct.Constant[int]):
 @ct.kernel
 def bias2d(x, bias, out, tm: ct.Constant[int], tn: ct.Constant[int]):
     """a loaded row broadcast over a loaded tile: the row's load layout is not
-    the one the broadcast needs, so tile-sched converts it (shared memory)"""
+    the one the broadcast needs, so tile-sched converts it (warp shuffles)"""
     i = ct.bid(0)
     j = ct.bid(1)
     tx = ct.load(x, index=(i, j), shape=(tm, tn))

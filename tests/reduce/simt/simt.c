@@ -148,6 +148,24 @@ float emu_fmaxf(float a, float b) { return fmaxf(a, b); }
 float emu_fminf(float, float) __asm__("emu_fmin.f");
 float emu_fminf(float a, float b) { return fminf(a, b); }
 
+/* f32 -> bf16 (fptrunc to bfloat), round to nearest even like cvt.rn.bf16.f32:
+ * x86 llc calls this compiler-rt routine, which gcc 12's libgcc lacks. The
+ * bf16 comes back in the low 16 bits of xmm0, so a float return whose bit
+ * pattern is the bf16 in its low half is the same ABI. */
+float emu_truncsfbf2(float) __asm__("__truncsfbf2");
+float emu_truncsfbf2(float x)
+{
+	uint32_t u, r;
+	memcpy(&u, &x, 4);
+	if ((u & 0x7fffffffu) > 0x7f800000u)
+		r = (u >> 16) | 0x40u;          /* NaN: keep it a quiet NaN */
+	else
+		r = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
+	float f;
+	memcpy(&f, &r, 4);
+	return f;
+}
+
 /* ---- the scheduler */
 static void trampoline(void)
 {
