@@ -297,3 +297,114 @@ int simt_main(int argc, char **argv, void (*fn)(void **))
 	fclose(f);
 	return 0;
 }
+
+/* ---- float-format conversions (tile-ptx convert.c), as the PTX ISA states
+ * them, written independently of tile-ptx: each encoder picks the nearest
+ * representable value by enumerating the format's codes. */
+
+/* the value of magnitude code c of a format with mb mantissa bits and bias */
+static double fmt_value(unsigned c, int mb, int bias)
+{
+	unsigned e = c >> mb, m = c & ((1u << mb) - 1);
+	if (e == 0)
+		return ldexp((double)m, 1 - bias - mb);
+	return ldexp((double)((1u << mb) | m), (int)e - bias - mb);
+}
+
+/* round-to-nearest-even magnitude code, saturating at maxcode */
+static unsigned fmt_nearest(double a, int mb, int bias, unsigned maxcode)
+{
+	unsigned best = 0;
+	double bd = INFINITY;
+	for (unsigned c = 0; c <= maxcode; c++) {
+		double d = fabs(a - fmt_value(c, mb, bias));
+		if (d < bd || (d == bd && (c & 1) == 0 && (best & 1))) {
+			bd = d;
+			best = c;
+		}
+	}
+	return best;
+}
+
+static unsigned enc8(float x, int mb, int bias, unsigned maxcode, unsigned nan, int sbit)
+{
+	if (x != x)
+		return nan;
+	unsigned s = signbit(x) ? 1u << sbit : 0;
+	return s | fmt_nearest(fabs((double)x), mb, bias, maxcode);
+}
+
+uint16_t emu_e4m3x2(float, float) __asm__("emu_ff.to.e4m3x2.rn");
+uint16_t emu_e4m3x2(float a, float b) { return (uint16_t)(enc8(a, 3, 7, 0x7e, 0x7f, 7) << 8 | enc8(b, 3, 7, 0x7e, 0x7f, 7)); }
+uint16_t emu_e5m2x2(float, float) __asm__("emu_ff.to.e5m2x2.rn");
+uint16_t emu_e5m2x2(float a, float b) { return (uint16_t)(enc8(a, 2, 15, 0x7b, 0x7f, 7) << 8 | enc8(b, 2, 15, 0x7b, 0x7f, 7)); }
+uint16_t emu_e2m1x2(float, float) __asm__("emu_ff.to.e2m1x2.rn.satfinite");
+uint16_t emu_e2m1x2(float a, float b) { return (uint16_t)(enc8(a, 1, 1, 7, 7, 3) << 4 | enc8(b, 1, 1, 7, 7, 3)); }
+
+typedef _Float16 half2 __attribute__((vector_size(4)));
+static _Float16 dec8(unsigned c, int mb, int bias, int sbit, int e4m3)
+{
+	unsigned mag = c & ((1u << sbit) - 1);
+	double v;
+	if (e4m3 && mag == 0x7f)
+		v = NAN;
+	else if (!e4m3 && (mag >> mb) == 31)
+		v = (mag & 3) ? NAN : INFINITY;
+	else
+		v = fmt_value(mag, mb, bias);
+	return (_Float16)((c >> sbit) & 1 ? -v : v);
+}
+half2 emu_e4m3_f16x2(uint16_t) __asm__("emu_e4m3x2.to.f16x2.rn");
+half2 emu_e4m3_f16x2(uint16_t p) { half2 r = { dec8(p & 0xff, 3, 7, 7, 1), dec8(p >> 8, 3, 7, 7, 1) }; return r; }
+half2 emu_e5m2_f16x2(uint16_t) __asm__("emu_e5m2x2.to.f16x2.rn");
+half2 emu_e5m2_f16x2(uint16_t p) { half2 r = { dec8(p & 0xff, 2, 15, 7, 0), dec8(p >> 8, 2, 15, 7, 0) }; return r; }
+
+/* ue8m0: 2^(code - 127), code 255 NaN. The sign is ignored (cuda_fp8.hpp's
+ * host path takes the exponent field of |x|); zero: the exponent field (0
+ * for zero and subnormals), positive_inf: one more when |x| is not a power
+ * of two and above 2^-127; satfinite: infinity and overflow give 0xfe. */
+static unsigned ue8m0(float x, int up)
+{
+	if (x != x)
+		return 0xff;
+	uint32_t u;
+	memcpy(&u, &x, 4);
+	u &= 0x7fffffffu;
+	unsigned code = u >> 23;
+	if (up && (u & 0x7fffff) && u > 0x00400000u && u < 0x7f800000u)
+		code++;
+	return code >= 0xff ? 0xfe : code;
+}
+uint16_t emu_ue8m0_rz(float, float) __asm__("emu_ff.to.ue8m0x2.rz.satfinite");
+uint16_t emu_ue8m0_rz(float a, float b) { return (uint16_t)(ue8m0(a, 0) << 8 | ue8m0(b, 0)); }
+uint16_t emu_ue8m0_rp(float, float) __asm__("emu_ff.to.ue8m0x2.rp.satfinite");
+uint16_t emu_ue8m0_rp(float a, float b) { return (uint16_t)(ue8m0(a, 1) << 8 | ue8m0(b, 1)); }
+
+/* tf32: 10 mantissa bits; the two neighbours of x and the nearer one */
+static uint32_t tf32(float x, int away)
+{
+	uint32_t u;
+	memcpy(&u, &x, 4);
+	if (x != x)
+		return 0x7fffffff;
+	uint32_t lo = u & ~0x1fffu, hi = lo + 0x2000;
+	float fl, fh;
+	memcpy(&fl, &lo, 4);
+	memcpy(&fh, &hi, 4);
+	double dl = fabs((double)x - fl), dh = fabs((double)fh - x);
+	if (isinf(fl))
+		return lo;
+	if (dl < dh)
+		return lo;
+	if (dh < dl)
+		return hi;
+	return away ? hi : (lo & 0x2000) ? hi : lo;
+}
+uint32_t emu_f2tf32_rn(float) __asm__("emu_f2tf32.rn");
+uint32_t emu_f2tf32_rn(float x) { return tf32(x, 0); }
+uint32_t emu_f2tf32_rna(float) __asm__("emu_f2tf32.rna");
+uint32_t emu_f2tf32_rna(float x) { return tf32(x, 1); }
+
+/* vprintf: the emulator does not print */
+int emu_vprintf(const char *, void *) __asm__("emu_vprintf");
+int emu_vprintf(const char *f, void *a) { (void)f; (void)a; return 0; }
