@@ -53,10 +53,21 @@ count() { grep -c -- "$1" "$2" || true; }
 	assemble "$CORPUS/13.3/reduce_sum.tileirbc" rs
 	f=$SCRATCH/rs.sm_90.ptx
 	grep -q 'shfl.sync.bfly.b32' "$f"
-	# 32x64 along the rows: 16 rows a thread, reduce-scattered over 5 lane bits
-	# (8+4+2+1+1 shuffles), then one round for the warp bit: one bar.sync per kernel
+	# 32x64 along the rows: a reduced tile keeps 16 elements of a row in a
+	# thread (NVIDIA's layout too), 4 lanes a row: 2 shuffles, no barrier
+	[ "$(count 'shfl.sync.bfly' "$f")" -eq 4 ] || fail "$(count 'shfl.sync.bfly' "$f") shuffles"
+	[ "$(count 'bar.sync' "$f")" -eq 0 ] || fail "$(count 'bar.sync' "$f") barriers"
+	# rows spread over lanes and warps (the layout the load alone would take):
+	# 16 rows a thread, reduce-scattered over 5 lane bits (8+4+2+1+1 shuffles),
+	# then one round for the warp bit: one bar.sync per kernel
+	TILE_SCHED_PLAIN_LAYOUTS=1 assemble "$CORPUS/13.3/reduce_sum.tileirbc" rsp
+	f=$SCRATCH/rsp.sm_90.ptx
 	[ "$(count 'shfl.sync.bfly' "$f")" -eq 32 ] || fail "$(count 'shfl.sync.bfly' "$f") shuffles"
 	[ "$(count 'bar.sync' "$f")" -eq 2 ] || fail "$(count 'bar.sync' "$f") barriers"
+	# a row longer than a warp holds (2x1024, 16 a thread) crosses two warps:
+	# 5 shuffles and one round per reduction
+	assemble "$RCORPUS/softmax_c.tileirbc" sc
+	[ "$(count 'bar.sync' "$SCRATCH/sc.sm_90.ptx")" -eq 2 ] || fail "softmax_c: $(count 'bar.sync' "$SCRATCH/sc.sm_90.ptx") barriers"
 	# reduce_max along dim 0: registers and warps only, no shuffles
 	assemble "$CORPUS/13.3/reduce_max.tileirbc" rm
 	[ "$(count 'shfl.sync' "$SCRATCH/rm.sm_90.ptx")" -eq 0 ]
@@ -71,12 +82,17 @@ count() { grep -c -- "$1" "$2" || true; }
 		assemble "$CORPUS/13.3/$k.tileirbc" "$k"
 		grep -q 'shfl.sync.bfly' "$SCRATCH/$k.sm_90.ptx"
 	done
-	# softmax 4x256: each row result in every thread that holds the row
-	grep -q 'layout(%[0-9]* = "(4,32,4):(1,0,0)")' "$SCRATCH/softmax.txt"
-	# two reductions, one barrier each: the second needs none before it
-	# (it writes the other half of the buffer)
-	[ "$(count 'bar.sync' "$SCRATCH/softmax.sm_90.ptx")" -eq 2 ]
-	[ "$(count 'shfl.sync.bfly' "$SCRATCH/softmax.sm_90.ptx")" -eq 12 ]
+	# softmax 4x256: 8 elements of a row a thread, a row a warp; each row
+	# result in every thread of the row's warp; two reductions of 5 shuffles
+	grep -q 'layout(%[0-9]* = "(8,32,4):(1,8,256)")' "$SCRATCH/softmax.txt"
+	grep -q 'layout(%[0-9]* = "(1,32,4):(0,0,1)")' "$SCRATCH/softmax.txt"
+	[ "$(count 'bar.sync' "$SCRATCH/softmax.sm_90.ptx")" -eq 0 ]
+	[ "$(count 'shfl.sync.bfly' "$SCRATCH/softmax.sm_90.ptx")" -eq 10 ]
+	# with rows over warps: two reductions, one barrier each; the second needs
+	# none before it (it writes the other half of the buffer)
+	TILE_SCHED_PLAIN_LAYOUTS=1 assemble "$CORPUS/13.3/softmax.tileirbc" smp
+	[ "$(count 'bar.sync' "$SCRATCH/smp.sm_90.ptx")" -eq 2 ]
+	[ "$(count 'shfl.sync.bfly' "$SCRATCH/smp.sm_90.ptx")" -eq 12 ]
 }
 
 @test "prefix_sum: shfl.sync.up within warps, one round for the warp totals" {
@@ -112,9 +128,12 @@ count() { grep -c -- "$1" "$2" || true; }
 	for k in cat_extract reshape_mix pack_unpack; do
 		if grep -q 'bar.sync\|shfl' "$SCRATCH/$k.sm_90.ptx"; then fail "$k: data moved between threads"; fi
 	done
-	# two reductions in a loop body: the buffer halves alternate across
-	# iterations too, so one barrier each and none before the first
-	[ "$(count 'bar.sync' "$SCRATCH/rowsum_loop.sm_90.ptx")" -eq 2 ]
+	# two reductions in a loop body: in warps, no barrier; with rows over
+	# warps the buffer halves alternate across iterations too, so one barrier
+	# each and none before the first
+	[ "$(count 'bar.sync' "$SCRATCH/rowsum_loop.sm_90.ptx")" -eq 0 ]
+	TILE_SCHED_PLAIN_LAYOUTS=1 assemble "$RCORPUS/rowsum_loop.tileirbc" rlp
+	[ "$(count 'bar.sync' "$SCRATCH/rlp.sm_90.ptx")" -eq 2 ]
 	# a scan whose layout (from a transpose and a reshape) is not registers-
 	# lanes-warps along the dim runs in a blocked layout between two conversions
 	tile-read "$RCORPUS/scan_permuted.tileirbc" | tile-lower | tile-sched --emit=text >"$SCRATCH/sp.txt"
@@ -188,6 +207,11 @@ PY
 	# the XOR swizzle where the padding would do
 	TILE_PTX_FORCE_SWIZZLE=1 run "$ROOT/.venv/bin/python" "$BATS_TEST_DIRNAME/reduce/simt-run" --bin "$BIN" \
 		--warps 4,8 transpose permute3d transpose_c bcast_rows_cols
+	echo "$output" | grep -v '^ok' || true
+	assert_success
+	# the layouts loads alone would give: rows over warps, cross-warp rounds
+	TILE_SCHED_PLAIN_LAYOUTS=1 run "$ROOT/.venv/bin/python" "$BATS_TEST_DIRNAME/reduce/simt-run" --bin "$BIN" \
+		--warps 1,4,8 reduce_sum/f32 softmax layer_norm/f32 rowsum_loop bias2d topk/f32 rms_norm/f32
 	echo "$output" | grep -v '^ok' || true
 	assert_success
 	TILE_PTX_FORCE_SWIZZLE=1 pipe "$CORPUS/13.3/transpose.tileirbc" sm_90 >"$SCRATCH/t.ptx"

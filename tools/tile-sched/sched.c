@@ -44,6 +44,8 @@ void unite(F *f, Value *a, Value *b)
 	if (f->vmax[y] && (f->vmax[x] == 0 || f->vmax[y] < f->vmax[x]))
 		f->vmax[x] = f->vmax[y];
 	f->pairs[x] |= f->pairs[y];
+	if (f->rowred)
+		f->rowred[x] |= f->rowred[y];
 }
 
 static void anchor(F *f, Value *v, int64_t elems)
@@ -214,6 +216,15 @@ void assign_blocked(F *f, int root, Value *v)
 		int eb = elem_bytes(v->type->elem);
 		vec = min64(per, eb ? 16 / eb : 1);
 	}
+	/* A tile reduced along its rows keeps as much of each row in one thread
+	 * as it has elements per thread (NVIDIA's choice too): the reduction is
+	 * then mostly in registers and a row spans fewer lanes, never more warps
+	 * than it must. Loads narrower than the chunk take several accesses. */
+	if (f->rowred[root] && v->type->rank > 0 && !f->plain) {
+		int64_t want = min64(per, v->type->shape[v->type->rank - 1]);
+		if (vec < want)
+			vec = want;
+	}
 	int64_t p = 1;
 	while (p * 2 <= vec)
 		p *= 2;
@@ -273,30 +284,54 @@ static int fix_local(Op *op, void *ctx)
 static void sched_fn(Module *m, Op *fn, int warps)
 {
 	F ff = { .m = m, .fn = fn, .warps = warps }, *f = &ff;
+	/* a test hook: the layouts loads alone would give (rows over warps,
+	 * broadcast sources laid out for their load), so the tests keep reaching
+	 * the cross-warp reduction rounds and broadcast conversions */
+	const char *plain = getenv("TILE_SCHED_PLAIN_LAYOUTS");
+	f->plain = plain && *plain && strcmp(plain, "0") != 0;
 	f->nvals = count_values(fn) + 1;
 	f->vals = calloc((size_t)f->nvals, sizeof *f->vals);
 	f->parent = malloc(sizeof *f->parent * (size_t)f->nvals);
 	f->vmax = calloc((size_t)f->nvals, sizeof *f->vmax);
 	f->pairs = calloc((size_t)f->nvals, sizeof *f->pairs);
+	f->rowred = calloc((size_t)f->nvals, sizeof *f->rowred);
 	f->assigned = calloc((size_t)f->nvals, sizeof *f->assigned);
 	f->lay = calloc((size_t)f->nvals, sizeof *f->lay);
 	f->bcasts = calloc((size_t)f->nvals, sizeof *f->bcasts);
-	if (!f->vals || !f->parent || !f->vmax || !f->pairs || !f->assigned || !f->lay || !f->bcasts)
+	if (!f->vals || !f->parent || !f->vmax || !f->pairs || !f->rowred || !f->assigned || !f->lay || !f->bcasts)
 		ice("out of memory");
 	for (int i = 0; i < f->nvals; i++)
 		f->parent[i] = i;
 	op_walk(fn, collect, f);
 	op_walk(fn, constrain, f);
+	for (int i = 0; i < f->nshops; i++) {     /* reductions along the innermost dim */
+		Op *op = f->shops[i];
+		if (op->info->code != CT_reduce)
+			continue;
+		for (int k = 0; k < op->noperands; k++) {
+			const Type *t = op->operands[k]->type;
+			const Attr *d = op_attr(op, "dim");
+			if (type_is_tile(t) && t->rank > 0 && d && d->kind == AT_INT && d->u.i == t->rank - 1)
+				f->rowred[find(f, op->operands[k]->id)] = true;
+		}
+	}
 
 	/* reduction results that take their source's layout (shape.c) */
 	shape_preassign(f);
-	/* anchored classes first */
+	/* anchored classes first, but those broadcast into a bigger tile (a
+	 * loaded row of weights, say): they take the layout their broadcast
+	 * implies, below, so the broadcast needs no conversion */
 	for (int i = 0; i < f->nvals; i++) {
 		Value *v = f->vals[i];
 		if (!v || !type_is_tile(v->type))
 			continue;
 		int r = find(f, i);
-		if (f->vmax[r] && !f->assigned[r])
+		if (!f->vmax[r] || f->assigned[r])
+			continue;
+		bool is_src = false;
+		for (int k = 0; k < f->nbcasts && !is_src; k++)
+			is_src = find(f, f->bcasts[k]->operands[0]->id) == r;
+		if (!is_src || f->plain)
 			assign_blocked(f, r, v);
 	}
 	/* broadcast sources follow their results */
@@ -358,6 +393,7 @@ static void sched_fn(Module *m, Op *fn, int warps)
 	free(f->parent);
 	free(f->vmax);
 	free(f->pairs);
+	free(f->rowred);
 	free(f->assigned);
 	free(f->lay);
 	free(f->bcasts);

@@ -15,6 +15,8 @@ typedef struct F {
 	int *parent;
 	int *vmax;           /* by class root: 0 = not anchored, else max chunk in elements */
 	bool *pairs;         /* by class root: f4 memory access, chunks of at least 2 (a byte) */
+	bool *rowred;        /* by class root: reduced along its innermost dim */
+	bool plain;          /* TILE_SCHED_PLAIN_LAYOUTS: no row / broadcast-source preferences */
 	bool *assigned;
 	Layout *lay;
 	Op **bcasts;
