@@ -53,26 +53,8 @@ bool convert_is_narrow(const Type *t)
 					t->scalar == SC_TF32);
 }
 
-static LLVMValueRef asm1(E *e, LLVMTypeRef ret, const char *text, const char *cons, LLVMValueRef x)
-{
-	LLVMTypeRef pt = LLVMTypeOf(x);
-	LLVMTypeRef ft = LLVMFunctionType(ret, &pt, 1, 0);
-	LLVMValueRef f = LLVMGetInlineAsm(ft, text, strlen(text), cons, strlen(cons), 0, 0,
-					  LLVMInlineAsmDialectATT, 0);
-	return LLVMBuildCall2(e->b, ft, f, &x, 1, "");
-}
-
 static LLVMValueRef bits_of(E *e, LLVMValueRef f) { return LLVMBuildBitCast(e->b, f, i32t(e), ""); }
 static LLVMValueRef f32_of(E *e, LLVMValueRef i) { return LLVMBuildBitCast(e->b, i, f32t(e), ""); }
-
-/* "rz", "rm", "rp" for the directed modes, NULL otherwise */
-static const char *directed(const char *mode)
-{
-	if (strcmp(mode, "zero") == 0) return "rz";
-	if (strcmp(mode, "negative_inf") == 0) return "rm";
-	if (strcmp(mode, "positive_inf") == 0) return "rp";
-	return NULL;
-}
 
 /* ------------------------------------------------------------ the wide formats */
 
@@ -97,7 +79,7 @@ LLVMValueRef cvt_rounded(E *e, const char *rnd, LLVMValueRef x, const Type *from
 	char rc = to->scalar == SC_F32 ? 'f' : to->scalar == SC_F64 ? 'd' : 'h';
 	snprintf(cons, sizeof cons, "=%c,%c", rc, from->scalar == SC_F64 ? 'd' : 'f');
 	LLVMTypeRef rt = rc == 'h' ? LLVMInt16TypeInContext(e->ctx) : elem_ty(e, to);
-	LLVMValueRef r = asm1(e, rt, text, cons, x);
+	LLVMValueRef r = asm_pure1(e, rt, text, cons, x);
 	return rc == 'h' ? LLVMBuildBitCast(e->b, r, elem_ty(e, to), "") : r;
 }
 
@@ -147,7 +129,7 @@ static LLVMValueRef wide_to_wide(E *e, LLVMValueRef x, const Type *from, const T
 	int fb = scalar_bits(from->scalar), tb = scalar_bits(to->scalar);
 	if (tb > fb)                                   /* widening is exact */
 		return LLVMBuildFPExt(e->b, x, tt, "");
-	const char *rnd = directed(mode);
+	const char *rnd = ptx_rounding_directed(mode);
 	if (rnd)
 		return cvt_rounded(e, rnd, x, from, to);
 	if (strcmp(mode, "nearest_away") == 0)
@@ -179,7 +161,7 @@ static LLVMValueRef to_f32_for(E *e, LLVMValueRef x, const Type *from, const cha
 		return x;
 	if (from->scalar != SC_F64)
 		return LLVMBuildFPExt(e->b, x, f32t(e), "");   /* f16, bf16: exact */
-	const char *rnd = directed(mode);
+	const char *rnd = ptx_rounding_directed(mode);
 	return rnd ? cvt_rounded(e, rnd, x, from, type_scalar(e->m, SC_F32)) : f64_to_f32_odd(e, x);
 }
 
@@ -315,6 +297,13 @@ static LLVMValueRef mode_error(E *e, Op *op, const Type *from, const Type *to, c
 	return LLVMGetPoison(elem_ty(e, to));
 }
 
+/* The op's rounding: ftof's attribute; itof / ftoi convert through f32 to nearest */
+static const char *conv_mode(const Op *op)
+{
+	const Attr *ma = op_attr(op, "rounding_mode");
+	return op->info->code == CT_ftof && ma && ma->kind == AT_STRING ? ma->u.s : "nearest_even";
+}
+
 /* Two elements at once through the packed instructions (any two registers:
  * the values are independent): encoding to f8 / f4 / e8m0 takes both in one
  * cvt (element 0 in the low half), decoding f8 to a wide format one
@@ -323,10 +312,9 @@ static LLVMValueRef mode_error(E *e, Op *op, const Type *from, const Type *to, c
 bool convert_float_pair(E *e, Op *op, const LLVMValueRef x[2], const Type *from, const Type *to,
 			LLVMValueRef out[2])
 {
-	const Attr *ma = op_attr(op, "rounding_mode");
-	const char *mode = op->info->code == CT_ftof && ma && ma->kind == AT_STRING ? ma->u.s : "nearest_even";
+	const char *mode = conv_mode(op);
 	bool rn = strcmp(mode, "nearest_even") == 0;
-	const char *intr = NULL, *rnd = directed(mode);
+	const char *intr = NULL, *rnd = ptx_rounding_directed(mode);
 	char name[48];
 	int64_t mask = 0xff;
 	unsigned shift = 8;
@@ -374,8 +362,7 @@ bool convert_float_pair(E *e, Op *op, const LLVMValueRef x[2], const Type *from,
 
 LLVMValueRef convert_float(E *e, Op *op, LLVMValueRef x, const Type *from, const Type *to)
 {
-	const Attr *ma = op_attr(op, "rounding_mode");
-	const char *mode = op->info->code == CT_ftof && ma && ma->kind == AT_STRING ? ma->u.s : "nearest_even";
+	const char *mode = conv_mode(op);
 	if (from->scalar == to->scalar)
 		return x;
 	if ((is_f8(from) || is_f8(to)) && !need(e, op, TF_FP8, "an 8-bit float conversion"))
@@ -397,7 +384,7 @@ LLVMValueRef convert_float(E *e, Op *op, LLVMValueRef x, const Type *from, const
 			return mode_error(e, op, from, to, mode);
 		return packed_cvt(e, "llvm.nvvm.ff.to.e2m1x2.rn.satfinite", to_f32_for(e, w, wide, mode), 0xf);
 	case SC_F8E8M0FNU: {
-		const char *rnd = directed(mode);
+		const char *rnd = ptx_rounding_directed(mode);
 		if (!rnd || strcmp(rnd, "rm") == 0)
 			return mode_error(e, op, from, to, mode);
 		char name[48];

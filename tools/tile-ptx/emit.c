@@ -365,13 +365,27 @@ static bool is_signed(const Op *op)
 }
 
 /* Name of an NVVM rounding-mode intrinsic, or NULL for the plain op. */
-static const char *rnd_suffix(const char *mode)
+const char *ptx_rounding(const char *mode)
 {
 	if (strcmp(mode, "nearest_even") == 0) return "rn";
+	return ptx_rounding_directed(mode);
+}
+
+const char *ptx_rounding_directed(const char *mode)
+{
 	if (strcmp(mode, "zero") == 0) return "rz";
 	if (strcmp(mode, "negative_inf") == 0) return "rm";
 	if (strcmp(mode, "positive_inf") == 0) return "rp";
 	return NULL;
+}
+
+LLVMValueRef asm_pure1(E *e, LLVMTypeRef ret, const char *text, const char *cons, LLVMValueRef x)
+{
+	LLVMTypeRef pt = LLVMTypeOf(x);
+	LLVMTypeRef ft = LLVMFunctionType(ret, &pt, 1, 0);
+	LLVMValueRef f = LLVMGetInlineAsm(ft, text, strlen(text), cons, strlen(cons), 0, 0,
+					  LLVMInlineAsmDialectATT, 0);
+	return LLVMBuildCall2(e->b, ft, f, &x, 1, "");
 }
 
 /* f16/bf16 math through f32: widen, compute, narrow. */
@@ -422,7 +436,7 @@ static LLVMValueRef fbinop(E *e, Op *op, const Type *el, LLVMValueRef a, LLVMVal
 {
 	const char *mode = str_attr(op, "rounding_mode", "nearest_even");
 	bool ftz = flag(op, "flush_to_zero");
-	const char *rnd = rnd_suffix(mode);
+	const char *rnd = ptx_rounding(mode);
 	LLVMValueRef args[2] = { a, b };
 	int code = op->info->code;
 	if (code == CT_divf && (strcmp(mode, "approx") == 0 || strcmp(mode, "full") == 0)) {
@@ -553,7 +567,7 @@ static LLVMValueRef ew1(E *e, Op *op, LLVMValueRef *a)
 	case CT_select: return LLVMBuildSelect(b, a[0], a[1], a[2], "");
 	case CT_addf: case CT_subf: case CT_mulf: case CT_divf: return fbinop(e, op, rt, a[0], a[1]);
 	case CT_fma: {
-		const char *rnd = rnd_suffix(str_attr(op, "rounding_mode", "nearest_even"));
+		const char *rnd = ptx_rounding(str_attr(op, "rounding_mode", "nearest_even"));
 		bool ftz = flag(op, "flush_to_zero");
 		if (rnd && (strcmp(rnd, "rn") != 0 || ftz))
 			return nvvm_rounded(e, op, "fma", rnd, ftz, rt, a, 3);
@@ -574,7 +588,7 @@ static LLVMValueRef ew1(E *e, Op *op, LLVMValueRef *a)
 		bool ftz = flag(op, "flush_to_zero");
 		if (strcmp(mode, "approx") == 0 && rt->scalar == SC_F32)
 			return call_intr(e, ftz ? "llvm.nvvm.sqrt.approx.ftz.f" : "llvm.nvvm.sqrt.approx.f", NULL, a, 1);
-		const char *rnd = rnd_suffix(mode);
+		const char *rnd = ptx_rounding(mode);
 		if (rnd && (strcmp(rnd, "rn") != 0 || ftz))
 			return nvvm_rounded(e, op, "sqrt", rnd, ftz, rt, a, 1);
 		if (rt->scalar == SC_F16 || rt->scalar == SC_BF16) {

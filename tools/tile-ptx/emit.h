@@ -91,6 +91,10 @@ LLVMValueRef sreg(E *e, const char *name);
 void order_after(E *e, const Value *tok, const Op *op);
 void mark_token(E *e, const Value *v, bool dirty, const Op *prod);
 LLVMValueRef libdevice1(E *e, const char *base, const Type *el, LLVMValueRef *args, int n);
+const char *ptx_rounding(const char *mode);          /* "nearest_even" -> "rn", zero "rz", ...; else NULL */
+const char *ptx_rounding_directed(const char *mode); /* "rz", "rm", "rp" for the directed modes, else NULL */
+/* one-operand inline PTX without side effects */
+LLVMValueRef asm_pure1(E *e, LLVMTypeRef ret, const char *text, const char *cons, LLVMValueRef x);
 
 /* atomic.c */
 void emit_atomic(E *e, Op *op);

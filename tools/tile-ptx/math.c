@@ -29,30 +29,12 @@ static bool uflag(const Op *op, const char *name)
 	return a && a->kind == AT_BOOL && a->u.i;
 }
 
-/* "rz", "rm", "rp" for the directed modes, NULL otherwise */
-static const char *directed(const char *mode)
-{
-	if (strcmp(mode, "zero") == 0) return "rz";
-	if (strcmp(mode, "negative_inf") == 0) return "rm";
-	if (strcmp(mode, "positive_inf") == 0) return "rp";
-	return NULL;
-}
-
 static bool is16(const Type *t)
 {
 	return t->kind == TY_SCALAR && (t->scalar == SC_F16 || t->scalar == SC_BF16);
 }
 
 static LLVMTypeRef f32t(E *e) { return LLVMFloatTypeInContext(e->ctx); }
-
-static LLVMValueRef asm1(E *e, LLVMTypeRef ret, const char *text, const char *cons, LLVMValueRef x)
-{
-	LLVMTypeRef pt = LLVMTypeOf(x);
-	LLVMTypeRef ft = LLVMFunctionType(ret, &pt, 1, 0);
-	LLVMValueRef f = LLVMGetInlineAsm(ft, text, strlen(text), cons, strlen(cons), 0, 0,
-					  LLVMInlineAsmDialectATT, 0);
-	return LLVMBuildCall2(e->b, ft, f, &x, 1, "");
-}
 
 static LLVMValueRef intr(E *e, const char *name, LLVMValueRef *a, int n)
 {
@@ -89,7 +71,7 @@ bool math_ew(E *e, Op *op, LLVMValueRef *a, LLVMValueRef *out)
 	const char *mode = sattr(op, "rounding_mode", NULL);
 	switch (op->info->code) {
 	case CT_addf: case CT_subf: case CT_mulf: case CT_divf: case CT_fma: case CT_sqrt: {
-		const char *rnd = mode ? directed(mode) : NULL;
+		const char *rnd = mode ? ptx_rounding_directed(mode) : NULL;
 		if (!rnd || !is16(rt))
 			return false;
 		*out = half_directed(e, op, rnd, rt, a);
@@ -111,7 +93,7 @@ bool math_ew(E *e, Op *op, LLVMValueRef *a, LLVMValueRef *out)
 		if (!f32 && !is16(rt))
 			return false;
 		LLVMValueRef w = f32 ? a[0] : LLVMBuildFPExt(e->b, a[0], f32t(e), "");
-		LLVMValueRef r = asm1(e, f32t(e), "tanh.approx.f32 $0, $1;", "=f,f", w);
+		LLVMValueRef r = asm_pure1(e, f32t(e), "tanh.approx.f32 $0, $1;", "=f,f", w);
 		*out = f32 ? r : LLVMBuildFPTrunc(e->b, r, elem_ty(e, rt), "");
 		return true;
 	}

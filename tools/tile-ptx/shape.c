@@ -85,6 +85,25 @@ void emit_cat(E *e, Op *op)
 	set(e, op->results[0], t);
 }
 
+/* The element offset, in the whole tile, of the block that extract /
+ * insert index operands op->operands[first..first+R) select: sum of
+ * idx_i * block_i * row stride of the whole; an index past the tile wraps
+ * within it (no access outside the buffer). */
+static LLVMValueRef block_offset(E *e, Op *op, int first, int R, const int64_t *block, const int64_t *whole)
+{
+	int64_t stride = 1;
+	LLVMValueRef off = k32(e, 0);
+	for (int i = R - 1; i >= 0; i--) {
+		LLVMValueRef x = get(e, op->operands[first + i])->r[0];
+		unsigned w = LLVMGetIntTypeWidth(LLVMTypeOf(x));
+		x = w > 32 ? LLVMBuildTrunc(e->b, x, t_i32(e), "") : w < 32 ? LLVMBuildZExt(e->b, x, t_i32(e), "") : x;
+		x = LLVMBuildURem(e->b, x, k32(e, whole[i] / block[i]), "");
+		off = LLVMBuildAdd(e->b, off, LLVMBuildMul(e->b, x, k32(e, block[i] * stride), ""), "");
+		stride *= whole[i];
+	}
+	return off;
+}
+
 void emit_extract(E *e, Op *op)
 {
 	TV *s = get(e, op->operands[0]);
@@ -100,21 +119,7 @@ void emit_extract(E *e, Op *op)
 		konst &= value_const_int(op->operands[1 + i], &idx[i]);
 	int64_t cadd = konst ? extract_offset(R, rt->shape, st->shape, idx) : 0;
 	if (iattr(op, "via_shared", 0)) {
-		LLVMValueRef radd = NULL;
-		if (!konst) {
-			/* element offset of the sub-tile: sum of idx[i] * T[i] * row stride */
-			int64_t stride = 1;
-			radd = k32(e, 0);
-			for (int i = R - 1; i >= 0; i--) {
-				LLVMValueRef x = get(e, op->operands[1 + i])->r[0];
-				unsigned w = LLVMGetIntTypeWidth(LLVMTypeOf(x));
-				x = w > 32 ? LLVMBuildTrunc(e->b, x, t_i32(e), "") : w < 32 ? LLVMBuildZExt(e->b, x, t_i32(e), "") : x;
-				/* an index past the tile wraps within it (no access outside the buffer) */
-				x = LLVMBuildURem(e->b, x, k32(e, st->shape[i] / rt->shape[i]), "");
-				radd = LLVMBuildAdd(e->b, radd, LLVMBuildMul(e->b, x, k32(e, rt->shape[i] * stride), ""), "");
-				stride *= st->shape[i];
-			}
-		}
+		LLVMValueRef radd = konst ? NULL : block_offset(e, op, 1, R, rt->shape, st->shape);
 		xchg_move(e, op, 1, &s, type_num_elements(st), tile_elem(st), t, &m, cadd, radd);
 	} else {
 		if (!konst)
@@ -155,19 +160,7 @@ void emit_insert(E *e, Op *op)
 	for (int i = 0; i < R; i++)
 		konst &= value_const_int(op->operands[2 + i], &idx[i]);
 	int64_t csel = konst ? extract_offset(R, vt->shape, rt->shape, idx) : 0;
-	LLVMValueRef rsel = NULL;
-	if (!konst) {
-		int64_t stride = 1;
-		rsel = k32(e, 0);
-		for (int i = R - 1; i >= 0; i--) {
-			LLVMValueRef y = get(e, op->operands[2 + i])->r[0];
-			unsigned w = LLVMGetIntTypeWidth(LLVMTypeOf(y));
-			y = w > 32 ? LLVMBuildTrunc(e->b, y, t_i32(e), "") : w < 32 ? LLVMBuildZExt(e->b, y, t_i32(e), "") : y;
-			y = LLVMBuildURem(e->b, y, k32(e, rt->shape[i] / vt->shape[i]), "");
-			rsel = LLVMBuildAdd(e->b, rsel, LLVMBuildMul(e->b, y, k32(e, vt->shape[i] * stride), ""), "");
-			stride *= rt->shape[i];
-		}
-	}
+	LLVMValueRef rsel = konst ? NULL : block_offset(e, op, 2, R, vt->shape, rt->shape);
 	bool thread_sel = false;
 	for (int mode = 1; mode < 3; mode++)
 		for (int64_t c = 1; c < layout_mode_size(&t->lay, mode); c <<= 1)

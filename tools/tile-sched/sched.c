@@ -281,6 +281,15 @@ static int fix_local(Op *op, void *ctx)
 	return 0;
 }
 
+/* Does class r feed a broadcast? */
+static bool bcast_source(F *f, int r)
+{
+	for (int k = 0; k < f->nbcasts; k++)
+		if (find(f, f->bcasts[k]->operands[0]->id) == r)
+			return true;
+	return false;
+}
+
 static void sched_fn(Module *m, Op *fn, int warps)
 {
 	F ff = { .m = m, .fn = fn, .warps = warps }, *f = &ff;
@@ -328,10 +337,7 @@ static void sched_fn(Module *m, Op *fn, int warps)
 		int r = find(f, i);
 		if (!f->vmax[r] || f->assigned[r])
 			continue;
-		bool is_src = false;
-		for (int k = 0; k < f->nbcasts && !is_src; k++)
-			is_src = find(f, f->bcasts[k]->operands[0]->id) == r;
-		if (!is_src || f->plain)
+		if (!bcast_source(f, r) || f->plain)
 			assign_blocked(f, r, v);
 	}
 	/* broadcast sources follow their results */
@@ -359,10 +365,7 @@ static void sched_fn(Module *m, Op *fn, int warps)
 			int r = find(f, i);
 			if (!f->assigned[r]) {
 				/* prefer results of broadcasts: sources then follow */
-				bool is_src = false;
-				for (int k = 0; k < f->nbcasts && !is_src; k++)
-					is_src = find(f, f->bcasts[k]->operands[0]->id) == r;
-				if (is_src)
+				if (bcast_source(f, r))
 					continue;
 				assign_blocked(f, r, v);
 				changed = true;
