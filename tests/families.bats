@@ -29,22 +29,6 @@ cubins() {
 	done
 }
 
-# assemble BYTECODE NAME: PTX for every target in $SCRATCH/NAME.SM.ptx with no
-# local memory, ptxas -v accepts it and reports 0 spill bytes for every entry
-assemble() {
-	require_ptxas
-	local bc=$1 name=$2 sm n
-	for sm in $TARGETS; do
-		pipe "$bc" "$sm" >"$SCRATCH/$name.$sm.ptx" || fail "$name: pipeline failed for $sm"
-		if grep -q 'ld\.local\|st\.local\|\.local ' "$SCRATCH/$name.$sm.ptx"; then fail "$name: local memory for $sm"; fi
-		ptxas -v -arch="$sm" "$SCRATCH/$name.$sm.ptx" -o "$SCRATCH/$name.$sm.cubin" 2>"$SCRATCH/$name.$sm.log" ||
-			fail "$name: ptxas rejected $sm: $(head -5 "$SCRATCH/$name.$sm.log")"
-		n=$(grep -c ' 0 bytes spill stores, 0 bytes spill loads' "$SCRATCH/$name.$sm.log" || true)
-		[ "$n" -eq "$(grep -c '^\.visible \.entry' "$SCRATCH/$name.$sm.ptx")" ] ||
-			fail "$name: spills for $sm: $(grep spill "$SCRATCH/$name.$sm.log")"
-	done
-}
-
 # per_entry PATTERN FILE: how often PATTERN occurs in each entry of a PTX
 # file, in the order of the entries, on one line
 per_entry() {
@@ -64,7 +48,7 @@ sched() { tile-read "$1" | tile-lower | tile-sched --emit=text; }
 @test "every family kernel (13.1 and 13.4) through the stages for four targets: no local memory, no spills" {
 	for k in $FAMILIES; do
 		for v in 13.1 13.4; do
-			assemble "$CORPUS/$v/$k.tileirbc" "$k"
+			assemble_named "$CORPUS/$v/$k.tileirbc" "$k"
 		done
 	done
 }
@@ -73,7 +57,7 @@ sched() { tile-read "$1" | tile-lower | tile-sched --emit=text; }
 	sched "$CORPUS/13.3/rms_norm.tileirbc" >"$SCRATCH/s.txt"
 	if grep -q 'convert_layout' "$SCRATCH/s.txt"; then fail "a convert_layout"; fi
 	[ "$(grep -c 'cuda_tile.reduce' "$SCRATCH/s.txt")" -eq 2 ]
-	assemble "$CORPUS/13.3/rms_norm.tileirbc" rn
+	assemble_named "$CORPUS/13.3/rms_norm.tileirbc" rn
 	for sm in $TARGETS; do
 		f=$SCRATCH/rn.$sm.ptx
 		# 8 elements of a row a thread, 16 lanes a row: 4 shuffles; the loaded
@@ -86,7 +70,7 @@ sched() { tile-read "$1" | tile-lower | tile-sched --emit=text; }
 }
 
 @test "topk: max and argmax in a for loop are warp butterflies (the argmax carries value and index)" {
-	assemble "$CORPUS/13.3/topk.tileirbc" tk
+	assemble_named "$CORPUS/13.3/topk.tileirbc" tk
 	for sm in $TARGETS; do
 		f=$SCRATCH/tk.$sm.ptx
 		# per round: max 4 shuffles, argmax 2 x 4 (value and index): 8 elements
@@ -103,7 +87,7 @@ sched() { tile-read "$1" | tile-lower | tile-sched --emit=text; }
 }
 
 @test "fft and bit_reverse: butterflies through reshape/extract/cat/permute; halves exchanged by warp shuffles where they can be" {
-	assemble "$CORPUS/13.3/fft.tileirbc" fft
+	assemble_named "$CORPUS/13.3/fft.tileirbc" fft
 	sched "$CORPUS/13.3/fft.tileirbc" >"$SCRATCH/s.txt"
 	# 6 and 7 stages; each stage splits re and im into halves
 	[ "$(grep -c 'cuda_tile.cat' "$SCRATCH/s.txt")" -eq $((2 * (6 + 7))) ]
@@ -124,7 +108,7 @@ sched() { tile-read "$1" | tile-lower | tile-sched --emit=text; }
 		[ "$(per_entry 'shfl\.sync\.idx' "$f")" = "42 10" ] || fail "$sm: $(per_entry 'shfl\.sync\.idx' "$f") shuffles"
 	done
 	# the bit reversal: one padded conversion for the permute of the 7-D tile
-	assemble "$CORPUS/13.3/bit_reverse.tileirbc" br
+	assemble_named "$CORPUS/13.3/bit_reverse.tileirbc" br
 	sched "$CORPUS/13.3/bit_reverse.tileirbc" >"$SCRATCH/b.txt"
 	[ "$(grep -c 'nv_tileas.convert_layout' "$SCRATCH/b.txt")" -eq 2 ] || fail "not one conversion per entry"
 	[ "$(per_entry 'bar\.sync' "$SCRATCH/br.sm_90.ptx")" = "1 1" ]
@@ -135,7 +119,7 @@ sched() { tile-read "$1" | tile-lower | tile-sched --emit=text; }
 	sched "$CORPUS/13.3/loop_break.tileirbc" >"$SCRATCH/s.txt"
 	grep -q 'cuda_tile.loop' "$SCRATCH/s.txt"
 	[ "$(grep -c 'cuda_tile.break' "$SCRATCH/s.txt")" -eq 4 ]      # 2 per entry: the condition and the limit
-	assemble "$CORPUS/13.3/loop_break.tileirbc" lb
+	assemble_named "$CORPUS/13.3/loop_break.tileirbc" lb
 	for sm in $TARGETS; do
 		f=$SCRATCH/lb.$sm.ptx
 		[ "$(per_entry 'shfl\.sync\.bfly' "$f")" = "5 5" ] || fail "$sm: $(per_entry 'shfl\.sync\.bfly' "$f") shuffles"

@@ -34,3 +34,23 @@ require_ptxas() {
 	command -v ptxas >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/ptxas ] || skip "ptxas not installed"
 	command -v ptxas >/dev/null 2>&1 || export PATH="/usr/local/cuda/bin:$PATH"
 }
+
+# assemble_named BYTECODE NAME: for every target, $SCRATCH/NAME.SM.ptx through
+# the stages, with no local memory; ptxas -v accepts it ($SCRATCH/NAME.SM.cubin,
+# log NAME.SM.log) and reports 0 spill bytes for every entry and nothing else.
+assemble_named() {
+	require_ptxas
+	local bc=$1 name=$2 sm n
+	for sm in $TARGETS; do
+		pipe "$bc" "$sm" >"$SCRATCH/$name.$sm.ptx" || fail "$name: pipeline failed for $sm"
+		if grep -q '\.local' "$SCRATCH/$name.$sm.ptx"; then fail "$name: local memory for $sm"; fi
+		ptxas -v -arch="$sm" "$SCRATCH/$name.$sm.ptx" -o "$SCRATCH/$name.$sm.cubin" 2>"$SCRATCH/$name.$sm.log" ||
+			fail "$name: ptxas rejected $sm: $(head -5 "$SCRATCH/$name.$sm.log")"
+		if grep 'spill' "$SCRATCH/$name.$sm.log" | grep -qv ' 0 bytes spill stores, 0 bytes spill loads'; then
+			fail "$name: spills for $sm: $(grep spill "$SCRATCH/$name.$sm.log")"
+		fi
+		n=$(grep -c ' 0 bytes spill stores, 0 bytes spill loads' "$SCRATCH/$name.$sm.log" || true)
+		[ "$n" -ge 1 ] && [ "$n" -eq "$(grep -c '^\.visible \.entry' "$SCRATCH/$name.$sm.ptx")" ] ||
+			fail "$name: $n spill reports for the entries of $sm: $(grep spill "$SCRATCH/$name.$sm.log")"
+	done
+}

@@ -13,23 +13,6 @@ teardown() { teardown_scratch; }
 RCORPUS="$BATS_TEST_DIRNAME/reduce/corpus"
 KERNELS="reduce_sum reduce_max softmax layer_norm prefix_sum transpose permute3d"
 
-# assemble BYTECODE NAME: PTX for every target that ptxas accepts, with no
-# local memory and no spills; leaves $SCRATCH/NAME.SM.ptx
-assemble() {
-	require_ptxas
-	local bc=$1 name=$2 sm
-	for sm in $TARGETS; do
-		pipe "$bc" "$sm" >"$SCRATCH/$name.$sm.ptx" || fail "$name: pipeline failed for $sm"
-		if grep -q '\.local' "$SCRATCH/$name.$sm.ptx"; then fail "$name: local memory for $sm"; fi
-		ptxas -v -arch="$sm" "$SCRATCH/$name.$sm.ptx" -o "$SCRATCH/$name.$sm.cubin" 2>"$SCRATCH/$name.$sm.log" ||
-			fail "$name: ptxas rejected $sm: $(head -5 "$SCRATCH/$name.$sm.log")"
-		grep -q ' 0 bytes spill stores, 0 bytes spill loads' "$SCRATCH/$name.$sm.log" || fail "$name: no spill report"
-		if grep 'spill' "$SCRATCH/$name.$sm.log" | grep -qv ' 0 bytes spill stores, 0 bytes spill loads'; then
-			fail "$name: spills for $sm: $(grep spill "$SCRATCH/$name.$sm.log")"
-		fi
-	done
-}
-
 # count PATTERN FILE
 count() { grep -c -- "$1" "$2" || true; }
 
@@ -44,13 +27,13 @@ count() { grep -c -- "$1" "$2" || true; }
 @test "corpus reductions, scans and permutes assemble for sm_80 sm_90 sm_100 sm_120, no local memory, no spills" {
 	for k in $KERNELS; do
 		for v in 13.1 13.4; do
-			assemble "$CORPUS/$v/$k.tileirbc" "$k"
+			assemble_named "$CORPUS/$v/$k.tileirbc" "$k"
 		done
 	done
 }
 
 @test "warp reductions are shfl.sync.bfly; a reduction across warps is one shared-memory round" {
-	assemble "$CORPUS/13.3/reduce_sum.tileirbc" rs
+	assemble_named "$CORPUS/13.3/reduce_sum.tileirbc" rs
 	f=$SCRATCH/rs.sm_90.ptx
 	grep -q 'shfl.sync.bfly.b32' "$f"
 	# 32x64 along the rows: a reduced tile keeps 16 elements of a row in a
@@ -60,16 +43,16 @@ count() { grep -c -- "$1" "$2" || true; }
 	# rows spread over lanes and warps (the layout the load alone would take):
 	# 16 rows a thread, reduce-scattered over 5 lane bits (8+4+2+1+1 shuffles),
 	# then one round for the warp bit: one bar.sync per kernel
-	TILE_SCHED_PLAIN_LAYOUTS=1 assemble "$CORPUS/13.3/reduce_sum.tileirbc" rsp
+	TILE_SCHED_PLAIN_LAYOUTS=1 assemble_named "$CORPUS/13.3/reduce_sum.tileirbc" rsp
 	f=$SCRATCH/rsp.sm_90.ptx
 	[ "$(count 'shfl.sync.bfly' "$f")" -eq 32 ] || fail "$(count 'shfl.sync.bfly' "$f") shuffles"
 	[ "$(count 'bar.sync' "$f")" -eq 2 ] || fail "$(count 'bar.sync' "$f") barriers"
 	# a row longer than a warp holds (2x1024, 16 a thread) crosses two warps:
 	# 5 shuffles and one round per reduction
-	assemble "$RCORPUS/softmax_c.tileirbc" sc
+	assemble_named "$RCORPUS/softmax_c.tileirbc" sc
 	[ "$(count 'bar.sync' "$SCRATCH/sc.sm_90.ptx")" -eq 2 ] || fail "softmax_c: $(count 'bar.sync' "$SCRATCH/sc.sm_90.ptx") barriers"
 	# reduce_max along dim 0: registers and warps only, no shuffles
-	assemble "$CORPUS/13.3/reduce_max.tileirbc" rm
+	assemble_named "$CORPUS/13.3/reduce_max.tileirbc" rm
 	[ "$(count 'shfl.sync' "$SCRATCH/rm.sm_90.ptx")" -eq 0 ]
 	[ "$(count 'bar.sync' "$SCRATCH/rm.sm_90.ptx")" -eq 1 ]
 }
@@ -79,7 +62,7 @@ count() { grep -c -- "$1" "$2" || true; }
 		tile-read "$CORPUS/13.3/$k.tileirbc" | tile-lower | tile-sched --emit=text >"$SCRATCH/$k.txt"
 		if grep -q 'convert_layout' "$SCRATCH/$k.txt"; then fail "$k: a convert_layout"; fi
 		grep -q 'cuda_tile.reduce' "$SCRATCH/$k.txt"
-		assemble "$CORPUS/13.3/$k.tileirbc" "$k"
+		assemble_named "$CORPUS/13.3/$k.tileirbc" "$k"
 		grep -q 'shfl.sync.bfly' "$SCRATCH/$k.sm_90.ptx"
 	done
 	# softmax 4x256: 8 elements of a row a thread, a row a warp; each row
@@ -90,13 +73,13 @@ count() { grep -c -- "$1" "$2" || true; }
 	[ "$(count 'shfl.sync.bfly' "$SCRATCH/softmax.sm_90.ptx")" -eq 10 ]
 	# with rows over warps: two reductions, one barrier each; the second needs
 	# none before it (it writes the other half of the buffer)
-	TILE_SCHED_PLAIN_LAYOUTS=1 assemble "$CORPUS/13.3/softmax.tileirbc" smp
+	TILE_SCHED_PLAIN_LAYOUTS=1 assemble_named "$CORPUS/13.3/softmax.tileirbc" smp
 	[ "$(count 'bar.sync' "$SCRATCH/smp.sm_90.ptx")" -eq 2 ]
 	[ "$(count 'shfl.sync.bfly' "$SCRATCH/smp.sm_90.ptx")" -eq 12 ]
 }
 
 @test "prefix_sum: shfl.sync.up within warps, one round for the warp totals" {
-	assemble "$CORPUS/13.3/prefix_sum.tileirbc" ps
+	assemble_named "$CORPUS/13.3/prefix_sum.tileirbc" ps
 	f=$SCRATCH/ps.sm_90.ptx
 	grep -q 'shfl.sync.up.b32' "$f"
 	if grep -q 'shfl.sync.bfly' "$f"; then fail "butterflies in a scan"; fi
@@ -107,7 +90,7 @@ count() { grep -c -- "$1" "$2" || true; }
 	for k in transpose permute3d; do
 		tile-read "$CORPUS/13.3/$k.tileirbc" | tile-lower | tile-sched --emit=text >"$SCRATCH/$k.txt"
 		[ "$(count 'nv_tileas.convert_layout' "$SCRATCH/$k.txt")" -eq 1 ] || fail "$k: not one conversion"
-		assemble "$CORPUS/13.3/$k.tileirbc" "$k"
+		assemble_named "$CORPUS/13.3/$k.tileirbc" "$k"
 		f=$SCRATCH/$k.sm_90.ptx
 		[ "$(count 'bar.sync' "$f")" -eq 1 ] || fail "$k: barriers"
 		if grep -q 'shfl' "$f"; then fail "$k: shuffles"; fi
@@ -121,7 +104,7 @@ count() { grep -c -- "$1" "$2" || true; }
 
 @test "more reductions, scans and shape ops (tests/reduce/corpus) assemble for every target" {
 	for f in "$RCORPUS"/*.tileirbc; do
-		assemble "$f" "$(basename "$f" .tileirbc)"
+		assemble_named "$f" "$(basename "$f" .tileirbc)"
 	done
 	# argmax: two operands through the same shuffles; cat/extract/reshape/pack: register moves only
 	grep -q 'shfl.sync.bfly' "$SCRATCH/argmax_rows.sm_90.ptx"
@@ -132,7 +115,7 @@ count() { grep -c -- "$1" "$2" || true; }
 	# warps the buffer halves alternate across iterations too, so one barrier
 	# each and none before the first
 	[ "$(count 'bar.sync' "$SCRATCH/rowsum_loop.sm_90.ptx")" -eq 0 ]
-	TILE_SCHED_PLAIN_LAYOUTS=1 assemble "$RCORPUS/rowsum_loop.tileirbc" rlp
+	TILE_SCHED_PLAIN_LAYOUTS=1 assemble_named "$RCORPUS/rowsum_loop.tileirbc" rlp
 	[ "$(count 'bar.sync' "$SCRATCH/rlp.sm_90.ptx")" -eq 2 ]
 	# a scan whose layout (from a transpose and a reshape) is not registers-
 	# lanes-warps along the dim runs in a blocked layout between two conversions
