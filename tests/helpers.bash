@@ -7,7 +7,8 @@ bats_load_library bats-file
 ROOT="$(cd "$BATS_TEST_DIRNAME/.." && pwd)"
 BIN="${BIN:-$ROOT/build/bin}"
 CORPUS="$ROOT/tests/corpus"
-NV_CORPUS="$ROOT/../shared/corpus/cuda-tile-tests"
+# NVIDIA's reader test files (a copy of ../shared/corpus/cuda-tile-tests, tests/read/nvidia/README.md)
+NV_CORPUS="$ROOT/tests/read/nvidia"
 export PATH="$BIN:$PATH"
 
 # A fresh scratch directory per test.

@@ -125,7 +125,7 @@ corpus_version() {  # every file of tests/corpus/VERSION decodes; JSON is canoni
 	reject "$SCRATCH/v.bc" "unsupported Tile version 13.0.0"
 }
 
-# --- NVIDIA's reader tests (../shared/corpus/cuda-tile-tests/README.md) --------
+# --- NVIDIA's reader tests (tests/read/nvidia/README.md) ----------------------
 
 @test "NVIDIA invalid: invalid_magic_number" {
 	reject "$NV_CORPUS/invalid/invalid_magic_number.tileirbc" "invalid magic number"
