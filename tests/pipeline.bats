@@ -34,11 +34,8 @@ params() {
 }
 
 @test "layout algebra unit tests" {
-	# built from source (layout.c needs strbuf.c and diag.c), so this works for any
-	# build flavour of libcommon.a (plain or sanitized)
-	cc -std=c11 -Wall -I"$ROOT/libcommon" "$BATS_TEST_DIRNAME/pipeline/layout_test.c" \
-		"$ROOT/libcommon/layout.c" "$ROOT/libcommon/strbuf.c" "$ROOT/libcommon/diag.c" -o "$SCRATCH/layout_test"
-	run "$SCRATCH/layout_test"
+	# tests/pipeline/layout_test.c, built by make
+	run "$BIN/../tests/unit-layout"
 	assert_success
 	assert_output "all checks passed"
 }
