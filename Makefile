@@ -91,8 +91,15 @@ check-asan:
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		BIN=$(abspath build-asan/bin) scripts/run-tests
 
+# Optional: NVIDIA's tools from their pip wheels in .venv (~550 MB, needs the
+# network), for the tests that compare with NVIDIA's tileiras (they skip without).
+VENV_PKGS = nvidia-cuda-tileiras nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm nvidia-cuda-nvcc cuda-tile numpy
+venv:
+	test -x .venv/bin/python || python3 -m venv .venv
+	.venv/bin/python -m pip install -q $(VENV_PKGS)
+
 clean:
 	rm -rf build build-asan
 
-.PHONY: all deps deps-check test example check-asan clean
+.PHONY: all deps deps-check test example check-asan venv clean
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
