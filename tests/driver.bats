@@ -83,6 +83,77 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	fi
 }
 
+@test "any file name: '--' before names, './' for a leading '-', '-' is the file named '-'" {
+	fake_front
+	cp "$V" ./-x.tileirbc
+	run --separate-stderr tileiras --gpu-name=sm_80 --emit=json -o a.json -- -x.tileirbc
+	assert_success
+	cmp a.json "$J"
+	run --separate-stderr tileiras ./-x.tileirbc --gpu-name=sm_80 --emit=json -o b.json
+	assert_success
+	# without '--' it is an option, as NVIDIA's
+	run tileiras -x.tileirbc --gpu-name=sm_80
+	assert_failure 1
+	assert_output --partial "Unknown command line argument '-x.tileirbc'"
+	# '-' names a file (NVIDIA: "No such file" without one), never stdin
+	cp "$V" ./-
+	run --separate-stderr tileiras - --gpu-name=sm_80 --emit=json -o c.json </dev/null
+	assert_success
+	cmp c.json "$J"
+}
+
+@test "real stages: a name starting with '-' reaches every tool as a path, messages name it" {
+	require_stage tile-read
+	cp "$ROOT/tests/diag/f8.tileirbc" ./-bad.tileirbc
+	cp "$V" ./-v.tileirbc
+	run --separate-stderr tileiras --gpu-name=sm_80 --emit=json -o v.json -- -v.tileirbc
+	assert_success
+	grep -q '"stage": "cuda_tile"' v.json
+	run --separate-stderr tileiras --gpu-name=sm_80 --emit=json --stop-after=tile-lower -- -bad.tileirbc
+	assert_failure 5
+	[[ "$stderr" == "tile-lower: -bad.tileirbc: loc("* ]]
+}
+
+@test "FIFOs, pipes and process substitutions are read once and compile (no hang)" {
+	for s in tile-read tile-lower tile-sched tile-ptx tile-pack; do require_stage $s; done
+	require_ptxas
+	run tileiras "$V" --gpu-name=sm_90 -o file.cubin
+	assert_success
+	mkfifo in.fifo
+	(cat "$V" >in.fifo &)
+	run timeout 120 tileiras in.fifo --gpu-name=sm_90 -o fifo.cubin
+	assert_success
+	cmp file.cubin fifo.cubin
+	run timeout 120 bash -c 'cat "$1" | tileiras /dev/stdin --gpu-name=sm_90 -o pipe.cubin' _ "$V"
+	assert_success
+	cmp file.cubin pipe.cubin
+	run timeout 120 bash -c 'tileiras <(cat "$1") --gpu-name=sm_90 -o subst.cubin' _ "$V"
+	assert_success
+	cmp file.cubin subst.cubin
+	# a corrupt pipe: tile-read's message names the path given
+	run --separate-stderr timeout 120 bash -c 'head -c 40 "$1" | tileiras /dev/stdin --gpu-name=sm_90 -o bad.cubin' _ "$V"
+	assert_failure 3
+	[[ "$stderr" == "tile-read: /dev/stdin: offset "* ]]
+	assert_file_not_exists bad.cubin
+}
+
+@test "'Not a directory' where that is the cause: input, output, --save-temps" {
+	fake_front
+	: >afile
+	run tileiras afile/k.tileirbc --gpu-name=sm_80
+	assert_failure 1
+	assert_output "error: unable to read input file 'afile/k.tileirbc': Not a directory"
+	run tileiras "$V" --gpu-name=sm_80 --emit=json -o afile/out.json
+	assert_failure 2
+	assert_output "error: cannot write output file 'afile/out.json': Not a directory"
+	run tileiras "$V" --gpu-name=sm_80 --save-temps=afile
+	assert_failure 2
+	assert_output "error: --save-temps: cannot write to directory 'afile': Not a directory"
+	run tileiras "$V" --gpu-name=sm_80 --save-temps=afile/sub
+	assert_failure 2
+	assert_output "error: --save-temps: cannot write to directory 'afile/sub': Not a directory"
+}
+
 @test "two inputs: exit 1" {
 	run tileiras "$V" "$V" --gpu-name=sm_90
 	assert_failure 1
@@ -451,6 +522,18 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	assert_file_exists vector_add.tile-sched.json
 	assert_file_not_exists vector_add.tile-ptx.ptx
 	cmp k.ptx "$P/sm80_vecadd.ptx"
+}
+
+@test "--save-temps after a failure: the files of the stages before it, no empty ones" {
+	fake_front
+	export TILEIRAS_TILE_SCHED='exit 1'
+	run tileiras "$V" --gpu-name=sm_80 --save-temps=t -o k.cubin
+	assert_failure 5
+	cmp t/vector_add.tile-read.json "$J"
+	cmp t/vector_add.tile-lower.json "$J"
+	assert_file_not_exists t/vector_add.tile-sched.json
+	assert_file_not_exists t/vector_add.tile-ptx.ptx
+	[ -z "$(find t -empty)" ]
 }
 
 @test "--save-temps into a directory that cannot be made: exit 2" {
