@@ -294,3 +294,70 @@ def select(ks, names):
 
 
 __all__ = ["compile_ptx", "entries", "digest", "run", "kernels", "families", "select", "refs"]
+
+
+# ---------------------------------------------------------------- NVIDIA's PTX
+
+# A ptxas that keeps the PTX it is given, first in NVIDIA's tileiras's
+# directory (it runs the ptxas beside itself), as scripts/gpu-check --prepare.
+FAKE_PTXAS = """#!/bin/sh
+for a in "$@"; do case "$a" in *.ptx) cp "$a" "$RUN_CORPUS_PTX_OUT";; esac; done
+exec "$RUN_CORPUS_REAL_PTXAS" "$@"
+"""
+
+
+class NvidiaPtx:
+    """NVIDIA's tileiras (pip nvidia-cuda-tileiras in .venv), run with
+    CUDA_HOME unset, with its PTX captured: get(bytecode, sm) -> (ptx, None)
+    or (None, why)."""
+
+    def __init__(self, nvbin, cache_dir):
+        import nvtools
+        self.nvtools, self.nvbin, self.cache = nvtools, nvbin, cache_dir
+        self.tw = tempfile.mkdtemp(prefix="nvptx.")
+        os.makedirs(os.path.join(self.tw, "bin"))
+        real = os.path.dirname(nvbin)
+        try:
+            os.link(os.path.join(nvbin, "tileiras"), os.path.join(self.tw, "bin", "tileiras"))
+        except OSError:
+            shutil.copy2(os.path.join(nvbin, "tileiras"), os.path.join(self.tw, "bin", "tileiras"))
+        for d in ("lib", "nvvm"):
+            if os.path.exists(os.path.join(real, d)):
+                os.symlink(os.path.join(real, d), os.path.join(self.tw, d))
+        w = os.path.join(self.tw, "bin", "ptxas")
+        with open(w, "w") as f:
+            f.write(FAKE_PTXAS)
+        os.chmod(w, 0o755)
+        os.makedirs(cache_dir, exist_ok=True)
+
+    def close(self):
+        shutil.rmtree(self.tw, ignore_errors=True)
+
+    def get(self, bytecode, sm):
+        with open(bytecode, "rb") as f:
+            h = hashlib.sha1(f.read()).hexdigest()[:16]
+        ptx = os.path.join(self.cache, "%s.%s.%s.ptx" % (os.path.basename(bytecode), h, sm))
+        why = ptx + ".err"
+        if not os.path.exists(ptx) and not os.path.exists(why):
+            env = self.nvtools.nvidia_env()
+            tmp = ptx + ".part"
+            env.update(RUN_CORPUS_PTX_OUT=tmp, RUN_CORPUS_REAL_PTXAS=os.path.join(self.nvbin, "ptxas"))
+            r = self.nvtools.run([os.path.join(self.tw, "bin", "tileiras"), "--gpu-name", sm, bytecode,
+                                  "-o", os.path.join(self.tw, "k.cubin")], env=env)
+            if r.rc == 0 and os.path.exists(tmp):
+                os.rename(tmp, ptx)
+            else:
+                with open(why, "w") as f:
+                    f.write("NVIDIA's tileiras rc %d: %s" % (r.rc, r.first_error()))
+        if os.path.exists(ptx):
+            with open(ptx) as f:
+                return f.read(), None
+        with open(why) as f:
+            return None, f.read()
+
+
+def tensor_map_params(ptx, entry):
+    """How many 128-byte .param arrays (TMA tensor maps its host callback
+    fills at launch) an entry of NVIDIA's PTX takes."""
+    m = re.search(r"\.entry\s+%s\s*\((.*?)\)" % re.escape(entry), ptx, re.S)
+    return len(re.findall(r"\.param\s+\.align\s+\d+\s+\.b8\s+\w+\[128\]", m.group(1))) if m else 0
