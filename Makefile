@@ -86,10 +86,15 @@ example: deps
 	$(MAKE) all
 	scripts/example $(GPU)
 
+# The suite with ASan/UBSan, then FUZZ_SECONDS of structured fuzzing of the
+# stages (scripts/fuzz-stages, docs/robustness.md); fails if either finds a fault.
+FUZZ_SECONDS ?= 60
 check-asan:
 	$(MAKE) BUILD=build-asan EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" LDFLAGS="-fsanitize=address,undefined" all
-	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-		BIN=$(abspath build-asan/bin) scripts/run-tests
+	st=0; ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		BIN=$(abspath build-asan/bin) scripts/run-tests || st=1; \
+	scripts/fuzz-stages --bin build-asan/bin $(FUZZ_SECONDS) || st=1; \
+	exit $$st
 
 # Optional: NVIDIA's tools from their pip wheels in .venv (~550 MB, needs the
 # network), for the tests that compare with NVIDIA's tileiras (they skip without).
