@@ -293,7 +293,11 @@ static bool src(DecodeCtx *dc, const RawOperand *o, int ty, int32_t *slot)
 	}
 	case RO_SYM: {
 		uint64_t a;
-		int sp;
+		int sp, rs;
+		if (lookup_reg(dc, o->name, &rs)) {     /* a register named without % */
+			*slot = rs;
+			return true;
+		}
 		if (!sym_addr(dc, o->name, &a, &sp))
 			return bad(dc, "unknown symbol '%s'%s", o->name, "");
 		*slot = dc_const_slot(dc, a + (uint64_t)o->off);
@@ -313,7 +317,7 @@ static bool dst(DecodeCtx *dc, const RawOperand *o, int32_t *slot)
 		*slot = 1;
 		return true;
 	}
-	if (o->kind != RO_REG)
+	if (o->kind != RO_REG && o->kind != RO_SYM)
 		return bad(dc, "destination must be a register%s%s", "", "");
 	if (!lookup_reg(dc, o->name, slot))
 		return bad(dc, "unknown register '%s'%s", o->name, "");

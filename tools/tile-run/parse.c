@@ -317,6 +317,7 @@ static bool param_list(P *p, Param **out, int *n, uint32_t *pbytes)
 	if (!expect(p, "("))
 		return false;
 	while (!accept(p, ")")) {
+		accept(p, ".hidden");
 		if (!accept(p, ".param") && !accept(p, ".reg"))
 			return fail(p, "expected .param in a parameter list%s", "");
 		Decl d;
@@ -370,7 +371,7 @@ static bool reg_decl(P *p, DecodeCtx *dc)
 		return fail(p, "vector registers are not supported%s", "");
 	p->i++;
 	do {
-		char name[80];
+		char name[256];
 		if (!ident(p, name, sizeof name))
 			return false;
 		uint64_t count = 0;
@@ -566,7 +567,7 @@ static bool instruction(P *p, DecodeCtx *dc)
 	uint32_t line = TK(p)->line;
 	if (accept(p, "@")) {
 		gneg = accept(p, "!");
-		char g[80];
+		char g[256];
 		if (!ident(p, g, sizeof g))
 			return false;
 		dc->line = line;
@@ -803,6 +804,12 @@ static bool function(P *p, bool entry, bool external)
 		}
 		if (accept(p, ".explicitcluster") || accept(p, ".noreturn"))
 			continue;
+		if (accept(p, ".language")) {
+			uint64_t lang;
+			if (!integer(p, &lang))
+				return false;
+			continue;
+		}
 		if (accept(p, ".pragma")) {
 			if (!skip_to_semi(p))
 				return false;

@@ -39,13 +39,13 @@ typedef struct Imm {
 struct RawOperand {
 	RawKind kind;
 	bool neg;               /* !%p */
-	char name[80];          /* RO_REG/RO_SYM: the name; RO_ADDR: base name or "" */
+	char name[256];         /* RO_REG/RO_SYM: the name; RO_ADDR: base name or "" */
 	Imm imm;                /* RO_IMM; RO_ADDR with no base: the address */
 	int64_t off;            /* RO_ADDR / RO_SYM offset */
 	int nsub;               /* RO_VEC / RO_LIST elements, in sub[] */
 	struct RawOperand *sub;
 	bool pair;              /* RO_REG "%p|%q": second name in name2 */
-	char name2[80];
+	char name2[256];
 };
 
 /* a named thing in a function body or the module */
