@@ -112,6 +112,7 @@ int exec_sync(Thread *t, const Insn *in);       /* barriers; may return ST_BLOCK
 
 /* sched.c */
 void warp_check(Cta *c, int warp);
+void warp_check_thread(Cta *c, Thread *t);
 void bar_check(Cta *c, int id);
 void thread_exited(Thread *t);
 

@@ -182,15 +182,10 @@ static void resolve(Cta *c, int warp, uint32_t mask, const Insn *in)
 		}
 }
 
-void warp_check(Cta *c, int warp)
+/* resolve t's collective if every lane of its mask is there */
+static void check_one(Cta *c, int warp, Thread *t)
 {
-	for (int k = 0; k < 32; k++) {
-		int tid = warp * 32 + k;
-		if (tid >= c->n)
-			break;
-		Thread *t = &c->th[tid];
-		if (t->state != TS_WARP)
-			continue;
+	{
 		uint32_t mask = (uint32_t)t->cv[2];
 		bool ready = true, mismatch = false;
 		for (int j = 0; j < 32 && ready; j++) {
@@ -208,11 +203,28 @@ void warp_check(Cta *c, int warp)
 				mismatch = true;
 		}
 		if (!ready)
-			continue;
+			return;
 		if (mismatch) {
 			fault(t, t->wait, "lanes of membermask 0x%08x wait at different warp collectives", mask);
 			return;
 		}
 		resolve(c, warp, mask, t->wait);
+	}
+}
+
+void warp_check_thread(Cta *c, Thread *t)
+{
+	if (t->state == TS_WARP)
+		check_one(c, (int)t->warp, t);
+}
+
+void warp_check(Cta *c, int warp)
+{
+	for (int k = 0; k < 32 && !RUN.status; k++) {
+		int tid = warp * 32 + k;
+		if (tid >= c->n)
+			break;
+		if (c->th[tid].state == TS_WARP)
+			check_one(c, warp, &c->th[tid]);
 	}
 }
