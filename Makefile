@@ -12,7 +12,7 @@ CFLAGS_ALL = -std=c11 -Wall -Wextra -Wno-unused-parameter -Wshadow $(WERROR) \
              -Ilibcommon $(CFLAGS) $(EXTRA_CFLAGS)
 LDLIBS_COMMON = -ljansson -lm
 
-TOOLS = tile-ir tile-read tile-lower tile-sched tile-ptx tile-pack
+TOOLS = tile-ir tile-read tile-lower tile-sched tile-ptx tile-pack tile-run
 # tools that link LLVM
 LLVM_TOOLS = tile-ptx tile-pack
 
