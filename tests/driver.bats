@@ -788,3 +788,71 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 		[ "$(elf_machine probe.cubin)" = 190 ]
 	done
 }
+
+# --- tileirdisasm (NVIDIA's interface; our text) -------------------------------
+
+@test "tileirdisasm: installed beside tileiras; NVIDIA's options and exit codes" {
+	[ -x "$BIN/tileirdisasm" ] || fail "make did not install tileirdisasm beside tileiras"
+	cmp "$BIN/tileirdisasm" "$ROOT/scripts/tileirdisasm"
+	run --separate-stderr tileirdisasm --help
+	assert_success
+	assert_output --partial "USAGE: tileirdisasm [options] <tile bytecode file>"
+	for o in "  -g " --preview= --print-debug-info --version; do assert_output --partial -- "$o"; done
+	run --separate-stderr tileirdisasm
+	assert_failure 2
+	assert_equal "$stderr" "error: no input file provided"
+	run tileirdisasm nonexist.tileirbc
+	assert_failure 2
+	assert_output "error: unable to read input file 'nonexist.tileirbc': No such file or directory"
+	: >afile
+	run tileirdisasm afile/x
+	assert_failure 2
+	assert_output "error: unable to read input file 'afile/x': Not a directory"
+	echo garbage >g.bin
+	run --separate-stderr tileirdisasm g.bin
+	assert_failure 3
+	assert_equal "$(printf '%s\n' "$stderr" | tail -1)" "error: input does not correspond to Tile IR bytecode"
+	run tileirdisasm "$V" "$V"
+	assert_failure 1
+	assert_line --index 0 "tileirdisasm: Too many positional arguments specified!"
+	run tileirdisasm -o x "$V"
+	assert_failure 1
+	assert_output "tileirdisasm: Unknown command line argument '-o'.  Try: 'tileirdisasm --help'"
+	run tileirdisasm --preview=bogus "$V"
+	assert_failure 1
+	assert_output "tileirdisasm: for the --preview option: unknown preview feature 'bogus'; supported features: simt"
+}
+
+@test "tileirdisasm: our text of the bytecode; locations only with -g; any file name" {
+	require_stage tile-read
+	run --separate-stderr tileirdisasm "$V" --preview=simt
+	assert_success
+	[ "$(grep -c . <<<"$output")" -eq "$(tile-read --emit=text "$V" | grep -c .)" ]
+	assert_output --partial "cuda_tile.entry"
+	refute_output --partial 'loc('
+	run --separate-stderr tileirdisasm -g "$V"
+	assert_success
+	assert_equal "$output" "$(tile-read --emit=text "$V")"
+	assert_output --partial 'loc("tests/kernels/vector_add.py":'
+	cp "$V" ./-k.tileirbc
+	run --separate-stderr tileirdisasm -- -k.tileirbc
+	assert_success
+	assert_output --partial "cuda_tile.entry"
+}
+
+@test "tileirdisasm: cuTile's own _bytecode_to_mlir_text (CUDA_TILE_DUMP_TILEIR) runs ours beside our tileiras" {
+	require_stage tile-read
+	[ -x "$ROOT/.venv/bin/python" ] || skip ".venv with cuda-tile not present"
+	run "$ROOT/.venv/bin/python" - "$BIN" "$V" <<'PY'
+import sys, types
+import cuda.tile._compile as c
+# as when our tileiras is the one cuTile found (PATH, no pip tileiras)
+c._find_compiler_bin = lambda: types.SimpleNamespace(path=sys.argv[1] + "/tileiras")
+c._find_tileirdisasm_bin.cache_clear()
+print(c._find_tileirdisasm_bin())
+print(c._bytecode_to_mlir_text(open(sys.argv[2], "rb").read()))
+PY
+	assert_success
+	assert_line --index 0 "$BIN/tileirdisasm"
+	assert_output --partial "cuda_tile.entry"
+}
