@@ -12,7 +12,7 @@ CFLAGS_ALL = -std=c11 -Wall -Wextra -Wno-unused-parameter -Wshadow $(WERROR) \
              -Ilibcommon $(CFLAGS) $(EXTRA_CFLAGS)
 LDLIBS_COMMON = -ljansson -lm
 
-TOOLS = tile-ir tile-read tile-lower tile-sched tile-ptx tile-pack
+TOOLS = tile-ir tile-read tile-lower tile-sched tile-ptx tile-pack tile-run
 # tools that link LLVM
 LLVM_TOOLS = tile-ptx tile-pack
 
@@ -72,9 +72,10 @@ $(UNIT_TESTS):
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS_COMMON)
 
-$(BUILD)/bin/tileiras: scripts/tileiras
+$(BUILD)/bin/tileiras: scripts/tileiras scripts/tileirdisasm
 	@mkdir -p $(dir $@)
 	cp scripts/tileiras $@ && chmod +x $@
+	cp scripts/tileirdisasm $(dir $@)tileirdisasm && chmod +x $(dir $@)tileirdisasm
 
 # The one test command (README, .ci/run): installs what is missing, builds, runs every suite.
 test: deps

@@ -332,7 +332,7 @@ PY
 	tile-read "$CORPUS/13.2/matmul.tileirbc" >"$SCRATCH/r.json"
 	run tile-lower "$SCRATCH/r.json"
 	assert_failure 1
-	assert_output --partial "tests/kernels/matmul.py:14:14: error: 'cuda_tile.mmaf' op is not supported yet"
+	assert_output --partial "loc(\"tests/kernels/matmul.py\":14:14): error: 'cuda_tile.mmaf' op is not supported yet"
 	refute_output --partial 'internal error'
 	# permute was the hand-made example; it is carried now (tests/reduce.bats)
 	run tile-lower "$BATS_TEST_DIRNAME/pipeline/ir/unsupported.cuda_tile.json"

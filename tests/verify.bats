@@ -83,7 +83,7 @@ verify_fails() {
 @test "verify: an error is reported at the op's source location" {
 	run --separate-stderr tile-ir --verify "$VDIR/invalid/located.json"
 	assert_failure 1
-	[[ "$stderr" == *"located.json: k.py:7:3: error: 'cuda_tile.addi' op requires attribute 'overflow'"* ]]
+	[[ "$stderr" == *"located.json: loc(\"k.py\":7:3): error: 'cuda_tile.addi' op requires attribute 'overflow'"* ]]
 }
 
 @test "verify: an op without a location is reported at its JSON pointer" {
