@@ -5,6 +5,7 @@
  * collective is resolved for all of them at once and they go on. Lanes of
  * one mask waiting at different instructions are a fault (the PTX is
  * wrong), never a silent guess. */
+#include <math.h>
 #include "exec.h"
 
 int exec_warp(Thread *t, const Insn *in)
@@ -61,8 +62,30 @@ int exec_warp(Thread *t, const Insn *in)
 	return ST_BLOCK;
 }
 
+/* redux.sync.{min,max}{.abs}{.NaN}.f32: NaN inputs are skipped unless .NaN */
+static uint64_t redux_f32(const Insn *in, uint64_t acc, uint64_t v, bool first)
+{
+	float x = u2f((uint32_t)v);
+	if (in->flags & F_ABS)
+		x = fabsf(x);
+	if (first)
+		return f2u(x);
+	float a = u2f((uint32_t)acc);
+	if (isnan(a) || isnan(x)) {
+		if (in->flags & F_NAN)
+			return 0x7fffffffu;
+		return f2u(isnan(a) ? x : a);
+	}
+	bool max = in->mode == AOP_MAX;
+	if (a == x && a == 0)   /* -0 < +0 */
+		return f2u(max ? (signbit(a) ? x : a) : (signbit(a) ? a : x));
+	return f2u(max ? (x > a ? x : a) : (x < a ? x : a));
+}
+
 static uint64_t redux(const Insn *in, uint64_t acc, uint64_t v, bool first)
 {
+	if (in->ty == TY_F32)
+		return redux_f32(in, acc, v, first);
 	if (first)
 		return v;
 	bool sg = type_kind[in->ty] == 'S';
