@@ -1,6 +1,7 @@
 /* interp.c: the instruction loop. Runs one thread until it waits at a
- * collective, exits, faults, or has run QUANTUM instructions and takes a
- * branch (so spin-waits on other threads make progress). One switch per
+ * collective, exits, faults, has run QUANTUM instructions and takes a
+ * branch, or reads a clock (so spin-waits on other threads or on time
+ * make progress). One switch per
  * instruction; the commonest integer operations are done inline, the rest
  * by the family functions (exec_*.c). */
 #include "exec.h"
@@ -101,9 +102,16 @@ int run_thread(Thread *t)
 		case OP_SETP: case OP_SET: case OP_SELP: case OP_SLCT:
 			st = exec_cmp(t, in);
 			break;
-		case OP_MOV: case OP_CVTA: case OP_ISSPACEP: case OP_MOV_CLOCK:
+		case OP_MOV: case OP_CVTA: case OP_ISSPACEP:
 			st = exec_move(t, in);
 			break;
+		case OP_MOV_CLOCK:
+			/* a thread reading the clock is usually waiting for time to
+			 * pass: let the others run (as they would on a GPU meanwhile) */
+			st = exec_move(t, in);
+			t->pc = pc + 1;
+			st = ST_YIELD;
+			goto out;
 		case OP_CVT:
 			st = exec_cvt(t, in);
 			break;
