@@ -177,3 +177,55 @@ PY
 		assert_line --index 0 "7"
 	done
 }
+
+@test "tile-run: a failed device assert prints the device's message and exits 3" {
+	run --separate-stderr tile-run "$F/faults.ptx" --entry k_assert --grid 1
+	assert_failure 3
+	[ "${stderr_lines[0]}" = 'k.py:42: k: block: [0,0,0], thread: [5,0,0] Assertion `x > 0` failed.' ]
+	[[ ${stderr_lines[1]} == *"device-side assertion failed, thread (5,0,0) of block (0,0,0)"* ]]
+}
+
+@test "tile-run: trap and deadlock are faults (exit 3)" {
+	run --separate-stderr tile-run "$F/faults.ptx" --entry k_trap --grid 1
+	assert_failure 3
+	[[ $stderr == *"trap, thread (0,0,0)"* ]]
+	run --separate-stderr tile-run "$F/faults.ptx" --entry k_deadlock --grid 1
+	assert_failure 3
+	[[ $stderr == *"deadlock: 32 threads wait"* ]]
+}
+
+@test "tile-run: memcheck reports misaligned accesses (--check none lets them through)" {
+	npy "$SCRATCH/a.npy" '<u4' '(4,)' 1 2 3 4
+	run --separate-stderr tile-run "$F/faults.ptx" --entry k_misaligned --grid 1 "$SCRATCH/a.npy"
+	assert_failure 3
+	[[ $stderr == *"misaligned global read of 4 bytes"*"at offset 2 of argument 0"* ]]
+	run tile-run "$F/faults.ptx" --entry k_misaligned --check none --grid 1 "$SCRATCH/a.npy"
+	assert_success
+}
+
+@test "tile-run: device malloc/free; a use after free is caught" {
+	npy "$SCRATCH/o.npy" '<u4' '(4,)' 0 0 0 0
+	run tile-run "$F/faults.ptx" --entry k_heap --grid 1 --out "$SCRATCH/out" "$SCRATCH/o.npy" 0
+	assert_success
+	run values "$SCRATCH/out/0.npy" I
+	assert_line --index 0 "1234"
+	run --separate-stderr tile-run "$F/faults.ptx" --entry k_heap --grid 1 "$SCRATCH/o.npy" 1
+	assert_failure 3
+	[[ $stderr == *"use after free: global read of 4 bytes"*"device malloc of 64 bytes"* ]]
+}
+
+@test "tile-run takes JSON IR of any stage (compiled through the stages) and needs --gpu-name for it" {
+	tile-read "$CORPUS/13.4/vector_add.tileirbc" > "$SCRATCH/va.json"
+	tile-read "$CORPUS/13.4/vector_add.tileirbc" | tile-lower --gpu-name=sm_90 > "$SCRATCH/va2.json"
+	npy "$SCRATCH/x.npy" '<f4' '(100,)' $(seq 100)
+	npy "$SCRATCH/z.npy" '<f4' '(100,)' $(printf '0 %.0s' $(seq 100))
+	run tile-run "$SCRATCH/va.json" --grid 1 "$SCRATCH/x.npy"
+	assert_failure 2
+	for j in va.json va2.json; do
+		run tile-run "$SCRATCH/$j" --gpu-name sm_90 --entry vector_add_Kt1_A1f32_1l0_A1f32_1l0_A1f32_1l0_I128 \
+			--grid 1 --out "$SCRATCH/out" "$SCRATCH/x.npy" 100 1 "$SCRATCH/x.npy" 100 1 "$SCRATCH/z.npy" 100 1
+		assert_success
+		run values "$SCRATCH/out/6.npy" f
+		assert_line --index 99 "200.0"
+	done
+}
