@@ -229,3 +229,20 @@ PY
 		assert_line --index 99 "200.0"
 	done
 }
+
+@test "tile-run: .func calls pass parameters and 16-byte results, callees have their own local memory" {
+	npy "$SCRATCH/o.npy" '<u4' '(32,)' $(printf '0 %.0s' $(seq 32))
+	run tile-run "$F/calls.ptx" --grid 1 --out "$SCRATCH/out" "$SCRATCH/o.npy"
+	assert_success
+	run values "$SCRATCH/out/0.npy" I
+	assert_line --index 0 "105"
+	assert_line --index 31 "198"
+}
+
+@test "tile-run refuses NVIDIA's hidden tensor-map parameters with a clear error" {
+	sed -e 's/^\t.param .u32 n$/\t.param .u32 n,\n\t.hidden .param .align 64 .b8 tmap[128]/' "$F/add1.ptx" > "$SCRATCH/tma.ptx"
+	grep -q hidden "$SCRATCH/tma.ptx"
+	run --separate-stderr tile-run "$SCRATCH/tma.ptx" --grid 1 a.npy b.npy 8 0
+	assert_failure 1
+	[[ $stderr == *"hidden parameter 3 (a 128-byte TMA tensor map"* ]]
+}

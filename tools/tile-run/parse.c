@@ -317,7 +317,7 @@ static bool param_list(P *p, Param **out, int *n, uint32_t *pbytes)
 	if (!expect(p, "("))
 		return false;
 	while (!accept(p, ")")) {
-		accept(p, ".hidden");
+		bool hidden = accept(p, ".hidden");
 		if (!accept(p, ".param") && !accept(p, ".reg"))
 			return fail(p, "expected .param in a parameter list%s", "");
 		Decl d;
@@ -326,6 +326,7 @@ static bool param_list(P *p, Param **out, int *n, uint32_t *pbytes)
 		*out = xrealloc(*out, (size_t)(*n + 1) * sizeof **out);
 		Param *pa = &(*out)[(*n)++];
 		memset(pa, 0, sizeof *pa);
+		pa->hidden = hidden;
 		pa->name = xstrdup(d.name);
 		pa->ty = d.ty;
 		pa->size = decl_size(&d);

@@ -114,6 +114,7 @@ typedef struct Param {
 	int ty;                 /* scalar type, or TY_B8 with size for arrays */
 	uint32_t size, align, offset;
 	bool ptr;               /* .ptr attribute */
+	bool hidden;            /* .hidden: NVIDIA's TMA tensor maps, filled by its host code */
 } Param;
 
 /* .func call: how a call site's parameter symbols map to the callee's */
