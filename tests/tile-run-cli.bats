@@ -246,3 +246,25 @@ PY
 	assert_failure 1
 	[[ $stderr == *"hidden parameter 3 (a 128-byte TMA tensor map"* ]]
 }
+
+@test "tile-run: instruction results the PTX ISA pins down (prmt bfe bfind shf cvt f16/bf16/tf32/e4m3/e2m1 rounding, carries, lop3 ...)" {
+	npy "$SCRATCH/o.npy" '<u4' '(32,)' $(printf '0 %.0s' $(seq 32))
+	run tile-run "$F/semantics.ptx" --grid 1 --out "$SCRATCH/out" "$SCRATCH/o.npy"
+	assert_success
+	run values "$SCRATCH/out/0.npy" I
+	# one line per store of semantics.ptx, in order
+	local want=(
+		0x55441100 0xfffffff8 16 15 0 2 4 0xfffffffd   # prmt, bfe.s32, bfind, .shiftamt, shf.r.wrap, cvt.rni 2.5/3.5, cvt.rmi -2.7
+		0x7c00 0x7bff 0x7e38 0xffffffff                 # f16 of 65520 (rn: inf, rz: max), e4m3x2 satfinite, mul.hi.s64
+		0x7fffffff 0x3f800000 0x7fffffff 0x7fffffff 0  # min.NaN, min, add.sat.s32, cvt.rzi.s32 inf, cvt.rzi.u32 -1
+		0x3f800000 0x3f800001 0x3c00c000 0x3f80         # add.rz / add.rp, cvt f16x2, bf16 tie to even
+		0x3f802000 0xfffffff8 1 0x96969696 32 16         # tf32 .rna tie, mad.wide.s32, addc carry, lop3, popc.b64, clz
+		0x80000000 0xfffffffd 0xffffffff 0xffffffff 0x42 # brev, div.s32, rem.s32, shr.s32 by 40, e2m1x2 ties
+	)
+	local k=0 w
+	for w in "${want[@]}"; do
+		[ "${lines[$k]}" -eq "$((w))" ] || fail "store $k: got ${lines[$k]}, want $((w))"
+		k=$((k + 1))
+	done
+	[ "$k" -eq 32 ]
+}
