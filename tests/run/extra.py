@@ -284,8 +284,10 @@ F4_VALUES = np.array([0, 0.5, 1, 1.5, 2, 3, 4, 6], np.float64)
 
 
 def f4_code(x):
-    """nearest even-coded e2m1 of x, saturating at 6 (sign in bit 3)"""
-    a = abs(float(x))
+    """nearest even-coded e2m1 of x, saturating at 6 (sign in bit 3); |x| is
+    clamped first: for |x| >= 2^53 or so every distance rounds to |x| in
+    float64 and the tie-break would pick code 0"""
+    a = min(abs(float(x)), 6.0)
     d = np.abs(F4_VALUES - a)
     best = min(range(8), key=lambda c: (d[c], c & 1))
     return best | (8 if np.signbit(x) else 0)
