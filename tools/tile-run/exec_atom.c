@@ -5,7 +5,7 @@
 #include <math.h>
 #include "exec.h"
 
-static uint64_t fadd(uint64_t a, uint64_t b, int ty)
+static uint64_t atom_fadd(uint64_t a, uint64_t b, int ty)
 {
 	switch (ty) {
 	case TY_F32: return f2u(u2f((uint32_t)a) + u2f((uint32_t)b));
@@ -15,7 +15,7 @@ static uint64_t fadd(uint64_t a, uint64_t b, int ty)
 				       ty, RND_RN, false, false, false);
 	case TY_F16X2: case TY_BF16X2: {
 		int e = ty == TY_F16X2 ? TY_F16 : TY_BF16;
-		return fadd(a & 0xffff, b & 0xffff, e) | fadd(a >> 16 & 0xffff, b >> 16 & 0xffff, e) << 16;
+		return atom_fadd(a & 0xffff, b & 0xffff, e) | atom_fadd(a >> 16 & 0xffff, b >> 16 & 0xffff, e) << 16;
 	}
 	}
 	return 0;
@@ -47,7 +47,7 @@ int exec_atom(Thread *t, const Insn *in)
 	uint64_t mask = nb >= 8 ? ~0ull : (1ull << (8 * nb)) - 1;
 	bool fl = k == 'F' || k == 'X';
 	switch (in->mode) {
-	case AOP_ADD: nw = fl ? fadd(old, b, ty) : old + b; break;
+	case AOP_ADD: nw = fl ? atom_fadd(old, b, ty) : old + b; break;
 	case AOP_MIN: case AOP_MAX: {
 		bool max = in->mode == AOP_MAX;
 		if (fl) {

@@ -43,10 +43,6 @@ int exec_move(Thread *t, const Insn *in)
 			r = a - base;
 		else
 			r = a + base;
-		if (in->flags & F_TO && base && a == 0)
-			r = 0;
-		if (!(in->flags & F_TO) && base && a == 0 && in->space != SP_SHARED)
-			r = 0;
 		R[in->d[0]] = norm(r, in->ty);
 		return ST_NEXT;
 	}

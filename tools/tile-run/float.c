@@ -120,8 +120,9 @@ uint32_t double_to_small(double x, int ty, int rnd, bool sat, bool satfinite, bo
 	if (ty == TY_UE8M0) {
 		if (isnan(x))
 			return 0xff;
-		if (x <= 0 || isinf(x))
-			return x <= 0 ? 0 : 0xfe;
+		x = fabs(x);    /* the sign is ignored (as cuda_fp8.hpp's conversion does) */
+		if (x == 0 || isinf(x))
+			return x == 0 ? 0 : 0xfe;
 		int e;
 		double m = frexp(x, &e);        /* x = m 2^e, m in [0.5,1) */
 		int lg = e - 1;                 /* floor(log2 x) */

@@ -117,9 +117,10 @@ int run_thread(Thread *t)
 			st = exec_ctrl(t, in);
 			break;
 		case OP_SHFL: case OP_VOTE: case OP_REDUX: case OP_MATCH: case OP_ACTIVEMASK: case OP_ELECT:
+		case OP_LDMATRIX: case OP_STMATRIX:
 			st = exec_warp(t, in);
 			if (st == ST_BLOCK) {
-				warp_check(c, (int)t->warp);
+				warp_check_thread(c, t);
 				if (r->status)
 					st = ST_FAULT;
 				else if (t->state == TS_RUN)
@@ -129,7 +130,7 @@ int run_thread(Thread *t)
 		case OP_BAR: case OP_BARRIER:
 			st = exec_sync(t, in);
 			if (st == ST_BLOCK && in->mode == BAR_WARP_SYNC) {
-				warp_check(c, (int)t->warp);
+				warp_check_thread(c, t);
 				if (r->status)
 					st = ST_FAULT;
 				else if (t->state == TS_RUN)

@@ -86,6 +86,7 @@ enum {
 	F_FULL = 1 << 19, F_NOFTZ = 1 << 20, F_PRED_SRC = 1 << 21,
 	F_ZFILL = 1 << 22,      /* cp.async with a src-size operand */
 	F_UNI = 1 << 23,
+	F_TRANS = 1 << 24,      /* ldmatrix/stmatrix .trans */
 };
 
 #define MAX_DST 4
