@@ -48,17 +48,7 @@ NOT_COMPILED = {"matmul": "cuda_tile.mmaf is not lowered yet (README: open work)
 # Known wrong results, by kernel label: reported as "known", not failures
 # (a pass is reported as ok with a note to drop the entry). Each names its
 # owner; docs/tile-run-validation.md has the diagnosis.
-CVTA_LOCAL = ("tile-run: cvta.local maps local address 0 (__local_depot0) to the null pointer, "
-              "so generic accesses to the depot (vprintf's argument buffer, spilled tiles) go to global 0x0")
-UE8M0_NEG = ("tile-run: cvt.rz/rp.satfinite.ue8m0x2.f32 gives code 0 for negative inputs; cuda_fp8.hpp's "
-             "__nv_cvt_float_to_e8m0 (the device instruction's host twin) ignores the sign")
-KNOWN = {                       # label: (reason, the PTX it concerns: "ours", "nvidia" or both)
-    "debug_print": (CVTA_LOCAL, ("ours", "nvidia")),
-    "f4_const": (CVTA_LOCAL, ("ours", "nvidia")),
-    "extract_dyn": (CVTA_LOCAL, ("nvidia",)),
-    "insert_block": (CVTA_LOCAL, ("nvidia",)),
-    "convert_narrow": (UE8M0_NEG, ("ours", "nvidia")),
-}
+KNOWN = {}                      # label: (reason, the PTX it concerns: ("ours",), ("nvidia",) or both)
 
 # Manifest inputs that reach undefined behaviour, replaced for these runs.
 # elementwise_int: where(ty != 0, tx // ty + tx % ty, a) evaluates the
