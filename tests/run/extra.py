@@ -26,7 +26,7 @@ OPSK = os.path.join(ROOT, "tests", "ops")
 PCK = os.path.join(ROOT, "tests", "pipeline", "corpus")
 
 Extra = collections.namedtuple("Extra", "bytecode prefix build tol targets")
-BOTH = ("sm_80", "sm_90")
+EVERY = ("sm_80", "sm_90", "sm_100", "sm_120")
 
 
 def A(x):
@@ -397,7 +397,7 @@ def c_strided_v4(rng):
     return [A(x), A(y), A(out)], (4, 1, 1), {2: ref}
 
 
-def X(bc, prefix, build, tol, targets=BOTH):
+def X(bc, prefix, build, tol, targets=EVERY):
     return Extra(bc, prefix, build, tol, targets)
 
 
@@ -442,5 +442,5 @@ CASES = {
     "convert_tf32": X(f"{OPSK}/convert_tf32.tileirbc", "convert_tf32", c_convert_tf32, 0),
     "f4_views": X(f"{OPSK}/f4_views.tileirbc", "f4_views", c_f4_views, 0, ("sm_100",)),
     "f4_const": X(f"{OPSK}/f4_const.tileirbc", "f4_const", c_f4_const, 0, ("sm_100",)),
-    "f8_roundtrip": X(f"{OPSK}/f8_roundtrip.tileirbc", "f8_roundtrip", c_f8_roundtrip, 0, ("sm_90",)),
+    "f8_roundtrip": X(f"{OPSK}/f8_roundtrip.tileirbc", "f8_roundtrip", c_f8_roundtrip, 0, ("sm_90", "sm_100", "sm_120")),
 }
