@@ -7,6 +7,7 @@
 #include "irutil.h"
 #include "layout.h"
 #include "diag.h"
+#include "xalloc.h"
 
 typedef struct C {
 	Module *m;
@@ -415,9 +416,7 @@ int stage_check(Module *m)
 			c->warps = ew ? (int)ew->u.i : (int)module_attr(m, "num_warps")->u.i;
 		}
 		c->nvis = count_values(top) + 1;
-		c->visible = calloc((size_t)c->nvis, 1);
-		if (!c->visible)
-			ice("out of memory");
+		c->visible = xcalloc((size_t)c->nvis, 1);
 		for (int r = 0; r < top->nregions; r++)
 			FOR_EACH_BLOCK(b, &top->regions[r]) {
 				if (c->stage == 3)

@@ -8,6 +8,7 @@
 #include "ir.h"
 #include "diag.h"
 #include "strbuf.h"
+#include "xalloc.h"
 
 struct TypeTable { size_t cap, n; const Type **slot; };
 
@@ -68,9 +69,7 @@ static const Type *intern(Module *m, const Type *proto)
 	}
 	if (tt->n * 2 >= tt->cap) {
 		size_t cap = tt->cap ? tt->cap * 2 : 64;
-		const Type **slot = calloc(cap, sizeof *slot);
-		if (!slot)
-			ice("out of memory");
+		const Type **slot = xcalloc(cap, sizeof *slot);
 		for (size_t i = 0; i < tt->cap; i++) {
 			if (!tt->slot[i])
 				continue;
@@ -564,9 +563,7 @@ static const Type *parse_type(P *ps, int depth)
 				}
 				if (n[side] == cap[side]) {
 					cap[side] = cap[side] ? 2 * cap[side] : 16;
-					const Type **p = realloc(io[side], sizeof *p * (size_t)cap[side]);
-					if (!p)
-						ice("out of memory");
+					const Type **p = xrealloc(io[side], sizeof *p * (size_t)cap[side]);
 					io[side] = p;
 				}
 				io[side][n[side]++] = t;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "verify_impl.h"
+#include "xalloc.h"
 
 /* ------------------------------------------------------------ enum spellings (docs/ir.md §4.1) */
 const char *const E_SIGN[] = { "unsigned", "signed", NULL };
@@ -342,10 +343,8 @@ static size_t type_slot(V *v, const Type *t, bool *found)
 {
 	if (v->seen_n * 2 >= v->seen_cap) {
 		size_t cap = v->seen_cap ? v->seen_cap * 2 : 256;
-		const Type **s = calloc(cap, sizeof *s);
-		bool *ok = calloc(cap, sizeof *ok);
-		if (!s || !ok)
-			ice("out of memory");
+		const Type **s = xcalloc(cap, sizeof *s);
+		bool *ok = xcalloc(cap, sizeof *ok);
 		for (size_t i = 0; i < v->seen_cap; i++)
 			if (v->seen[i]) {
 				size_t j = ((uintptr_t)v->seen[i] >> 4) & (cap - 1);
@@ -1080,9 +1079,7 @@ int verify_cuda_tile(Module *m)
 	int ntop = 0;
 	FOR_EACH_OP(op, &m->body)
 		ntop++;
-	v.syms = calloc((size_t)ntop + 1, sizeof *v.syms);
-	if (!v.syms)
-		ice("out of memory");
+	v.syms = xcalloc((size_t)ntop + 1, sizeof *v.syms);
 	FOR_EACH_OP(op, &m->body) {
 		const Attr *n = op_attr(op, "sym_name");
 		if (n && n->kind == AT_STRING)

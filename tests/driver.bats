@@ -731,8 +731,7 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 
 @test "tile-read: a corrupt file is exit 3 with tile-read's message" {
 	require_stage tile-read
-	run tileiras "$ROOT/../shared/corpus/cuda-tile-tests/invalid/invalid_section_id.tileirbc" --gpu-name=sm_90 --emit=json
-	[ -e "$ROOT/../shared/corpus/cuda-tile-tests/invalid/invalid_section_id.tileirbc" ] || skip "no NVIDIA test corpus"
+	run tileiras "$NV_CORPUS/invalid/invalid_section_id.tileirbc" --gpu-name=sm_90 --emit=json
 	assert_failure 3
 	assert_output --partial "tile-read"
 	assert_output --partial "error: input does not correspond to Tile IR bytecode"

@@ -14,6 +14,7 @@
 #include "proc.h"
 #include "target.h"
 #include "tool.h"
+#include "xalloc.h"
 
 static char *search_tool(const char *name, StrBuf *looked)
 {
@@ -56,9 +57,7 @@ static char *search_tool(const char *name, StrBuf *looked)
 char *pack_find_tool(const char *given, const char *name)
 {
 	if (given) {
-		char *p = strdup(given);
-		if (!p)
-			ice("out of memory");
+		char *p = xstrdup(given);
 		return p;
 	}
 	StrBuf looked = {0};

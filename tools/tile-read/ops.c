@@ -12,6 +12,7 @@
 #include "reader.h"
 #include "opinfo.h"
 #include "diag.h"
+#include "xalloc.h"
 
 typedef enum FieldKind {
 	F_END, F_RES, F_NRES, F_NRES_TOKEN, F_FLAGS, F_UNIT, F_ENUM, F_INT, F_BOOL, F_STR,
@@ -74,9 +75,7 @@ static bool push_value(Reader *rd, Values *vs, Value *v, size_t at)
 		return rd_fail(rd, at, "more than %d values in one function", MAX_VALUES);
 	if (vs->n == vs->cap) {
 		vs->cap = vs->cap ? vs->cap * 2 : 256;
-		vs->v = realloc(vs->v, sizeof *vs->v * vs->cap);
-		if (!vs->v)
-			ice("out of memory");
+		vs->v = xrealloc(vs->v, sizeof *vs->v * vs->cap);
 	}
 	vs->v[vs->n++] = v;
 	return true;
@@ -86,8 +85,7 @@ static bool push_value(Reader *rd, Values *vs, Value *v, size_t at)
 #define GROW(arr, n, cap) do { \
 	if ((n) == (cap)) { \
 		(cap) = (cap) ? (cap) * 2 : 8; \
-		(arr) = realloc((arr), sizeof *(arr) * (cap)); \
-		if (!(arr)) ice("out of memory"); \
+		(arr) = xrealloc((arr), sizeof *(arr) * (cap)); \
 	} } while (0)
 
 /* Arrays one op is assembled in; shared by all ops of a function (an op is
@@ -174,9 +172,7 @@ static bool read_tarray(Reader *rd, Cur *c, OpState *s, const char *name)
 	uint32_t n = cur_count(c, 1, name);
 	if (rd->failed)
 		return false;
-	const Attr **v = malloc(sizeof *v * ((size_t)n + 1));
-	if (!v)
-		ice("out of memory");
+	const Attr **v = xmalloc(sizeof *v * ((size_t)n + 1));
 	for (uint32_t i = 0; i < n; i++) {
 		size_t at = c->pos;
 		v[i] = attr_tagged(c, 0);
@@ -212,9 +208,7 @@ static bool read_boolarr(Reader *rd, Cur *c, OpState *s, const Field *f)
 	}
 	if (!any)
 		return !rd->failed;   /* all false: the default, not represented */
-	const Attr **v = malloc(sizeof *v * ((size_t)n + 1));
-	if (!v)
-		ice("out of memory");
+	const Attr **v = xmalloc(sizeof *v * ((size_t)n + 1));
 	for (uint32_t i = 0; i < n; i++)
 		v[i] = attr_bool(rd->m, rd->buf[at + i]);
 	add_attr(s, name, attr_array(rd->m, (int)n, v));
@@ -431,9 +425,7 @@ static bool read_block(Body *bd, Region *r, int depth)
 	uint32_t nargs = cur_count(c, 1, "block argument");
 	if (rd->failed)
 		return false;
-	const Type **types = malloc(sizeof *types * ((size_t)nargs + 1));
-	if (!types)
-		ice("out of memory");
+	const Type **types = xmalloc(sizeof *types * ((size_t)nargs + 1));
 	for (uint32_t i = 0; i < nargs; i++) {
 		size_t tat = c->pos;
 		types[i] = cur_type(c);
