@@ -26,6 +26,7 @@
 #include "pack.h"
 #include "diag.h"
 #include "proc.h"
+#include "xalloc.h"
 
 #define MAX_CANDIDATES 64
 
@@ -48,10 +49,7 @@ static void add(Cands *c, const char *path)
 		if (realpath(c->path[i], other) && strcmp(other, real) == 0)
 			return;
 	}
-	c->path[c->n] = strdup(path);
-	if (!c->path[c->n])
-		ice("out of memory");
-	c->n++;
+	c->path[c->n++] = xstrdup(path);
 }
 
 static void add_glob(Cands *c, const char *pattern)
@@ -174,9 +172,7 @@ char *pack_pick_ptxas(const char *given, PtxasVersion *version, bool verbose)
 {
 	const char *forced = given ? given : getenv("TILEIRAS_PTXAS");
 	if (forced && *forced) {
-		char *p = strdup(forced);
-		if (!p)
-			ice("out of memory");
+		char *p = xstrdup(forced);
 		version_of(p, version);
 		return p;
 	}
