@@ -393,16 +393,18 @@ SH
 	assert_output --partial "ptxas $SCRATCH/tk/bin/ptxas (release 13.0.0), plain PTX module"
 }
 
-@test "TILEIR: '.language 7' in every entry header, .version raised to 9.2, line numbers kept" {
+@test "TILEIR: '.language 7' in every entry header, .version raised to 9.2, the launch metadata global, line numbers kept" {
 	fake_ptxas "$SCRATCH/new" 13.5
 	got="$SCRATCH/new/got.ptx"
 	run env TILEIRAS_PTXAS="$SCRATCH/new/ptxas" tile-pack "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.cubin"
 	assert_success
 	[ "$(grep -c '^\.language 7 {$' "$got")" -eq "$(grep -c '\.entry' "$P/sm80_vecadd.ptx")" ]
 	grep -q '^\.version 9\.2$' "$got"
-	[ "$(wc -l <"$got")" -eq "$(wc -l <"$P/sm80_vecadd.ptx")" ]
+	# NVIDIA's launch metadata global, at the end: the input's lines keep their numbers
+	n=$(wc -l <"$P/sm80_vecadd.ptx")
+	[ "$(tail -n +$((n + 1)) "$got")" = "$(printf '\n.visible .global .align 8 .b8 ___NV_TILE_LAUNCH_META_DATA___[64];')" ]
 	# nothing else changes
-	diff <(sed -e 's/^\.language 7 {$/{/' -e 's/^\.version .*//' "$got") <(sed -e 's/^\.version .*//' "$P/sm80_vecadd.ptx")
+	diff <(head -n "$n" "$got" | sed -e 's/^\.language 7 {$/{/' -e 's/^\.version .*//') <(sed -e 's/^\.version .*//' "$P/sm80_vecadd.ptx")
 	# every fixture: one marker per entry
 	for f in "$P"/*.ptx; do
 		[ "$f" = "$P/bad_operand.ptx" ] && continue
@@ -410,8 +412,8 @@ SH
 		assert_success
 		[ "$(grep -c '\.language 7' "$got")" -eq "$(grep -c '\.entry' "$f")" ] || fail "$f: $(grep -n language "$got")"
 	done
-	# PTX that has one keeps it, and a newer .version stays
-	printf '.version 9.5\n.target sm_90\n.address_size 64\n.visible .entry k()\n.reqntid 32\n.language 7\n{\n\tret;\n}\n' >"$SCRATCH/has.ptx"
+	# PTX that has them keeps them (NVIDIA's own PTX passes unchanged), a newer .version stays
+	printf '.version 9.5\n.target sm_90\n.address_size 64\n.visible .global .align 8 .b8 ___NV_TILE_LAUNCH_META_DATA___[64];\n.visible .entry k()\n.reqntid 32\n.language 7\n{\n\tret;\n}\n' >"$SCRATCH/has.ptx"
 	run env TILEIRAS_PTXAS="$SCRATCH/new/ptxas" tile-pack "$SCRATCH/has.ptx" -o "$SCRATCH/k.cubin"
 	assert_success
 	cmp "$got" "$SCRATCH/has.ptx"
@@ -457,4 +459,27 @@ SH
 	done
 	run tile-pack -v --gpu-name=sm_89 "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.cubin"
 	assert_output --regexp "ptxas -arch sm_89 "
+}
+
+@test "launch-relevant cubin attributes equal NVIDIA's for every corpus kernel (sm_90, sm_100; with pip's ptxas)" {
+	require_nvidia
+	[ -x "$NVBIN/ptxas" ] || skip "no pip ptxas (nvidia-cuda-nvcc) in .venv"
+	local venv="$ROOT/.venv" n=0 skipped="" out
+	for g in sm_90 sm_100; do
+		for f in "$CORPUS"/13.4/*.tileirbc; do
+			m=$(basename "$f" .tileirbc)
+			env -u CUDA_HOME -u CUDA_PATH -u CUDA_ROOT "$NVBIN/tileiras" --gpu-name $g "$f" -o "$SCRATCH/nv.cubin" ||
+				fail "NVIDIA's tileiras rejected $m for $g"
+			if ! VIRTUAL_ENV="$venv" tileiras --gpu-name $g "$f" -o "$SCRATCH/ours.cubin" 2>"$SCRATCH/err"; then
+				grep -q "is not supported yet" "$SCRATCH/err" || fail "ours rejected $m for $g: $(cat "$SCRATCH/err")"
+				skipped+=" $m/$g"
+				continue
+			fi
+			out=$(python3 "$ROOT/tests/gpu/cubin.py" --launch-diff "$SCRATCH/nv.cubin" "$SCRATCH/ours.cubin") ||
+				fail "$m $g: $(grep '^DIFF' <<<"$out")"
+			n=$((n + $(grep -c '^info' <<<"$out" || true)))
+		done
+	done
+	echo "# $n entries equal; not compiled by ours (MMA):$skipped" >&3
+	[ "$n" -ge 60 ]
 }

@@ -3,16 +3,22 @@
  * Accepts: PTX text. Guarantees: the same PTX with `.language 7` as the last
  * directive of every `.entry` header (after .reqntid/.minnctapersm, right
  * before the body's '{' on its line, so ptxas's line numbers still match the
- * input; entries that have one keep theirs) and `.version`
+ * input; entries that have one keep theirs), NVIDIA's 64-byte launch
+ * metadata global `___NV_TILE_LAUNCH_META_DATA___` defined at the end (unless
+ * the PTX has it), and `.version`
  * raised to 9.2 when lower (ptxas: "Feature '.language' requires PTX ISA
  * .version 9.2 or later"; raising the version changes no code, docs/abi.md
  * §5). With `.language 7`, ptxas 13.2+ records EIATTR_LANGUAGE = TILEIR in
  * the cubin, which is what makes the driver treat the kernel as a tile kernel
  * (docs/abi.md §5). Nothing else changes. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include <stdio.h>
 #include <string.h>
 #include "pack.h"
 
+#define LAUNCH_META "___NV_TILE_LAUNCH_META_DATA___"
 #define TILEIR_MIN_PTX_MAJOR 9
 #define TILEIR_MIN_PTX_MINOR 2
 
@@ -113,5 +119,12 @@ int ptx_to_tileir(const uint8_t *ptx, size_t len, StrBuf *out)
 		p = q < end ? q + 1 : end;
 	}
 	sb_putn(out, copied, (size_t)(end - copied));
+	/* NVIDIA's modules all define it (docs/abi.md §3); no kernel reads it.
+	 * At the end, so the lines above keep their numbers. */
+	if (!memmem(ptx, len, LAUNCH_META, strlen(LAUNCH_META))) {
+		if (out->len && out->s[out->len - 1] != '\n')
+			sb_putc(out, '\n');
+		sb_printf(out, "\n.visible .global .align 8 .b8 %s[64];\n", LAUNCH_META);
+	}
 	return entries;
 }
