@@ -483,3 +483,23 @@ SH
 	echo "# $n entries equal; not compiled by ours (MMA):$skipped" >&3
 	[ "$n" -ge 60 ]
 }
+
+@test "tests/gpu/cubin.py reads EIATTR_KPARAM_INFO_V2 (NVIDIA's TMA kernel: hidden tensor-map parameters)" {
+	require_nvidia
+	env -u CUDA_HOME -u CUDA_PATH "$NVBIN/tileiras" --gpu-name sm_90 "$P/tma_matmul.tileirbc" -o "$SCRATCH/t.cubin"
+	"$NVBIN/cuobjdump" -elf "$SCRATCH/t.cubin" >"$SCRATCH/elf.txt"
+	grep -q EIATTR_KPARAM_INFO_V2 "$SCRATCH/elf.txt" || skip "NVIDIA's tileiras no longer uses TMA here"
+	want=$(sed -n 's/.*Ordinal : \(0x[0-9a-f]*\).*Offset  : \(0x[0-9a-f]*\).*Size    : \(0x[0-9a-f]*\).*/\1 \2 \3/p' "$SCRATCH/elf.txt" |
+		while read -r o f s; do printf '%d %d %d\n' "$o" "$f" "$s"; done | sort -n)
+	cbank=$(sed -n '/EIATTR_CBANK_PARAM_SIZE/{n;n;s/.*Value:[[:space:]]*\(0x[0-9a-f]*\).*/\1/p}' "$SCRATCH/elf.txt" | head -1)
+	run python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import cubin
+(e,) = cubin.load(sys.argv[2]).entries.values()
+for p in e.params: print(*p)
+print("bytes", e.param_bytes, e.cbank_param_bytes, e.hidden_param_bytes)' "$ROOT/tests/gpu" "$SCRATCH/t.cubin"
+	assert_success
+	[ "$(grep -c . <<<"$want")" -eq 15 ]
+	assert_equal "$(grep -v '^bytes' <<<"$output")" "$want"
+	# a launcher packs the 15 user parameters (72 bytes); the driver adds 3 x 128-byte tensor maps
+	assert_line "bytes 72 $((cbank)) $((cbank - 72))"
+	[ $((cbank)) -gt 72 ]
+}
