@@ -375,8 +375,9 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	run --separate-stderr tileiras "$V" --gpu-name=sm_90 --sanitize=memcheck -o mc.cubin -v
 	assert_success
 	[[ "$stderr" == *"-sanitize=memcheck"* ]]
-	# instrumented: the memcheck cubin is several times larger (NVIDIA's: 17 KB -> 74 KB)
-	[ "$(stat -c %s mc.cubin)" -gt $((2 * $(stat -c %s plain.cubin))) ]
+	# instrumented: the memcheck cubin is larger (NVIDIA's: 17 KB -> 74 KB; ours with
+	# ptxas 13.5: 8 KB -> 66 KB, with 13.0 and sm_90a: 9 KB -> 14 KB, 33 CALLs either way)
+	[ "$(stat -c %s mc.cubin)" -gt $((3 * $(stat -c %s plain.cubin) / 2)) ]
 }
 
 @test "input that is not Tile IR bytecode: exit 3" {
@@ -584,7 +585,7 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	if PATH=/usr/bin:/bin command -v ptxas >/dev/null; then skip "ptxas is in /usr/bin or /bin"; fi
 	run env CUDA_ROOT="$SCRATCH/no-cuda" PATH="$BIN:/usr/bin:/bin" tileiras "$P/sm80_vecadd.ptx" -o k.cubin
 	assert_failure 5
-	assert_output --partial "tile-pack: error: ptxas not found (looked in $SCRATCH/no-cuda/bin (CUDA_ROOT) and PATH)"
+	assert_output --partial "tile-pack: error: ptxas not found (looked in $SCRATCH/no-cuda/bin (CUDA_ROOT), PATH, pip's nvidia/cu13/bin)"
 	assert_output --partial "error: failed to compile Tile IR program"
 	assert_file_not_exists k.cubin
 }
