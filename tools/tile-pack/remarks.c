@@ -170,3 +170,16 @@ void write_remarks(StrBuf *b, const KernelUsage *k, int n, const char *format)
 		sb_puts(b, yaml ? "...\n" : "\n\n");
 	}
 }
+
+void write_language_remark(StrBuf *b, const char *why, const char *format)
+{
+	if (!format || strcmp(format, "yaml") == 0) {
+		sb_puts(b, "--- !Missed\nPass:            tile-pack\nName:            TileIRLanguage\n"
+			   "Args:\n  - Remark:          ");
+		yaml_str(b, why);
+		sb_puts(b, "\n...\n");
+	} else {
+		sb_printf(b, "category: Launch\n    remark[missed]: %s\n       |\n       = name: TileIRLanguage\n\n\n",
+			  why);
+	}
+}
