@@ -142,7 +142,7 @@ PY
 @test "tile-run: several kernels need --entry, and the error lists them" {
 	run --separate-stderr tile-run "$F/race.ptx" --grid 1 x.npy
 	assert_failure 1
-	[[ $stderr == *"choose one with --entry: race_bad race_ok"* ]]
+	[[ $stderr == *"choose one with --entry: race_bad race_ok race_same race_waw"* ]]
 }
 
 @test "tile-run: racecheck finds unsynchronized shared-memory accesses; bar.sync separates them" {
@@ -156,6 +156,12 @@ PY
 	assert_success
 	run values "$SCRATCH/out/0.npy" I
 	assert_line --index 63 "7"
+	# stores of the same value from every thread cannot race; different values do
+	run tile-run "$F/race.ptx" --entry race_same --check racecheck --grid 1 "$SCRATCH/o.npy"
+	assert_success
+	run --separate-stderr tile-run "$F/race.ptx" --entry race_waw --check racecheck --grid 1 "$SCRATCH/o.npy"
+	assert_failure 3
+	[[ $stderr == *"shared-memory race: write of shared offset 0x0 by thread 1 after a different write by another thread"* ]]
 }
 
 @test "tile-run: warp shuffles, ballot and device printf" {

@@ -35,10 +35,14 @@ int exec_mem(Thread *t, const Insn *in)
 		uint8_t *p = mem_at(t, in, in->space, a, access_align(total), ACC_WRITE);
 		if (!p)
 			return ST_FAULT;
+		uint8_t buf[64];
 		for (int k = 0; k < n; k++) {
 			uint64_t v = R[in->s[1 + k]];
-			memcpy(p + k * nb, &v, (size_t)(nb > 8 ? 8 : nb));
+			memcpy(buf + k * nb, &v, (size_t)(nb > 8 ? 8 : nb));
 		}
+		if (RUN.check == CHECK_RACECHECK && RUN.shared_hit && !race_write(t, in, RUN.shared_off, buf, total))
+			return ST_FAULT;
+		memcpy(p, buf, total);
 		return ST_NEXT;
 	}
 	case OP_PREFETCH: case OP_PREFETCHU:
@@ -58,6 +62,7 @@ int exec_mem(Thread *t, const Insn *in)
 			uint8_t *d = mem_at(t, in, SP_SHARED, dst, size, ACC_WRITE);
 			if (!d)
 				return ST_FAULT;
+			uint32_t doff = RUN.shared_off;
 			uint8_t tmp[16] = { 0 };
 			if (srcsize) {
 				uint8_t *s = mem_at(t, in, SP_GLOBAL, src, srcsize == size ? size : 1, ACC_READ);
@@ -67,6 +72,8 @@ int exec_mem(Thread *t, const Insn *in)
 					return ST_FAULT;
 				memcpy(tmp, s, srcsize);
 			}
+			if (RUN.check == CHECK_RACECHECK && !race_write(t, in, doff, tmp, size))
+				return ST_FAULT;
 			memcpy(d, tmp, size);
 		}
 		return ST_NEXT;
