@@ -289,8 +289,23 @@ static bool var_decl(P *p, int space, bool visible, bool external, DecodeCtx *dc
 		if (!initializer(p, &d, &v->init))
 			return false;
 	}
-	if (space == SP_SHARED) {
-		v->addr = align_up32(p->m->shared_static, d.align);
+	if (space == SP_SHARED && dc) {
+		/* a kernel's own .shared variables: after the module's, and
+		 * overlapping other kernels' (one kernel runs at a time) */
+		Func *f = dc->f;
+		if (!f->entry)
+			return fail(p, "a .shared variable declared in a .func is not supported%s", "");
+		if (f->shared_end < p->m->shared_static)
+			f->shared_end = p->m->shared_static;
+		v->addr = align_up32(f->shared_end, d.align);
+		f->shared_end = (uint32_t)v->addr + v->size;
+	} else if (space == SP_SHARED) {
+		/* module scope: after everything laid out so far */
+		uint32_t end = p->m->shared_static;
+		for (int k = 0; k < p->m->nfuncs; k++)
+			if (p->m->funcs[k].shared_end > end)
+				end = p->m->funcs[k].shared_end;
+		v->addr = align_up32(end, d.align);
 		p->m->shared_static = (uint32_t)v->addr + v->size;
 	}
 	if (dc) {       /* function scope: a name for it */
