@@ -55,6 +55,9 @@ PY
 	assert_failure 2
 	run tile-run --grid 1 --check everything "$F/add1.ptx"
 	assert_failure 2
+	run tile-run --grid 1 --gpu-name sm_91 "$F/add1.ptx"
+	assert_failure 2
+	assert_output --partial "unsupported --gpu-name 'sm_91' (supported: sm_75, sm_80"
 }
 
 @test "tile-run runs a hand-written PTX kernel and writes the arrays to --out" {

@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include "exec.h"
 #include "npy.h"
+#include "target.h"
 
 int launch(void);
 bool abi_check(const Func *f, char **args, int nargs, const Npy *arrays, const bool *is_array);
@@ -323,8 +324,12 @@ int run_main(int argc, char **argv)
 			else
 				return usage("option '%s' needs a value", name);
 			if (strcmp(name, "--gpu-name") == 0 || strcmp(name, "--arch") == 0) {
-				if (strncmp(val, "sm_", 3) != 0 || atoi(val + 3) < 75 || strspn(val + 3, "0123456789") != strlen(val + 3))
-					return usage("unsupported --gpu-name '%s'", val);
+				if (!target_by_name(val)) {
+					fflush(stdout);
+					fprintf(stderr, "tile-run: error: unsupported --gpu-name '%s' (supported: %s)\n", val,
+						target_list());
+					return RUN_USAGE;
+				}
 				gpu = val;
 			} else if (strcmp(name, "--entry") == 0) {
 				entry = val;
