@@ -277,3 +277,19 @@ PY
 	done
 	[ "$k" -eq 32 ]
 }
+
+@test "tile-run: cp.async copies (with zero fill) are complete after wait_group" {
+	npy "$SCRATCH/s.npy" '<u4' '(128,)' $(seq 1000 1127)
+	npy "$SCRATCH/o.npy" '<u4' '(32,)' $(printf '9 %.0s' $(seq 32))
+	run tile-run "$F/cpasync.ptx" --check racecheck --grid 1 --out "$SCRATCH/out" "$SCRATCH/s.npy" "$SCRATCH/o.npy"
+	assert_success
+	run values "$SCRATCH/out/1.npy" I
+	assert_line --index 0 "1003"
+	assert_line --index 30 "1123"
+	assert_line --index 31 "0"
+	# the source is bounds-checked up to the bytes it copies: 4 elements short is a fault
+	npy "$SCRATCH/s2.npy" '<u4' '(124,)' $(seq 1000 1123)
+	run --separate-stderr tile-run "$F/cpasync.ptx" --grid 1 "$SCRATCH/s2.npy" "$SCRATCH/o.npy"
+	assert_failure 3
+	[[ $stderr == *"out-of-bounds global read"*"past the end of argument 0"* ]]
+}
