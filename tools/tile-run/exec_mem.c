@@ -4,11 +4,6 @@
  * the wait), so commit_group/wait_group have nothing left to do. */
 #include "exec.h"
 
-static uint32_t access_align(uint32_t bytes)
-{
-	return bytes;
-}
-
 int exec_mem(Thread *t, const Insn *in)
 {
 	uint64_t *R = t->R;
@@ -18,7 +13,7 @@ int exec_mem(Thread *t, const Insn *in)
 	case OP_LD: case OP_LDU: {
 		uint64_t a = R[in->s[0]] + (uint64_t)in->off;
 		uint32_t total = (uint32_t)(nb * n);
-		uint8_t *p = mem_at(t, in, in->space, a, access_align(total), ACC_READ);
+		uint8_t *p = mem_at(t, in, in->space, a, total, ACC_READ);
 		if (!p)
 			return ST_FAULT;
 		for (int k = 0; k < n; k++) {
@@ -32,7 +27,7 @@ int exec_mem(Thread *t, const Insn *in)
 	case OP_ST: {
 		uint64_t a = R[in->s[0]] + (uint64_t)in->off;
 		uint32_t total = (uint32_t)(nb * n);
-		uint8_t *p = mem_at(t, in, in->space, a, access_align(total), ACC_WRITE);
+		uint8_t *p = mem_at(t, in, in->space, a, total, ACC_WRITE);
 		if (!p)
 			return ST_FAULT;
 		uint8_t buf[64];

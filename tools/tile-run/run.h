@@ -169,7 +169,6 @@ typedef struct Module {
 	uint32_t shared_static; /* end of the module-scope .shared variables */
 	uint64_t vars_bytes;    /* .global/.const variables, from DEV_VARS_BASE */
 	uint32_t local_total;   /* bytes of .local per thread, all functions */
-	int call_count;
 	CallInfo *calls;
 	int ncalls;
 } Module;
