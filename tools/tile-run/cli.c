@@ -277,6 +277,11 @@ static Module *load(const char *self, const char *input, const char *gpu, int *r
 
 int abi_scalar_type(const Func *f, int param);
 
+/* kept reachable for the whole run (the process exits after one launch) */
+static char **args;
+static Npy *arrays;
+static bool *is_array;
+
 int run_main(int argc, char **argv)
 {
 	const char *gpu = NULL, *entry = NULL, *outdir = NULL, *input = NULL;
@@ -285,7 +290,7 @@ int run_main(int argc, char **argv)
 	int check = CHECK_MEMCHECK;
 	bool seeded = false;
 	uint64_t seed = 0;
-	char **args = xcalloc((size_t)argc, sizeof *args);
+	args = xcalloc((size_t)argc, sizeof *args);
 	int nargs = 0;
 	for (int k = 1; k < argc; k++) {
 		char *a = argv[k];
@@ -375,6 +380,7 @@ int run_main(int argc, char **argv)
 	Module *m = load(argv[0], input, gpu, &rc);
 	if (!m)
 		return rc;
+	RUN.m = m;
 	/* the entry */
 	int fidx = -1, nentries = 0;
 	for (int k = 0; k < m->nfuncs; k++) {
@@ -446,8 +452,8 @@ int run_main(int argc, char **argv)
 	mem_setup_vars(m);
 	r->kparam_size = f->pbytes;
 	r->kparams = xcalloc(f->pbytes ? f->pbytes : 1, 1);
-	Npy *arrays = xcalloc((size_t)nargs + 1, sizeof *arrays);
-	bool *is_array = xcalloc((size_t)nargs + 1, sizeof *is_array);
+	arrays = xcalloc((size_t)nargs + 1, sizeof *arrays);
+	is_array = xcalloc((size_t)nargs + 1, sizeof *is_array);
 	for (int k = 0; k < nargs; k++) {
 		const Param *pa = &f->params[k];
 		const char *a = args[k];

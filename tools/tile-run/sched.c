@@ -218,6 +218,7 @@ int launch(void)
 				int rc = run_cta(c, order);
 				if (rc != RUN_OK) {
 					fflush(stdout);
+					free(order);
 					return rc;
 				}
 			}
