@@ -587,6 +587,8 @@ int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, in
 	} else if (nty > 1 && op != OP_ATOM && op != OP_RED) {
 		return bad(dc, "unsupported type combination in '%s'%s", opcode, ""), -1;
 	}
+	if (type_bytes[in->ty] > 8 || type_bytes[in->ty2] > 8)
+		return bad(dc, "128-bit operands are not supported: '%s'%s", opcode, ""), -1;
 	int ty = in->ty;
 	int sty = (op == OP_SET || op == OP_SLCT) ? in->ty2 : ty;
 	if (op == OP_CVT)
