@@ -56,6 +56,10 @@ family() {
 	family --targets sm_100,sm_120 --versions 13.4 --warps 4
 }
 
+@test "run-corpus: racecheck finds no shared-memory race, randomized schedule (13.4, sm_80 and sm_90, 1/4/8 warps)" {
+	family --check racecheck --seed 7 --versions 13.4
+}
+
 @test "run-corpus: matmul is reported as not compiled, not passed" {
 	need_run
 	run "$PY" "$RC" --bin "$BIN" --versions 13.4 --targets sm_90 --warps 4 matmul
