@@ -13,7 +13,6 @@ setup() { setup_scratch; }
 teardown() { teardown_scratch; }
 
 FAMILIES="rms_norm topk fft bit_reverse loop_break"
-NVBIN="$ROOT/.venv/lib/python3.11/site-packages/nvidia/cu13/bin"
 
 # cubins NAME: bytecode 13.1-13.4 through the driver for every target
 cubins() {
@@ -130,7 +129,7 @@ sched() { tile-read "$1" | tile-lower | tile-sched --emit=text; }
 }
 
 @test "parameter layout and block size equal NVIDIA's cubins (when NVIDIA's tileiras is installed)" {
-	[ -x "$NVBIN/tileiras" ] && [ -x "$NVBIN/cuobjdump" ] || skip "NVIDIA tileiras not installed in .venv"
+	require_nvidia
 	require_ptxas
 	info() { "$NVBIN/cuobjdump" -elf "$1" | grep -A2 'KPARAM_INFO\|REQNTID\|CBANK_PARAM_SIZE' |
 		grep 'Value' | sed 's/cbank.*//' | sort; }

@@ -17,9 +17,8 @@ KERNELS="reduce_sum reduce_max softmax layer_norm prefix_sum transpose permute3d
 count() { grep -c -- "$1" "$2" || true; }
 
 @test "layout maps, slices, scan shapes, pack/unpack layouts, bank swizzles (unit)" {
-	cc -std=c11 -Wall -I"$ROOT/libcommon" "$BATS_TEST_DIRNAME/reduce/layout_map_test.c" \
-		"$ROOT/libcommon/layout.c" "$ROOT/libcommon/layout_map.c" "$ROOT/libcommon/strbuf.c" "$ROOT/libcommon/diag.c" -o "$SCRATCH/t"
-	run "$SCRATCH/t"
+	# tests/reduce/layout_map_test.c, built by make
+	run "$BIN/../tests/unit-layout-map"
 	assert_success
 	assert_output "all checks passed"
 }

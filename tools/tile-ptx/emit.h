@@ -1,16 +1,29 @@
-/* emit.h: tile-ptx's emitter state, shared by emit.c (elementwise, memory,
- * control flow) and the files that emit the other op families: reduce.c
- * (reduce, scan), shape.c (permute, cat, extract, pack/unpack,
- * convert_layout) and smem.c (shared-memory buffers and barriers for them).
- * See ptx.h and docs/lowering.md §5, §8. */
+/* emit.h: tile-ptx's utility layer: the emitter context and the helpers
+ * every op emitter builds on (docs/lowering.md §5, docs/architecture.md
+ * "tile-ptx and tile-sched source layout").
+ *
+ * Layers, bottom up; a file calls only into its own layer or the ones
+ * below it (scripts/include-graph checks there is no cycle):
+ *   util_*.c   this header: types, tile values (register lists), intrinsics
+ *              and inline asm, attribute getters, rounding names, barriers
+ *              and tokens, guarded accesses, shared memory, layout exchanges,
+ *              LLVM-free layout plans, regions (the one recursion entry point)
+ *   op_*.c     one file per op family (families.h); each calls only util_*
+ *   registry.c the table op -> emitter (the dispatcher)
+ *   module.c   modules and kernels: the context's life, the prologue
+ * A tile value is held, in every thread, as the registers its layout gives
+ * that thread: register r of thread (lane, warp) holds the element at
+ * row-major offset V(r) + L(lane) + W(warp). */
 #ifndef TILE_PTX_EMIT_H
 #define TILE_PTX_EMIT_H
 #include <llvm-c/Core.h>
 #include <llvm-c/DebugInfo.h>
 #include "ptx.h"
 #include "layout.h"
+#include "layout_map.h"
+#include "opinfo.h"
 
-typedef struct TV {
+typedef struct TV {            /* a tile value: this thread's registers */
 	int n;
 	LLVMValueRef *r;
 	Layout lay;
@@ -26,7 +39,7 @@ typedef struct Ctx {           /* where yield / continue branch to */
 	LLVMBasicBlockRef target;
 	int nvals;
 	TV **phis;
-	struct Ctx *brk;            /* a `loop`'s continue context: where break goes (control.c) */
+	struct Ctx *brk;            /* a `loop`'s continue context: where break goes */
 	int scope;                  /* allocas live when the region began (freed down to it on exit) */
 } Ctx;
 
@@ -39,115 +52,221 @@ typedef struct Tok {
 
 typedef struct LWCache { char *key; LLVMValueRef off, primary; } LWCache;
 
+/* The exchange buffer of the kernel being emitted (util_smem.c). */
+typedef struct XchgBuf {
+	LLVMValueRef buf;           /* [regions * region_bytes x i8] addrspace(3); NULL until first use */
+	int64_t region_bytes;
+	int regions;
+	Op *last;                   /* the last use emitted, and its region */
+	int last_region;
+} XchgBuf;
+
+/* Heap allocations (alloca) live in the kernel being emitted, innermost
+ * last: a region frees those made since it began (util_region.c). */
+typedef struct AllocaStack {
+	LLVMValueRef *ptr;
+	int n, cap;
+} AllocaStack;
+
+struct E;
+typedef void EmitFn(struct E *e, Op *op);
+
 typedef struct E {
 	Module *m;
 	const PtxOpts *o;
+	EmitFn *const *table;       /* op code -> emitter (registry.c) */
 	LLVMContextRef ctx;
 	LLVMModuleRef mod;
 	LLVMBuilderRef b;
-	LLVMValueRef fn;
-	LLVMValueRef entry_br;      /* prologue code goes before this */
-	LLVMValueRef lane, warp;    /* i32 */
-	int warps;
-	int nvals;
-	TV **tv;
-	MR **mr;
-	struct Tok *tok;            /* by value id: what a token orders after */
-	LWCache *lw;
-	int nlw, caplw;
-	TV **all;                   /* every TV of the kernel, freed at its end */
-	int nall, capall;
 	bool needs_libdevice;
 	int errors;
-	LLVMValueRef smem;
+	LLVMValueRef smem;          /* the module's scratch buffer (util_smem.c), sized at the end */
 	int64_t smem_bytes;
 	/* debug info */
 	LLVMDIBuilderRef dib;
 	LLVMMetadataRef cu_file, sp;
 	unsigned fn_line;
+	/* the kernel being emitted (module.c resets these per kernel) */
+	LLVMValueRef fn;
+	LLVMValueRef entry_br;      /* prologue code goes before this */
+	LLVMValueRef lane, warp;    /* i32 */
+	int warps;
+	int nvals;
+	TV **tv;                    /* by value id: registers */
+	MR **mr;                    /* by value id: memrefs */
+	Tok *tok;                   /* by value id: what a token orders after */
+	LWCache *lw;
+	int nlw, caplw;
+	TV **all;                   /* every TV of the kernel, freed at its end */
+	int nall, capall;
+	XchgBuf xchg;
+	AllocaStack allocas;
+	Ctx *loop, *ifc;            /* the region being emitted: its loop and if contexts */
 } E;
 
-/* emit.c helpers used by the other emitter files */
-TV *tv_new(E *e, const Value *v);
-TV *get(E *e, const Value *v);
+/* ------------------------------------------------------------ util_types.c */
+LLVMTypeRef elem_ty(E *e, const Type *t);            /* register type of an element */
+LLVMTypeRef mem_ty(E *e, const Type *t);             /* type in memory (i1 is a byte) */
+bool is_llvm_float(const Type *t);                   /* a float LLVM has a type for (not f8/f4) */
+static inline LLVMTypeRef ty_i32(E *e) { return LLVMInt32TypeInContext(e->ctx); }
+static inline LLVMTypeRef ty_i64(E *e) { return LLVMInt64TypeInContext(e->ctx); }
+static inline LLVMTypeRef ty_f32(E *e) { return LLVMFloatTypeInContext(e->ctx); }
+static inline LLVMTypeRef ty_genptr(E *e) { return LLVMPointerTypeInContext(e->ctx, 0); }
+static inline LLVMValueRef c_i32(E *e, int64_t v) { return LLVMConstInt(ty_i32(e), (unsigned long long)v, 1); }
+static inline LLVMValueRef c_i64(E *e, int64_t v) { return LLVMConstInt(ty_i64(e), (unsigned long long)v, 1); }
+LLVMValueRef as_i64(E *e, LLVMValueRef x);           /* a scalar integer, sign-extended */
+LLVMValueRef to_mem_const(E *e, LLVMValueRef c, LLVMTypeRef mt);   /* i1 constant -> i8 */
+
+/* ------------------------------------------------------------ util_values.c */
+TV *tv_new(E *e, const Value *v);                    /* registers for v's layout (unset) */
+TV *get(E *e, const Value *v);                       /* v's registers (an internal error if none) */
 void set(E *e, const Value *v, TV *t);
-LLVMTypeRef elem_ty(E *e, const Type *t);
-LLVMTypeRef mem_ty(E *e, const Type *t);
-LWCache *lw_of(E *e, const Layout *l);
-LLVMValueRef elem_offset(E *e, const Layout *l, int64_t r);
-LLVMValueRef call_intr(E *e, const char *name, LLVMTypeRef over, LLVMValueRef *args, int n);
-void barrier(E *e);
-void unsupported(E *e, const Op *op, const char *what);
-void emit_op(E *e, Op *op, Ctx *loop, Ctx *ifc);
-/* Control-flow plumbing shared by emit.c and control.c: one phi per register
- * of v's tile; branch to c->target feeding term's operands to c's phis. */
-TV *phis_for(E *e, const Value *v);
-void branch_with(E *e, Ctx *c, Op *term);
-/* more emit.c helpers, for atomic.c, debug.c, control.c, math.c */
-LLVMValueRef scalar(E *e, const Value *v);
+LLVMValueRef scalar(E *e, const Value *v);           /* register 0 */
+void set_poison(E *e, const Value *v);               /* v's registers all poison */
+LWCache *lw_of(E *e, const Layout *l);               /* L(lane) + W(warp) and the owner predicate */
+LLVMValueRef elem_offset(E *e, const Layout *l, int64_t r);   /* row-major offset of register r (i32) */
+LLVMValueRef owner_pred(E *e, const Layout *l);      /* "first owner of its elements", NULL: every thread */
+bool lay_has_copies(const Layout *l);
+/* An elementwise op, register by register: one(e, op, operand registers)
+ * gives a result register; pair, when not NULL, is tried first on two
+ * registers at once (false: nothing emitted, do them one by one). */
+typedef LLVMValueRef EwFn(E *e, Op *op, LLVMValueRef *a);
+typedef bool EwPairFn(E *e, Op *op, const LLVMValueRef x[2], LLVMValueRef out[2]);
+void emit_elementwise(E *e, Op *op, EwFn *one, EwPairFn *pair);     /* some element held by several threads or registers */
+
+/* ------------------------------------------------------------ util_intr.c */
+void unsupported(E *e, const Op *op, const char *what);   /* a "not supported yet" user error */
+LLVMValueRef intrinsic(E *e, const char *name, LLVMTypeRef *over, int nover);
 LLVMValueRef call(E *e, LLVMValueRef f, LLVMValueRef *args, int n);
+LLVMValueRef call_intr(E *e, const char *name, LLVMTypeRef over, LLVMValueRef *args, int n);
 LLVMValueRef declared(E *e, const char *name, LLVMTypeRef ret, LLVMTypeRef *params, int n);
-LLVMValueRef sreg(E *e, const char *name);
-void order_after(E *e, const Value *tok, const Op *op);
-void mark_token(E *e, const Value *v, bool dirty, const Op *prod);
-LLVMValueRef libdevice1(E *e, const char *base, const Type *el, LLVMValueRef *args, int n);
-const char *ptx_rounding(const char *mode);          /* "nearest_even" -> "rn", zero "rz", ...; else NULL */
-const char *ptx_rounding_directed(const char *mode); /* "rz", "rm", "rp" for the directed modes, else NULL */
+LLVMValueRef sreg(E *e, const char *name);           /* %tid.x, %ctaid.y, ... */
 /* one-operand inline PTX without side effects */
 LLVMValueRef asm_pure1(E *e, LLVMTypeRef ret, const char *text, const char *cons, LLVMValueRef x);
+/* inline PTX with side effects, up to 4 operands */
+LLVMValueRef asm_call(E *e, LLVMTypeRef ret, const char *text, const char *cons, LLVMValueRef *args, int n);
+LLVMValueRef warp_shfl(E *e, const char *kind, LLVMValueRef v, LLVMValueRef b);   /* bfly/up/down/idx, any register type */
 
-/* atomic.c */
-void emit_atomic(E *e, Op *op);
-const char *ptx_sem(const char *sem);          /* "acq_rel" -> ".acq_rel" */
-const char *ptx_scope(const char *scope);      /* "tl_blk" -> ".cta", device ".gpu", sys ".sys" */
-LLVMValueRef smem_scratch(E *e, int64_t bytes);   /* the kernel's shared buffer, >= bytes */
-void smem_broadcast(E *e, TV *t, const Type *el);  /* owners' registers to every copy */
-/* debug.c: print_tko, assert; globals and get_global */
-void emit_print(E *e, Op *op);
-void emit_assert(E *e, Op *op);
-void emit_get_global(E *e, Op *op);
-void emit_global(E *e, Op *op);
-void emit_alloca(E *e, Op *op);               /* heap scratch, freed at return */
-void emit_alloca_free(E *e);                  /* before a return */
-int alloca_depth(E *e);                       /* allocas live now: a region's scope */
-void alloca_free_to(E *e, int depth);         /* free those made since depth (region exit) */
-void alloca_pop(E *e, int depth);             /* the region's emission ended */
-/* control.c: loop, break; gdc and fence ops */
-void emit_loop(E *e, Op *op, Ctx *outer);
-void emit_break(E *e, Op *op, Ctx *loop);
-void emit_sync_op(E *e, Op *op);
-/* math.c: elementwise math with rounding modes / ftz / approx that the plain
- * forms in emit.c do not cover; false when emit.c should do it */
-bool math_ew(E *e, Op *op, LLVMValueRef *a, LLVMValueRef *out);
-/* convert.c: ftof between any float formats with the op's rounding mode
- * (itof / ftoi ops convert through f32: nearest_even); the formats that are
- * not an LLVM float type (tf32, f8*, f4) need it for itof / ftoi too */
-LLVMValueRef convert_float(E *e, Op *op, LLVMValueRef x, const Type *from, const Type *to);
-bool convert_is_narrow(const Type *t);
-bool convert_float_pair(E *e, Op *op, const LLVMValueRef x[2], const Type *from, const Type *to,
-			LLVMValueRef out[2]);     /* two registers through one packed cvt, or false */
+/* ------------------------------------------------------------ util_attr.c */
+const char *op_str_attr(const Op *op, const char *name, const char *dflt);
+bool op_bool_attr(const Op *op, const char *name);   /* a true bool attribute */
+int64_t op_int_attr(const Op *op, const char *name, int64_t dflt);   /* int or bool */
+int64_t op_int_attr_at(const Op *op, const char *name, int i, int64_t dflt);   /* element i of an int list */
+bool op_is_signed(const Op *op);                     /* signedness, default signed */
+
+/* ------------------------------------------------------------ util_round.c */
+const char *ptx_rounding(const char *mode);          /* "nearest_even" -> "rn", zero "rz", ...; else NULL */
+const char *ptx_rounding_directed(const char *mode); /* "rz", "rm", "rp" for the directed modes, else NULL */
+LLVMValueRef widen(E *e, LLVMValueRef x, const Type *el);    /* f16/bf16 -> f32, others unchanged */
+LLVMValueRef narrow(E *e, LLVMValueRef x, const Type *el);   /* back */
+/* llvm.nvvm.<base>.<rnd>[.ftz].<f|d> on f32/f64 (else unsupported) */
+LLVMValueRef nvvm_rounded(E *e, Op *op, const char *base, const char *rnd, bool ftz, const Type *el,
+			  LLVMValueRef *args, int n);
+/* cvt.<rnd>.<to>.<from> of one value; to/from: f16, bf16, f32, f64 */
 LLVMValueRef cvt_rounded(E *e, const char *rnd, LLVMValueRef x, const Type *from, const Type *to);
+/* f16/bf16 add, sub, mul, div, fma, sqrt with a directed rounding, through f32 */
+LLVMValueRef half_directed(E *e, Op *op, const char *rnd, const Type *el, LLVMValueRef *a);
 
-/* reduce.c, shape.c, xchg.c: reduce, scan, shape ops, and the shared-memory
- * exchange they and convert_layout use (docs/lowering.md §8) */
-void emit_reduce(E *e, Op *op);
-void emit_scan(E *e, Op *op);
-LLVMValueRef warp_shfl(E *e, const char *kind, LLVMValueRef v, LLVMValueRef b);   /* any register type */
-int64_t reduce_smem_bytes(Op *op);            /* 0 when no shared-memory round */
-int64_t scan_smem_bytes(Op *op);
-void emit_permute(E *e, Op *op);
-void emit_cat(E *e, Op *op);
-void emit_extract(E *e, Op *op);
-void emit_insert(E *e, Op *op);
-void emit_pack(E *e, Op *op);                 /* pack and unpack */
-struct BitMap;
-int64_t xchg_need(Op *op);                    /* bytes of shared memory an op needs */
-LLVMValueRef xchg_begin(E *e, Op *op);        /* region base; barrier first if needed */
+/* ------------------------------------------------------------ util_sync.c */
+void barrier(E *e);                                  /* bar.sync 0 */
+LLVMValueRef thread0(E *e);                          /* is this thread 0 of the tile block */
+void order_after(E *e, const Value *tok, const Op *op);     /* a barrier unless tok needs none */
+void mark_token(E *e, const Value *v, bool dirty, const Op *prod);
+void token_like(E *e, const Value *out, const Value *in, bool dirty_if_unknown);   /* out orders like in */
+
+/* ------------------------------------------------------------ util_access.c */
+/* The ordering of a memory op: weak (plain access), or relaxed / acquire /
+ * release at a scope (atomic access, one element at a time). */
+typedef struct Order {
+	LLVMAtomicOrdering ord;     /* LLVMAtomicOrderingNotAtomic for weak */
+	bool scoped;
+	unsigned scope;
+} Order;
+extern const Order order_weak;
+LLVMValueRef and_pred(E *e, LLVMValueRef a, LLVMValueRef b);      /* NULL is "true" */
+/* pred NULL: unconditional; a load gives `otherwise` where pred is false */
+LLVMValueRef guarded_load(E *e, LLVMTypeRef t, LLVMValueRef p, unsigned align, LLVMValueRef pred,
+			  LLVMValueRef otherwise, const Order *o);
+void guarded_store(E *e, LLVMValueRef v, LLVMValueRef p, unsigned align, LLVMValueRef pred, const Order *o);
+
+/* ------------------------------------------------------------ util_smem.c */
+LLVMValueRef smem_scratch(E *e, int64_t bytes);      /* the module's scratch buffer, >= bytes */
+void smem_broadcast(E *e, TV *t, const Type *el);    /* owners' registers to every copy */
+LLVMValueRef xchg_begin(E *e, Op *op);               /* an exchange-buffer region; barrier first if needed */
 void xchg_store(E *e, LLVMValueRef base, LLVMValueRef byte_off, LLVMValueRef v, const Type *el,
 		LLVMValueRef pred);
 LLVMValueRef xchg_load(E *e, LLVMValueRef base, LLVMValueRef byte_off, const Type *el);
+
+/* ------------------------------------------------------------ util_xchg.c */
+/* Move tiles into dst's layout through shared memory, or warp shuffles
+ * when the move stays in each warp (see util_xchg.c). */
 void xchg_move(E *e, Op *op, int nsrc, TV **srcs, int64_t src_elems, const Type *el, TV *dst,
-	       const struct BitMap *m, int64_t cadd, LLVMValueRef radd);
-bool xchg_convert(E *e, Op *op);              /* convert_layout, swizzled; false: not handled */
+	       const BitMap *m, int64_t cadd, LLVMValueRef radd);
+
+/* ------------------------------------------------------------ util_plan.c */
+/* LLVM-free plans over layouts, shared by the emitters and the sizing of
+ * the exchange buffer. */
+typedef struct RInfo {         /* a reduce */
+	int lo, nb;                 /* offset bits of the reduced dim */
+	unsigned lane_k, warp_k;    /* lane / warp coordinate bits in the dim */
+	unsigned lane_rep, warp_rep;/* replicated (stride 0) lane / warp bits of the source */
+	Layout src, slice;
+	BitMap map;
+	bool round;                 /* goes through shared memory */
+} RInfo;
+typedef struct SInfo {         /* a scan */
+	int lo, nb;
+	int vl[BITMAP_MAX], nvl;     /* offset bits held by registers below the lanes */
+	int vh[BITMAP_MAX], nvh;     /* ... above the warps */
+	int a, m;                    /* lane bits a .. a+m-1 */
+	int aw, mw;                  /* warp bits */
+	unsigned lane_rep, warp_rep;
+	Layout l;
+} SInfo;
+#define LOCAL_MAX_DYN 3        /* convert_local: lane/warp-picked register bits */
+#define LOCAL_MAX_SEL 64       /* ... and selects in all */
+/* A move that stays inside each warp: one shfl.sync.idx per destination
+ * register (per value of its receiver-dependent source register bits). */
+#define WARP_MAX_DYN 2
+#define WARP_MAX_SHFL 32
+typedef struct WarpPlan {
+	int sbits;                       /* source offset bits */
+	BitOwner os[BITMAP_MAX];         /* the source layout's bit owners */
+	signed char from[BITMAP_MAX];    /* source bit <- destination bit (-1: from cadd) */
+	BitOwner od[BITMAP_MAX];         /* the destination layout's bit owners */
+	int nd;                          /* receiver-dependent source register bits */
+	signed char dsrc[WARP_MAX_DYN];  /* ... the source bit of each */
+} WarpPlan;
+Layout value_layout(const Value *v);                 /* a tile value's layout (internal error if none) */
+bool reduce_info(const Op *op, RInfo *ri);
+bool scan_info(const Op *op, SInfo *si);
+int tile_elem_bytes(const Type *tile);                /* bytes of a tile's element in memory, at least 1 */
+int plan_warp_bits(const Layout *l);                 /* log2 of the warps a layout spans */
+int64_t operand_offsets(const Op *op, int64_t slots, int64_t *off);   /* per-operand arrays; total bytes */
+bool convert_ok(const Op *op);                       /* a conversion of power-of-two leaves */
+bool convert_local(const Op *op, int *nbits, BitOwner *own_s, BitOwner *own_d);   /* in each thread */
+bool warp_plan(const Layout *s, const Layout *d, const BitMap *m, int sbits, WarpPlan *p);   /* in each warp */
+int64_t xchg_need(Op *op);                           /* bytes of exchange buffer an op needs */
+
+/* ------------------------------------------------------------ util_region.c */
+void set_loc(E *e, const Loc *l);                    /* debug location of what follows */
+void emit_op(E *e, Op *op);                          /* through the registry's table */
+/* Emit a block's ops (stops at the first error) in the given loop and if
+ * contexts: the one entry point of region recursion. */
+void emit_region(E *e, Block *blk, Ctx *loop, Ctx *ifc);
+/* A combiner block (no loop or if around it): its ops up to the yield,
+ * which it returns (NULL when there is none). */
+Op *emit_region_to_yield(E *e, Block *blk);
+TV *phis_for(E *e, const Value *v);                  /* one phi per register of v, here */
+void branch_with(E *e, Ctx *c, Op *term);            /* to c->target, feeding term's operands */
+void alloca_push(E *e, LLVMValueRef p);              /* a heap allocation of the current region */
+int alloca_depth(E *e);                              /* allocas live now: a region's scope */
+void alloca_pop(E *e, int depth);                    /* the region's emission ended */
+void alloca_free_to(E *e, int depth);                /* free those made since depth (region exit) */
+
+/* ------------------------------------------------------------ util_printf.c */
+#define VPRINTF_MAX_ARGS 32
+LLVMValueRef cstring(E *e, const char *s, const char *name);   /* a constant C string, generic pointer */
+void emit_vprintf(E *e, const char *fmt, LLVMValueRef *vals, int n);
 
 #endif

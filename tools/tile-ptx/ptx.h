@@ -1,7 +1,8 @@
-/* ptx.h: tile-ptx internals (docs/lowering.md §5).
- *   emit.c     scheduled IR -> LLVM IR: each tile value becomes the list of
+/* ptx.h: tile-ptx's two halves, as main.c sees them (docs/lowering.md §5).
+ *   module.c   scheduled IR -> LLVM IR: each tile value becomes the list of
  *              LLVM values one thread holds (its registers, in the order of
- *              the value's layout); every op becomes per-register code.
+ *              the value's layout); every op becomes per-register code
+ *              (registry.c, op_*.c over util_*.c: emit.h).
  *   backend.c  NVPTX target machine, libdevice linking, the -O pipeline,
  *              verification, PTX text. */
 #ifndef TILE_PTX_H

@@ -879,8 +879,11 @@ int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, in
 			t = ty;
 		if (ops[k].kind == RO_VEC || ops[k].kind == RO_ADDR)
 			return bad(dc, "unexpected operand form in '%s'%s", opcode, ""), -1;
-		if (ops[k].neg)
+		if (ops[k].neg) {       /* '!p' only where set/setp/vote/bar.red take it */
+			if (op != OP_SET || k != 3)
+				return bad(dc, "a negated predicate operand is not allowed in '%s'%s", opcode, ""), -1;
 			in->flags |= F_NEGB;
+		}
 		if (!src(dc, &ops[k], t, &s[k - 1]))
 			return -1;
 	}

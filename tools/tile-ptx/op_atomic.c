@@ -1,4 +1,5 @@
-/* atomic.c: nv_tileas.atomic_rmw and atomic_cas (docs/lowering.md §9).
+/* op_atomic.c: nv_tileas.atomic_rmw and atomic_cas (op family;
+ * docs/lowering.md §9).
  *
  * One PTX atomic per element, done by the element's first-owner thread
  * (replicated copies must not repeat it), as inline assembly so that the
@@ -26,29 +27,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "emit.h"
-#include "opinfo.h"
+#include "families.h"
 #include "irutil.h"
 #include "diag.h"
 
-static const char *sattr(const Op *op, const char *name, const char *dflt)
-{
-	const Attr *a = op_attr(op, name);
-	return a && a->kind == AT_STRING ? a->u.s : dflt;
-}
-
-static LLVMValueRef asm_call(E *e, LLVMTypeRef ret, const char *text, const char *cons,
-			     LLVMValueRef *args, int n)
-{
-	LLVMTypeRef pt[4];
-	for (int i = 0; i < n; i++)
-		pt[i] = LLVMTypeOf(args[i]);
-	LLVMTypeRef ft = LLVMFunctionType(ret, pt, (unsigned)n, 0);
-	LLVMValueRef f = LLVMGetInlineAsm(ft, text, strlen(text), cons, strlen(cons), 1, 0,
-					  LLVMInlineAsmDialectATT, 0);
-	return LLVMBuildCall2(e->b, ft, f, args, (unsigned)n, "");
-}
-
-const char *ptx_sem(const char *sem)
+/* "acq_rel" -> ".acq_rel" */
+static const char *ptx_sem(const char *sem)
 {
 	if (strcmp(sem, "acquire") == 0) return ".acquire";
 	if (strcmp(sem, "release") == 0) return ".release";
@@ -56,7 +40,8 @@ const char *ptx_sem(const char *sem)
 	return ".relaxed";
 }
 
-const char *ptx_scope(const char *scope)
+/* "tl_blk" -> ".cta", device ".gpu", sys ".sys" */
+static const char *ptx_scope(const char *scope)
 {
 	if (strcmp(scope, "tl_blk") == 0) return ".cta";
 	if (strcmp(scope, "sys") == 0) return ".sys";
@@ -68,13 +53,13 @@ typedef struct AtomKind {
 	int bits;             /* 16, 32, 64 */
 	bool emulate;         /* bf16 add below sm_90: cas loop */
 	bool has_red;
+	char buf[32];         /* op's text when built */
 } AtomKind;
 
 static bool atom_kind(E *e, const char *mode, const Type *el, AtomKind *k)
 {
 	int bits = el->kind == TY_SCALAR ? scalar_bits(el->scalar) : 0;
 	bool fl = el->kind == TY_SCALAR && scalar_is_float(el->scalar);
-	static char buf[32];
 	k->bits = bits;
 	k->emulate = false;
 	k->has_red = true;
@@ -110,8 +95,8 @@ static bool atom_kind(E *e, const char *mode, const Type *el, AtomKind *k)
 	else if (strcmp(mode, "umax") == 0) { o = "max"; t = u; }
 	else if (strcmp(mode, "umin") == 0) { o = "min"; t = u; }
 	else return false;
-	snprintf(buf, sizeof buf, "%s.%s", o, t);
-	k->op = buf;
+	snprintf(k->buf, sizeof k->buf, "%s.%s", o, t);
+	k->op = k->buf;
 	return true;
 }
 
@@ -191,74 +176,15 @@ static LLVMValueRef one(E *e, bool cas, const AtomKind *k, const char *sem, cons
 	return from_bits(e, asm_call(e, LLVMIntTypeInContext(e->ctx, (unsigned)k->bits), text, cons, args, 2), et);
 }
 
-static bool replicated(const Layout *l)
-{
-	for (int i = 0; i < layout_nleaves(l); i++)
-		if (l->stride[i] == 0 && l->shape[i] > 1)
-			return true;
-	return false;
-}
-
-/* The kernel's shared scratch buffer (emit_module sizes and defines it). */
-LLVMValueRef smem_scratch(E *e, int64_t bytes)
-{
-	if (bytes > e->smem_bytes)
-		e->smem_bytes = bytes;
-	if (!e->smem)
-		e->smem = LLVMAddGlobalInAddressSpace(e->mod, LLVMArrayType2(LLVMInt8TypeInContext(e->ctx), 1),
-						      "__tile_smem", 3);
-	return e->smem;
-}
-
-/* Give every register of t the value its element's first owner holds
- * (t->r[k] is set for the owners' registers only), through shared memory. */
-void smem_broadcast(E *e, TV *t, const Type *el)
-{
-	LLVMTypeRef mt = mem_ty(e, el), et = elem_ty(e, el);
-	int eb = elem_bytes(el) ? elem_bytes(el) : 1;
-	int64_t n = layout_cosize(&t->lay);
-	LLVMValueRef base = smem_scratch(e, n * eb);
-	LLVMValueRef primary = lw_of(e, &t->lay)->primary;
-	if (LLVMIsAConstantInt(primary) && LLVMConstIntGetZExtValue(primary) == 1)
-		primary = NULL;
-	barrier(e);
-	for (int k = 0; k < t->n; k++) {
-		if (!layout_reg_is_primary(&t->lay, k))
-			continue;
-		LLVMValueRef off = LLVMBuildZExt(e->b, elem_offset(e, &t->lay, k), LLVMInt64TypeInContext(e->ctx), "");
-		LLVMValueRef p = LLVMBuildGEP2(e->b, mt, base, &off, 1, "");
-		LLVMValueRef v = mt != et ? LLVMBuildZExt(e->b, t->r[k], mt, "") : t->r[k];
-		if (primary) {
-			LLVMBasicBlockRef st = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "bc.st");
-			LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "bc.join");
-			LLVMBuildCondBr(e->b, primary, st, join);
-			LLVMPositionBuilderAtEnd(e->b, st);
-			LLVMSetAlignment(LLVMBuildStore(e->b, v, p), (unsigned)eb);
-			LLVMBuildBr(e->b, join);
-			LLVMPositionBuilderAtEnd(e->b, join);
-		} else {
-			LLVMSetAlignment(LLVMBuildStore(e->b, v, p), (unsigned)eb);
-		}
-	}
-	barrier(e);
-	for (int k = 0; k < t->n; k++) {
-		LLVMValueRef off = LLVMBuildZExt(e->b, elem_offset(e, &t->lay, k), LLVMInt64TypeInContext(e->ctx), "");
-		LLVMValueRef p = LLVMBuildGEP2(e->b, mt, base, &off, 1, "");
-		LLVMValueRef x = LLVMBuildLoad2(e->b, mt, p, "");
-		LLVMSetAlignment(x, (unsigned)eb);
-		t->r[k] = mt != et ? LLVMBuildTrunc(e->b, x, et, "") : x;
-	}
-}
-
 void emit_atomic(E *e, Op *op)
 {
 	bool cas = op->info->code == AS_atomic_cas;
 	const Value *res = op->results[0];
 	const Type *el = res->type->elem;
-	const char *mode = cas ? "cas" : sattr(op, "mode", "add");
-	const char *sem = sattr(op, "memory_ordering_semantics", "acq_rel");
-	const char *scope = sattr(op, "memory_scope", "device");
-	AtomKind k = { "cas", el->kind == TY_SCALAR ? scalar_bits(el->scalar) : 0, false, false };
+	const char *mode = cas ? "cas" : op_str_attr(op, "mode", "add");
+	const char *sem = op_str_attr(op, "memory_ordering_semantics", "acq_rel");
+	const char *scope = op_str_attr(op, "memory_scope", "device");
+	AtomKind k = { "cas", el->kind == TY_SCALAR ? scalar_bits(el->scalar) : 0, false, false, "" };
 	if (strcmp(sem, "weak") == 0 || (!cas && !atom_kind(e, mode, el, &k)) ||
 	    (cas && k.bits != 32 && k.bits != 64)) {
 		char what[96];
@@ -287,9 +213,7 @@ void emit_atomic(E *e, Op *op)
 		red = false;
 		k.emulate = true;
 	}
-	LLVMValueRef primary = lw_of(e, &t->lay)->primary;
-	if (LLVMIsAConstantInt(primary) && LLVMConstIntGetZExtValue(primary) == 1)
-		primary = NULL;
+	LLVMValueRef primary = owner_pred(e, &t->lay);
 	LLVMTypeRef et = elem_ty(e, el);
 	for (int r = 0; r < t->n; r++) {
 		if (!layout_reg_is_primary(&t->lay, r)) {
@@ -324,7 +248,7 @@ void emit_atomic(E *e, Op *op)
 			t->r[r] = fallback;
 		}
 	}
-	if (used && replicated(&t->lay))
+	if (used && lay_has_copies(&t->lay))
 		smem_broadcast(e, t, el);
 	set(e, res, t);
 	mark_token(e, op->results[1], true, op);

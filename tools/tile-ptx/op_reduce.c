@@ -1,10 +1,11 @@
-/* reduce.c: cuda_tile.reduce and cuda_tile.scan (docs/lowering.md §8).
+/* op_reduce.c: cuda_tile.reduce and cuda_tile.scan (op family;
+ * docs/lowering.md §8).
  *
  * Both work on the source's register layout, bit by bit of the reduced or
  * scanned dim: the bits held by registers are combined in the thread, the
  * bits held by lanes with warp shuffles, the bits held by warps through one
- * round of shared memory (xchg.c). The combiner region is emitted inline
- * for every combination (emit_op on its scalar ops), with the operands
+ * round of shared memory (util_smem.c's exchange buffer). The combiner
+ * region is emitted inline for every combination (emit_region_to_yield), with the operands
  * interleaved as the region's arguments are: lhs0, rhs0, lhs1, rhs1, ...
  *
  * reduce: (1) each result register of the slice layout (the source layout
@@ -30,34 +31,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "emit.h"
+#include "families.h"
 #include "irutil.h"
-#include "layout_map.h"
 #include "diag.h"
-
-static LLVMTypeRef t_i32(E *e) { return LLVMInt32TypeInContext(e->ctx); }
-static LLVMValueRef k32(E *e, int64_t v) { return LLVMConstInt(t_i32(e), (unsigned long long)v, 1); }
-
-static int64_t iattr(const Op *op, const char *name, int64_t dflt)
-{
-	const Attr *a = op_attr(op, name);
-	return a && (a->kind == AT_INT || a->kind == AT_BOOL) ? a->u.i : dflt;
-}
-
-static Layout value_layout(const Value *v)
-{
-	Layout l;
-	if (!v->layout || v->layout->kind != AT_STRING || !layout_parse(v->layout->u.s, &l, NULL))
-		ice("tile-ptx: tile value without a layout (%s)", v->type->str);
-	return l;
-}
-
-static int64_t align_up(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
-
-static int ebytes(const Type *tile)
-{
-	int eb = elem_bytes(tile_elem(tile));
-	return eb ? eb : 1;
-}
 
 /* ------------------------------------------------------------ combiner */
 
@@ -80,18 +56,13 @@ static void combine(E *e, Op *op, int n, LLVMValueRef *lhs, LLVMValueRef *rhs, L
 		bind(e, b->args[2 * i], lhs[i]);
 		bind(e, b->args[2 * i + 1], rhs[i]);
 	}
-	FOR_EACH_OP(o, b) {
-		if (o->info->code == CT_yield) {
-			if (o->noperands != n)
-				ice("tile-ptx: '%s' combiner yields %d values, expected %d", op->info->name,
-				    o->noperands, n);
-			for (int i = 0; i < n; i++)
-				out[i] = get(e, o->operands[i])->r[0];
-			return;
-		}
-		emit_op(e, o, NULL, NULL);
-	}
-	ice("tile-ptx: '%s' combiner without a yield", op->info->name);
+	Op *y = emit_region_to_yield(e, b);
+	if (!y)
+		ice("tile-ptx: '%s' combiner without a yield", op->info->name);
+	if (y->noperands != n)
+		ice("tile-ptx: '%s' combiner yields %d values, expected %d", op->info->name, y->noperands, n);
+	for (int i = 0; i < n; i++)
+		out[i] = get(e, y->operands[i])->r[0];
 }
 
 /* Is the combiner one commutative op per operand (lhs_i op rhs_i)? */
@@ -151,121 +122,7 @@ static LLVMValueRef sel_all(E *e, LLVMValueRef c, LLVMValueRef a, LLVMValueRef b
 	return LLVMBuildSelect(e->b, c, a, b, "");
 }
 
-/* ------------------------------------------------------------ shuffles */
-
-static LLVMValueRef shfl32(E *e, const char *kind, LLVMValueRef v, LLVMValueRef b, bool is_f32)
-{
-	char name[64];
-	snprintf(name, sizeof name, "llvm.nvvm.shfl.sync.%s.%s", kind, is_f32 ? "f32" : "i32");
-	int c = strcmp(kind, "up") == 0 ? 0 : 31;
-	LLVMValueRef args[4] = { k32(e, -1), v, b, k32(e, c) };
-	return call_intr(e, name, NULL, args, 4);
-}
-
-/* A shuffle of any register type: kind bfly / up / down / idx (xchg.c's
- * warp gathers use it too). */
-LLVMValueRef warp_shfl(E *e, const char *kind, LLVMValueRef v, LLVMValueRef b)
-{
-	LLVMTypeRef t = LLVMTypeOf(v);
-	LLVMTypeKind k = LLVMGetTypeKind(t);
-	LLVMTypeRef i32 = t_i32(e), i64 = LLVMInt64TypeInContext(e->ctx);
-	if (k == LLVMFloatTypeKind)
-		return shfl32(e, kind, v, b, true);
-	if (k == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 32)
-		return shfl32(e, kind, v, b, false);
-	if (k == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) < 32) {
-		LLVMValueRef x = shfl32(e, kind, LLVMBuildZExt(e->b, v, i32, ""), b, false);
-		return LLVMBuildTrunc(e->b, x, t, "");
-	}
-	if (k == LLVMHalfTypeKind || k == LLVMBFloatTypeKind) {
-		LLVMTypeRef i16 = LLVMInt16TypeInContext(e->ctx);
-		LLVMValueRef x = LLVMBuildZExt(e->b, LLVMBuildBitCast(e->b, v, i16, ""), i32, "");
-		x = shfl32(e, kind, x, b, false);
-		return LLVMBuildBitCast(e->b, LLVMBuildTrunc(e->b, x, i16, ""), t, "");
-	}
-	/* 64-bit: i64, double, pointers */
-	LLVMValueRef x = k == LLVMPointerTypeKind ? LLVMBuildPtrToInt(e->b, v, i64, "")
-			 : k == LLVMDoubleTypeKind ? LLVMBuildBitCast(e->b, v, i64, "") : v;
-	if (LLVMGetTypeKind(LLVMTypeOf(x)) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(LLVMTypeOf(x)) != 64)
-		ice("tile-ptx: no shuffle for this register type");
-	LLVMValueRef lo = shfl32(e, kind, LLVMBuildTrunc(e->b, x, i32, ""), b, false);
-	LLVMValueRef hi = shfl32(e, kind, LLVMBuildTrunc(e->b, LLVMBuildLShr(e->b, x, LLVMConstInt(i64, 32, 0), ""), i32, ""), b, false);
-	LLVMValueRef y = LLVMBuildOr(e->b, LLVMBuildZExt(e->b, lo, i64, ""),
-				     LLVMBuildShl(e->b, LLVMBuildZExt(e->b, hi, i64, ""), LLVMConstInt(i64, 32, 0), ""), "");
-	if (k == LLVMPointerTypeKind)
-		return LLVMBuildIntToPtr(e->b, y, t, "");
-	if (k == LLVMDoubleTypeKind)
-		return LLVMBuildBitCast(e->b, y, t, "");
-	return y;
-}
-
 /* ------------------------------------------------------------ reduce */
-
-typedef struct RInfo {
-	int lo, nb;                 /* offset bits of the reduced dim */
-	unsigned lane_k, warp_k;    /* lane / warp coordinate bits in the dim */
-	unsigned lane_rep, warp_rep;/* replicated (stride 0) lane / warp bits of the source */
-	Layout src, slice;
-	BitMap map;
-	bool round;                 /* goes through shared memory */
-} RInfo;
-
-static void thread_bits(const Layout *l, int mode, int nbits_mode, int lo, int nb, unsigned *in, unsigned *rep)
-{
-	*in = *rep = 0;
-	for (int b = 0; b < nbits_mode; b++) {
-		int64_t x = layout_eval_mode(l, mode, (int64_t)1 << b);
-		if (x == 0)
-			*rep |= 1u << b;
-		else if (x >= ((int64_t)1 << lo) && x < ((int64_t)1 << (lo + nb)))
-			*in |= 1u << b;
-	}
-}
-
-static int warp_bits(const Layout *l) { return ilog2_exact(layout_mode_size(l, 2)); }
-
-static bool reduce_info(const Op *op, RInfo *ri)
-{
-	const Type *t = op->operands[0]->type;
-	int dim = (int)iattr(op, "dim", 0);
-	ri->src = value_layout(op->operands[0]);
-	tile_dim_bits(t->rank, t->shape, dim, &ri->lo, &ri->nb);
-	if (!bitmap_reduce(&ri->map, t->rank, t->shape, dim) || !layout_push(&ri->src, &ri->map, &ri->slice))
-		return false;
-	thread_bits(&ri->src, 1, 5, ri->lo, ri->nb, &ri->lane_k, &ri->lane_rep);
-	thread_bits(&ri->src, 2, warp_bits(&ri->src), ri->lo, ri->nb, &ri->warp_k, &ri->warp_rep);
-	Layout res = value_layout(op->results[0]);
-	ri->round = ri->warp_k != 0 || !layout_equal(&res, &ri->slice);
-	return true;
-}
-
-static int popcount(unsigned x) { return __builtin_popcount(x); }
-
-/* byte offsets of each operand's array in a reduce/scan buffer of `slots`
- * slots per operand; returns the total */
-static int64_t operand_offsets(const Op *op, int64_t slots, int64_t *off)
-{
-	int64_t at = 0;
-	for (int i = 0; i < op->noperands; i++) {
-		int eb = ebytes(op->operands[i]->type);
-		at = align_up(at, eb);
-		off[i] = at;
-		at += slots * eb;
-	}
-	return at;
-}
-
-int64_t reduce_smem_bytes(Op *op)
-{
-	RInfo ri;
-	if (!reduce_info(op, &ri) || !ri.round)
-		return 0;
-	int64_t off[64];
-	if (op->noperands > 64)
-		return 0;
-	int64_t slots = ((int64_t)1 << popcount(ri.warp_k)) * type_num_elements(op->results[0]->type);
-	return operand_offsets(op, slots, off);
-}
 
 void emit_reduce(E *e, Op *op)
 {
@@ -314,7 +171,7 @@ void emit_reduce(E *e, Op *op)
 	 * stride vstr[i], lane bit b lstr[b], warp bit b wstr[b] (0: none). */
 	bool comm = commutative(op, n);
 	int64_t vstr[BITMAP_MAX], lstr[5], wstr[8];
-	int nv = 0, nw = warp_bits(&ri.slice);
+	int nv = 0, nw = plan_warp_bits(&ri.slice);
 	for (int i = ri.slice.begin[0]; i < ri.slice.begin[1]; i++)
 		for (int64_t s = 1; s < ri.slice.shape[i]; s <<= 1)
 			vstr[nv++] = ri.slice.stride[i] * s;
@@ -326,8 +183,8 @@ void emit_reduce(E *e, Op *op)
 	for (int b = 0; b < 5; b++) {
 		if (!(ri.lane_k & (1u << b)))
 			continue;
-		LLVMValueRef upper = LLVMBuildICmp(e->b, LLVMIntNE, LLVMBuildAnd(e->b, e->lane, k32(e, 1 << b), ""),
-						   k32(e, 0), "");
+		LLVMValueRef upper = LLVMBuildICmp(e->b, LLVMIntNE, LLVMBuildAnd(e->b, e->lane, c_i32(e, 1 << b), ""),
+						   c_i32(e, 0), "");
 		if (ri.round && nv > 0) {
 			/* reduce-scatter: the lower lane keeps the registers with the
 			 * top register bit 0, the upper lane those with it 1; each
@@ -339,7 +196,7 @@ void emit_reduce(E *e, Op *op)
 					LLVMValueRef lo = part[r * n + i], hi = part[(r + half) * n + i];
 					LLVMValueRef send = sel_all(e, upper, lo, hi);
 					keep[i] = sel_all(e, upper, hi, lo);
-					recv[i] = warp_shfl(e, "bfly", send, k32(e, 1 << b));
+					recv[i] = warp_shfl(e, "bfly", send, c_i32(e, 1 << b));
 					lhs[i] = comm ? keep[i] : sel_all(e, upper, recv[i], keep[i]);
 					rhs[i] = comm ? recv[i] : sel_all(e, upper, keep[i], recv[i]);
 				}
@@ -354,7 +211,7 @@ void emit_reduce(E *e, Op *op)
 			LLVMValueRef mine[64], other[64], lhs[64], rhs[64];
 			for (int i = 0; i < n; i++) {
 				mine[i] = part[r * n + i];
-				other[i] = warp_shfl(e, "bfly", mine[i], k32(e, 1 << b));
+				other[i] = warp_shfl(e, "bfly", mine[i], c_i32(e, 1 << b));
 				lhs[i] = comm ? mine[i] : sel_all(e, upper, other[i], mine[i]);
 				rhs[i] = comm ? other[i] : sel_all(e, upper, mine[i], other[i]);
 			}
@@ -390,16 +247,16 @@ void emit_reduce(E *e, Op *op)
 		}
 		layout_canonicalize(&pl);
 		int64_t R = type_num_elements(op->results[0]->type);
-		int nwk = 1 << popcount(ri.warp_k);
+		int nwk = 1 << __builtin_popcount(ri.warp_k);
 		int64_t off[64];
 		operand_offsets(op, nwk * R, off);
 		LLVMValueRef base = xchg_begin(e, op);
 		/* this warp's index among the warps of the dim */
-		LLVMValueRef wk = k32(e, 0);
+		LLVMValueRef wk = c_i32(e, 0);
 		for (int b = 0, t = 0; b < 5; b++)
 			if (ri.warp_k & (1u << b)) {
-				LLVMValueRef bit = LLVMBuildAnd(e->b, LLVMBuildLShr(e->b, e->warp, k32(e, b), ""), k32(e, 1), "");
-				wk = LLVMBuildOr(e->b, wk, LLVMBuildShl(e->b, bit, k32(e, t++), ""), "");
+				LLVMValueRef bit = LLVMBuildAnd(e->b, LLVMBuildLShr(e->b, e->warp, c_i32(e, b), ""), c_i32(e, 1), "");
+				wk = LLVMBuildOr(e->b, wk, LLVMBuildShl(e->b, bit, c_i32(e, t++), ""), "");
 			}
 		/* one writer per partial: lanes and warps that only repeat it stay out */
 		unsigned lm = 0, wm = 0;
@@ -411,17 +268,17 @@ void emit_reduce(E *e, Op *op)
 				wm |= 1u << b;
 		LLVMValueRef pred = NULL;
 		if (lm)
-			pred = LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildAnd(e->b, e->lane, k32(e, lm), ""), k32(e, 0), "");
+			pred = LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildAnd(e->b, e->lane, c_i32(e, lm), ""), c_i32(e, 0), "");
 		if (wm) {
-			LLVMValueRef p = LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildAnd(e->b, e->warp, k32(e, wm), ""), k32(e, 0), "");
+			LLVMValueRef p = LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildAnd(e->b, e->warp, c_i32(e, wm), ""), c_i32(e, 0), "");
 			pred = pred ? LLVMBuildAnd(e->b, pred, p, "") : p;
 		}
-		LLVMValueRef wkR = LLVMBuildMul(e->b, wk, k32(e, R), "");
+		LLVMValueRef wkR = LLVMBuildMul(e->b, wk, c_i32(e, R), "");
 		for (int64_t r = 0; r < np; r++) {
 			LLVMValueRef slot = LLVMBuildAdd(e->b, wkR, elem_offset(e, &pl, r), "");
 			for (int i = 0; i < n; i++) {
-				int eb = ebytes(op->operands[i]->type);
-				LLVMValueRef bo = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, slot, k32(e, eb), ""), k32(e, off[i]), "");
+				int eb = tile_elem_bytes(op->operands[i]->type);
+				LLVMValueRef bo = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, slot, c_i32(e, eb), ""), c_i32(e, off[i]), "");
 				xchg_store(e, base, bo, part[r * n + i], tile_elem(op->operands[i]->type), pred);
 			}
 		}
@@ -432,10 +289,10 @@ void emit_reduce(E *e, Op *op)
 		for (int q = 0; q < res[0]->n; q++) {
 			LLVMValueRef eq = elem_offset(e, &res[0]->lay, q);
 			for (int k = 0; k < nwk; k++) {
-				LLVMValueRef slot = LLVMBuildAdd(e->b, eq, k32(e, (int64_t)k * R), "");
+				LLVMValueRef slot = LLVMBuildAdd(e->b, eq, c_i32(e, (int64_t)k * R), "");
 				for (int i = 0; i < n; i++) {
-					int eb = ebytes(op->operands[i]->type);
-					LLVMValueRef bo = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, slot, k32(e, eb), ""), k32(e, off[i]), "");
+					int eb = tile_elem_bytes(op->operands[i]->type);
+					LLVMValueRef bo = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, slot, c_i32(e, eb), ""), c_i32(e, off[i]), "");
 					w[k * n + i] = xchg_load(e, base, bo, tile_elem(op->operands[i]->type));
 				}
 			}
@@ -455,59 +312,6 @@ void emit_reduce(E *e, Op *op)
 
 /* ------------------------------------------------------------ scan */
 
-typedef struct SInfo {
-	int lo, nb;
-	int vl[BITMAP_MAX], nvl;     /* offset bits held by registers below the lanes */
-	int vh[BITMAP_MAX], nvh;     /* ... above the warps */
-	int a, m;                    /* lane bits a .. a+m-1 */
-	int aw, mw;                  /* warp bits */
-	unsigned lane_rep, warp_rep;
-	Layout l;
-} SInfo;
-
-static bool scan_info(const Op *op, SInfo *si)
-{
-	const Type *t = op->operands[0]->type;
-	memset(si, 0, sizeof *si);
-	si->l = value_layout(op->operands[0]);
-	tile_dim_bits(t->rank, t->shape, (int)iattr(op, "dim", 0), &si->lo, &si->nb);
-	if (!layout_scan_ok(&si->l, si->lo, si->nb))
-		return false;
-	BitOwner own[BITMAP_MAX];
-	if (!layout_bit_owners(&si->l, BITMAP_MAX, own))
-		return false;
-	bool above = false;
-	for (int j = si->lo; j < si->lo + si->nb; j++) {
-		if (own[j].mode == 0) {
-			if (above)
-				si->vh[si->nvh++] = j;
-			else
-				si->vl[si->nvl++] = j;
-		} else if (own[j].mode == 1) {
-			if (si->m++ == 0)
-				si->a = own[j].bit;
-			above = true;
-		} else {
-			if (si->mw++ == 0)
-				si->aw = own[j].bit;
-			above = true;
-		}
-	}
-	unsigned in;
-	thread_bits(&si->l, 1, 5, si->lo, si->nb, &in, &si->lane_rep);
-	thread_bits(&si->l, 2, warp_bits(&si->l), si->lo, si->nb, &in, &si->warp_rep);
-	return true;
-}
-
-int64_t scan_smem_bytes(Op *op)
-{
-	SInfo si;
-	if (op->noperands > 64 || !scan_info(op, &si) || si.mw == 0)
-		return 0;
-	int64_t off[64];
-	return operand_offsets(op, type_num_elements(op->operands[0]->type) >> (si.nvl + si.m), off);
-}
-
 static int64_t bits_of(int64_t x, const int *pos, int n)
 {
 	int64_t r = 0;
@@ -524,7 +328,7 @@ void emit_scan(E *e, Op *op)
 		unsupported(e, op, "a scan in this layout");
 		return;
 	}
-	bool rev = iattr(op, "reverse", 0) != 0;
+	bool rev = op_int_attr(op, "reverse", 0) != 0;
 	TV *src[64], *res[64];
 	for (int i = 0; i < n; i++) {
 		src[i] = get(e, op->operands[i]);
@@ -596,23 +400,23 @@ void emit_scan(E *e, Op *op)
 	LLVMValueRef pl = NULL;
 	if (si.m > 0) {
 		int64_t mm = ((int64_t)1 << si.m) - 1;
-		LLVMValueRef cl = LLVMBuildAnd(e->b, LLVMBuildLShr(e->b, e->lane, k32(e, si.a), ""), k32(e, mm), "");
-		pl = rev ? LLVMBuildSub(e->b, k32(e, mm), cl, "") : cl;
+		LLVMValueRef cl = LLVMBuildAnd(e->b, LLVMBuildLShr(e->b, e->lane, c_i32(e, si.a), ""), c_i32(e, mm), "");
+		pl = rev ? LLVMBuildSub(e->b, c_i32(e, mm), cl, "") : cl;
 		const char *dir = rev ? "down" : "up";
-		LLVMValueRef has_prev = LLVMBuildICmp(e->b, LLVMIntUGE, pl, k32(e, 1), "");
+		LLVMValueRef has_prev = LLVMBuildICmp(e->b, LLVMIntUGE, pl, c_i32(e, 1), "");
 		for (int64_t g = 0; g < ng; g++) {
 			LLVMValueRef *t = tot + g * n, y[64], c2[64], ex[64];
 			for (int j = 0; j < si.m; j++) {
-				LLVMValueRef ok = LLVMBuildICmp(e->b, LLVMIntUGE, pl, k32(e, 1 << j), "");
+				LLVMValueRef ok = LLVMBuildICmp(e->b, LLVMIntUGE, pl, c_i32(e, 1 << j), "");
 				for (int i = 0; i < n; i++)
-					y[i] = warp_shfl(e, dir, t[i], k32(e, 1 << (si.a + j)));
+					y[i] = warp_shfl(e, dir, t[i], c_i32(e, 1 << (si.a + j)));
 				combine(e, op, n, y, t, c2);
 				for (int i = 0; i < n; i++)
 					t[i] = sel_all(e, ok, c2[i], t[i]);
 			}
 			/* exclusive prefix from the previous lane, applied to the segment */
 			for (int i = 0; i < n; i++)
-				ex[i] = warp_shfl(e, dir, t[i], k32(e, 1 << si.a));
+				ex[i] = warp_shfl(e, dir, t[i], c_i32(e, 1 << si.a));
 			for (int64_t v = 0; v < nvl_max; v++) {
 				int64_t c = member[g * nvl_max + v];
 				combine(e, op, n, ex, x + c * n, c2);
@@ -632,17 +436,17 @@ void emit_scan(E *e, Op *op)
 		operand_offsets(op, slots, off);
 		LLVMValueRef base = xchg_begin(e, op);
 		int64_t wmx = ((int64_t)1 << si.mw) - 1;
-		LLVMValueRef cw = LLVMBuildAnd(e->b, LLVMBuildLShr(e->b, e->warp, k32(e, si.aw), ""), k32(e, wmx), "");
-		LLVMValueRef pw = rev ? LLVMBuildSub(e->b, k32(e, wmx), cw, "") : cw;
+		LLVMValueRef cw = LLVMBuildAnd(e->b, LLVMBuildLShr(e->b, e->warp, c_i32(e, si.aw), ""), c_i32(e, wmx), "");
+		LLVMValueRef pw = rev ? LLVMBuildSub(e->b, c_i32(e, wmx), cw, "") : cw;
 		LLVMValueRef pred = NULL;
 		if (pl)
-			pred = LLVMBuildICmp(e->b, LLVMIntEQ, pl, k32(e, ((int64_t)1 << si.m) - 1), "");
+			pred = LLVMBuildICmp(e->b, LLVMIntEQ, pl, c_i32(e, ((int64_t)1 << si.m) - 1), "");
 		if (si.lane_rep) {
-			LLVMValueRef p = LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildAnd(e->b, e->lane, k32(e, si.lane_rep), ""), k32(e, 0), "");
+			LLVMValueRef p = LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildAnd(e->b, e->lane, c_i32(e, si.lane_rep), ""), c_i32(e, 0), "");
 			pred = pred ? LLVMBuildAnd(e->b, pred, p, "") : p;
 		}
 		if (si.warp_rep) {
-			LLVMValueRef p = LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildAnd(e->b, e->warp, k32(e, si.warp_rep), ""), k32(e, 0), "");
+			LLVMValueRef p = LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildAnd(e->b, e->warp, c_i32(e, si.warp_rep), ""), c_i32(e, 0), "");
 			pred = pred ? LLVMBuildAnd(e->b, pred, p, "") : p;
 		}
 		int64_t lowmask = ((int64_t)1 << si.lo) - 1;
@@ -651,26 +455,26 @@ void emit_scan(E *e, Op *op)
 			ice("out of memory");
 		for (int64_t g = 0; g < ng; g++) {
 			LLVMValueRef o = elem_offset(e, &si.l, member[g * nvl_max]);
-			LLVMValueRef hi = LLVMBuildShl(e->b, LLVMBuildLShr(e->b, o, k32(e, si.lo + s), ""), k32(e, si.lo), "");
-			LLVMValueRef idx = LLVMBuildOr(e->b, hi, LLVMBuildAnd(e->b, o, k32(e, lowmask), ""), "");
-			idx0[g] = LLVMBuildAnd(e->b, idx, k32(e, ~(wmx << si.lo)), "");
+			LLVMValueRef hi = LLVMBuildShl(e->b, LLVMBuildLShr(e->b, o, c_i32(e, si.lo + s), ""), c_i32(e, si.lo), "");
+			LLVMValueRef idx = LLVMBuildOr(e->b, hi, LLVMBuildAnd(e->b, o, c_i32(e, lowmask), ""), "");
+			idx0[g] = LLVMBuildAnd(e->b, idx, c_i32(e, ~(wmx << si.lo)), "");
 			for (int i = 0; i < n; i++) {
-				int eb = ebytes(op->operands[i]->type);
-				LLVMValueRef bo = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, idx, k32(e, eb), ""), k32(e, off[i]), "");
+				int eb = tile_elem_bytes(op->operands[i]->type);
+				LLVMValueRef bo = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, idx, c_i32(e, eb), ""), c_i32(e, off[i]), "");
 				xchg_store(e, base, bo, tot[g * n + i], tile_elem(op->operands[i]->type), pred);
 			}
 		}
 		barrier(e);
-		LLVMValueRef has_prev = LLVMBuildICmp(e->b, LLVMIntUGE, pw, k32(e, 1), "");
+		LLVMValueRef has_prev = LLVMBuildICmp(e->b, LLVMIntUGE, pw, c_i32(e, 1), "");
 		for (int64_t g = 0; g < ng; g++) {
 			LLVMValueRef T[64], P[64], Pw[64], c2[64];
 			int nw = 1 << si.mw;
 			for (int t = 0; t < nw; t++) {
 				int w = rev ? nw - 1 - t : t;     /* t-th warp in scan order */
-				LLVMValueRef slot = LLVMBuildOr(e->b, idx0[g], k32(e, (int64_t)w << si.lo), "");
+				LLVMValueRef slot = LLVMBuildOr(e->b, idx0[g], c_i32(e, (int64_t)w << si.lo), "");
 				for (int i = 0; i < n; i++) {
-					int eb = ebytes(op->operands[i]->type);
-					LLVMValueRef bo = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, slot, k32(e, eb), ""), k32(e, off[i]), "");
+					int eb = tile_elem_bytes(op->operands[i]->type);
+					LLVMValueRef bo = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, slot, c_i32(e, eb), ""), c_i32(e, off[i]), "");
 					T[i] = xchg_load(e, base, bo, tile_elem(op->operands[i]->type));
 				}
 				if (t == 0) {
@@ -679,7 +483,7 @@ void emit_scan(E *e, Op *op)
 					continue;
 				}
 				/* P = prefix of the warps before t; Pw picks it for pw == t */
-				LLVMValueRef here = LLVMBuildICmp(e->b, LLVMIntEQ, pw, k32(e, t), "");
+				LLVMValueRef here = LLVMBuildICmp(e->b, LLVMIntEQ, pw, c_i32(e, t), "");
 				for (int i = 0; i < n; i++)
 					Pw[i] = sel_all(e, here, P[i], Pw[i]);
 				combine(e, op, n, P, T, P);
@@ -700,9 +504,9 @@ void emit_scan(E *e, Op *op)
 				if (si.m > 0) {
 					/* the group's last lane (in scan order) has the total */
 					int64_t mm = ((int64_t)1 << si.m) - 1;
-					LLVMValueRef srcl = LLVMBuildAnd(e->b, e->lane, k32(e, ~(mm << si.a)), "");
+					LLVMValueRef srcl = LLVMBuildAnd(e->b, e->lane, c_i32(e, ~(mm << si.a)), "");
 					if (!rev)
-						srcl = LLVMBuildOr(e->b, srcl, k32(e, mm << si.a), "");
+						srcl = LLVMBuildOr(e->b, srcl, c_i32(e, mm << si.a), "");
 					t = warp_shfl(e, "idx", t, srcl);
 				}
 				all[g * n + i] = t;

@@ -1,6 +1,9 @@
-/* convert.c: ftof between any two float formats, with the rounding mode the
- * op asks for (and the float side of itof / ftoi for the narrow formats).
- * docs/lowering.md §9.7.
+/* op_convert.c: conversions between element types (op family;
+ * docs/lowering.md §9.7): exti, trunci, itof, ftoi (saturating), bitcast,
+ * int_to_ptr, ptr_to_int, ptr_to_ptr, and ftof between any two float
+ * formats with the rounding mode the op asks for (itof / ftoi of the
+ * narrow formats go through f32, nearest_even).
+ *
  *
  * A conversion is a decode and an encode:
  *   decode   the source to a wide value: f16 / bf16 / f32 / f64 stay what
@@ -30,12 +33,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "emit.h"
-#include "opinfo.h"
-#include "diag.h"
-
-static LLVMTypeRef f32t(E *e) { return LLVMFloatTypeInContext(e->ctx); }
-static LLVMTypeRef i32t(E *e) { return LLVMInt32TypeInContext(e->ctx); }
-static LLVMValueRef ci32(E *e, int64_t v) { return LLVMConstInt(i32t(e), (unsigned long long)v, 1); }
+#include "families.h"
 
 static bool sc_is(const Type *t, ScalarKind k) { return t->kind == TY_SCALAR && t->scalar == k; }
 
@@ -47,41 +45,16 @@ static bool is_wide(const Type *t)
 
 static bool is_f8(const Type *t) { return sc_is(t, SC_F8E4M3FN) || sc_is(t, SC_F8E5M2); }
 
-bool convert_is_narrow(const Type *t)
+static bool convert_is_narrow(const Type *t)
 {
 	return t->kind == TY_SCALAR && (is_f8(t) || t->scalar == SC_F8E8M0FNU || t->scalar == SC_F4E2M1FN ||
 					t->scalar == SC_TF32);
 }
 
-static LLVMValueRef bits_of(E *e, LLVMValueRef f) { return LLVMBuildBitCast(e->b, f, i32t(e), ""); }
-static LLVMValueRef f32_of(E *e, LLVMValueRef i) { return LLVMBuildBitCast(e->b, i, f32t(e), ""); }
+static LLVMValueRef bits_of(E *e, LLVMValueRef f) { return LLVMBuildBitCast(e->b, f, ty_i32(e), ""); }
+static LLVMValueRef f32_of(E *e, LLVMValueRef i) { return LLVMBuildBitCast(e->b, i, ty_f32(e), ""); }
 
 /* ------------------------------------------------------------ the wide formats */
-
-/* cvt.<rnd>.<to>.<from> of one value; to/from: f16, bf16, f32, f64. */
-LLVMValueRef cvt_rounded(E *e, const char *rnd, LLVMValueRef x, const Type *from, const Type *to)
-{
-	const char *fn = scalar_name(from->scalar), *tn = scalar_name(to->scalar);
-	if (to->scalar == SC_BF16 && from->scalar == SC_F64 && e->o->target->sm < 90) {
-		x = cvt_rounded(e, rnd, x, from, type_scalar(e->m, SC_F32));
-		from = type_scalar(e->m, SC_F32);
-		fn = "f32";
-	}
-	if (from->scalar == SC_F16 || from->scalar == SC_BF16) {      /* exact widening first */
-		x = LLVMBuildFPExt(e->b, x, f32t(e), "");
-		from = type_scalar(e->m, SC_F32);
-		fn = "f32";
-		if (to->scalar == SC_F32)
-			return x;
-	}
-	char text[64], cons[16];
-	snprintf(text, sizeof text, "cvt.%s.%s.%s $0, $1;", rnd, tn, fn);
-	char rc = to->scalar == SC_F32 ? 'f' : to->scalar == SC_F64 ? 'd' : 'h';
-	snprintf(cons, sizeof cons, "=%c,%c", rc, from->scalar == SC_F64 ? 'd' : 'f');
-	LLVMTypeRef rt = rc == 'h' ? LLVMInt16TypeInContext(e->ctx) : elem_ty(e, to);
-	LLVMValueRef r = asm_pure1(e, rt, text, cons, x);
-	return rc == 'h' ? LLVMBuildBitCast(e->b, r, elem_ty(e, to), "") : r;
-}
 
 /* Round to nearest, ties away from zero (no PTX cvt has it but to tf32):
  * lo = the value rounded toward zero, hi = the next value away from zero
@@ -96,8 +69,8 @@ static LLVMValueRef nearest_away(E *e, LLVMValueRef x, const Type *from, const T
 	unsigned tb = (unsigned)scalar_bits(to->scalar);
 	LLVMTypeRef it = LLVMIntTypeInContext(e->ctx, tb);
 	if (from->scalar == SC_F16 || from->scalar == SC_BF16) {     /* exact: work in f32 */
-		x = LLVMBuildFPExt(e->b, x, f32t(e), "");
-		st = f32t(e);
+		x = LLVMBuildFPExt(e->b, x, ty_f32(e), "");
+		st = ty_f32(e);
 		from = type_scalar(e->m, SC_F32);
 	}
 	LLVMValueRef lo = cvt_rounded(e, "rz", x, from, to);
@@ -135,7 +108,7 @@ static LLVMValueRef wide_to_wide(E *e, LLVMValueRef x, const Type *from, const T
 	if (strcmp(mode, "nearest_away") == 0)
 		return nearest_away(e, x, from, to);
 	if (fb == tb) {                                /* f16 <-> bf16 */
-		LLVMValueRef f = LLVMBuildFPExt(e->b, x, f32t(e), "");
+		LLVMValueRef f = LLVMBuildFPExt(e->b, x, ty_f32(e), "");
 		return LLVMBuildFPTrunc(e->b, f, tt, "");
 	}
 	return LLVMBuildFPTrunc(e->b, x, tt, "");
@@ -150,7 +123,7 @@ static LLVMValueRef f64_to_f32_odd(E *e, LLVMValueRef x)
 	LLVMValueRef z = cvt_rounded(e, "rz", x, f64, f32);
 	LLVMValueRef back = LLVMBuildFPExt(e->b, z, LLVMDoubleTypeInContext(e->ctx), "");
 	LLVMValueRef inexact = LLVMBuildFCmp(e->b, LLVMRealONE, back, x, "");
-	LLVMValueRef odd = LLVMBuildOr(e->b, bits_of(e, z), LLVMBuildZExt(e->b, inexact, i32t(e), ""), "");
+	LLVMValueRef odd = LLVMBuildOr(e->b, bits_of(e, z), LLVMBuildZExt(e->b, inexact, ty_i32(e), ""), "");
 	return f32_of(e, odd);
 }
 
@@ -160,7 +133,7 @@ static LLVMValueRef to_f32_for(E *e, LLVMValueRef x, const Type *from, const cha
 	if (from->scalar == SC_F32)
 		return x;
 	if (from->scalar != SC_F64)
-		return LLVMBuildFPExt(e->b, x, f32t(e), "");   /* f16, bf16: exact */
+		return LLVMBuildFPExt(e->b, x, ty_f32(e), "");   /* f16, bf16: exact */
 	const char *rnd = ptx_rounding_directed(mode);
 	return rnd ? cvt_rounded(e, rnd, x, from, type_scalar(e->m, SC_F32)) : f64_to_f32_odd(e, x);
 }
@@ -172,8 +145,8 @@ static LLVMValueRef f8_to_f32(E *e, LLVMValueRef x, const Type *from)
 	const char *n = from->scalar == SC_F8E4M3FN ? "llvm.nvvm.e4m3x2.to.f16x2.rn" : "llvm.nvvm.e5m2x2.to.f16x2.rn";
 	LLVMValueRef p = LLVMBuildZExt(e->b, x, LLVMInt16TypeInContext(e->ctx), "");
 	LLVMValueRef h2 = call_intr(e, n, NULL, &p, 1);
-	LLVMValueRef h = LLVMBuildExtractElement(e->b, h2, ci32(e, 0), "");
-	return LLVMBuildFPExt(e->b, h, f32t(e), "");
+	LLVMValueRef h = LLVMBuildExtractElement(e->b, h2, c_i32(e, 0), "");
+	return LLVMBuildFPExt(e->b, h, ty_f32(e), "");
 }
 
 /* f8E8M0FNU: the byte is the f32 exponent field (0 is 2^-127, an f32
@@ -182,12 +155,12 @@ static LLVMValueRef f8_to_f32(E *e, LLVMValueRef x, const Type *from)
  * values. */
 static LLVMValueRef e8m0_to_f32(E *e, LLVMValueRef x)
 {
-	LLVMValueRef w = LLVMBuildZExt(e->b, x, i32t(e), "");
-	LLVMValueRef f = LLVMBuildShl(e->b, w, ci32(e, 23), "");
-	LLVMValueRef z = LLVMBuildICmp(e->b, LLVMIntEQ, w, ci32(e, 0), "");
-	LLVMValueRef n = LLVMBuildICmp(e->b, LLVMIntEQ, w, ci32(e, 0xff), "");
-	f = LLVMBuildSelect(e->b, z, ci32(e, 0x00400000), f, "");
-	f = LLVMBuildSelect(e->b, n, ci32(e, 0x7fffffff), f, "");
+	LLVMValueRef w = LLVMBuildZExt(e->b, x, ty_i32(e), "");
+	LLVMValueRef f = LLVMBuildShl(e->b, w, c_i32(e, 23), "");
+	LLVMValueRef z = LLVMBuildICmp(e->b, LLVMIntEQ, w, c_i32(e, 0), "");
+	LLVMValueRef n = LLVMBuildICmp(e->b, LLVMIntEQ, w, c_i32(e, 0xff), "");
+	f = LLVMBuildSelect(e->b, z, c_i32(e, 0x00400000), f, "");
+	f = LLVMBuildSelect(e->b, n, c_i32(e, 0x7fffffff), f, "");
 	return f32_of(e, f);
 }
 
@@ -197,14 +170,14 @@ static LLVMValueRef e8m0_to_f32(E *e, LLVMValueRef x)
 static LLVMValueRef f4_to_f32(E *e, LLVMValueRef x)
 {
 	LLVMBuilderRef b = e->b;
-	LLVMValueRef w = LLVMBuildZExt(b, x, i32t(e), "");
-	LLVMValueRef s = LLVMBuildShl(b, LLVMBuildAnd(b, w, ci32(e, 8), ""), ci32(e, 28), "");
-	LLVMValueRef ex = LLVMBuildAnd(b, LLVMBuildLShr(b, w, ci32(e, 1), ""), ci32(e, 3), "");
-	LLVMValueRef m = LLVMBuildAnd(b, w, ci32(e, 1), "");
-	LLVMValueRef normal = LLVMBuildOr(b, LLVMBuildShl(b, LLVMBuildAdd(b, ex, ci32(e, 126), ""), ci32(e, 23), ""),
-					  LLVMBuildShl(b, m, ci32(e, 22), ""), "");
-	LLVMValueRef sub = LLVMBuildMul(b, m, ci32(e, 0x3f000000), "");        /* 0.5 or 0 */
-	LLVMValueRef z = LLVMBuildICmp(b, LLVMIntEQ, ex, ci32(e, 0), "");
+	LLVMValueRef w = LLVMBuildZExt(b, x, ty_i32(e), "");
+	LLVMValueRef s = LLVMBuildShl(b, LLVMBuildAnd(b, w, c_i32(e, 8), ""), c_i32(e, 28), "");
+	LLVMValueRef ex = LLVMBuildAnd(b, LLVMBuildLShr(b, w, c_i32(e, 1), ""), c_i32(e, 3), "");
+	LLVMValueRef m = LLVMBuildAnd(b, w, c_i32(e, 1), "");
+	LLVMValueRef normal = LLVMBuildOr(b, LLVMBuildShl(b, LLVMBuildAdd(b, ex, c_i32(e, 126), ""), c_i32(e, 23), ""),
+					  LLVMBuildShl(b, m, c_i32(e, 22), ""), "");
+	LLVMValueRef sub = LLVMBuildMul(b, m, c_i32(e, 0x3f000000), "");        /* 0.5 or 0 */
+	LLVMValueRef z = LLVMBuildICmp(b, LLVMIntEQ, ex, c_i32(e, 0), "");
 	return f32_of(e, LLVMBuildOr(b, s, LLVMBuildSelect(b, z, sub, normal, ""), ""));
 }
 
@@ -231,28 +204,28 @@ static LLVMValueRef tf32_bits(E *e, LLVMValueRef x, bool nearest)
 	LLVMBuilderRef b = e->b;
 	LLVMValueRef u = bits_of(e, x);
 	if (nearest) {
-		LLVMValueRef lsb = LLVMBuildAnd(b, LLVMBuildLShr(b, u, ci32(e, 13), ""), ci32(e, 1), "");
-		u = LLVMBuildAdd(b, u, LLVMBuildAdd(b, lsb, ci32(e, 0xfff), ""), "");
+		LLVMValueRef lsb = LLVMBuildAnd(b, LLVMBuildLShr(b, u, c_i32(e, 13), ""), c_i32(e, 1), "");
+		u = LLVMBuildAdd(b, u, LLVMBuildAdd(b, lsb, c_i32(e, 0xfff), ""), "");
 	}
-	u = LLVMBuildAnd(b, u, ci32(e, ~0x1fff), "");
+	u = LLVMBuildAnd(b, u, c_i32(e, ~0x1fff), "");
 	LLVMValueRef nan = LLVMBuildFCmp(b, LLVMRealUNO, x, x, "");
-	return f32_of(e, LLVMBuildSelect(b, nan, ci32(e, 0x7fffffff), u, ""));
+	return f32_of(e, LLVMBuildSelect(b, nan, c_i32(e, 0x7fffffff), u, ""));
 }
 
 static LLVMValueRef to_tf32(E *e, Op *op, LLVMValueRef x, const Type *wide, const char *mode)
 {
 	bool away = strcmp(mode, "nearest_away") == 0;
 	if (wide->scalar == SC_F16 || wide->scalar == SC_BF16)
-		return LLVMBuildFPExt(e->b, x, f32t(e), "");   /* every f16 / bf16 is a tf32 */
+		return LLVMBuildFPExt(e->b, x, ty_f32(e), "");   /* every f16 / bf16 is a tf32 */
 	if (wide->scalar == SC_F64 && away) {
 		unsupported(e, op, "conversion f64 -> tf32 with rounding 'nearest_away'");
-		return LLVMGetPoison(f32t(e));
+		return LLVMGetPoison(ty_f32(e));
 	}
 	x = to_f32_for(e, x, wide, mode);
 	if (away) {
 		if (e->o->target->sm < 80) {
 			unsupported(e, op, "tf32 rounding 'nearest_away' below sm_80");
-			return LLVMGetPoison(f32t(e));
+			return LLVMGetPoison(ty_f32(e));
 		}
 		return f32_of(e, call_intr(e, "llvm.nvvm.f2tf32.rna", NULL, &x, 1));
 	}
@@ -262,7 +235,7 @@ static LLVMValueRef to_tf32(E *e, Op *op, LLVMValueRef x, const Type *wide, cons
 		char what[80];
 		snprintf(what, sizeof what, "conversion to tf32 with rounding '%s'", mode);
 		unsupported(e, op, what);
-		return LLVMGetPoison(f32t(e));
+		return LLVMGetPoison(ty_f32(e));
 	}
 	if (e->o->target->sm >= 90)
 		return f32_of(e, call_intr(e, "llvm.nvvm.f2tf32.rn", NULL, &x, 1));
@@ -273,7 +246,7 @@ static LLVMValueRef to_tf32(E *e, Op *op, LLVMValueRef x, const Type *wide, cons
  * (operand b), 0 in the high one. */
 static LLVMValueRef packed_cvt(E *e, const char *intr, LLVMValueRef x, int64_t mask)
 {
-	LLVMValueRef args[2] = { LLVMConstReal(f32t(e), 0.0), x };
+	LLVMValueRef args[2] = { LLVMConstReal(ty_f32(e), 0.0), x };
 	LLVMValueRef p = call_intr(e, intr, NULL, args, 2);
 	LLVMValueRef r = LLVMBuildTrunc(e->b, p, LLVMInt8TypeInContext(e->ctx), "");
 	return mask == 0xff ? r : LLVMBuildAnd(e->b, r, LLVMConstInt(LLVMInt8TypeInContext(e->ctx), (unsigned long long)mask, 0), "");
@@ -309,7 +282,7 @@ static const char *conv_mode(const Op *op)
  * cvt (element 0 in the low half), decoding f8 to a wide format one
  * cvt.rn.f16x2.<f8>x2. False, with nothing emitted, where the pair gains
  * nothing or the mode needs the one-element path (its errors included). */
-bool convert_float_pair(E *e, Op *op, const LLVMValueRef x[2], const Type *from, const Type *to,
+static bool convert_float_pair(E *e, Op *op, const LLVMValueRef x[2], const Type *from, const Type *to,
 			LLVMValueRef out[2])
 {
 	const char *mode = conv_mode(op);
@@ -354,13 +327,13 @@ bool convert_float_pair(E *e, Op *op, const LLVMValueRef x[2], const Type *from,
 		LLVMValueRef h2 = call_intr(e, n, NULL, &p, 1);
 		const Type *f16 = type_scalar(e->m, SC_F16);
 		for (int i = 0; i < 2; i++)
-			out[i] = wide_to_wide(e, LLVMBuildExtractElement(e->b, h2, ci32(e, i), ""), f16, to, mode);
+			out[i] = wide_to_wide(e, LLVMBuildExtractElement(e->b, h2, c_i32(e, i), ""), f16, to, mode);
 		return true;
 	}
 	return false;
 }
 
-LLVMValueRef convert_float(E *e, Op *op, LLVMValueRef x, const Type *from, const Type *to)
+static LLVMValueRef convert_float(E *e, Op *op, LLVMValueRef x, const Type *from, const Type *to)
 {
 	const char *mode = conv_mode(op);
 	if (from->scalar == to->scalar)
@@ -396,4 +369,56 @@ LLVMValueRef convert_float(E *e, Op *op, LLVMValueRef x, const Type *from, const
 			return mode_error(e, op, from, to, mode);
 		return wide_to_wide(e, w, wide, to, mode);
 	}
+}
+
+/* ------------------------------------------------------------ the ops */
+
+/* One register of a conversion; a[] are the operands' registers. */
+static LLVMValueRef convert1(E *e, Op *op, LLVMValueRef *a)
+{
+	const Type *rt = op->results[0]->type->elem;
+	const Type *at = op->operands[0]->type->elem;
+	LLVMTypeRef rty = elem_ty(e, rt);
+	LLVMBuilderRef b = e->b;
+	switch (op->info->code) {
+	case CT_exti: return op_is_signed(op) ? LLVMBuildSExt(b, a[0], rty, "") : LLVMBuildZExt(b, a[0], rty, "");
+	case CT_trunci: return LLVMBuildTrunc(b, a[0], rty, "");
+	case CT_itof:
+		if (convert_is_narrow(rt)) {
+			LLVMValueRef f = op_is_signed(op) ? LLVMBuildSIToFP(b, a[0], ty_f32(e), "")
+							  : LLVMBuildUIToFP(b, a[0], ty_f32(e), "");
+			return convert_float(e, op, f, type_scalar(e->m, SC_F32), rt);
+		}
+		return op_is_signed(op) ? LLVMBuildSIToFP(b, a[0], rty, "") : LLVMBuildUIToFP(b, a[0], rty, "");
+	case CT_ftoi: {
+		LLVMValueRef x = a[0];
+		if (convert_is_narrow(at))
+			x = convert_float(e, op, x, at, type_scalar(e->m, SC_F32));
+		LLVMTypeRef over[2] = { rty, LLVMTypeOf(x) };
+		LLVMValueRef f = intrinsic(e, op_is_signed(op) ? "llvm.fptosi.sat" : "llvm.fptoui.sat", over, 2);
+		return call(e, f, &x, 1);
+	}
+	case CT_ftof: return convert_float(e, op, a[0], at, rt);
+	case CT_bitcast:
+		if (LLVMTypeOf(a[0]) == rty)
+			return a[0];
+		return LLVMBuildBitCast(b, a[0], rty, "");
+	case CT_int_to_ptr: return LLVMBuildIntToPtr(b, a[0], rty, "");
+	case CT_ptr_to_int: return LLVMBuildPtrToInt(b, a[0], rty, "");
+	case CT_ptr_to_ptr: return a[0];
+	default:
+		unsupported(e, op, "this elementwise op");
+		return LLVMGetPoison(rty);
+	}
+}
+
+/* ftof: the packed cvts convert two registers at once */
+static bool ftof_pair(E *e, Op *op, const LLVMValueRef x[2], LLVMValueRef out[2])
+{
+	return convert_float_pair(e, op, x, op->operands[0]->type->elem, op->results[0]->type->elem, out);
+}
+
+void emit_convert(E *e, Op *op)
+{
+	emit_elementwise(e, op, convert1, op->info->code == CT_ftof ? ftof_pair : NULL);
 }

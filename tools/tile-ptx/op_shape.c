@@ -1,8 +1,10 @@
-/* shape.c: permute, cat, extract, insert, pack and unpack (docs/lowering.md §8).
+/* op_shape.c: shape ops (op family; docs/lowering.md §8): broadcast,
+ * reshape, assume, permute, cat, extract, insert, pack and unpack.
  *
  * tile-sched gave each op layouts under which it reads only its own
- * thread's registers (layout_gather_map finds the register), except an
- * extract marked via_shared, which goes through shared memory (xchg.c).
+ * thread's registers (layout_local_gather / layout_gather_map find the
+ * register), so most are register copies; except an extract marked
+ * via_shared, which moves through shared memory or shuffles (util_xchg.c).
  * cat picks, per result register, the register of the operand its element
  * comes from: statically when the operand bit is a register bit, with a
  * select on the lane or warp bit otherwise. pack / unpack split registers
@@ -10,17 +12,43 @@
 #include <stdlib.h>
 #include <string.h>
 #include "emit.h"
+#include "families.h"
 #include "irutil.h"
-#include "layout_map.h"
 #include "diag.h"
 
-static LLVMTypeRef t_i32(E *e) { return LLVMInt32TypeInContext(e->ctx); }
-static LLVMValueRef k32(E *e, int64_t v) { return LLVMConstInt(t_i32(e), (unsigned long long)v, 1); }
-
-static int64_t iattr(const Op *op, const char *name, int64_t dflt)
+/* broadcast / reshape: register copies (tile-sched made them local). */
+void emit_copy(E *e, Op *op)
 {
-	const Attr *a = op_attr(op, name);
-	return a && (a->kind == AT_INT || a->kind == AT_BOOL) ? a->u.i : dflt;
+	TV *s = get(e, op->operands[0]);
+	TV *t = tv_new(e, op->results[0]);
+	const Type *d = op->results[0]->type, *st = op->operands[0]->type;
+	TileMap tm = { op->info->code == CT_broadcast ? TM_BROADCAST : TM_IDENTITY, d->rank, st->rank,
+		       {0}, {0}, {0} };
+	for (int i = 0; i < d->rank; i++)
+		tm.dst_shape[i] = d->shape[i];
+	for (int i = 0; i < st->rank; i++)
+		tm.src_shape[i] = st->shape[i];
+	int64_t *regs = malloc(sizeof *regs * ((size_t)t->n + 1));
+	if (!regs)
+		ice("out of memory");
+	if (!layout_local_gather(&s->lay, &t->lay, &tm, e->warps, regs))
+		ice("tile-ptx: '%s' at %s is not thread-local for its layouts", op->info->name,
+		    op->loc->file ? op->loc->file : "?");
+	for (int k = 0; k < t->n; k++)
+		t->r[k] = s->r[regs[k]];
+	free(regs);
+	set(e, op->results[0], t);
+}
+
+/* assume: the operand's registers (the predicate is a hint). */
+void emit_assume(E *e, Op *op)
+{
+	TV *s = get(e, op->operands[0]);
+	TV *t = tv_new(e, op->results[0]);
+	if (t->n != s->n)
+		ice("tile-ptx: assume changes the layout");
+	memcpy(t->r, s->r, sizeof *t->r * (size_t)t->n);
+	set(e, op->results[0], t);
 }
 
 static int64_t *gather(E *e, Op *op, const Layout *src, const Layout *dst, const BitMap *m, int64_t add)
@@ -55,7 +83,7 @@ void emit_cat(E *e, Op *op)
 	TV *a = get(e, op->operands[0]), *b = get(e, op->operands[1]);
 	TV *t = tv_new(e, op->results[0]);
 	const Type *st = op->operands[0]->type;
-	int dim = (int)iattr(op, "dim", 0);
+	int dim = (int)op_int_attr(op, "dim", 0);
 	BitMap m;
 	if (!bitmap_cat(&m, st->rank, st->shape, dim, false))
 		ice("tile-ptx: bad cat");
@@ -76,8 +104,8 @@ void emit_cat(E *e, Op *op)
 			continue;
 		}
 		LLVMValueRef off = elem_offset(e, &t->lay, k);
-		LLVMValueRef bit = LLVMBuildAnd(e->b, LLVMBuildLShr(e->b, off, k32(e, top), ""), k32(e, 1), "");
-		LLVMValueRef c = LLVMBuildICmp(e->b, LLVMIntNE, bit, k32(e, 0), "");
+		LLVMValueRef bit = LLVMBuildAnd(e->b, LLVMBuildLShr(e->b, off, c_i32(e, top), ""), c_i32(e, 1), "");
+		LLVMValueRef c = LLVMBuildICmp(e->b, LLVMIntNE, bit, c_i32(e, 0), "");
 		t->r[k] = LLVMBuildSelect(e->b, c, b->r[rb[k]], a->r[ra[k]], "");
 	}
 	free(ra);
@@ -92,13 +120,13 @@ void emit_cat(E *e, Op *op)
 static LLVMValueRef block_offset(E *e, Op *op, int first, int R, const int64_t *block, const int64_t *whole)
 {
 	int64_t stride = 1;
-	LLVMValueRef off = k32(e, 0);
+	LLVMValueRef off = c_i32(e, 0);
 	for (int i = R - 1; i >= 0; i--) {
 		LLVMValueRef x = get(e, op->operands[first + i])->r[0];
 		unsigned w = LLVMGetIntTypeWidth(LLVMTypeOf(x));
-		x = w > 32 ? LLVMBuildTrunc(e->b, x, t_i32(e), "") : w < 32 ? LLVMBuildZExt(e->b, x, t_i32(e), "") : x;
-		x = LLVMBuildURem(e->b, x, k32(e, whole[i] / block[i]), "");
-		off = LLVMBuildAdd(e->b, off, LLVMBuildMul(e->b, x, k32(e, block[i] * stride), ""), "");
+		x = w > 32 ? LLVMBuildTrunc(e->b, x, ty_i32(e), "") : w < 32 ? LLVMBuildZExt(e->b, x, ty_i32(e), "") : x;
+		x = LLVMBuildURem(e->b, x, c_i32(e, whole[i] / block[i]), "");
+		off = LLVMBuildAdd(e->b, off, LLVMBuildMul(e->b, x, c_i32(e, block[i] * stride), ""), "");
 		stride *= whole[i];
 	}
 	return off;
@@ -118,7 +146,7 @@ void emit_extract(E *e, Op *op)
 	for (int i = 0; i < R; i++)
 		konst &= value_const_int(op->operands[1 + i], &idx[i]);
 	int64_t cadd = konst ? extract_offset(R, rt->shape, st->shape, idx) : 0;
-	if (iattr(op, "via_shared", 0)) {
+	if (op_int_attr(op, "via_shared", 0)) {
 		LLVMValueRef radd = konst ? NULL : block_offset(e, op, 1, R, rt->shape, st->shape);
 		xchg_move(e, op, 1, &s, type_num_elements(st), tile_elem(st), t, &m, cadd, radd);
 	} else {
@@ -171,8 +199,8 @@ void emit_insert(E *e, Op *op)
 			t->r[k] = in ? v->r[regs[k]] : d->r[k];
 			continue;
 		}
-		LLVMValueRef sel = LLVMBuildAnd(e->b, elem_offset(e, &t->lay, k), k32(e, selmask), "");
-		LLVMValueRef in = LLVMBuildICmp(e->b, LLVMIntEQ, sel, rsel ? rsel : k32(e, csel), "");
+		LLVMValueRef sel = LLVMBuildAnd(e->b, elem_offset(e, &t->lay, k), c_i32(e, selmask), "");
+		LLVMValueRef in = LLVMBuildICmp(e->b, LLVMIntEQ, sel, rsel ? rsel : c_i32(e, csel), "");
 		t->r[k] = LLVMBuildSelect(e->b, in, v->r[regs[k]], d->r[k], "");
 	}
 	free(regs);
@@ -243,8 +271,8 @@ void emit_pack(E *e, Op *op)
 				int64_t part = layout_eval_mode(&t->lay, 0, r) & part_mask;
 				sh = LLVMConstInt(at, (unsigned long long)(part * B), 0);
 			} else {
-				LLVMValueRef part = LLVMBuildAnd(e->b, elem_offset(e, &t->lay, r), k32(e, part_mask), "");
-				part = LLVMBuildMul(e->b, part, k32(e, B), "");
+				LLVMValueRef part = LLVMBuildAnd(e->b, elem_offset(e, &t->lay, r), c_i32(e, part_mask), "");
+				part = LLVMBuildMul(e->b, part, c_i32(e, B), "");
 				sh = A > 32 ? LLVMBuildZExt(e->b, part, at, "") : A < 32 ? LLVMBuildTrunc(e->b, part, at, "") : part;
 			}
 			LLVMValueRef y = LLVMBuildTrunc(e->b, LLVMBuildLShr(e->b, x, sh, ""),

@@ -1,0 +1,339 @@
+/* op_memory.c: memory ops (op family; docs/lowering.md §5, §9):
+ * make_memref, tiled_load / tiled_store (a tile of a memref at tile
+ * indices), load / store through a tile of pointers (gather / scatter),
+ * create_mem_token and join_mem_token.
+ *
+ * A tiled access moves runs of consecutive registers with one vector
+ * access (at most vector_bytes, where the layout gives each thread aligned
+ * runs), predicated on the bounds of every dim not marked in_bounds, with
+ * the padding value where out of bounds. Only an element's first owner
+ * stores it. An ordered access (relaxed / acquire / release) is atomic,
+ * one element at a time; an ordered load of a replicated tile is done by
+ * each element's first owner and broadcast (every copy must agree). Every
+ * access first waits for the accesses its token orders after
+ * (util_sync.c). f4E2M1FN moves whole bytes: each chunk is an even run of
+ * elements at an even offset (tile-sched gives f4 tiles such layouts,
+ * tile-lower checked the view packs rows on byte boundaries). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "emit.h"
+#include "families.h"
+#include "irutil.h"
+#include "diag.h"
+
+/* Largest power of two v <= cap such that runs of v registers starting at
+ * multiples of v hold v consecutive, v-aligned elements in every thread. */
+static int chunk_width(const Layout *l, int cap)
+{
+	int64_t n = layout_nregs(l);
+	for (int v = cap; v > 1; v /= 2) {
+		if (n % v)
+			continue;
+		bool ok = true;
+		for (int m = 1; m <= 2 && ok; m++)
+			for (int i = l->begin[m]; i < l->begin[m + 1]; i++)
+				if (l->stride[i] % v)
+					ok = false;
+		for (int64_t r = 0; r < n && ok; r += v) {
+			int64_t base = layout_eval_mode(l, 0, r);
+			if (base % v)
+				ok = false;
+			for (int k = 1; k < v && ok; k++)
+				if (layout_eval_mode(l, 0, r + k) != base + k)
+					ok = false;
+		}
+		if (ok)
+			return v;
+	}
+	return 1;
+}
+
+void emit_join_tokens(E *e, Op *op)
+{
+	Tok *r = &e->tok[op->results[0]->id];
+	*r = (Tok){ false, 0, {0} };
+	for (int i = 0; i < op->noperands; i++) {
+		const Value *v = op->operands[i];
+		if (v->id < 0 || v->id >= e->nvals) {
+			r->dirty = true;
+			r->nprod = -1;
+			continue;
+		}
+		const Tok *t = &e->tok[v->id];
+		if (!t->dirty)
+			continue;
+		r->dirty = true;
+		if (r->nprod < 0 || t->nprod < 0) {
+			r->nprod = -1;
+			continue;
+		}
+		for (int k = 0; k < t->nprod && r->nprod >= 0; k++) {
+			bool have = false;
+			for (int j = 0; j < r->nprod; j++)
+				have |= r->prod[j] == t->prod[k];
+			if (have)
+				continue;
+			if (r->nprod == 4)
+				r->nprod = -1;
+			else
+				r->prod[r->nprod++] = t->prod[k];
+		}
+	}
+}
+
+void emit_memref(E *e, Op *op)
+{
+	const Type *tv = op->results[0]->type;
+	MR *mr = calloc(1, sizeof *mr);
+	if (!mr)
+		ice("out of memory");
+	mr->base = scalar(e, op->operands[0]);
+	mr->rank = tv->rank;
+	int s1, s2;
+	op_group(op, 1, &s1);
+	op_group(op, 2, &s2);
+	for (int d = 0; d < tv->rank; d++) {
+		mr->shape[d] = tv->shape[d] == DYN_DIM ? as_i64(e, scalar(e, op->operands[s1++])) : c_i64(e, tv->shape[d]);
+		mr->stride[d] = tv->strides[d] == DYN_DIM ? as_i64(e, scalar(e, op->operands[s2++])) : c_i64(e, tv->strides[d]);
+	}
+	e->mr[op->results[0]->id] = mr;
+}
+
+static LLVMValueRef pad_value(E *e, const Type *el, const char *pad)
+{
+	LLVMTypeRef t = elem_ty(e, el);
+	if (!is_llvm_float(el) || !pad || strcmp(pad, "zero") == 0)
+		return LLVMConstNull(t);
+	double v = 0;
+	if (strcmp(pad, "neg_zero") == 0)
+		return LLVMConstReal(t, -0.0);
+	if (strcmp(pad, "nan") == 0)
+		return LLVMConstReal(t, __builtin_nan(""));
+	v = __builtin_inf();
+	return LLVMConstReal(t, strcmp(pad, "neg_inf") == 0 ? -v : v);
+}
+
+static Order order_of(E *e, const Op *op, bool store)
+{
+	Order o = { LLVMAtomicOrderingNotAtomic, false, 0 };
+	const char *sem = op_str_attr(op, "memory_ordering_semantics", "weak");
+	if (strcmp(sem, "weak") == 0)
+		return o;
+	if (strcmp(sem, "relaxed") == 0)
+		o.ord = LLVMAtomicOrderingMonotonic;
+	else if (strcmp(sem, store ? "release" : "acquire") == 0)
+		o.ord = store ? LLVMAtomicOrderingRelease : LLVMAtomicOrderingAcquire;
+	else {
+		char what[96];
+		snprintf(what, sizeof what, "memory ordering '%s'", sem);
+		unsupported(e, (Op *)op, what);
+		return o;
+	}
+	const char *scope = op_str_attr(op, "memory_scope", "sys");
+	const char *llvm_scope = strcmp(scope, "tl_blk") == 0 ? "block" : strcmp(scope, "device") == 0 ? "device" : NULL;
+	if (llvm_scope) {
+		o.scoped = true;
+		o.scope = LLVMGetSyncScopeID(e->ctx, llvm_scope, strlen(llvm_scope));
+	}
+	return o;
+}
+
+/* f4E2M1FN chunks: byte k holds elements 2k (low nibble) and 2k+1 */
+static LLVMValueRef f4_pack(E *e, LLVMValueRef *r, int nbytes)
+{
+	LLVMTypeRef i8 = LLVMInt8TypeInContext(e->ctx);
+	LLVMValueRef v = nbytes > 1 ? LLVMGetUndef(LLVMVectorType(i8, (unsigned)nbytes)) : NULL;
+	for (int k = 0; k < nbytes; k++) {
+		LLVMValueRef lo = LLVMBuildAnd(e->b, r[2 * k], LLVMConstInt(i8, 0xf, 0), "");
+		LLVMValueRef hi = LLVMBuildShl(e->b, r[2 * k + 1], LLVMConstInt(i8, 4, 0), "");
+		LLVMValueRef byte = LLVMBuildOr(e->b, lo, hi, "");
+		if (nbytes == 1)
+			return byte;
+		v = LLVMBuildInsertElement(e->b, v, byte, c_i32(e, k), "");
+	}
+	return v;
+}
+
+static void f4_unpack(E *e, LLVMValueRef x, int nbytes, LLVMValueRef *r)
+{
+	LLVMTypeRef i8 = LLVMInt8TypeInContext(e->ctx);
+	for (int k = 0; k < nbytes; k++) {
+		LLVMValueRef byte = nbytes > 1 ? LLVMBuildExtractElement(e->b, x, c_i32(e, k), "") : x;
+		r[2 * k] = LLVMBuildAnd(e->b, byte, LLVMConstInt(i8, 0xf, 0), "");
+		r[2 * k + 1] = LLVMBuildLShr(e->b, byte, LLVMConstInt(i8, 4, 0), "");
+	}
+}
+
+/* tiled_load / tiled_store */
+void emit_tiled(E *e, Op *op)
+{
+	bool store = op->info->code == AS_tiled_store;
+	MR *mr = e->mr[op->operands[0]->id];
+	if (!mr)
+		ice("tile-ptx: memref without a definition");
+	const Value *val = store ? op->operands[1] : op->results[0];
+	const Type *tt = val->type, *el = tt->elem;
+	int R = tt->rank;
+	int is;
+	op_group(op, store ? 2 : 1, &is);
+	order_after(e, op_group_value(op, store ? 3 : 2), op);
+	Order ord = order_of(e, op, store);
+	TV *t = store ? get(e, val) : tv_new(e, val);
+	int eb = elem_bytes(el);
+	bool f4 = el->kind == TY_SCALAR && el->scalar == SC_F4E2M1FN;
+	const Attr *vba = op_attr(op, "vector_bytes");
+	int cap = eb && vba && vba->kind == AT_INT ? (int)(vba->u.i / eb) : 1;
+	if (f4)
+		cap = vba && vba->kind == AT_INT ? (int)(2 * vba->u.i) : 2;
+	if (cap < 1)
+		cap = 1;
+	bool dup_regs = false;
+	for (int i = t->lay.begin[0]; i < t->lay.begin[1]; i++)
+		dup_regs |= t->lay.stride[i] == 0 && t->lay.shape[i] > 1;
+	int vec = dup_regs || ord.ord != LLVMAtomicOrderingNotAtomic ? 1 : chunk_width(&t->lay, cap);
+	if (f4 && vec < 2) {
+		unsupported(e, op, ord.ord != LLVMAtomicOrderingNotAtomic ? "an ordered f4E2M1FN access"
+			    : "an f4E2M1FN access whose layout splits a byte between threads");
+		if (!store) {
+			for (int k = 0; k < t->n; k++)
+				t->r[k] = LLVMGetPoison(elem_ty(e, el));
+			set(e, val, t);
+		}
+		return;
+	}
+	LLVMTypeRef mt = mem_ty(e, el), et = elem_ty(e, el);
+	int units = f4 ? vec / 2 : vec;     /* memory elements per chunk */
+	LLVMTypeRef vt = units > 1 ? LLVMVectorType(mt, (unsigned)units) : mt;
+	unsigned align = (unsigned)(f4 ? units : eb ? eb * vec : 1);
+	/* tile origin along each tensor dim */
+	LLVMValueRef org[8];
+	int shift[8];
+	for (int i = 0, sh = 0; i < R; i++) {
+		int s = 0;
+		for (int j = i + 1; j < R; j++) {
+			int64_t x = tt->shape[j];
+			while (x > 1) { s++; x >>= 1; }
+		}
+		shift[i] = s;
+		(void)sh;
+		/* a strided view's tiles start every step elements, a partition's every tile */
+		org[i] = LLVMBuildMul(e->b, as_i64(e, scalar(e, op->operands[is + i])),
+				      c_i64(e, op_int_attr_at(op, "step", i, tt->shape[i])), "");
+	}
+	const char *pad = op_str_attr(op, "padding", NULL);
+	LLVMValueRef primary = store ? owner_pred(e, &t->lay) : NULL;
+	for (int r = 0; r < t->n; r += vec) {
+		if (store && !layout_reg_is_primary(&t->lay, r))
+			continue;
+		LLVMValueRef eo = elem_offset(e, &t->lay, r);
+		LLVMValueRef off = c_i64(e, 0), pred = NULL;
+		for (int i = 0; i < R; i++) {
+			LLVMValueRef c = LLVMBuildLShr(e->b, eo, c_i32(e, shift[i]), "");
+			c = LLVMBuildAnd(e->b, c, c_i32(e, tt->shape[i] - 1), "");
+			LLVMValueRef g = LLVMBuildAdd(e->b, org[i], LLVMBuildZExt(e->b, c, ty_i64(e), ""), "");
+			int d = (int)op_int_attr_at(op, "dim_map", i, i);
+			off = LLVMBuildAdd(e->b, off, LLVMBuildMul(e->b, g, mr->stride[d], ""), "");
+			if (!op_int_attr_at(op, "in_bounds", i, 0))
+				pred = and_pred(e, pred, LLVMBuildICmp(e->b, LLVMIntSLT, g, mr->shape[d], ""));
+		}
+		if (f4)
+			off = LLVMBuildAShr(e->b, off, c_i64(e, 1), "");   /* the byte */
+		LLVMValueRef p = LLVMBuildGEP2(e->b, mt, mr->base, &off, 1, "");
+		if (store) {
+			LLVMValueRef v;
+			if (f4) {
+				v = f4_pack(e, t->r + r, units);
+			} else if (vec > 1) {
+				v = LLVMGetUndef(vt);
+				for (int k = 0; k < vec; k++) {
+					LLVMValueRef x = t->r[r + k];
+					if (mt != et)
+						x = LLVMBuildZExt(e->b, x, mt, "");
+					v = LLVMBuildInsertElement(e->b, v, x, c_i32(e, k), "");
+				}
+			} else {
+				v = mt != et ? LLVMBuildZExt(e->b, t->r[r], mt, "") : t->r[r];
+			}
+			guarded_store(e, v, p, align, and_pred(e, pred, primary), &ord);
+		} else {
+			LLVMValueRef padv = pad_value(e, el, pad);
+			if (mt != et)
+				padv = to_mem_const(e, padv, mt);
+			if (f4)            /* the padding in both nibbles */
+				padv = LLVMBuildOr(e->b, padv, LLVMBuildShl(e->b, padv, LLVMConstInt(mt, 4, 0), ""), "");
+			LLVMValueRef other = padv;
+			if (units > 1) {
+				other = LLVMGetUndef(vt);
+				for (int k = 0; k < units; k++)
+					other = LLVMBuildInsertElement(e->b, other, padv, c_i32(e, k), "");
+			}
+			LLVMValueRef x = guarded_load(e, vt, p, align, pred, other, &ord);
+			if (f4) {
+				f4_unpack(e, x, units, t->r + r);
+				continue;
+			}
+			for (int k = 0; k < vec; k++) {
+				LLVMValueRef y = vec > 1 ? LLVMBuildExtractElement(e->b, x, c_i32(e, k), "") : x;
+				if (mt != et)
+					y = LLVMBuildTrunc(e->b, y, et, "");
+				t->r[r + k] = y;
+			}
+		}
+	}
+	if (!store)
+		set(e, val, t);
+	mark_token(e, op->results[store ? 0 : 1], true, op);
+}
+
+/* load / store through a tile of pointers (gather / scatter) */
+void emit_ptr_mem(E *e, Op *op)
+{
+	bool store = op->info->code == AS_store;
+	order_after(e, op_group_value(op, 3), op);
+	Order ord = order_of(e, op, store);
+	TV *ptrs = get(e, op->operands[0]);
+	Value *maskv = op_group_value(op, store ? 2 : 1);
+	Value *otherv = store ? NULL : op_group_value(op, 2);
+	TV *mask = maskv ? get(e, maskv) : NULL, *other = otherv ? get(e, otherv) : NULL;
+	const Value *val = store ? op->operands[1] : op->results[0];
+	const Type *el = val->type->elem;
+	TV *t = store ? get(e, val) : tv_new(e, val);
+	LLVMTypeRef mt = mem_ty(e, el), et = elem_ty(e, el);
+	unsigned align = (unsigned)(elem_bytes(el) ? elem_bytes(el) : 1);
+	/* an ordered load of a replicated tile (a scalar flag, say) is done once,
+	 * by each element's first owner, and broadcast: every copy must agree */
+	bool bcast = !store && ord.ord != LLVMAtomicOrderingNotAtomic && lay_has_copies(&t->lay);
+	LLVMValueRef primary = store || bcast ? owner_pred(e, &t->lay) : NULL;
+	for (int k = 0; k < t->n; k++) {
+		LLVMValueRef pred = mask ? mask->r[k] : NULL;
+		if (store) {
+			if (!layout_reg_is_primary(&t->lay, k))
+				continue;
+			LLVMValueRef v = mt != et ? LLVMBuildZExt(e->b, t->r[k], mt, "") : t->r[k];
+			guarded_store(e, v, ptrs->r[k], align, and_pred(e, pred, primary), &ord);
+		} else {
+			if (bcast && !layout_reg_is_primary(&t->lay, k)) {
+				t->r[k] = LLVMGetPoison(et);
+				continue;
+			}
+			LLVMValueRef o = other ? other->r[k] : LLVMConstNull(et);
+			if (mt != et)
+				o = LLVMBuildZExt(e->b, o, mt, "");
+			LLVMValueRef x = guarded_load(e, mt, ptrs->r[k], align, bcast ? and_pred(e, pred, primary) : pred,
+						      o, &ord);
+			t->r[k] = mt != et ? LLVMBuildTrunc(e->b, x, et, "") : x;
+		}
+	}
+	if (bcast)
+		smem_broadcast(e, t, el);
+	if (!store)
+		set(e, val, t);
+	mark_token(e, op->results[store ? 0 : 1], true, op);
+}
+
+
+void emit_create_token(E *e, Op *op)
+{
+	mark_token(e, op->results[0], false, NULL);
+}

@@ -1,0 +1,149 @@
+/* util_values.c: tile values as register lists (utility layer, emit.h).
+ *
+ * Every tile value of the kernel has a TV: the registers this thread holds,
+ * in the order of the value's layout (docs/ir.md §4.3). Register r holds
+ * the element at row-major offset V(r) + L(lane) + W(warp); V(r) is a
+ * constant, L + W is computed once per layout in the kernel's prologue
+ * (lw_of), together with the "first owner" predicate that picks one thread
+ * among those that hold copies of the same elements. */
+#include <stdlib.h>
+#include <string.h>
+#include "emit.h"
+#include "diag.h"
+
+TV *tv_new(E *e, const Value *v)
+{
+	TV *t = calloc(1, sizeof *t);
+	if (!t)
+		ice("out of memory");
+	if (!v->layout || v->layout->kind != AT_STRING || !layout_parse(v->layout->u.s, &t->lay, NULL))
+		ice("tile-ptx: tile value without a layout (%s)", v->type->str);
+	t->n = (int)layout_nregs(&t->lay);
+	t->r = calloc((size_t)t->n + 1, sizeof *t->r);
+	if (!t->r)
+		ice("out of memory");
+	if (e->nall == e->capall) {
+		e->capall = e->capall ? 2 * e->capall : 64;
+		e->all = realloc(e->all, sizeof *e->all * (size_t)e->capall);
+		if (!e->all)
+			ice("out of memory");
+	}
+	e->all[e->nall++] = t;
+	return t;
+}
+
+TV *get(E *e, const Value *v)
+{
+	if (v->id < 0 || v->id >= e->nvals || !e->tv[v->id])
+		ice("tile-ptx: value %%%d has no registers", v->id);
+	return e->tv[v->id];
+}
+
+void set(E *e, const Value *v, TV *t)
+{
+	e->tv[v->id] = t;
+}
+
+LLVMValueRef scalar(E *e, const Value *v)
+{
+	return get(e, v)->r[0];
+}
+
+void set_poison(E *e, const Value *v)
+{
+	TV *t = tv_new(e, v);
+	for (int k = 0; k < t->n; k++)
+		t->r[k] = LLVMGetPoison(elem_ty(e, v->type->elem));
+	set(e, v, t);
+}
+
+LWCache *lw_of(E *e, const Layout *l)
+{
+	char key[512];
+	layout_str(l, key, sizeof key);
+	for (int i = 0; i < e->nlw; i++)
+		if (strcmp(e->lw[i].key, key) == 0)
+			return &e->lw[i];
+	if (e->nlw == e->caplw) {
+		e->caplw = e->caplw ? 2 * e->caplw : 16;
+		e->lw = realloc(e->lw, sizeof *e->lw * (size_t)e->caplw);
+		if (!e->lw)
+			ice("out of memory");
+	}
+	LWCache *c = &e->lw[e->nlw++];
+	c->key = strdup(key);
+	LLVMBasicBlockRef here = LLVMGetInsertBlock(e->b);
+	LLVMPositionBuilderBefore(e->b, e->entry_br);
+	LLVMValueRef off = c_i32(e, 0), prim = LLVMConstInt(LLVMInt1TypeInContext(e->ctx), 1, 0);
+	for (int m = 1; m <= 2; m++) {
+		LLVMValueRef x = m == 1 ? e->lane : e->warp;
+		int64_t div = 1;
+		for (int i = l->begin[m]; i < l->begin[m + 1]; i++) {
+			int64_t s = l->shape[i], d = l->stride[i];
+			if (s > 1) {
+				LLVMValueRef q = LLVMBuildUDiv(e->b, x, c_i32(e, div), "");
+				q = LLVMBuildURem(e->b, q, c_i32(e, s), "");
+				if (d != 0)
+					off = LLVMBuildAdd(e->b, off, LLVMBuildMul(e->b, q, c_i32(e, d), ""), "");
+				else
+					prim = LLVMBuildAnd(e->b, prim,
+							    LLVMBuildICmp(e->b, LLVMIntEQ, q, c_i32(e, 0), ""), "");
+			}
+			div *= s;
+		}
+	}
+	c->off = off;
+	c->primary = prim;
+	LLVMPositionBuilderAtEnd(e->b, here);
+	return c;
+}
+
+LLVMValueRef elem_offset(E *e, const Layout *l, int64_t r)
+{
+	LWCache *c = lw_of(e, l);
+	return LLVMBuildAdd(e->b, c->off, c_i32(e, layout_eval_mode(l, 0, r)), "");
+}
+
+LLVMValueRef owner_pred(E *e, const Layout *l)
+{
+	LLVMValueRef p = lw_of(e, l)->primary;
+	if (LLVMIsAConstantInt(p) && LLVMConstIntGetZExtValue(p) == 1)
+		return NULL;
+	return p;
+}
+
+bool lay_has_copies(const Layout *l)
+{
+	for (int i = 0; i < layout_nleaves(l); i++)
+		if (l->stride[i] == 0 && l->shape[i] > 1)
+			return true;
+	return false;
+}
+
+void emit_elementwise(E *e, Op *op, EwFn *one, EwPairFn *pair)
+{
+	TV *t = tv_new(e, op->results[0]);
+	TV *ops[4];
+	if (op->noperands > 4)
+		ice("tile-ptx: elementwise op with %d operands", op->noperands);
+	for (int i = 0; i < op->noperands; i++) {
+		ops[i] = get(e, op->operands[i]);
+		if (ops[i]->n != t->n)
+			ice("tile-ptx: '%s': operand %d has %d registers, result %d", op->info->name, i,
+			    ops[i]->n, t->n);
+	}
+	int k = 0;
+	if (pair)
+		for (; k + 1 < t->n; k += 2) {
+			LLVMValueRef x[2] = { ops[0]->r[k], ops[0]->r[k + 1] };
+			if (!pair(e, op, x, t->r + k))
+				break;
+		}
+	for (; k < t->n; k++) {
+		LLVMValueRef a[4];
+		for (int i = 0; i < op->noperands; i++)
+			a[i] = ops[i]->r[k];
+		t->r[k] = one(e, op, a);
+	}
+	set(e, op->results[0], t);
+}
