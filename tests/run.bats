@@ -56,6 +56,10 @@ family() {
 	family --targets sm_100,sm_120 --versions 13.4 --warps 4
 }
 
+@test "run-corpus: tile-run compiles the bytecode itself (every kernel, 13.1-13.4, sm_90, 4 warps)" {
+	family --input bytecode --targets sm_90 --warps 4
+}
+
 @test "run-corpus: racecheck finds no shared-memory race, randomized schedule (13.4, sm_80 and sm_90, 1/4/8 warps)" {
 	family --check racecheck --seed 7 --versions 13.4
 }
