@@ -60,6 +60,10 @@ family() {
 	family --input bytecode --targets sm_90 --warps 4
 }
 
+@test "run-corpus: realistic sizes (the manifest's own: 1M-element vectors, 1003-row norms; 13.4, sm_90, 4 warps)" {
+	family --sizes full --versions 13.4 --targets sm_90 --warps 4
+}
+
 @test "run-corpus: racecheck finds no shared-memory race, randomized schedule (13.4, sm_80 and sm_90, 1/4/8 warps)" {
 	family --check racecheck --seed 7 --versions 13.4
 }

@@ -147,13 +147,16 @@ def manifest_inputs(symbol, spec, case, ci, sizes):
 def manifest_variants(spec, sizes_mode="small"):
     """[(case index, sizes, description)]: every untimed case at its own sizes
     when small, else at the manifest's selftest sizes (ragged for every
-    kernel: no size is a multiple of its tile); duplicates dropped."""
+    kernel: no size is a multiple of its tile); sizes_mode "selftest": always
+    the selftest sizes, "full": always the case's own; duplicates dropped."""
     out, seen = [], set()
     for ci, c in enumerate(spec["cases"]):
         if c.get("time"):
             continue
         sizes = c.get("sizes", {})
-        if sizes_mode == "small":
+        if sizes_mode == "selftest":
+            sizes = spec["selftest"]
+        elif sizes_mode == "small":
             env = dict(sizes)
             big = any(np.prod([mcases.ev(x, env) for x in p["shape"]]) > SMALL
                       for p in spec["params"] if "array" in p)
