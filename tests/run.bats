@@ -108,8 +108,7 @@ family() {
 
 @test "check-emulator: NVIDIA's PTX on tile-run against numpy (sm_80, sm_90)" {
 	need_run
-	[ -n "$(ls "$ROOT"/.venv/lib/python3*/site-packages/nvidia/cu13/bin/tileiras 2>/dev/null)" ] ||
-		skip "needs NVIDIA's tileiras: python3 -m venv .venv && .venv/bin/pip install nvidia-cuda-tileiras"
+	require_nvidia      # skips naming 'make venv' (NVIDIA's pip wheels in .venv)
 	run "$PY" "$ROOT/scripts/check-emulator" --bin "$BIN" --cache "$SCRATCH/nv"
 	echo "$output" | tail -40
 	assert_success

@@ -16,7 +16,11 @@ tests/gpu/abi.py expand()), runs
 and compares what --out wrote with the reference (tests/gpu/cases.py
 compare(): the manifest's metric; extras: their tol). Result: (status,
 detail) with status "ok", "FAIL" (wrong values, fault, tile-run error) or
-"skip" (tile-run does not exist).
+"skip" (tile-run does not exist); classify() turns the FAIL of a kernel
+listed in KNOWN into "known".
+
+NvidiaPtx captures NVIDIA's PTX for check-emulator; tensor_map_params()
+counts the TMA tensor maps an entry of it takes.
 
 compile_ptx() makes our PTX the way tileiras does, through the stages, with
 tile-sched's --num-warps (the driver has no option for it).
@@ -327,9 +331,6 @@ def select(ks, names):
     if not names:
         return ks
     return [k for k in ks if k.family in names or k.label in names or k.label.split("/")[0] in names]
-
-
-__all__ = ["compile_ptx", "entries", "digest", "run", "kernels", "families", "select", "refs"]
 
 
 # ---------------------------------------------------------------- NVIDIA's PTX
