@@ -68,7 +68,7 @@ static const struct { const char *s; int cls; uint32_t v; } mods[] = {
 	{ "L1::evict_normal", MC_IGNORE, 0 }, { "L1::evict_unchanged", MC_IGNORE, 0 },
 	{ "L1::evict_first", MC_IGNORE, 0 }, { "L1::evict_last", MC_IGNORE, 0 }, { "L1::no_allocate", MC_IGNORE, 0 },
 	{ "L2::evict_normal", MC_IGNORE, 0 }, { "L2::evict_first", MC_IGNORE, 0 }, { "L2::evict_last", MC_IGNORE, 0 },
-	{ "L2::64B", MC_IGNORE, 0 }, { "L2::128B", MC_IGNORE, 0 }, { "L2::256B", MC_IGNORE, 0 },
+	{ "L2::cache_hint", MC_IGNORE, 0 }, { "L2::64B", MC_IGNORE, 0 }, { "L2::128B", MC_IGNORE, 0 }, { "L2::256B", MC_IGNORE, 0 },
 	{ "L1", MC_IGNORE, 0 }, { "L2", MC_IGNORE, 0 }, { "level::eviction_priority", MC_IGNORE, 0 },
 	{ "wait", MC_IGNORE, 0 }, { "launch_dependents", MC_IGNORE, 0 }, { "inc", MC_IGNORE, 0 },
 	{ "dec", MC_IGNORE, 0 }, { "gl", MC_IGNORE, 0 }, { "unified", MC_IGNORE, 0 },
@@ -573,6 +573,8 @@ int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, in
 	} else if (logic || aop || vote) {
 		return bad(dc, "unsupported modifier in '%s'%s", opcode, ""), -1;
 	}
+	if (in->rnd == RND_RS)
+		return bad(dc, "stochastic rounding (.rs) is not supported: '%s'%s", opcode, ""), -1;
 	in->ty = (uint8_t)types[0];
 	if (op == OP_CVT) {
 		if (nty != 2)
@@ -585,6 +587,8 @@ int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, in
 	} else if (nty > 1 && op != OP_ATOM && op != OP_RED) {
 		return bad(dc, "unsupported type combination in '%s'%s", opcode, ""), -1;
 	}
+	if (type_bytes[in->ty] > 8 || type_bytes[in->ty2] > 8)
+		return bad(dc, "128-bit operands are not supported: '%s'%s", opcode, ""), -1;
 	int ty = in->ty;
 	int sty = (op == OP_SET || op == OP_SLCT) ? in->ty2 : ty;
 	if (op == OP_CVT)

@@ -130,10 +130,14 @@ static void matrix(Cta *c, Thread **L, const Insn *in)
 			uint8_t *p = mem_at(src, in, in->space, src->maddr, 16, ld ? ACC_READ : ACC_WRITE);
 			if (!p)
 				return;
-			if (ld)
+			if (ld) {
 				memcpy(M[i][r], p, 16);
-			else
+			} else {
+				if (RUN.check == CHECK_RACECHECK && RUN.shared_hit &&
+				    !race_write(src, in, RUN.shared_off, (const uint8_t *)M[i][r], 16))
+					return;
 				memcpy(p, M[i][r], 16);
+			}
 		}
 	}
 	if (!ld)

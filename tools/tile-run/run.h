@@ -138,6 +138,7 @@ typedef struct Func {
 	int32_t *sreg_slot;     /* special register id -> slot, -1 */
 	uint32_t pbytes;        /* param area: signature params + call-site params */
 	uint32_t lbase, lbytes; /* local area: offset in each thread's local memory */
+	uint32_t shared_end;    /* end of the kernel's own .shared variables */
 	uint32_t line;
 } Func;
 
@@ -165,10 +166,9 @@ typedef struct Module {
 	int nfiles;
 	Loc *locs;
 	int nlocs;
-	uint32_t shared_static; /* bytes of .shared variables */
+	uint32_t shared_static; /* end of the module-scope .shared variables */
 	uint64_t vars_bytes;    /* .global/.const variables, from DEV_VARS_BASE */
 	uint32_t local_total;   /* bytes of .local per thread, all functions */
-	int call_count;
 	CallInfo *calls;
 	int ncalls;
 } Module;
