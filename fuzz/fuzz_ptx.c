@@ -1,9 +1,10 @@
 /* fuzz_ptx.c: libFuzzer target for tile-run's PTX parser and decoder.
  *
  * Any input: ptx_parse() must return a module or NULL (after one
- * diagnostic) without crashing, hanging or touching memory outside the
- * input (ASan/UBSan check that). Modules are not freed (tile-run loads one
- * per process), so run with -detect_leaks=0.
+ * diagnostic) without crashing, hanging, leaking or touching memory outside
+ * the input (ASan/UBSan/LSan check that); every instruction of a module it
+ * returns must have its operands in the register file and its branch and
+ * call targets in the module.
  *
  * Build and run: scripts/fuzz-ptx [SECONDS] */
 #include <stdint.h>
@@ -36,6 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					if (in->s[s] < 0 || in->s[s] >= m->funcs[f].nslots)
 						abort();
 			}
+		module_free(m);
 	}
 	free(text);
 	return 0;

@@ -118,7 +118,7 @@ static const json_t *need(R *r, const json_t *obj, const char *key, json_type ty
 		  (type == JSON_TRUE && json_typeof(v) == JSON_FALSE);
 	if (!ok) {
 		size_t old = push_key(r, key);
-		static const char *names[] = { "an object", "an array", "a string", "an integer",
+		static const char *const names[] = { "an object", "an array", "a string", "an integer",
 					       "a real number", "a boolean", "a boolean", "null" };
 		rfail(r, "expected %s, got %s", names[type], jtype_name(v));
 		pop(r, old);

@@ -306,9 +306,7 @@ static bool expect(P *ps, const char *s)
 {
 	if (lit(ps, s))
 		return true;
-	static char buf[64];
-	snprintf(buf, sizeof buf, "expected '%s'", s);
-	return fail(ps, buf);
+	return fail(ps, arena_printf(ps->m->arena, "expected '%s'", s));
 }
 
 /* integer or '?' (when allow_dyn) */
@@ -594,20 +592,15 @@ const Type *type_parse(Module *m, const char *s, const char **err)
 			t = NULL;
 		}
 	}
-	static char buf[512];
 	if (t && strcmp(t->str, s) != 0) {
 		/* accepted, but not spelled canonically: strict readers refuse it,
 		 * and say what the one spelling is */
-		if (err) {
-			snprintf(buf, sizeof buf, "type is not in canonical spelling (it is '%s')", t->str);
-			*err = buf;
-		}
+		if (err)
+			*err = arena_printf(m->arena, "type is not in canonical spelling (it is '%s')", t->str);
 		return NULL;
 	}
-	if (!t && err) {
-		snprintf(buf, sizeof buf, "%s at column %d", ps.err ? ps.err : "bad type",
-			 (int)(ps.p - s) + 1);
-		*err = buf;
-	}
+	if (!t && err)
+		*err = arena_printf(m->arena, "%s at column %d", ps.err ? ps.err : "bad type",
+				    (int)(ps.p - s) + 1);
 	return t;
 }

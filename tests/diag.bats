@@ -94,7 +94,7 @@ PY
 }
 
 @test "diag: the copy of cuTile's patterns is the wheel's (when .venv has cuda-tile)" {
-	"$PY" -c 'import cuda.tile._compile' 2>/dev/null || skip "cuda-tile not installed"
+	"$PY" -c 'import cuda.tile._compile' 2>/dev/null || skip "cuda-tile not installed: run 'make venv' (creates .venv with NVIDIA's pip wheels, ~550 MB, needs the network)"
 	run "$PY" "$D/cutile-parse" --same-regexes
 	assert_output same
 	run "$PY" "$D/cutile-parse" --which </dev/null

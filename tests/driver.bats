@@ -842,7 +842,7 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 
 @test "tileirdisasm: cuTile's own _bytecode_to_mlir_text (CUDA_TILE_DUMP_TILEIR) runs ours beside our tileiras" {
 	require_stage tile-read
-	[ -x "$ROOT/.venv/bin/python" ] || skip ".venv with cuda-tile not present"
+	"$ROOT/.venv/bin/python" -c 'import cuda.tile._compile' 2>/dev/null || skip "no .venv with cuda-tile: run 'make venv' (creates .venv with NVIDIA's pip wheels, ~550 MB, needs the network)"
 	run "$ROOT/.venv/bin/python" - "$BIN" "$V" <<'PY'
 import sys, types
 import cuda.tile._compile as c

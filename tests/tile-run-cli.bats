@@ -177,3 +177,94 @@ PY
 		assert_line --index 0 "7"
 	done
 }
+
+@test "tile-run: a failed device assert prints the device's message and exits 3" {
+	run --separate-stderr tile-run "$F/faults.ptx" --entry k_assert --grid 1
+	assert_failure 3
+	[ "${stderr_lines[0]}" = 'k.py:42: k: block: [0,0,0], thread: [5,0,0] Assertion `x > 0` failed.' ]
+	[[ ${stderr_lines[1]} == *"device-side assertion failed, thread (5,0,0) of block (0,0,0)"* ]]
+}
+
+@test "tile-run: trap and deadlock are faults (exit 3)" {
+	run --separate-stderr tile-run "$F/faults.ptx" --entry k_trap --grid 1
+	assert_failure 3
+	[[ $stderr == *"trap, thread (0,0,0)"* ]]
+	run --separate-stderr tile-run "$F/faults.ptx" --entry k_deadlock --grid 1
+	assert_failure 3
+	[[ $stderr == *"deadlock: 32 threads wait"* ]]
+}
+
+@test "tile-run: memcheck reports misaligned accesses (--check none lets them through)" {
+	npy "$SCRATCH/a.npy" '<u4' '(4,)' 1 2 3 4
+	run --separate-stderr tile-run "$F/faults.ptx" --entry k_misaligned --grid 1 "$SCRATCH/a.npy"
+	assert_failure 3
+	[[ $stderr == *"misaligned global read of 4 bytes"*"at offset 2 of argument 0"* ]]
+	run tile-run "$F/faults.ptx" --entry k_misaligned --check none --grid 1 "$SCRATCH/a.npy"
+	assert_success
+}
+
+@test "tile-run: device malloc/free; a use after free is caught" {
+	npy "$SCRATCH/o.npy" '<u4' '(4,)' 0 0 0 0
+	run tile-run "$F/faults.ptx" --entry k_heap --grid 1 --out "$SCRATCH/out" "$SCRATCH/o.npy" 0
+	assert_success
+	run values "$SCRATCH/out/0.npy" I
+	assert_line --index 0 "1234"
+	run --separate-stderr tile-run "$F/faults.ptx" --entry k_heap --grid 1 "$SCRATCH/o.npy" 1
+	assert_failure 3
+	[[ $stderr == *"use after free: global read of 4 bytes"*"device malloc of 64 bytes"* ]]
+}
+
+@test "tile-run takes JSON IR of any stage (compiled through the stages) and needs --gpu-name for it" {
+	tile-read "$CORPUS/13.4/vector_add.tileirbc" > "$SCRATCH/va.json"
+	tile-read "$CORPUS/13.4/vector_add.tileirbc" | tile-lower --gpu-name=sm_90 > "$SCRATCH/va2.json"
+	npy "$SCRATCH/x.npy" '<f4' '(100,)' $(seq 100)
+	npy "$SCRATCH/z.npy" '<f4' '(100,)' $(printf '0 %.0s' $(seq 100))
+	run tile-run "$SCRATCH/va.json" --grid 1 "$SCRATCH/x.npy"
+	assert_failure 2
+	for j in va.json va2.json; do
+		run tile-run "$SCRATCH/$j" --gpu-name sm_90 --entry vector_add_Kt1_A1f32_1l0_A1f32_1l0_A1f32_1l0_I128 \
+			--grid 1 --out "$SCRATCH/out" "$SCRATCH/x.npy" 100 1 "$SCRATCH/x.npy" 100 1 "$SCRATCH/z.npy" 100 1
+		assert_success
+		run values "$SCRATCH/out/6.npy" f
+		assert_line --index 99 "200.0"
+	done
+}
+
+@test "tile-run: .func calls pass parameters and 16-byte results, callees have their own local memory" {
+	npy "$SCRATCH/o.npy" '<u4' '(32,)' $(printf '0 %.0s' $(seq 32))
+	run tile-run "$F/calls.ptx" --grid 1 --out "$SCRATCH/out" "$SCRATCH/o.npy"
+	assert_success
+	run values "$SCRATCH/out/0.npy" I
+	assert_line --index 0 "105"
+	assert_line --index 31 "198"
+}
+
+@test "tile-run refuses NVIDIA's hidden tensor-map parameters with a clear error" {
+	sed -e 's/^\t.param .u32 n$/\t.param .u32 n,\n\t.hidden .param .align 64 .b8 tmap[128]/' "$F/add1.ptx" > "$SCRATCH/tma.ptx"
+	grep -q hidden "$SCRATCH/tma.ptx"
+	run --separate-stderr tile-run "$SCRATCH/tma.ptx" --grid 1 a.npy b.npy 8 0
+	assert_failure 1
+	[[ $stderr == *"hidden parameter 3 (a 128-byte TMA tensor map"* ]]
+}
+
+@test "tile-run: instruction results the PTX ISA pins down (prmt bfe bfind shf cvt f16/bf16/tf32/e4m3/e2m1 rounding, carries, lop3 ...)" {
+	npy "$SCRATCH/o.npy" '<u4' '(32,)' $(printf '0 %.0s' $(seq 32))
+	run tile-run "$F/semantics.ptx" --grid 1 --out "$SCRATCH/out" "$SCRATCH/o.npy"
+	assert_success
+	run values "$SCRATCH/out/0.npy" I
+	# one line per store of semantics.ptx, in order
+	local want=(
+		0x55441100 0xfffffff8 16 15 0 2 4 0xfffffffd   # prmt, bfe.s32, bfind, .shiftamt, shf.r.wrap, cvt.rni 2.5/3.5, cvt.rmi -2.7
+		0x7c00 0x7bff 0x7e38 0xffffffff                 # f16 of 65520 (rn: inf, rz: max), e4m3x2 satfinite, mul.hi.s64
+		0x7fffffff 0x3f800000 0x7fffffff 0x7fffffff 0  # min.NaN, min, add.sat.s32, cvt.rzi.s32 inf, cvt.rzi.u32 -1
+		0x3f800000 0x3f800001 0x3c00c000 0x3f80         # add.rz / add.rp, cvt f16x2, bf16 tie to even
+		0x3f802000 0xfffffff8 1 0x96969696 32 16         # tf32 .rna tie, mad.wide.s32, addc carry, lop3, popc.b64, clz
+		0x80000000 0xfffffffd 0xffffffff 0xffffffff 0x42 # brev, div.s32, rem.s32, shr.s32 by 40, e2m1x2 ties
+	)
+	local k=0 w
+	for w in "${want[@]}"; do
+		[ "${lines[$k]}" -eq "$((w))" ] || fail "store $k: got ${lines[$k]}, want $((w))"
+		k=$((k + 1))
+	done
+	[ "$k" -eq 32 ]
+}

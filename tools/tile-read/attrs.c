@@ -295,15 +295,15 @@ const Attr *attr_predicate(Cur *c)
 	return a;
 }
 
-const Attr *attr_enum(Cur *c, int enum_id, const char *name)
+const Attr *attr_enum(Cur *c, EnumKind kind, const char *name)
 {
 	size_t at = c->pos;
 	uint64_t v = cur_varint(c);
 	if (c->rd->failed)
 		return NULL;
-	const char *s = enum_name(enum_id, v, c->rd->version);
+	const char *s = enum_spelling(kind, v, c->rd->version);
 	if (!s) {
-		rd_fail(c->rd, at, "invalid %s value %llu for '%s'", enum_describe(enum_id),
+		rd_fail(c->rd, at, "invalid %s value %llu for '%s'", enum_kind_what(kind),
 			(unsigned long long)v, name);
 		return NULL;
 	}

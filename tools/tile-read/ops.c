@@ -26,7 +26,7 @@ typedef struct Field {
 	int n, max;             /* counts */
 	unsigned mask;          /* flag bit, 0 = not flag-controlled */
 	int since;              /* first version the field is on the wire; 0 = always */
-	int en;                 /* EN_* */
+	EnumKind en;            /* EK_* */
 	int dflt;               /* ENUM_SINCE: value before `since` */
 } Field;
 
@@ -36,9 +36,9 @@ typedef struct Field {
 #define FLAGS                   { .kind = F_FLAGS }
 #define FLAGS_SINCE(v)          { .kind = F_FLAGS, .since = (v) }
 #define UNIT(nm, b)             { .kind = F_UNIT, .name = nm, .mask = 1u << (b) }
-#define ENUM(nm, e)             { .kind = F_ENUM, .name = nm, .en = EN_##e }
-#define ENUM_OPT(nm, e, b)      { .kind = F_ENUM, .name = nm, .en = EN_##e, .mask = 1u << (b) }
-#define ENUM_SINCE(nm, e, v, d) { .kind = F_ENUM, .name = nm, .en = EN_##e, .since = (v), .dflt = (d) }
+#define ENUM(nm, e)             { .kind = F_ENUM, .name = nm, .en = EK_##e }
+#define ENUM_OPT(nm, e, b)      { .kind = F_ENUM, .name = nm, .en = EK_##e, .mask = 1u << (b) }
+#define ENUM_SINCE(nm, e, v, d) { .kind = F_ENUM, .name = nm, .en = EK_##e, .since = (v), .dflt = (d) }
 #define INT(nm)                 { .kind = F_INT, .name = nm }
 #define BOOL(nm)                { .kind = F_BOOL, .name = nm }
 #define STR(nm)                 { .kind = F_STR, .name = nm }
@@ -64,6 +64,28 @@ static const Field *const layouts[OPCODE_COUNT] = {
 #include "layouts.def"
 #undef LAYOUT
 };
+
+void ops_check_layouts(void)
+{
+	for (int i = 0; i < OPCODE_COUNT; i++) {
+		const OpInfo *o = &op_table[i];
+		if (o->dialect != DIALECT_CUDA_TILE || op_has(o, OPT_STRUCT)) {
+			if (layouts[i])
+				ice("layouts.def: '%s' cannot be in a function body but has a row", o->name);
+			continue;
+		}
+		if (!layouts[i])
+			ice("layouts.def: no row for '%s'", o->name);
+		for (const Field *f = layouts[i]; f->kind != F_END; f++) {
+			if (f->since && (!bytecode_version_known(f->since) || f->since < o->since))
+				ice("layouts.def: '%s': field version %d is not a bytecode version from %s on",
+				    o->name, f->since, bytecode_version_name(o->since));
+			if (f->kind == F_ENUM && (f->en >= EK_COUNT ||
+						  (f->since && !enum_spelling(f->en, (uint64_t)f->dflt, o->since))))
+				ice("layouts.def: '%s': bad enum field '%s'", o->name, f->name);
+		}
+	}
+}
 
 /* ------------------------------------------------------------ values */
 
@@ -259,7 +281,7 @@ static bool read_field(Reader *rd, Cur *c, OpState *s, const Field *f, const Fie
 			return false;
 		if (n != want)
 			return rd_fail(rd, at, "%s has %u results, expected %u in bytecode %s",
-				       s->info->name, n, want, version_name(rd->version));
+				       s->info->name, n, want, bytecode_version_name(rd->version));
 		if (n)
 			return add_result(rd, c, s);
 		/* older files: the token result is implicit and takes no value number */
@@ -281,7 +303,7 @@ static bool read_field(Reader *rd, Cur *c, OpState *s, const Field *f, const Fie
 		return true;
 	case F_ENUM:
 		if (rd->version < f->since) {
-			add_attr(s, f->name, attr_string(rd->m, enum_name(f->en, (uint64_t)f->dflt, 1301)));
+			add_attr(s, f->name, attr_string(rd->m, enum_spelling(f->en, (uint64_t)f->dflt, 0)));
 			return true;
 		}
 		if (on) {
@@ -497,8 +519,8 @@ static Op *read_op(Body *bd, Block *b, int depth)
 	}
 	if (info->since > rd->version) {
 		rd_fail(rd, at, "opcode 0x%02llx (%s) requires bytecode version %s+, file version is %s",
-			(unsigned long long)opcode, info->name, version_name(info->since),
-			version_name(rd->version));
+			(unsigned long long)opcode, info->name, bytecode_version_name(info->since),
+			bytecode_version_name(rd->version));
 		return NULL;
 	}
 	const Field *row = layouts[info->code];

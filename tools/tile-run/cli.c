@@ -419,6 +419,12 @@ int run_main(int argc, char **argv)
 			  f->reqntid[2], block[0], block[1], block[2]);
 		return RUN_INPUT;
 	}
+	for (int k = 0; k < f->nparams; k++)
+		if (f->params[k].hidden) {
+			run_error("%s takes hidden parameter %d (a %u-byte TMA tensor map its host code fills); tile-run cannot fill those yet",
+				  f->name, k, f->params[k].size);
+			return RUN_INPUT;
+		}
 	if (nargs != f->nparams) {
 		run_error("%s takes %d parameters, %d arguments given", f->name, f->nparams, nargs);
 		return RUN_INPUT;

@@ -21,7 +21,7 @@ static const struct { const char *name; int op; } opnames[] = {
 
 /* modifier classes */
 enum { MC_TYPE = 1, MC_RND, MC_RNDI, MC_FLAG, MC_CMP, MC_LOGIC, MC_AOP, MC_SPACE, MC_VEC, MC_SHFL,
-       MC_VOTE, MC_PRMT, MC_IGNORE, MC_BAR, MC_CP, MC_LOHI, MC_TESTP };
+       MC_VOTE, MC_PRMT, MC_IGNORE, MC_BAR, MC_CP, MC_LOHI, MC_TESTP, MC_MATRIX };
 
 static const struct { const char *s; int cls; uint32_t v; } mods[] = {
 	{ "rn", MC_RND, RND_RN }, { "rz", MC_RND, RND_RZ }, { "rm", MC_RND, RND_RM }, { "rp", MC_RND, RND_RP },
@@ -54,6 +54,8 @@ static const struct { const char *s; int cls; uint32_t v; } mods[] = {
 	{ "warp", MC_BAR, BAR_WARP_SYNC },
 	{ "async", MC_CP, CP_ASYNC }, { "commit_group", MC_CP, CP_COMMIT }, { "wait_group", MC_CP, CP_WAIT_GROUP },
 	{ "wait_all", MC_CP, CP_WAIT_ALL },
+	{ "m8n8", MC_MATRIX, 0 }, { "x1", MC_MATRIX, 1 }, { "x2", MC_MATRIX, 2 }, { "x4", MC_MATRIX, 4 },
+	{ "trans", MC_FLAG, F_TRANS },
 	{ "finite", MC_TESTP, 1 }, { "infinite", MC_TESTP, 2 }, { "number", MC_TESTP, 3 },
 	{ "notanumber", MC_TESTP, 4 }, { "normal", MC_TESTP, 5 }, { "subnormal", MC_TESTP, 6 },
 	/* ordering, scopes, cache and proxy hints: no effect on a sequential machine */
@@ -492,6 +494,7 @@ int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, in
 	in->guard = -1;
 	int types[3] = { 0 }, nty = 0;
 	int aop = 0, logic = 0, vote = 0, bar = 0, cp = 0;
+	bool shape_m8n8 = false;
 	for (int k = 1; k < np; k++) {
 		const char *s = parts[k];
 		int ty = type_from_name(s);
@@ -534,6 +537,7 @@ int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, in
 		case MC_VOTE: vote = (int)v; break;
 		case MC_PRMT: in->mode = (uint8_t)v; break;
 		case MC_TESTP: in->mode = (uint8_t)v; break;
+		case MC_MATRIX: if (v) in->vec = (uint8_t)v; else shape_m8n8 = true; break;
 		case MC_BAR: if (v) bar = (int)v; break;
 		case MC_CP: cp = (int)v; break;
 		case MC_IGNORE: break;
@@ -612,6 +616,20 @@ int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, in
 		in->ns = (uint8_t)(1 + n);
 		if (!ty)
 			return bad(dc, "st without a type: '%s'%s", opcode, ""), -1;
+		return 0;
+	}
+	case OP_LDMATRIX: case OP_STMATRIX: {
+		if (!shape_m8n8 || !in->vec || in->ty != TY_B16)
+			return bad(dc, "unsupported matrix shape or type in '%s'%s", opcode, ""), -1;
+		if (in->space == SP_GENERIC)
+			in->space = SP_SHARED;
+		if (!need(dc, nops, 2, 2, opcode))
+			return -1;
+		bool ld = op == OP_LDMATRIX;
+		if (!addr(dc, &ops[ld ? 1 : 0], in, &s[0]) || !vec_or_reg(dc, &ops[ld ? 0 : 1], ld, TY_B32, ld ? d : s + 1, in->vec))
+			return -1;
+		in->nd = ld ? in->vec : 0;
+		in->ns = (uint8_t)(ld ? 1 : 1 + in->vec);
 		return 0;
 	}
 	case OP_ATOM:
@@ -861,8 +879,11 @@ int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, in
 			t = ty;
 		if (ops[k].kind == RO_VEC || ops[k].kind == RO_ADDR)
 			return bad(dc, "unexpected operand form in '%s'%s", opcode, ""), -1;
-		if (ops[k].neg)
+		if (ops[k].neg) {       /* '!p' only where set/setp/vote/bar.red take it */
+			if (op != OP_SET || k != 3)
+				return bad(dc, "a negated predicate operand is not allowed in '%s'%s", opcode, ""), -1;
 			in->flags |= F_NEGB;
+		}
 		if (!src(dc, &ops[k], t, &s[k - 1]))
 			return -1;
 	}

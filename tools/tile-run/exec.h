@@ -35,7 +35,9 @@ typedef struct Thread {
 	uint32_t tid, t[3], lane, warp;
 	uint8_t *L;             /* local memory */
 	const Insn *wait;       /* the collective waited at */
-	uint64_t cv[3];         /* values given to a warp collective */
+	uint64_t cv[3];         /* values given to a warp collective (cv[2]: membermask) */
+	uint64_t maddr;         /* ldmatrix/stmatrix row address */
+	uint32_t frag[4];       /* stmatrix fragments */
 	int bar_id;
 	uint32_t steps;         /* instructions since the last switch */
 	uint32_t cc;            /* carry flag of add.cc/addc ... */

@@ -5,6 +5,7 @@
  * collective is resolved for all of them at once and they go on. Lanes of
  * one mask waiting at different instructions are a fault (the PTX is
  * wrong), never a silent guess. */
+#include <math.h>
 #include "exec.h"
 
 int exec_warp(Thread *t, const Insn *in)
@@ -38,6 +39,12 @@ int exec_warp(Thread *t, const Insn *in)
 	case OP_ELECT:
 		t->cv[2] = R[in->s[0]] & 0xffffffffu;
 		break;
+	case OP_LDMATRIX: case OP_STMATRIX:     /* .sync.aligned: the whole warp */
+		t->maddr = R[in->s[0]] + (uint64_t)in->off;
+		for (int k = 0; in->op == OP_STMATRIX && k < in->vec; k++)
+			t->frag[k] = (uint32_t)R[in->s[1 + k]];
+		t->cv[2] = 0xffffffffu;
+		break;
 	case OP_BAR: case OP_BARRIER:   /* bar.warp.sync */
 		t->cv[2] = R[in->s[0]] & 0xffffffffu;
 		break;
@@ -55,8 +62,30 @@ int exec_warp(Thread *t, const Insn *in)
 	return ST_BLOCK;
 }
 
+/* redux.sync.{min,max}{.abs}{.NaN}.f32: NaN inputs are skipped unless .NaN */
+static uint64_t redux_f32(const Insn *in, uint64_t acc, uint64_t v, bool first)
+{
+	float x = u2f((uint32_t)v);
+	if (in->flags & F_ABS)
+		x = fabsf(x);
+	if (first)
+		return f2u(x);
+	float a = u2f((uint32_t)acc);
+	if (isnan(a) || isnan(x)) {
+		if (in->flags & F_NAN)
+			return 0x7fffffffu;
+		return f2u(isnan(a) ? x : a);
+	}
+	bool max = in->mode == AOP_MAX;
+	if (a == x && a == 0)   /* -0 < +0 */
+		return f2u(max ? (signbit(a) ? x : a) : (signbit(a) ? a : x));
+	return f2u(max ? (x > a ? x : a) : (x < a ? x : a));
+}
+
 static uint64_t redux(const Insn *in, uint64_t acc, uint64_t v, bool first)
 {
+	if (in->ty == TY_F32)
+		return redux_f32(in, acc, v, first);
 	if (first)
 		return v;
 	bool sg = type_kind[in->ty] == 'S';
@@ -69,6 +98,55 @@ static uint64_t redux(const Insn *in, uint64_t acc, uint64_t v, bool first)
 	case AOP_XOR: return acc ^ v;
 	}
 	return acc;
+}
+
+/* ldmatrix/stmatrix .m8n8 .b16: matrix i's row r lives at the address of
+ * lane 8i+r; lane t holds elements (t/4, 2(t%4)) and (t/4, 2(t%4)+1) of each
+ * matrix in one 32-bit register (the first in the low half); .trans swaps
+ * row and column. */
+static void matrix(Cta *c, Thread **L, const Insn *in)
+{
+	int nm = in->vec;
+	bool trans = in->flags & F_TRANS, ld = in->op == OP_LDMATRIX;
+	uint16_t M[4][8][8];
+	for (int i = 0; i < nm; i++) {
+		if (!ld) {
+			for (int t = 0; t < 32; t++)
+				for (int j = 0; j < 2; j++) {
+					int r = t / 4, col = 2 * (t % 4) + j;
+					uint16_t v = L[t] ? (uint16_t)(L[t]->frag[i] >> (16 * j)) : 0;
+					if (trans)
+						M[i][col][r] = v;
+					else
+						M[i][r][col] = v;
+				}
+		}
+		for (int r = 0; r < 8; r++) {
+			Thread *src = L[i * 8 + r];
+			if (!src) {
+				fault(L[0] ? L[0] : &c->th[0], in, "lane %d (the address of row %d of matrix %d) has exited", i * 8 + r, r, i);
+				return;
+			}
+			uint8_t *p = mem_at(src, in, in->space, src->maddr, 16, ld ? ACC_READ : ACC_WRITE);
+			if (!p)
+				return;
+			if (ld)
+				memcpy(M[i][r], p, 16);
+			else
+				memcpy(p, M[i][r], 16);
+		}
+	}
+	if (!ld)
+		return;
+	for (int t = 0; t < 32; t++) {
+		if (!L[t])
+			continue;
+		for (int i = 0; i < nm; i++) {
+			int r = t / 4, col = 2 * (t % 4);
+			uint32_t lo = trans ? M[i][col][r] : M[i][r][col], hi = trans ? M[i][col + 1][r] : M[i][r][col + 1];
+			L[t]->R[in->d[i]] = lo | hi << 16;
+		}
+	}
 }
 
 /* resolve the collective of lanes in mask (all arrived) */
@@ -161,6 +239,9 @@ static void resolve(Cta *c, int warp, uint32_t mask, const Insn *in)
 		}
 		break;
 	}
+	case OP_LDMATRIX: case OP_STMATRIX:
+		matrix(c, L, in);
+		break;
 	case OP_ELECT: {
 		int leader = __builtin_ctz(arrived);
 		for (int k = 0; k < 32; k++)

@@ -1,8 +1,10 @@
 /* interp.c: the instruction loop. Runs one thread until it waits at a
- * collective, exits, faults, or has run QUANTUM instructions and takes a
- * branch (so spin-waits on other threads make progress). One switch per
+ * collective, exits, faults, has run QUANTUM instructions and takes a
+ * branch, or reads a clock (so spin-waits on other threads or on time
+ * make progress). One switch per
  * instruction; the commonest integer operations are done inline, the rest
  * by the family functions (exec_*.c). */
+#include <math.h>
 #include "exec.h"
 
 #define QUANTUM 20000
@@ -52,10 +54,67 @@ int run_thread(Thread *t)
 				pc++;
 				continue;
 			}
+			if (in->ty == TY_F32 && !in->flags && !in->ty2 && (in->rnd == RND_RN || in->rnd == RND_DEFAULT)) {
+				R[in->d[0]] = f2u(u2f((uint32_t)R[in->s[0]]) + u2f((uint32_t)R[in->s[1]]));
+				pc++;
+				continue;
+			}
 			break;
 		case OP_SHL:
 			if (in->ty == TY_B64 && R[in->s[1]] < 64) {
 				R[in->d[0]] = R[in->s[0]] << R[in->s[1]];
+				pc++;
+				continue;
+			}
+			if (in->ty == TY_B32 && (uint32_t)R[in->s[1]] < 32) {
+				R[in->d[0]] = (uint32_t)(R[in->s[0]] << (uint32_t)R[in->s[1]]);
+				pc++;
+				continue;
+			}
+			break;
+		case OP_AND: case OP_XOR:
+			if (in->ty == TY_B32 || in->ty == TY_B64) {
+				uint64_t a = R[in->s[0]], b = R[in->s[1]];
+				uint64_t v = in->op == OP_AND ? a & b : a ^ b;
+				R[in->d[0]] = in->ty == TY_B32 ? (uint32_t)v : v;
+				pc++;
+				continue;
+			}
+			break;
+		case OP_SELP:
+			R[in->d[0]] = (R[in->s[2]] & 1) ? R[in->s[0]] : R[in->s[1]];
+			pc++;
+			continue;
+		case OP_SETP:
+			if (!in->boolop && in->nd == 1 && (in->ty == TY_S32 || in->ty == TY_U32 || in->ty == TY_S64 ||
+							      in->ty == TY_U64 || in->ty == TY_B32 || in->ty == TY_B64)) {
+				uint64_t a = R[in->s[0]], b = R[in->s[1]];
+				bool w = in->ty == TY_S64 || in->ty == TY_U64 || in->ty == TY_B64;
+				bool sg = in->ty == TY_S32 || in->ty == TY_S64;
+				int64_t sa = w ? (int64_t)a : (int64_t)(int32_t)(uint32_t)a;
+				int64_t sb = w ? (int64_t)b : (int64_t)(int32_t)(uint32_t)b;
+				uint64_t ua = w ? a : (uint32_t)a, ub = w ? b : (uint32_t)b;
+				int cr = -1;
+				switch (in->cmp) {
+				case CMP_EQ: cr = ua == ub; break;
+				case CMP_NE: cr = ua != ub; break;
+				case CMP_LT: cr = sg ? sa < sb : ua < ub; break;
+				case CMP_LE: cr = sg ? sa <= sb : ua <= ub; break;
+				case CMP_GT: cr = sg ? sa > sb : ua > ub; break;
+				case CMP_GE: cr = sg ? sa >= sb : ua >= ub; break;
+				}
+				if (cr >= 0) {
+					R[in->d[0]] = (uint64_t)cr;
+					pc++;
+					continue;
+				}
+			}
+			break;
+		case OP_FMA: case OP_MUL: case OP_SUB:
+			if (in->ty == TY_F32 && !in->flags && !in->ty2 && (in->rnd == RND_RN || in->rnd == RND_DEFAULT)) {
+				float a = u2f((uint32_t)R[in->s[0]]), b = u2f((uint32_t)R[in->s[1]]);
+				float v = in->op == OP_FMA ? fmaf(a, b, u2f((uint32_t)R[in->s[2]])) : in->op == OP_MUL ? a * b : a - b;
+				R[in->d[0]] = f2u(v);
 				pc++;
 				continue;
 			}
@@ -101,9 +160,16 @@ int run_thread(Thread *t)
 		case OP_SETP: case OP_SET: case OP_SELP: case OP_SLCT:
 			st = exec_cmp(t, in);
 			break;
-		case OP_MOV: case OP_CVTA: case OP_ISSPACEP: case OP_MOV_CLOCK:
+		case OP_MOV: case OP_CVTA: case OP_ISSPACEP:
 			st = exec_move(t, in);
 			break;
+		case OP_MOV_CLOCK:
+			/* a thread reading the clock is usually waiting for time to
+			 * pass: let the others run (as they would on a GPU meanwhile) */
+			st = exec_move(t, in);
+			t->pc = pc + 1;
+			st = ST_YIELD;
+			goto out;
 		case OP_CVT:
 			st = exec_cvt(t, in);
 			break;
@@ -117,6 +183,7 @@ int run_thread(Thread *t)
 			st = exec_ctrl(t, in);
 			break;
 		case OP_SHFL: case OP_VOTE: case OP_REDUX: case OP_MATCH: case OP_ACTIVEMASK: case OP_ELECT:
+		case OP_LDMATRIX: case OP_STMATRIX:
 			st = exec_warp(t, in);
 			if (st == ST_BLOCK) {
 				warp_check_thread(c, t);

@@ -317,7 +317,7 @@ static bool param_list(P *p, Param **out, int *n, uint32_t *pbytes)
 	if (!expect(p, "("))
 		return false;
 	while (!accept(p, ")")) {
-		accept(p, ".hidden");
+		bool hidden = accept(p, ".hidden");
 		if (!accept(p, ".param") && !accept(p, ".reg"))
 			return fail(p, "expected .param in a parameter list%s", "");
 		Decl d;
@@ -326,6 +326,7 @@ static bool param_list(P *p, Param **out, int *n, uint32_t *pbytes)
 		*out = xrealloc(*out, (size_t)(*n + 1) * sizeof **out);
 		Param *pa = &(*out)[(*n)++];
 		memset(pa, 0, sizeof *pa);
+		pa->hidden = hidden;
 		pa->name = xstrdup(d.name);
 		pa->ty = d.ty;
 		pa->size = decl_size(&d);
@@ -433,6 +434,7 @@ static bool body_local(P *p, DecodeCtx *dc)
 
 /* operands of one instruction, up to ';' */
 static bool operand(P *p, RawOperand *o);
+static void free_ops(RawOperand *ops, int n);
 
 static bool operand_list(P *p, RawOperand **out, int *n, const char *close)
 {
@@ -446,8 +448,13 @@ static bool operand_list(P *p, RawOperand **out, int *n, const char *close)
 			cap = cap ? cap * 2 : 4;
 			*out = xrealloc(*out, (size_t)cap * sizeof **out);
 		}
-		if (!operand(p, &(*out)[*n]))
+		if (!operand(p, &(*out)[*n])) {
+			free_ops(*out, *n + 1);     /* the failed one too: its sub-list */
+			free(*out);
+			*out = NULL;
+			*n = 0;
 			return false;
+		}
 		(*n)++;
 	} while (accept(p, ","));
 	return true;
@@ -557,6 +564,7 @@ static void free_ops(RawOperand *ops, int n)
 		if (ops[k].sub) {
 			free_ops(ops[k].sub, ops[k].nsub);
 			free(ops[k].sub);
+			ops[k].sub = NULL;
 		}
 }
 
@@ -589,10 +597,8 @@ static bool instruction(P *p, DecodeCtx *dc)
 	p->i++;
 	RawOperand *ops;
 	int nops;
-	if (!operand_list(p, &ops, &nops, ";")) {
-		free(ops);
+	if (!operand_list(p, &ops, &nops, ";"))
 		return false;
-	}
 	if (!expect(p, ";")) {
 		free_ops(ops, nops);
 		free(ops);
@@ -726,6 +732,7 @@ static bool resolve_labels(P *p, DecodeCtx *dc)
 		}
 		dc->f->code[dc->fix[k].insn].target = nm->slot;
 		free(dc->fix[k].label);
+		dc->fix[k].label = NULL;
 	}
 	return true;
 }
@@ -745,25 +752,33 @@ static Func *add_func(Module *m, const char *name, int *idx)
 	return f;
 }
 
+static void free_params(Param *ps, int n)
+{
+	for (int k = 0; k < n; k++)
+		free(ps[k].name);
+	free(ps);
+}
+
 static bool function(P *p, bool entry, bool external)
 {
 	uint32_t line = TK(p)->line;
 	Param *rets = NULL, *params = NULL;
 	int nrets = 0, nparams = 0;
 	uint32_t pbytes = 0;
-	if (!entry && is(p, "(")) {
-		if (!param_list(p, &rets, &nrets, &pbytes))
-			return false;
-	}
 	char name[256];
-	if (!ident(p, name, sizeof name))
+	if ((!entry && is(p, "(") && !param_list(p, &rets, &nrets, &pbytes)) || !ident(p, name, sizeof name) ||
+	    (is(p, "(") && !param_list(p, &params, &nparams, &pbytes))) {
+		free_params(rets, nrets);
+		free_params(params, nparams);
 		return false;
-	if (is(p, "(") && !param_list(p, &params, &nparams, &pbytes))
-		return false;
+	}
 	int idx;
 	Func *f = add_func(p->m, name, &idx);
-	if (f->defined)
+	if (f->defined) {
+		free_params(rets, nrets);
+		free_params(params, nparams);
 		return fail(p, "function '%s' defined twice", name);
+	}
 	for (int k = 0; k < f->nparams; k++)
 		free(f->params[k].name);
 	for (int k = 0; k < f->nrets; k++)
@@ -855,6 +870,8 @@ static bool function(P *p, bool entry, bool external)
 	free(dc.names);
 	free(dc.consts);
 	free(dc.const_slot);
+	for (int k = 0; k < dc.nfix; k++)
+		free(dc.fix[k].label);
 	free(dc.fix);
 	if (ok && f->ncode == 0) {
 		/* an empty body still returns */
@@ -987,6 +1004,38 @@ static bool module(P *p)
 	return true;
 }
 
+void module_free(Module *m)
+{
+	if (!m)
+		return;
+	for (int k = 0; k < m->nvars; k++) {
+		free(m->vars[k].name);
+		free(m->vars[k].init);
+	}
+	free(m->vars);
+	for (int k = 0; k < m->nfuncs; k++) {
+		Func *f = &m->funcs[k];
+		for (int j = 0; j < f->nparams; j++)
+			free(f->params[j].name);
+		for (int j = 0; j < f->nrets; j++)
+			free(f->rets[j].name);
+		free(f->params);
+		free(f->rets);
+		free(f->name);
+		free(f->code);
+		free(f->init);
+		free(f->sreg_slot);
+	}
+	free(m->funcs);
+	for (int k = 0; k < m->nfiles; k++)
+		free(m->files[k]);
+	free(m->files);
+	free(m->locs);
+	free(m->calls);
+	free(m->path);
+	free(m);
+}
+
 Module *ptx_parse(const char *path, const char *text, size_t len)
 {
 	Lexer lx = { .path = path, .p = text, .end = text + len, .line = 1 };
@@ -1016,7 +1065,9 @@ Module *ptx_parse(const char *path, const char *text, size_t len)
 	p.m = m;
 	bool ok = module(&p);
 	free(p.t);
-	if (!ok)
-		return NULL;    /* the process exits; the module is not freed */
+	if (!ok) {
+		module_free(m);
+		return NULL;
+	}
 	return m;
 }

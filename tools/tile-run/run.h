@@ -86,6 +86,7 @@ enum {
 	F_FULL = 1 << 19, F_NOFTZ = 1 << 20, F_PRED_SRC = 1 << 21,
 	F_ZFILL = 1 << 22,      /* cp.async with a src-size operand */
 	F_UNI = 1 << 23,
+	F_TRANS = 1 << 24,      /* ldmatrix/stmatrix .trans */
 };
 
 #define MAX_DST 4
@@ -113,6 +114,7 @@ typedef struct Param {
 	int ty;                 /* scalar type, or TY_B8 with size for arrays */
 	uint32_t size, align, offset;
 	bool ptr;               /* .ptr attribute */
+	bool hidden;            /* .hidden: NVIDIA's TMA tensor maps, filled by its host code */
 } Param;
 
 /* .func call: how a call site's parameter symbols map to the callee's */
@@ -212,6 +214,7 @@ enum {
 /* ---- lex.c / parse.c ---- */
 /* Parse PTX text. NULL after a message naming path:line. */
 Module *ptx_parse(const char *path, const char *text, size_t len);
+void module_free(Module *m);
 int type_from_name(const char *s);      /* TY_..., 0 if not a type */
 extern const char *const type_names[TY_COUNT];
 extern const uint8_t type_bytes[TY_COUNT];
