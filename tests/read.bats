@@ -65,6 +65,7 @@ corpus_version() {  # every file of tests/corpus/VERSION decodes; JSON is canoni
 @test "corpus 13.2: every file decodes, verifies, and its JSON is canonical" { corpus_version 13.2; }
 @test "corpus 13.3: every file decodes, verifies, and its JSON is canonical" { corpus_version 13.3; }
 @test "corpus 13.4: every file decodes, verifies, and its JSON is canonical" { corpus_version 13.4; }
+@test "corpus 13.5: every file decodes, verifies, and its JSON is canonical" { corpus_version 13.5; }
 
 @test "all-ops modules (every opcode of each version, cuTile's writer): golden JSON" {
 	for v in 13.1 13.2 13.3 13.4 13.5; do
