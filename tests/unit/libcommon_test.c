@@ -173,11 +173,11 @@ static void test_tables(void)
 	CHECK(!op_kept_below(&op_table[CT_load_view_tko]) && op_kept_below(&op_table[CT_reduce]));
 	CHECK(op_table[CT_divi].family == FAM_SAME && op_table[CT_insert].family == FAM_INSERT);
 	/* versions and enums */
-	CHECK(bytecode_latest() == 1304 && bytecode_version_known(1302) && !bytecode_version_known(1305));
+	CHECK(bytecode_latest() == 1305 && bytecode_version_known(1302) && !bytecode_version_known(1306));
 	CHECK(strcmp(bytecode_version_name(1303), "13.3") == 0 && bytecode_version_parse("13.4") == 1304);
 	CHECK(bytecode_version_parse("13.0") == -1 && strcmp(bytecode_version_name(1200), "?") == 0);
-	CHECK(strcmp(bytecode_version_list(), "13.1, 13.2, 13.3, 13.4") == 0);
-	CHECK(strcmp(bytecode_version_list_quoted(), "\"13.1\", \"13.2\", \"13.3\", \"13.4\"") == 0);
+	CHECK(strcmp(bytecode_version_list(), "13.1, 13.2, 13.3, 13.4, 13.5") == 0);
+	CHECK(strcmp(bytecode_version_list_quoted(), "\"13.1\", \"13.2\", \"13.3\", \"13.4\", \"13.5\"") == 0);
 	CHECK(strcmp(enum_spelling(EK_ROUNDING, ROUNDING_nearest_away, 0), "nearest_away") == 0);
 	CHECK(enum_spelling(EK_ROUNDING, ROUNDING_nearest_away, 1303) == NULL);
 	CHECK(enum_spelling(EK_SIGNEDNESS, 2, 0) == NULL);
