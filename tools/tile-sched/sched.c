@@ -1,4 +1,5 @@
-/* sched.c: layout assignment (see sched.h).
+/* sched.c: layout assignment (see sched.h), the per-kernel driver; the
+ * value classes live in classes.c, the shape ops' rules in shape.c.
  *
  * Per kernel:
  *  1. Tile values that must share one layout are put in one class
@@ -22,42 +23,6 @@
 #include "layout.h"
 #include "diag.h"
 #include "sched_int.h"
-
-
-int find(F *f, int x)
-{
-	while (f->parent[x] != x) {
-		f->parent[x] = f->parent[f->parent[x]];
-		x = f->parent[x];
-	}
-	return x;
-}
-
-void unite(F *f, Value *a, Value *b)
-{
-	if (!type_is_tile(a->type) || !type_is_tile(b->type))
-		return;
-	int x = find(f, a->id), y = find(f, b->id);
-	if (x == y)
-		return;
-	f->parent[y] = x;
-	if (f->vmax[y] && (f->vmax[x] == 0 || f->vmax[y] < f->vmax[x]))
-		f->vmax[x] = f->vmax[y];
-	f->pairs[x] |= f->pairs[y];
-	if (f->rowred)
-		f->rowred[x] |= f->rowred[y];
-}
-
-static void anchor(F *f, Value *v, int64_t elems)
-{
-	int r = find(f, v->id);
-	if (elems < 1)
-		elems = 1;
-	if (f->vmax[r] == 0 || elems < f->vmax[r])
-		f->vmax[r] = (int)elems;
-	if (v->type->elem->kind == TY_SCALAR && v->type->elem->scalar == SC_F4E2M1FN)
-		f->pairs[r] = true;
-}
 
 static int count_values(Op *op)
 {
@@ -195,44 +160,6 @@ static int constrain(Op *op, void *ctx)
 	return 0;
 }
 
-static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
-
-void assign_blocked(F *f, int root, Value *v)
-{
-	int64_t n = type_num_elements(v->type);
-	int64_t threads = 32 * (int64_t)f->warps;
-	int64_t per = n / threads > 0 ? n / threads : 1;
-	int64_t vec;
-	if (n == 1) {
-		layout_replicated(f->warps, &f->lay[root]);
-		f->assigned[root] = true;
-		return;
-	}
-	if (f->vmax[root]) {
-		vec = min64(f->vmax[root], per);
-		if (f->pairs[root] && vec < 2 && n % 2 == 0)
-			vec = 2;        /* a thread holds whole bytes of f4, replicated if need be */
-	} else {
-		int eb = elem_bytes(v->type->elem);
-		vec = min64(per, eb ? 16 / eb : 1);
-	}
-	/* A tile reduced along its rows keeps as much of each row in one thread
-	 * as it has elements per thread (NVIDIA's choice too): the reduction is
-	 * then mostly in registers and a row spans fewer lanes, never more warps
-	 * than it must. Loads narrower than the chunk take several accesses. */
-	if (f->rowred[root] && v->type->rank > 0 && !f->plain) {
-		int64_t want = min64(per, v->type->shape[v->type->rank - 1]);
-		if (vec < want)
-			vec = want;
-	}
-	int64_t p = 1;
-	while (p * 2 <= vec)
-		p *= 2;
-	if (!layout_blocked(n, p, f->warps, &f->lay[root]))
-		ice("tile-sched: no blocked layout for %s", v->type->str);
-	f->assigned[root] = true;
-}
-
 static TileMap map_of(Op *op)
 {
 	const Type *d = op->results[0]->type, *s = op->operands[0]->type;
@@ -243,12 +170,6 @@ static TileMap map_of(Op *op)
 	for (int i = 0; i < s->rank && i < 8; i++)
 		tm.src_shape[i] = s->shape[i];
 	return tm;
-}
-
-const Attr *layout_attr(Module *m, const Layout *l)
-{
-	char buf[512];
-	return attr_string(m, layout_str(l, buf, sizeof buf));
 }
 
 /* Make a broadcast or reshape thread-local, inserting a conversion. */

@@ -1,4 +1,5 @@
-/* shape.c: layouts for reduce, scan and the shape ops (docs/lowering.md §8).
+/* shape.c: layouts for reduce, scan and the shape ops (docs/lowering.md §8),
+ * over the value classes of classes.c (which is all it calls).
  *
  * sched.c calls in four places:
  *  shape_constrain  the operands of a reduce share one layout, its results
