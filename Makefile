@@ -12,7 +12,7 @@ CFLAGS_ALL = -std=c11 -Wall -Wextra -Wno-unused-parameter -Wshadow $(WERROR) \
              -Ilibcommon $(CFLAGS) $(EXTRA_CFLAGS)
 LDLIBS_COMMON = -ljansson -lm
 
-TOOLS = tile-ir tile-read tile-lower tile-sched tile-ptx tile-pack
+TOOLS = tile-ir tile-read tile-lower tile-sched tile-ptx tile-pack tile-run
 # tools that link LLVM
 LLVM_TOOLS = tile-ptx tile-pack
 
@@ -22,7 +22,9 @@ COMMON_HDR = $(wildcard libcommon/*.h libcommon/*.def)
 
 BINS = $(foreach t,$(TOOLS),$(if $(wildcard tools/$(t)/main.c),$(BUILD)/bin/$(t)))
 
-UNIT_TESTS = $(BUILD)/tests/unit-libcommon
+# C test programs, built here and run by the Bats files from $(BUILD)/tests
+# (rules below, after the tools)
+UNIT_TESTS = $(addprefix $(BUILD)/tests/,unit-libcommon unit-layout unit-layout-map unit-verify read-truncate)
 
 all: deps-check $(BINS) $(UNIT_TESTS) $(if $(wildcard scripts/tileiras),$(BUILD)/bin/tileiras)
 
@@ -53,13 +55,27 @@ $(BUILD)/bin/$(1): $(BUILD)/obj/tools/$(1)/main.o $(BUILD)/lib/lib$(1).a $(BUILD
 endef
 $(foreach t,$(TOOLS),$(eval $(call tool_rules,$(t))))
 
+# C test programs: each links the libraries it tests (same flags as the tools,
+# so check-asan builds them sanitized too).
+#   unit-libcommon   tests/unit/libcommon_test.c      (unit.bats)
+#   unit-layout      tests/pipeline/layout_test.c     (pipeline.bats)
+#   unit-layout-map  tests/reduce/layout_map_test.c   (reduce.bats)
+#   unit-verify      tests/verify/unit.c              (verify.bats)
+#   read-truncate    tests/read/truncate_test.c       (read.bats: every prefix of the corpus)
 $(BUILD)/tests/unit-libcommon: $(BUILD)/obj/tests/unit/libcommon_test.o $(BUILD)/lib/libcommon.a
+$(BUILD)/tests/unit-layout: $(BUILD)/obj/tests/pipeline/layout_test.o $(BUILD)/lib/libcommon.a
+$(BUILD)/tests/unit-layout-map: $(BUILD)/obj/tests/reduce/layout_map_test.o $(BUILD)/lib/libcommon.a
+$(BUILD)/tests/unit-verify: $(BUILD)/obj/tests/verify/unit.o $(BUILD)/lib/libcommon.a
+$(BUILD)/tests/read-truncate: $(BUILD)/obj/tests/read/truncate_test.o $(BUILD)/lib/libtile-read.a $(BUILD)/lib/libcommon.a
+$(BUILD)/obj/tests/read/truncate_test.o: CFLAGS_ALL += -Itools/tile-read
+$(UNIT_TESTS):
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS_COMMON)
 
-$(BUILD)/bin/tileiras: scripts/tileiras
+$(BUILD)/bin/tileiras: scripts/tileiras scripts/tileirdisasm
 	@mkdir -p $(dir $@)
 	cp scripts/tileiras $@ && chmod +x $@
+	cp scripts/tileirdisasm $(dir $@)tileirdisasm && chmod +x $(dir $@)tileirdisasm
 
 # The one test command (README, .ci/run): installs what is missing, builds, runs every suite.
 test: deps
@@ -71,13 +87,25 @@ example: deps
 	$(MAKE) all
 	scripts/example $(GPU)
 
+# The suite with ASan/UBSan, then FUZZ_SECONDS of structured fuzzing of the
+# stages (scripts/fuzz-stages, docs/robustness.md); fails if either finds a fault.
+FUZZ_SECONDS ?= 60
 check-asan:
 	$(MAKE) BUILD=build-asan EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" LDFLAGS="-fsanitize=address,undefined" all
-	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-		BIN=$(abspath build-asan/bin) scripts/run-tests
+	st=0; ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		BIN=$(abspath build-asan/bin) scripts/run-tests || st=1; \
+	scripts/fuzz-stages --bin build-asan/bin $(FUZZ_SECONDS) || st=1; \
+	exit $$st
+
+# Optional: NVIDIA's tools from their pip wheels in .venv (~550 MB, needs the
+# network), for the tests that compare with NVIDIA's tileiras (they skip without).
+VENV_PKGS = nvidia-cuda-tileiras nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm nvidia-cuda-nvcc cuda-tile numpy
+venv:
+	test -x .venv/bin/python || python3 -m venv .venv
+	.venv/bin/python -m pip install -q $(VENV_PKGS)
 
 clean:
 	rm -rf build build-asan
 
-.PHONY: all deps deps-check test example check-asan clean
+.PHONY: all deps deps-check test example check-asan venv clean
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

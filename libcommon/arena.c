@@ -5,15 +5,14 @@
 #include <string.h>
 #include "ir.h"
 #include "diag.h"
+#include "xalloc.h"
 
 typedef struct Chunk { struct Chunk *next; size_t used, cap; max_align_t data[]; } Chunk;
 struct Arena { Chunk *head; };
 
 Arena *arena_new(void)
 {
-	Arena *a = calloc(1, sizeof *a);
-	if (!a)
-		ice("out of memory");
+	Arena *a = xcalloc(1, sizeof *a);
 	return a;
 }
 
@@ -34,9 +33,7 @@ void *arena_alloc(Arena *a, size_t n)
 	Chunk *c = a->head;
 	if (!c || c->cap - c->used < n) {
 		size_t cap = n > 65536 ? n : 65536;
-		c = malloc(sizeof *c + cap);
-		if (!c)
-			ice("out of memory (arena chunk of %zu bytes)", cap);
+		c = xmalloc(sizeof *c + cap);
 		c->cap = cap;
 		c->used = 0;
 		c->next = a->head;

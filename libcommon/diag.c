@@ -1,4 +1,5 @@
 /* diag.c: user-facing errors and internal-bug aborts (see diag.h). */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "diag.h"
@@ -22,16 +23,78 @@ void diag_verror(const char *where, const char *kind, const char *fmt, va_list a
 		diag_errors++;
 }
 
+/* A file name inside "...": '"', '\\' and control bytes as MLIR writes
+ * them (\22, \5C, \0A); `paren` also escapes ')' (the fused form's prefix
+ * must hold none, or cuTile's pattern stops there). */
+static size_t put_name(char *buf, size_t n, size_t at, const char *s, int paren)
+{
+	for (; *s && at + 4 < n; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\' || c < 0x20 || c == 0x7f || (paren && c == ')'))
+			at += (size_t)snprintf(buf + at, n - at, "\\%02X", c);
+		else
+			buf[at++] = (char)c;
+	}
+	buf[at] = 0;
+	return at;
+}
+
+static size_t put(char *buf, size_t n, size_t at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static size_t put(char *buf, size_t n, size_t at, const char *fmt, ...)
+{
+	if (at >= n)
+		return at;
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(buf + at, n - at, fmt, ap);
+	va_end(ap);
+	at += k > 0 ? (size_t)k : 0;
+	return at < n ? at : n - 1;
+}
+
+const char *diag_loc_format(const Loc *loc, char *buf, size_t n)
+{
+	size_t at = 0;
+	buf[0] = 0;
+	if (!loc || !loc->file || n < 16)
+		return buf;
+	if (!loc->caller) {
+		at = put(buf, n, at, "loc(\"");
+		at = put_name(buf, n, at, loc->file, 0);
+		put(buf, n, at, "\":%u:%u)", loc->line, loc->col);
+		return buf;
+	}
+	at = put(buf, n, at, "loc(fused<");
+	if (loc->func) {
+		at = put(buf, n, at, "\"");
+		at = put_name(buf, n, at, loc->func, 1);
+		at = put(buf, n, at, "\" ");
+	}
+	for (const Loc *c = loc->caller; c && c->file; c = c->caller) {
+		at = put(buf, n, at, "%scalled from \"", c == loc->caller ? "" : ", ");
+		at = put_name(buf, n, at, c->file, 1);
+		at = put(buf, n, at, "\":%u:%u", c->line, c->col);
+		if (c->func) {
+			at = put(buf, n, at, " in \"");
+			at = put_name(buf, n, at, c->func, 1);
+			at = put(buf, n, at, "\"");
+		}
+	}
+	at = put(buf, n, at, ">[\"");
+	at = put_name(buf, n, at, loc->file, 0);
+	put(buf, n, at, "\":%u:%u])", loc->line, loc->col);
+	return buf;
+}
+
 static void where_of_loc(const Loc *loc, char *buf, size_t n)
 {
-	buf[0] = 0;
-	if (loc && loc->file)
-		snprintf(buf, n, "%s:%u:%u", loc->file, loc->line, loc->col);
+	diag_loc_format(loc, buf, n);
 }
 
 void diag_error(const Loc *loc, const char *fmt, ...)
 {
-	char where[512];
+	char where[2048];
 	where_of_loc(loc, where, sizeof where);
 	va_list ap;
 	va_start(ap, fmt);
@@ -41,7 +104,7 @@ void diag_error(const Loc *loc, const char *fmt, ...)
 
 void diag_warning(const Loc *loc, const char *fmt, ...)
 {
-	char where[512];
+	char where[2048];
 	where_of_loc(loc, where, sizeof where);
 	va_list ap;
 	va_start(ap, fmt);

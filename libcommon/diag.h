@@ -2,8 +2,17 @@
  *  - user errors (bad input, bad options): diag_error() prints
  *    "TOOL: INPUT: WHERE: error: MSG" and counts; the tool exits 1 (or 2 for usage).
  *  - internal bugs: ice() prints "TOOL: internal error: MSG" and aborts.
- * WHERE is a source location from debug info ("file.py:12:5") when there is
- * one, else a byte offset ("offset 0x1c4"), else a JSON pointer, else empty. */
+ * WHERE is a source location from debug info when there is one, else a byte
+ * offset ("offset 0x1c4"), else a JSON pointer ("at /module/ops/0"), else empty.
+ * A source location is written in the two forms cuTile's _parse_tileir_stderr
+ * (cuda/tile/_compile.py) matches, so cuTile reports the error at the Python line:
+ *    loc("FILE":LINE:COL)                                       plain location
+ *    loc(fused<"f" called from "FILE":L:C in "k", ...>["FILE":LINE:COL])
+ *                                       call-site (inlined) location: the
+ *                                       bracket is the op's own place, the
+ *                                       prefix the call chain, innermost first
+ * A '"' or '\\' in a name is written \22 / \5C (MLIR's escape), and ')' in
+ * the fused prefix \29 (cuTile's pattern allows none there). */
 #ifndef TILE_DIAG_H
 #define TILE_DIAG_H
 
@@ -24,6 +33,9 @@ void diag_error_where(const char *where, const char *fmt, ...) __attribute__((fo
 void diag_verror(const char *where, const char *kind, const char *fmt, va_list ap);
 /* A user error with no location: "TOOL: error: MSG". */
 void diag_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The location part of a diagnostic (forms above) into buf; "" if unknown. */
+const char *diag_loc_format(const struct Loc *loc, char *buf, size_t n);
 
 _Noreturn void ice(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -273,6 +273,30 @@ const Attr *op_attr(const Op *op, const char *name)
 	return NULL;
 }
 
+int64_t op_attr_int(const Op *op, const char *name, int64_t dflt)
+{
+	const Attr *a = op_attr(op, name);
+	return a && a->kind == AT_INT ? a->u.i : dflt;
+}
+
+int64_t op_attr_int_at(const Op *op, const char *name, int i, int64_t dflt)
+{
+	const Attr *a = op_attr(op, name);
+	return a && a->kind == AT_INTS && i >= 0 && i < a->u.ints.n ? a->u.ints.v[i] : dflt;
+}
+
+const char *op_attr_str(const Op *op, const char *name, const char *dflt)
+{
+	const Attr *a = op_attr(op, name);
+	return a && a->kind == AT_STRING ? a->u.s : dflt;
+}
+
+bool op_attr_flag(const Op *op, const char *name)
+{
+	const Attr *a = op_attr(op, name);
+	return a && a->kind == AT_BOOL && a->u.i;
+}
+
 Block *region_add_block(Module *m, Region *r, int nargs, const Type *const *argtypes)
 {
 	Block *b = arena_alloc(m->arena, sizeof *b);
@@ -378,6 +402,18 @@ static void number_op(Op *op, int *next)
 			FOR_EACH_OP(o, b)
 				number_op(o, next);
 		}
+}
+
+int op_count_values(const Op *op)
+{
+	int n = op->nresults;
+	for (int r = 0; r < op->nregions; r++)
+		FOR_EACH_BLOCK(b, &op->regions[r]) {
+			n += b->nargs;
+			FOR_EACH_OP(o, b)
+				n += op_count_values(o);
+		}
+	return n;
 }
 
 void ir_number_values(Module *m)

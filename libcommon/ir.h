@@ -87,7 +87,8 @@ const Type *type_gather_scatter_view(struct Module *m, int rank, const int64_t *
 const Type *type_token(struct Module *m);
 const Type *type_func(struct Module *m, int nin, const Type *const *ins,
 		      int nout, const Type *const *outs);
-/* Parse a type spelling (docs/ir.md grammar). NULL + *err set on failure. */
+/* Parse a type spelling (docs/ir.md grammar). NULL + *err set on failure
+ * (the message is a string in m's arena). */
 const Type *type_parse(struct Module *m, const char *s, const char **err);
 
 const char *scalar_name(ScalarKind k);
@@ -220,6 +221,13 @@ Op *op_new(Module *m, const OpInfo *info, int noperands, Value *const *operands,
 	   int nresults, const Type *const *result_types, int nregions, const Loc *loc);
 void op_set_attr(Module *m, Op *op, const char *name, const Attr *a);
 const Attr *op_attr(const Op *op, const char *name);
+/* Typed attribute getters: the attribute `name` of op when it is there with
+ * the kind asked for, else the default. These are the only copies; a stage
+ * does not write its own. */
+int64_t op_attr_int(const Op *op, const char *name, int64_t dflt);           /* AT_INT */
+int64_t op_attr_int_at(const Op *op, const char *name, int i, int64_t dflt); /* AT_INTS[i] */
+const char *op_attr_str(const Op *op, const char *name, const char *dflt);   /* AT_STRING */
+bool op_attr_flag(const Op *op, const char *name);                           /* AT_BOOL, set */
 Block *region_add_block(Module *m, Region *r, int nargs, const Type *const *argtypes);
 void block_append(Block *b, Op *op);
 void block_insert_before(Block *b, Op *before, Op *op);
@@ -231,6 +239,10 @@ const Loc *loc_new(Module *m, const char *file, unsigned line, unsigned col,
  * an op's results are numbered before its regions, a block's arguments
  * before its ops (the order the text and JSON forms print them). */
 void ir_number_values(Module *m);
+/* The number of values op defines: its results and, in its regions, every
+ * block argument and every result of a nested op (an upper bound on the
+ * value numbers of a top-level op, for tables indexed by value id). */
+int op_count_values(const Op *op);
 
 #define FOR_EACH_OP(op, block) for (Op *op = (block)->first; op; op = op->next)
 #define FOR_EACH_BLOCK(b, region) for (Block *b = (region)->first; b; b = b->next)

@@ -13,6 +13,7 @@
 #include "opinfo.h"
 #include "diag.h"
 #include "strbuf.h"
+#include "xalloc.h"
 
 /* ================================================================ reader */
 
@@ -117,7 +118,7 @@ static const json_t *need(R *r, const json_t *obj, const char *key, json_type ty
 		  (type == JSON_TRUE && json_typeof(v) == JSON_FALSE);
 	if (!ok) {
 		size_t old = push_key(r, key);
-		static const char *names[] = { "an object", "an array", "a string", "an integer",
+		static const char *const names[] = { "an object", "an array", "a string", "an integer",
 					       "a real number", "a boolean", "a boolean", "null" };
 		rfail(r, "expected %s, got %s", names[type], jtype_name(v));
 		pop(r, old);
@@ -238,9 +239,7 @@ static const Attr *read_tagged(R *r, const json_t *j, int depth)
 			rfail(r, "dense data must be an even number of hex digits");
 			return NULL;
 		}
-		uint8_t *bytes = malloc(n / 2 + 1);
-		if (!bytes)
-			ice("out of memory");
+		uint8_t *bytes = xmalloc(n / 2 + 1);
 		for (size_t i = 0; i < n / 2; i++) {
 			int hi = hexval((unsigned char)s[2 * i]), lo = hexval((unsigned char)s[2 * i + 1]);
 			if (hi < 0 || lo < 0) {
@@ -262,9 +261,7 @@ static const Attr *read_tagged(R *r, const json_t *j, int depth)
 		if (!d)
 			return NULL;
 		size_t n = json_object_size(d);
-		NamedAttr *v = calloc(n + 1, sizeof *v);
-		if (!v)
-			ice("out of memory");
+		NamedAttr *v = xcalloc(n + 1, sizeof *v);
 		size_t i = 0;
 		const char *key;
 		json_t *val;
@@ -310,9 +307,7 @@ static const Attr *read_tagged(R *r, const json_t *j, int depth)
 		if (!arr)
 			return NULL;
 		size_t n = json_array_size(arr);
-		int64_t *v = calloc(n + 1, sizeof *v);
-		if (!v)
-			ice("out of memory");
+		int64_t *v = xcalloc(n + 1, sizeof *v);
 		for (size_t i = 0; i < n; i++)
 			if (!read_i64(r, json_array_get(arr, i), &v[i])) {
 				free(v);
@@ -375,18 +370,14 @@ static const Attr *read_attr(R *r, const json_t *j, int depth)
 			if (!json_is_integer(json_array_get(j, i)))
 				all_int = false;
 		if (all_int) {
-			int64_t *v = calloc(n, sizeof *v);
-			if (!v)
-				ice("out of memory");
+			int64_t *v = xcalloc(n, sizeof *v);
 			for (size_t i = 0; i < n; i++)
 				v[i] = (int64_t)json_integer_value(json_array_get(j, i));
 			const Attr *a = attr_ints(m, (int)n, v);
 			free(v);
 			return a;
 		}
-		const Attr **v = calloc(n + 1, sizeof *v);
-		if (!v)
-			ice("out of memory");
+		const Attr **v = xcalloc(n + 1, sizeof *v);
 		for (size_t i = 0; i < n; i++) {
 			size_t old = push_index(r, i);
 			v[i] = read_attr(r, json_array_get(j, i), depth + 1);
@@ -409,9 +400,7 @@ static const Attr *read_attr(R *r, const json_t *j, int depth)
 static const Attr *read_attr_dict(R *r, const json_t *obj)
 {
 	size_t n = json_object_size(obj);
-	NamedAttr *v = calloc(n + 1, sizeof *v);
-	if (!v)
-		ice("out of memory");
+	NamedAttr *v = xcalloc(n + 1, sizeof *v);
 	size_t i = 0;
 	const char *key;
 	json_t *val;
@@ -493,9 +482,7 @@ static bool define_value(R *r, const json_t *idj, Value *v)
 		int n = r->nvals ? r->nvals : 256;
 		while (n <= id)
 			n *= 2;
-		Value **p = realloc(r->vals, sizeof *p * (size_t)n);
-		if (!p)
-			ice("out of memory");
+		Value **p = xrealloc(r->vals, sizeof *p * (size_t)n);
 		memset(p + r->nvals, 0, sizeof *p * (size_t)(n - r->nvals));
 		r->vals = p;
 		r->nvals = n;
@@ -505,9 +492,7 @@ static bool define_value(R *r, const json_t *idj, Value *v)
 	r->vals[id] = v;
 	if (r->ndefined == r->capdefined) {
 		r->capdefined = r->capdefined ? r->capdefined * 2 : 256;
-		r->defined = realloc(r->defined, sizeof *r->defined * (size_t)r->capdefined);
-		if (!r->defined)
-			ice("out of memory");
+		r->defined = xrealloc(r->defined, sizeof *r->defined * (size_t)r->capdefined);
 	}
 	r->defined[r->ndefined++] = id;
 	return true;
@@ -524,9 +509,7 @@ static void close_scope(R *r, int mark)
 static bool read_value_defs(R *r, const json_t *arr, int *n, const Type ***types)
 {
 	*n = (int)json_array_size(arr);
-	*types = calloc((size_t)*n + 1, sizeof **types);
-	if (!*types)
-		ice("out of memory");
+	*types = xcalloc((size_t)*n + 1, sizeof **types);
 	for (int i = 0; i < *n; i++) {
 		static const char *const k[] = { "id", "type", "layout", NULL };
 		size_t old = push_index(r, (size_t)i);
@@ -644,9 +627,7 @@ static Op *read_op(R *r, const json_t *j, int depth)
 
 	/* operands refer to values visible here */
 	int nops = operands ? (int)json_array_size(operands) : 0;
-	Value **ops = calloc((size_t)nops + 1, sizeof *ops);
-	if (!ops)
-		ice("out of memory");
+	Value **ops = xcalloc((size_t)nops + 1, sizeof *ops);
 	for (int i = 0; i < nops; i++) {
 		size_t old = push_key(r, "operands");
 		size_t o2 = push_index(r, (size_t)i);
@@ -833,9 +814,7 @@ static json_t *write_attr(const Attr *a);
 
 static json_t *hex_string(const uint8_t *b, size_t n)
 {
-	char *s = malloc(2 * n + 1);
-	if (!s)
-		ice("out of memory");
+	char *s = xmalloc(2 * n + 1);
 	for (size_t i = 0; i < n; i++)
 		snprintf(s + 2 * i, 3, "%02x", b[i]);
 	s[2 * n] = 0;
@@ -994,9 +973,7 @@ char *json_ir_write(Module *m, size_t *len)
 	if (!s)
 		ice("json_dumps failed");
 	size_t n = strlen(s);
-	char *out = realloc(s, n + 2);
-	if (!out)
-		ice("out of memory");
+	char *out = xrealloc(s, n + 2);
 	out[n] = '\n';
 	out[n + 1] = 0;
 	*len = n + 1;

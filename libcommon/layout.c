@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "layout.h"
+#include "xalloc.h"
 
 static bool is_pow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
 
@@ -547,9 +548,7 @@ bool layout_is_injective(const Layout *l)
 	for (int i = 0; i < layout_nleaves(l); i++)
 		if (l->stride[i] < 0)
 			return false;
-	unsigned char *seen = calloc((size_t)cs, 1);
-	if (!seen)
-		return false;
+	unsigned char *seen = xcalloc((size_t)cs, 1);
 	bool ok = true;
 	for (int64_t c = 0; c < n && ok; c++) {
 		int64_t x = layout_eval(l, c);
@@ -632,9 +631,7 @@ bool layout_check_tile(const Layout *l, int64_t n, int warps, const char **err)
 	else if (layout_size(l) > (1 << 24) || n > (1 << 24))
 		e = "layout too large to check";
 	if (!e) {
-		unsigned char *seen = calloc((size_t)n, 1);
-		if (!seen)
-			return false;
+		unsigned char *seen = xcalloc((size_t)n, 1);
 		int64_t size = layout_size(l);
 		for (int64_t c = 0; c < size && !e; c++) {
 			int64_t x = layout_eval(l, c);

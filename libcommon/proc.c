@@ -133,17 +133,17 @@ int proc_run(char *const argv[], const void *in, size_t inlen, int timeout_ms, P
 	return r->code == 0 ? 0 : -1;
 }
 
-const char *proc_describe(const ProcResult *r)
+const char *proc_describe(ProcResult *r)
 {
-	static char buf[160];
+	char *buf = r->what;
 	switch (r->end) {
-	case PROC_EXITED: snprintf(buf, sizeof buf, "exited with status %d", r->code); break;
+	case PROC_EXITED: snprintf(buf, sizeof r->what, "exited with status %d", r->code); break;
 	case PROC_SIGNALED:
-		snprintf(buf, sizeof buf, "was killed by signal %d (%s)", r->code, strsignal(r->code));
+		snprintf(buf, sizeof r->what, "was killed by signal %d (%s)", r->code, strsignal(r->code));
 		break;
-	case PROC_TIMED_OUT: snprintf(buf, sizeof buf, "timed out after %d ms", r->code); break;
+	case PROC_TIMED_OUT: snprintf(buf, sizeof r->what, "timed out after %d ms", r->code); break;
 	case PROC_NOT_STARTED:
-		snprintf(buf, sizeof buf, "could not be started: %s", strerror(r->code));
+		snprintf(buf, sizeof r->what, "could not be started: %s", strerror(r->code));
 		break;
 	}
 	return buf;

@@ -11,12 +11,14 @@ typedef struct ProcResult {
 	ProcEnd end;
 	int code;          /* exit status, signal number, or errno (PROC_NOT_STARTED) */
 	StrBuf out, err;   /* captured output */
+	char what[160];    /* proc_describe's text */
 } ProcResult;
 
 /* argv[0] is looked up on PATH. timeout_ms <= 0: no limit. Returns 0 when the
  * program exited with status 0, else -1 (see r->end, r->code). */
 int proc_run(char *const argv[], const void *in, size_t inlen, int timeout_ms, ProcResult *r);
-/* "exited with status 2", "was killed by signal 11 (Segmentation fault)", ... */
-const char *proc_describe(const ProcResult *r);
+/* "exited with status 2", "was killed by signal 11 (Segmentation fault)", ...
+ * (written into r->what, so it lives as long as r) */
+const char *proc_describe(ProcResult *r);
 void proc_result_free(ProcResult *r);
 #endif

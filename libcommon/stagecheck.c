@@ -7,6 +7,7 @@
 #include "irutil.h"
 #include "layout.h"
 #include "diag.h"
+#include "xalloc.h"
 
 typedef struct C {
 	Module *m;
@@ -18,21 +19,6 @@ typedef struct C {
 } C;
 
 #define ERR(op, ...) do { diag_error((op)->loc, __VA_ARGS__); c->errors++; } while (0)
-
-bool cuda_tile_op_kept_below(int code)
-{
-	switch (code) {
-	case CT_make_tensor_view: case CT_make_partition_view: case CT_make_strided_view:
-	case CT_make_gather_scatter_view: case CT_load_view_tko: case CT_store_view_tko:
-	case CT_load_ptr_tko: case CT_store_ptr_tko: case CT_make_token: case CT_join_tokens:
-	case CT_get_index_space_shape: case CT_get_tensor_shape: case CT_atomic_cas_tko:
-	case CT_atomic_rmw_tko: case CT_atomic_red_view_tko:
-	case CT_module: case CT_global:
-		return false;
-	default:
-		return true;
-	}
-}
 
 static bool is_scalar_int(const Type *t)
 {
@@ -310,11 +296,11 @@ static void check_op(C *c, Op *op)
 	}
 	bool allowed;
 	if (in->dialect == DIALECT_CUDA_TILE)
-		allowed = cuda_tile_op_kept_below(in->code);
+		allowed = op_kept_below(in);
 	else if (in->dialect == DIALECT_NV_TILEAA)
 		allowed = c->stage == 1;
 	else
-		allowed = c->stage >= 2 && (in->code != AS_convert_layout || c->stage == 3);
+		allowed = c->stage >= 2 && (!op_has(in, OPT_SCHED) || c->stage == 3);
 	if (!allowed)
 		ERR(op, "'%s' op is not allowed at stage %s", in->name, c->m->stage);
 	switch (in->code) {
@@ -354,18 +340,6 @@ static void check_op(C *c, Op *op)
 		}
 	for (int i = 0; i < op->nresults; i++)
 		see(c, op->results[i]);
-}
-
-static int count_values(Op *op)
-{
-	int n = op->nresults;
-	for (int r = 0; r < op->nregions; r++)
-		FOR_EACH_BLOCK(b, &op->regions[r]) {
-			n += b->nargs;
-			FOR_EACH_OP(o, b)
-				n += count_values(o);
-		}
-	return n;
 }
 
 int stage_check(Module *m)
@@ -414,10 +388,8 @@ int stage_check(Module *m)
 			}
 			c->warps = ew ? (int)ew->u.i : (int)module_attr(m, "num_warps")->u.i;
 		}
-		c->nvis = count_values(top) + 1;
-		c->visible = calloc((size_t)c->nvis, 1);
-		if (!c->visible)
-			ice("out of memory");
+		c->nvis = op_count_values(top) + 1;
+		c->visible = xcalloc((size_t)c->nvis, 1);
 		for (int r = 0; r < top->nregions; r++)
 			FOR_EACH_BLOCK(b, &top->regions[r]) {
 				if (c->stage == 3)

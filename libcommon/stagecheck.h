@@ -16,8 +16,7 @@
 
 int stage_check(Module *m);
 
-/* Is this cuda_tile op allowed below stage cuda_tile (compute and control
- * flow kept by tile-lower)? */
-bool cuda_tile_op_kept_below(int code);
+/* Which cuda_tile ops may appear below stage cuda_tile: op_kept_below()
+ * (opinfo.h), from the `lower` column of dialect_cuda_tile.def. */
 
 #endif

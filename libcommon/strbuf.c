@@ -5,6 +5,7 @@
 #include <string.h>
 #include "strbuf.h"
 #include "diag.h"
+#include "xalloc.h"
 
 static void grow(StrBuf *b, size_t extra)
 {
@@ -13,9 +14,7 @@ static void grow(StrBuf *b, size_t extra)
 	size_t cap = b->cap ? b->cap : 64;
 	while (cap < b->len + extra + 1)
 		cap *= 2;
-	char *s = realloc(b->s, cap);
-	if (!s)
-		ice("out of memory");
+	char *s = xrealloc(b->s, cap);
 	b->s = s;
 	b->cap = cap;
 }

@@ -1,7 +1,9 @@
-/* target.c: the target table from targets.def. */
-#include <stdio.h>
+/* target.c: the target table from targets.def. Constant data only: every
+ * string handed out is a literal. */
+#include <stddef.h>
 #include <string.h>
 #include "target.h"
+#include "diag.h"
 
 const Target target_table[] = {
 #define TARGET(name, sm, ptx, smem, feat) { #name, sm, ptx, smem, feat },
@@ -18,23 +20,38 @@ const Target *target_by_name(const char *name)
 	return NULL;
 }
 
+/* the arch- and family-specific spellings, by row */
+static const char *const arch_a[] = {
+#define TARGET(name, sm, ptx, smem, feat) #name "a",
+#include "targets.def"
+#undef TARGET
+};
+static const char *const arch_f[] = {
+#define TARGET(name, sm, ptx, smem, feat) #name "f",
+#include "targets.def"
+#undef TARGET
+};
+
 const char *target_ptx_arch(const Target *t, TargetVariant v)
 {
-	static char buf[16];
-	snprintf(buf, sizeof buf, "%s%s", t->name,
-		 v == TARGET_ARCH && (t->features & TF_ARCH_A) ? "a" :
-		 v == TARGET_FAMILY && (t->features & TF_ARCH_F) ? "f" : "");
-	return buf;
+	ptrdiff_t i = t - target_table;
+	if (i < 0 || i >= target_count)
+		ice("target_ptx_arch: '%s' is not a row of target_table", t->name);
+	if (v == TARGET_ARCH && (t->features & TF_ARCH_A))
+		return arch_a[i];
+	if (v == TARGET_FAMILY && (t->features & TF_ARCH_F))
+		return arch_f[i];
+	return t->name;
 }
+
+/* built with a leading ", " that target_list() skips */
+static const char list[] = ""
+#define TARGET(name, sm, ptx, smem, feat) ", " #name
+#include "targets.def"
+#undef TARGET
+	;
 
 const char *target_list(void)
 {
-	static char buf[256];
-	if (!buf[0])
-		for (int i = 0; i < target_count; i++) {
-			if (i)
-				strcat(buf, ", ");
-			strcat(buf, target_table[i].name);
-		}
-	return buf;
+	return list + 2;
 }

@@ -12,6 +12,7 @@
 #include "json_ir.h"
 #include "print.h"
 #include "target.h"
+#include "xalloc.h"
 
 uint8_t *read_whole_file(const char *path, size_t *len)
 {
@@ -30,15 +31,11 @@ uint8_t *read_whole_file(const char *path, size_t *len)
 		}
 	}
 	size_t cap = 65536, n = 0;
-	uint8_t *buf = malloc(cap + 1);
-	if (!buf)
-		ice("out of memory");
+	uint8_t *buf = xmalloc(cap + 1);
 	for (;;) {
 		if (n == cap) {
 			cap *= 2;
-			uint8_t *p = realloc(buf, cap + 1);
-			if (!p)
-				ice("out of memory reading %s", path);
+			uint8_t *p = xrealloc(buf, cap + 1);
 			buf = p;
 		}
 		size_t got = fread(buf + n, 1, cap - n, f);
@@ -121,9 +118,7 @@ int write_output_atomic(const char *path, const void *buf, size_t len)
 		return 0;
 	}
 	size_t n = strlen(path);
-	char *tmp = malloc(n + 16);
-	if (!tmp)
-		ice("out of memory");
+	char *tmp = xmalloc(n + 16);
 	snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
 	int fd = mkstemp(tmp);
 	if (fd < 0) {

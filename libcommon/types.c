@@ -8,6 +8,7 @@
 #include "ir.h"
 #include "diag.h"
 #include "strbuf.h"
+#include "xalloc.h"
 
 struct TypeTable { size_t cap, n; const Type **slot; };
 
@@ -68,9 +69,7 @@ static const Type *intern(Module *m, const Type *proto)
 	}
 	if (tt->n * 2 >= tt->cap) {
 		size_t cap = tt->cap ? tt->cap * 2 : 64;
-		const Type **slot = calloc(cap, sizeof *slot);
-		if (!slot)
-			ice("out of memory");
+		const Type **slot = xcalloc(cap, sizeof *slot);
 		for (size_t i = 0; i < tt->cap; i++) {
 			if (!tt->slot[i])
 				continue;
@@ -307,9 +306,7 @@ static bool expect(P *ps, const char *s)
 {
 	if (lit(ps, s))
 		return true;
-	static char buf[64];
-	snprintf(buf, sizeof buf, "expected '%s'", s);
-	return fail(ps, buf);
+	return fail(ps, arena_printf(ps->m->arena, "expected '%s'", s));
 }
 
 /* integer or '?' (when allow_dyn) */
@@ -564,9 +561,7 @@ static const Type *parse_type(P *ps, int depth)
 				}
 				if (n[side] == cap[side]) {
 					cap[side] = cap[side] ? 2 * cap[side] : 16;
-					const Type **p = realloc(io[side], sizeof *p * (size_t)cap[side]);
-					if (!p)
-						ice("out of memory");
+					const Type **p = xrealloc(io[side], sizeof *p * (size_t)cap[side]);
 					io[side] = p;
 				}
 				io[side][n[side]++] = t;
@@ -597,20 +592,15 @@ const Type *type_parse(Module *m, const char *s, const char **err)
 			t = NULL;
 		}
 	}
-	static char buf[512];
 	if (t && strcmp(t->str, s) != 0) {
 		/* accepted, but not spelled canonically: strict readers refuse it,
 		 * and say what the one spelling is */
-		if (err) {
-			snprintf(buf, sizeof buf, "type is not in canonical spelling (it is '%s')", t->str);
-			*err = buf;
-		}
+		if (err)
+			*err = arena_printf(m->arena, "type is not in canonical spelling (it is '%s')", t->str);
 		return NULL;
 	}
-	if (!t && err) {
-		snprintf(buf, sizeof buf, "%s at column %d", ps.err ? ps.err : "bad type",
-			 (int)(ps.p - s) + 1);
-		*err = buf;
-	}
+	if (!t && err)
+		*err = arena_printf(m->arena, "%s at column %d", ps.err ? ps.err : "bad type",
+				    (int)(ps.p - s) + 1);
 	return t;
 }

@@ -17,8 +17,16 @@
  * it never modifies the module. */
 #ifndef TILE_VERIFY_H
 #define TILE_VERIFY_H
+#include <stddef.h>
 #include "ir.h"
 
 int verify_cuda_tile(Module *m);
+
+/* Checks the verifier's tables against the op and enum tables (a rules[]
+ * row for exactly the cuda_tile ops, a checker for each family, enum
+ * subsets and defaults that are spellings of their kind) after
+ * opinfo_check() and enums_check(). NULL, or the first problem in buf.
+ * Run by the C unit tests (tests/unit/libcommon_test.c). */
+const char *verify_check_tables(char *buf, size_t n);
 
 #endif

@@ -12,43 +12,30 @@
 #include <stdlib.h>
 #include <string.h>
 #include "verify_impl.h"
+#include "xalloc.h"
 
-/* ------------------------------------------------------------ enum spellings (docs/ir.md §4.1) */
-const char *const E_SIGN[] = { "unsigned", "signed", NULL };
-const char *const E_OVF[] = { "none", "nsw", "nuw", "nw", NULL };
-const char *const E_OVF_NEGI[] = { "none", "nsw", "nw", NULL };
-const char *const E_RND[] = { "nearest_even", "zero", "negative_inf", "positive_inf", "approx",
-			      "full", "nearest_int_to_zero", "nearest_away", NULL };
-const char *const E_RND_IEEE[] = { "nearest_even", "zero", "negative_inf", "positive_inf",
-				   "nearest_away", NULL };
-const char *const E_RND_DIVF[] = { "nearest_even", "zero", "negative_inf", "positive_inf",
-				   "nearest_away", "approx", "full", NULL };
-const char *const E_RND_SQRT[] = { "nearest_even", "zero", "negative_inf", "positive_inf",
-				   "nearest_away", "approx", NULL };
-const char *const E_RND_FULL[] = { "full", "approx", NULL };
-const char *const E_RND_DIVI[] = { "zero", "negative_inf", "positive_inf", NULL };
-const char *const E_RND_FTOI[] = { "nearest_int_to_zero", NULL };
-const char *const E_RND_ITOF[] = { "nearest_even", NULL };
-const char *const E_PRED[] = { "equal", "not_equal", "less_than", "less_than_or_equal",
-			       "greater_than", "greater_than_or_equal", NULL };
-const char *const E_ORD[] = { "unordered", "ordered", NULL };
-const char *const E_MODE[] = { "and", "or", "xor", "add", "addf", "max", "min", "umax", "umin",
-			       "xchg", NULL };
-const char *const E_MODE_RED[] = { "and", "or", "xor", "add", "addf", "max", "min", "umax",
-				   "umin", NULL };
-const char *const E_SCOPE[] = { "tl_blk", "device", "sys", NULL };
-const char *const E_SCOPE_RED[] = { "tl_blk", "device", NULL };
-const char *const E_MOS[] = { "weak", "relaxed", "acquire", "release", "acq_rel", NULL };
-const char *const E_MOS_LOAD[] = { "weak", "relaxed", "acquire", NULL };
-const char *const E_MOS_STORE[] = { "weak", "relaxed", "release", NULL };
-const char *const E_MOS_ATOMIC[] = { "relaxed", "acquire", "release", "acq_rel", NULL };
-const char *const E_MOS_RED[] = { "relaxed", NULL };
-const char *const E_VIS[] = { "public", "private", NULL };
-
-/* enum values newer than 13.1 */
-static const struct { const char *value; int since; } enum_since[] = {
-	{ "nearest_away", 1304 },
-};
+/* ------------------------------------------------------------ enum subsets
+ * The spellings of each kind, their bytecode values and first versions are
+ * in libcommon/enums.def; these are the subsets some ops accept, in the
+ * order the "expected one of" messages list them. */
+static const char *const E_OVF_NEGI[] = { "none", "nsw", "nw", NULL };
+static const char *const E_RND_IEEE[] = { "nearest_even", "zero", "negative_inf", "positive_inf",
+					  "nearest_away", NULL };
+static const char *const E_RND_DIVF[] = { "nearest_even", "zero", "negative_inf", "positive_inf",
+					  "nearest_away", "approx", "full", NULL };
+static const char *const E_RND_SQRT[] = { "nearest_even", "zero", "negative_inf", "positive_inf",
+					  "nearest_away", "approx", NULL };
+static const char *const E_RND_FULL[] = { "full", "approx", NULL };
+static const char *const E_RND_DIVI[] = { "zero", "negative_inf", "positive_inf", NULL };
+static const char *const E_RND_FTOI[] = { "nearest_int_to_zero", NULL };
+static const char *const E_RND_ITOF[] = { "nearest_even", NULL };
+static const char *const E_MODE_RED[] = { "and", "or", "xor", "add", "addf", "max", "min", "umax",
+					  "umin", NULL };
+static const char *const E_SCOPE_RED[] = { "tl_blk", "device", NULL };
+static const char *const E_MOS_LOAD[] = { "weak", "relaxed", "acquire", NULL };
+static const char *const E_MOS_STORE[] = { "weak", "relaxed", "release", NULL };
+static const char *const E_MOS_ATOMIC[] = { "relaxed", "acquire", "release", "acq_rel", NULL };
+static const char *const E_MOS_RED[] = { "relaxed", NULL };
 
 /* ------------------------------------------------------------ the op table */
 #define B(k) (1u << SC_##k)
@@ -58,14 +45,14 @@ static const struct { const char *value; int since; } enum_since[] = {
 #define EC_NUM (EC_INT | EC_FT)
 
 /* attribute rows */
-#define ENUM_(n, allow, req, since, dflt) { n, AK_ENUM, req, since, allow, dflt }
-#define A_RM(allow) ENUM_("rounding_mode", allow, REQ, 0, NULL)
+#define ENUM_(n, kind, allow, req, since, dflt) { n, AK_ENUM, req, since, allow, dflt, EK_##kind }
+#define A_RM(allow) ENUM_("rounding_mode", ROUNDING, allow, REQ, 0, NULL)
 #define A_FTZ { "flush_to_zero", AK_UNIT, OPT, 0, NULL, NULL }
-#define A_OVF ENUM_("overflow", E_OVF, REQ, 0, NULL)
-#define A_SIGN ENUM_("signedness", E_SIGN, REQ, 0, NULL)
-#define A_MOS(allow) ENUM_("memory_ordering_semantics", allow, REQ, 0, NULL)
-#define A_SCOPE ENUM_("memory_scope", E_SCOPE, REQ, 0, NULL)
-#define A_SCOPE_OPT ENUM_("memory_scope", E_SCOPE, OPT, 0, NULL)
+#define A_OVF ENUM_("overflow", OVERFLOW, NULL, REQ, 0, NULL)
+#define A_SIGN ENUM_("signedness", SIGNEDNESS, NULL, REQ, 0, NULL)
+#define A_MOS(allow) ENUM_("memory_ordering_semantics", ORDERING, allow, REQ, 0, NULL)
+#define A_SCOPE ENUM_("memory_scope", SCOPE, NULL, REQ, 0, NULL)
+#define A_SCOPE_OPT ENUM_("memory_scope", SCOPE, NULL, OPT, 0, NULL)
 #define A_HINTS { "optimization_hints", AK_HINTS, OPT, 0, NULL, NULL }
 #define A_INBOUNDS { "inbounds", AK_BOOLS, OPT, 1304, NULL, NULL }
 #define A_INT(n) { n, AK_INT, REQ, 0, NULL, NULL }
@@ -74,12 +61,13 @@ static const struct { const char *value; int since; } enum_since[] = {
 #define A_IDENT { "identities", AK_ARRAY, REQ, 0, NULL, NULL }
 
 /* one row: operand groups, segmented?, results min..max (-1 = any), regions,
- * family, element class of the operands, of the result, flags, attributes */
-#define SAME(ops, ec, fl, ...) { ops, 0, 1, 1, 0, FAM_SAME, ec, 0, fl, { __VA_ARGS__ } }
+ * element class of the operands, of the result, flags, attributes (the
+ * op's type-rule family is the `family` column of dialect_cuda_tile.def) */
+#define SAME(ops, ec, fl, ...) { ops, 0, 1, 1, 0, ec, 0, fl, { __VA_ARGS__ } }
 #define SAMEI(ops, ...) SAME(ops, EC_INT, 0, __VA_ARGS__)
 #define SAMEF(ops, ...) SAME(ops, EC_BF, 0, __VA_ARGS__)
-#define CONV(ec, ec2, fl, ...) { "1", 0, 1, 1, 0, FAM_CONV, ec, ec2, fl, { __VA_ARGS__ } }
-#define ROW(ops, seg, rmin, rmax, nreg, fam, ...) { ops, seg, rmin, rmax, nreg, fam, 0, 0, 0, { __VA_ARGS__ } }
+#define CONV(ec, ec2, fl, ...) { "1", 0, 1, 1, 0, ec, ec2, fl, { __VA_ARGS__ } }
+#define ROW(ops, seg, rmin, rmax, nreg, ...) { ops, seg, rmin, rmax, nreg, 0, 0, 0, { __VA_ARGS__ } }
 
 const OpRule rules[OPCODE_COUNT] = {
 	[CT_absf] = SAMEF("1", { 0 }),
@@ -87,139 +75,126 @@ const OpRule rules[OPCODE_COUNT] = {
 	[CT_addf] = SAMEF("11", A_RM(E_RND_IEEE), A_FTZ),
 	[CT_addi] = SAMEI("11", A_OVF),
 	[CT_andi] = SAMEI("11", { 0 }),
-	[CT_assert] = ROW("1", 0, 0, 0, 0, FAM_ASSERT, A_STR("message")),
-	[CT_assume] = { "1", 0, 1, 1, 0, FAM_ASSUME, 0, 0, F_IMPURE,
+	[CT_assert] = ROW("1", 0, 0, 0, 0, A_STR("message")),
+	[CT_assume] = { "1", 0, 1, 1, 0, 0, 0, F_IMPURE,
 			{ { "predicate", AK_PRED, REQ, 0, NULL, NULL } } },
-	[CT_atomic_cas_tko] = ROW("111??", 1, 2, 2, 0, FAM_ATOMIC, A_MOS(E_MOS_ATOMIC), A_SCOPE),
-	[CT_atomic_rmw_tko] = ROW("11??", 1, 2, 2, 0, FAM_ATOMIC, A_MOS(E_MOS_ATOMIC), A_SCOPE,
-				  ENUM_("mode", E_MODE, REQ, 0, NULL)),
+	[CT_atomic_cas_tko] = ROW("111??", 1, 2, 2, 0, A_MOS(E_MOS_ATOMIC), A_SCOPE),
+	[CT_atomic_rmw_tko] = ROW("11??", 1, 2, 2, 0, A_MOS(E_MOS_ATOMIC), A_SCOPE,
+				  ENUM_("mode", RMW_MODE, NULL, REQ, 0, NULL)),
 	[CT_bitcast] = CONV(EC_NUM, EC_NUM, W_SAMEWIDTH, { 0 }),
-	[CT_break] = ROW("*", 0, 0, 0, 0, FAM_TERM, { 0 }),
-	[CT_broadcast] = ROW("1", 0, 1, 1, 0, FAM_BROADCAST, { 0 }),
-	[CT_cat] = ROW("11", 0, 1, 1, 0, FAM_CAT, A_INT("dim")),
+	[CT_break] = ROW("*", 0, 0, 0, 0, { 0 }),
+	[CT_broadcast] = ROW("1", 0, 1, 1, 0, { 0 }),
+	[CT_cat] = ROW("11", 0, 1, 1, 0, A_INT("dim")),
 	[CT_ceil] = SAMEF("1", { 0 }),
-	[CT_cmpf] = { "11", 0, 1, 1, 0, FAM_CMP, EC_BF, 0, 0,
-		      { ENUM_("comparison_predicate", E_PRED, REQ, 0, NULL),
-			ENUM_("comparison_ordering", E_ORD, REQ, 0, NULL) } },
-	[CT_cmpi] = { "11", 0, 1, 1, 0, FAM_CMP, EC_INT, 0, 0,
-		      { ENUM_("comparison_predicate", E_PRED, REQ, 0, NULL), A_SIGN } },
-	[CT_constant] = ROW("", 0, 1, 1, 0, FAM_CONSTANT, { "value", AK_DENSE, REQ, 0, NULL, NULL }),
-	[CT_continue] = ROW("*", 0, 0, 0, 0, FAM_TERM, { 0 }),
+	[CT_cmpf] = { "11", 0, 1, 1, 0, EC_BF, 0, 0,
+		      { ENUM_("comparison_predicate", CMP_PRED, NULL, REQ, 0, NULL),
+			ENUM_("comparison_ordering", CMP_ORD, NULL, REQ, 0, NULL) } },
+	[CT_cmpi] = { "11", 0, 1, 1, 0, EC_INT, 0, 0,
+		      { ENUM_("comparison_predicate", CMP_PRED, NULL, REQ, 0, NULL), A_SIGN } },
+	[CT_constant] = ROW("", 0, 1, 1, 0, { "value", AK_DENSE, REQ, 0, NULL, NULL }),
+	[CT_continue] = ROW("*", 0, 0, 0, 0, { 0 }),
 	[CT_cos] = SAMEF("1", { 0 }),
 	[CT_cosh] = SAMEF("1", { 0 }),
 	[CT_divf] = SAME("11", EC_BF, F_APPROX_F32 | F_FULL_F32, A_RM(E_RND_DIVF), A_FTZ),
 	[CT_divi] = SAME("11", EC_INT, F_DIVI | F_IMPURE, A_SIGN,
-			 ENUM_("rounding", E_RND_DIVI, REQ, 0, NULL)),
-	[CT_entry] = ROW("", 0, 0, 0, 1, FAM_ENTRY, A_STR("sym_name"),
+			 ENUM_("rounding", ROUNDING, E_RND_DIVI, REQ, 0, NULL)),
+	[CT_entry] = ROW("", 0, 0, 0, 1, A_STR("sym_name"),
 			 { "function_type", AK_TYPE, REQ, 0, NULL, NULL }, A_HINTS,
 			 { "arg_attrs", AK_ARRAY, OPT, 0, NULL, NULL },
 			 { "res_attrs", AK_ARRAY, OPT, 0, NULL, NULL }),
-	[CT_exp] = SAME("1", EC_BF, F_APPROX_F32, ENUM_("rounding_mode", E_RND_FULL, REQ, 1303, "full")),
+	[CT_exp] = SAME("1", EC_BF, F_APPROX_F32, ENUM_("rounding_mode", ROUNDING, E_RND_FULL, REQ, 1303, "full")),
 	[CT_exp2] = SAMEF("1", A_FTZ),
 	[CT_exti] = CONV(EC_INT | B(I4), EC_INT, W_WIDER, A_SIGN),
-	[CT_extract] = ROW("1*", 0, 1, 1, 0, FAM_EXTRACT, { 0 }),
+	[CT_extract] = ROW("1*", 0, 1, 1, 0, { 0 }),
 	[CT_floor] = SAMEF("1", { 0 }),
 	[CT_fma] = SAMEF("111", A_RM(E_RND_IEEE), A_FTZ),
-	[CT_for] = ROW("111*", 0, 0, -1, 1, FAM_FOR, A_UNIT("unsignedCmp", 1302)),
-	[CT_ftof] = CONV(EC_FT, EC_FT, W_DIFFTYPE | F_FTOF, A_RM(E_RND)),
+	[CT_for] = ROW("111*", 0, 0, -1, 1, A_UNIT("unsignedCmp", 1302)),
+	[CT_ftof] = CONV(EC_FT, EC_FT, W_DIFFTYPE | F_FTOF, A_RM(NULL)),
 	[CT_ftoi] = CONV(EC_FT, EC_INT, 0, A_SIGN, A_RM(E_RND_FTOI), A_UNIT("saturating", 1304)),
-	[CT_get_global] = ROW("", 0, 1, 1, 0, FAM_GET_GLOBAL, A_STR("name")),
-	[CT_get_index_space_shape] = { "1", 0, 1, -1, 0, FAM_GET_SHAPE, 0, 0, F_IMPURE, { { 0 } } },
-	[CT_get_num_tile_blocks] = ROW("", 0, 3, 3, 0, FAM_BLOCKID, { 0 }),
-	[CT_get_tensor_shape] = { "1", 0, 0, -1, 0, FAM_GET_SHAPE, 0, 0, F_IMPURE, { { 0 } } },
-	[CT_get_tile_block_id] = ROW("", 0, 3, 3, 0, FAM_BLOCKID, { 0 }),
-	[CT_global] = ROW("", 0, 0, 0, 0, FAM_GLOBAL, A_STR("sym_name"),
+	[CT_get_global] = ROW("", 0, 1, 1, 0, A_STR("name")),
+	[CT_get_index_space_shape] = { "1", 0, 1, -1, 0, 0, 0, F_IMPURE, { { 0 } } },
+	[CT_get_num_tile_blocks] = ROW("", 0, 3, 3, 0, { 0 }),
+	[CT_get_tensor_shape] = { "1", 0, 0, -1, 0, 0, 0, F_IMPURE, { { 0 } } },
+	[CT_get_tile_block_id] = ROW("", 0, 3, 3, 0, { 0 }),
+	[CT_global] = ROW("", 0, 0, 0, 0, A_STR("sym_name"),
 			  { "value", AK_DENSE, REQ, 0, NULL, NULL }, A_INT("alignment"),
 			  A_UNIT("constant", 1303),
-			  ENUM_("symbol_visibility", E_VIS, OPT, 1303, "public")),
-	[CT_if] = ROW("1", 0, 0, -1, 2, FAM_IF, { 0 }),
+			  ENUM_("symbol_visibility", VISIBILITY, NULL, OPT, 1303, "public")),
+	[CT_if] = ROW("1", 0, 0, -1, 2, { 0 }),
 	[CT_int_to_ptr] = CONV(B(I64), EC_PTR, 0, { 0 }),
-	[CT_iota] = ROW("", 0, 1, 1, 0, FAM_IOTA, { 0 }),
+	[CT_iota] = ROW("", 0, 1, 1, 0, { 0 }),
 	[CT_itof] = CONV(EC_INT, EC_FT, F_ITOF, A_SIGN, A_RM(E_RND_ITOF)),
-	[CT_join_tokens] = ROW("*", 0, 1, 1, 0, FAM_TOKENS, { 0 }),
-	[CT_load_ptr_tko] = ROW("1???", 1, 2, 2, 0, FAM_LOAD_PTR, A_MOS(E_MOS_LOAD), A_SCOPE_OPT, A_HINTS),
-	[CT_load_view_tko] = ROW("1*?", 1, 2, 2, 0, FAM_LOAD_VIEW, A_MOS(E_MOS_LOAD), A_SCOPE_OPT,
+	[CT_join_tokens] = ROW("*", 0, 1, 1, 0, { 0 }),
+	[CT_load_ptr_tko] = ROW("1???", 1, 2, 2, 0, A_MOS(E_MOS_LOAD), A_SCOPE_OPT, A_HINTS),
+	[CT_load_view_tko] = ROW("1*?", 1, 2, 2, 0, A_MOS(E_MOS_LOAD), A_SCOPE_OPT,
 				 A_HINTS, A_INBOUNDS),
 	[CT_log] = SAMEF("1", { 0 }),
 	[CT_log2] = SAMEF("1", { 0 }),
-	[CT_loop] = ROW("*", 0, 0, -1, 1, FAM_LOOP, { 0 }),
-	[CT_make_partition_view] = ROW("1", 0, 1, 1, 0, FAM_MAKE_VIEW, { 0 }),
-	[CT_make_tensor_view] = { "1**", 1, 1, 1, 0, FAM_MAKE_TV, 0, 0, F_IMPURE, { { 0 } } },
-	[CT_make_token] = ROW("", 0, 1, 1, 0, FAM_TOKENS, { 0 }),
+	[CT_loop] = ROW("*", 0, 0, -1, 1, { 0 }),
+	[CT_make_partition_view] = ROW("1", 0, 1, 1, 0, { 0 }),
+	[CT_make_tensor_view] = { "1**", 1, 1, 1, 0, 0, 0, F_IMPURE, { { 0 } } },
+	[CT_make_token] = ROW("", 0, 1, 1, 0, { 0 }),
 	[CT_maxf] = SAMEF("11", A_UNIT("propagate_nan", 0), A_FTZ),
 	[CT_maxi] = SAMEI("11", A_SIGN),
 	[CT_minf] = SAMEF("11", A_UNIT("propagate_nan", 0), A_FTZ),
 	[CT_mini] = SAMEI("11", A_SIGN),
-	[CT_mmaf] = ROW("111", 0, 1, 1, 0, FAM_MMAF, A_UNIT("fast_acc", 1303)),
-	[CT_mmai] = ROW("111", 0, 1, 1, 0, FAM_MMAI, ENUM_("signedness_lhs", E_SIGN, REQ, 0, NULL),
-			ENUM_("signedness_rhs", E_SIGN, REQ, 0, NULL)),
-	[CT_module] = ROW("", 0, 0, 0, 0, FAM_MODULE, { 0 }),
+	[CT_mmaf] = ROW("111", 0, 1, 1, 0, A_UNIT("fast_acc", 1303)),
+	[CT_mmai] = ROW("111", 0, 1, 1, 0, ENUM_("signedness_lhs", SIGNEDNESS, NULL, REQ, 0, NULL),
+			ENUM_("signedness_rhs", SIGNEDNESS, NULL, REQ, 0, NULL)),
+	[CT_module] = ROW("", 0, 0, 0, 0, { 0 }),
 	[CT_mulf] = SAMEF("11", A_RM(E_RND_IEEE), A_FTZ),
 	[CT_mulhii] = SAMEI("11", { 0 }),
 	[CT_muli] = SAMEI("11", A_OVF),
 	[CT_negf] = SAMEF("1", { 0 }),
-	[CT_negi] = SAMEI("1", ENUM_("overflow", E_OVF_NEGI, REQ, 1302, "none")),
-	[CT_offset] = ROW("11", 0, 1, 1, 0, FAM_OFFSET, { 0 }),
+	[CT_negi] = SAMEI("1", ENUM_("overflow", OVERFLOW, E_OVF_NEGI, REQ, 1302, "none")),
+	[CT_offset] = ROW("11", 0, 1, 1, 0, { 0 }),
 	[CT_ori] = SAMEI("11", { 0 }),
-	[CT_permute] = ROW("1", 0, 1, 1, 0, FAM_PERMUTE, { "permutation", AK_I32S, REQ, 0, NULL, NULL }),
+	[CT_permute] = ROW("1", 0, 1, 1, 0, { "permutation", AK_I32S, REQ, 0, NULL, NULL }),
 	[CT_pow] = SAMEF("11", { 0 }),
-	[CT_print_tko] = ROW("*?", 1, 1, 1, 0, FAM_PRINT, A_STR("str")),
+	[CT_print_tko] = ROW("*?", 1, 1, 1, 0, A_STR("str")),
 	[CT_ptr_to_int] = CONV(EC_PTR, B(I64), 0, { 0 }),
 	[CT_ptr_to_ptr] = CONV(EC_PTR, EC_PTR, 0, { 0 }),
-	[CT_reduce] = ROW("*", 0, 1, -1, 1, FAM_REDUCE, A_INT("dim"), A_IDENT),
+	[CT_reduce] = ROW("*", 0, 1, -1, 1, A_INT("dim"), A_IDENT),
 	[CT_remf] = SAMEF("11", { 0 }),
 	[CT_remi] = SAMEI("11", A_SIGN),
-	[CT_reshape] = ROW("1", 0, 1, 1, 0, FAM_RESHAPE, { 0 }),
-	[CT_return] = ROW("*", 0, 0, 0, 0, FAM_TERM, { 0 }),
+	[CT_reshape] = ROW("1", 0, 1, 1, 0, { 0 }),
+	[CT_return] = ROW("*", 0, 0, 0, 0, { 0 }),
 	[CT_rsqrt] = SAMEF("1", A_FTZ),
-	[CT_scan] = ROW("*", 0, 1, -1, 1, FAM_SCAN, A_INT("dim"),
+	[CT_scan] = ROW("*", 0, 1, -1, 1, A_INT("dim"),
 			{ "reverse", AK_BOOL, REQ, 0, NULL, NULL }, A_IDENT),
-	[CT_select] = ROW("111", 0, 1, 1, 0, FAM_SELECT, { 0 }),
+	[CT_select] = ROW("111", 0, 1, 1, 0, { 0 }),
 	[CT_shli] = SAMEI("11", A_OVF),
 	[CT_shri] = SAMEI("11", A_SIGN),
 	[CT_sin] = SAMEF("1", { 0 }),
 	[CT_sinh] = SAMEF("1", { 0 }),
 	[CT_sqrt] = SAME("1", EC_BF, F_APPROX_F32, A_RM(E_RND_SQRT), A_FTZ),
-	[CT_store_ptr_tko] = ROW("11??", 1, 1, 1, 0, FAM_STORE_PTR, A_MOS(E_MOS_STORE), A_SCOPE_OPT, A_HINTS),
-	[CT_store_view_tko] = ROW("11*?", 1, 1, 1, 0, FAM_STORE_VIEW, A_MOS(E_MOS_STORE), A_SCOPE_OPT,
+	[CT_store_ptr_tko] = ROW("11??", 1, 1, 1, 0, A_MOS(E_MOS_STORE), A_SCOPE_OPT, A_HINTS),
+	[CT_store_view_tko] = ROW("11*?", 1, 1, 1, 0, A_MOS(E_MOS_STORE), A_SCOPE_OPT,
 				  A_HINTS, A_INBOUNDS),
 	[CT_subf] = SAMEF("11", A_RM(E_RND_IEEE), A_FTZ),
 	[CT_subi] = SAMEI("11", A_OVF),
 	[CT_tan] = SAMEF("1", { 0 }),
-	[CT_tanh] = SAMEF("1", ENUM_("rounding_mode", E_RND_FULL, REQ, 1302, "full")),
+	[CT_tanh] = SAMEF("1", ENUM_("rounding_mode", ROUNDING, E_RND_FULL, REQ, 1302, "full")),
 	[CT_trunci] = CONV(EC_INT, EC_INT | B(I4), W_NARROWER, A_OVF),
 	[CT_xori] = SAMEI("11", { 0 }),
-	[CT_yield] = ROW("*", 0, 0, 0, 0, FAM_TERM, { 0 }),
+	[CT_yield] = ROW("*", 0, 0, 0, 0, { 0 }),
 	[CT_atan2] = SAMEF("11", { 0 }),
-	[CT_pack] = ROW("1", 0, 1, 1, 0, FAM_PACK, { 0 }),
-	[CT_unpack] = ROW("1", 0, 1, 1, 0, FAM_PACK, { 0 }),
-	[CT_alloca] = ROW("", 0, 1, 1, 0, FAM_ALLOCA, A_INT("num_elem"), A_INT("alignment"),
+	[CT_pack] = ROW("1", 0, 1, 1, 0, { 0 }),
+	[CT_unpack] = ROW("1", 0, 1, 1, 0, { 0 }),
+	[CT_alloca] = ROW("", 0, 1, 1, 0, A_INT("num_elem"), A_INT("alignment"),
 			  A_UNIT("global", 0)),
-	[CT_mmaf_scaled] = ROW("11111", 0, 1, 1, 0, FAM_MMAF_SCALED, { 0 }),
-	[CT_make_gather_scatter_view] = ROW("1", 0, 1, 1, 0, FAM_MAKE_VIEW, { 0 }),
-	[CT_make_strided_view] = ROW("1", 0, 1, 1, 0, FAM_MAKE_VIEW, { 0 }),
-	[CT_atomic_red_view_tko] = ROW("1*1?", 1, 1, 1, 0, FAM_ATOMIC_RED, A_MOS(E_MOS_RED),
-				       ENUM_("memory_scope", E_SCOPE_RED, REQ, 0, NULL),
-				       ENUM_("mode", E_MODE_RED, REQ, 0, NULL)),
-	[CT_insert] = ROW("11*", 0, 1, 1, 0, FAM_INSERT, { 0 }),
-	[CT_gdc_launch_dependents_tko] = ROW("?", 0, 1, 1, 0, FAM_TOKENS, { 0 }),
-	[CT_gdc_wait_tko] = ROW("?", 0, 1, 1, 0, FAM_TOKENS, { 0 }),
-	[CT_fpowi] = ROW("11", 0, 1, 1, 0, FAM_FPOWI, { 0 }),
-	[CT_memory_fence_alias_tko] = ROW("1", 0, 1, 1, 0, FAM_TOKENS, { 0 }),
+	[CT_mmaf_scaled] = ROW("11111", 0, 1, 1, 0, { 0 }),
+	[CT_make_gather_scatter_view] = ROW("1", 0, 1, 1, 0, { 0 }),
+	[CT_make_strided_view] = ROW("1", 0, 1, 1, 0, { 0 }),
+	[CT_atomic_red_view_tko] = ROW("1*1?", 1, 1, 1, 0, A_MOS(E_MOS_RED),
+				       ENUM_("memory_scope", SCOPE, E_SCOPE_RED, REQ, 0, NULL),
+				       ENUM_("mode", RMW_MODE, E_MODE_RED, REQ, 0, NULL)),
+	[CT_insert] = ROW("11*", 0, 1, 1, 0, { 0 }),
+	[CT_gdc_launch_dependents_tko] = ROW("?", 0, 1, 1, 0, { 0 }),
+	[CT_gdc_wait_tko] = ROW("?", 0, 1, 1, 0, { 0 }),
+	[CT_fpowi] = ROW("11", 0, 1, 1, 0, { 0 }),
+	[CT_memory_fence_alias_tko] = ROW("1", 0, 1, 1, 0, { 0 }),
 };
-
-/* the full spelling list of an enum attribute, for "unknown value" messages */
-static const char *const *enum_all(const char *const *allow)
-{
-	static const char *const *const all[] = { E_SIGN, E_OVF, E_RND, E_PRED, E_ORD, E_MODE,
-						  E_SCOPE, E_MOS, E_VIS };
-	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-		for (const char *const *a = allow; *a; a++)
-			for (const char *const *b = all[i]; *b; b++)
-				if (strcmp(*a, *b) == 0)
-					return all[i];
-	return allow;
-}
 
 /* ------------------------------------------------------------ diagnostics */
 
@@ -279,15 +254,6 @@ void verr(V *v, const Op *op, const char *fmt, ...)
 	}
 }
 
-const char *ver_name(int ver)
-{
-	static char buf[4][16];
-	static int k;
-	k = (k + 1) % 4;
-	snprintf(buf[k], sizeof buf[k], "%d.%d", ver / 100, ver % 100);
-	return buf[k];
-}
-
 /* Reports a feature (`what`, NULL: the op itself) newer than the module's
  * bytecode version; false if so. */
 bool gate(V *v, const Op *op, int since, const char *what)
@@ -295,7 +261,7 @@ bool gate(V *v, const Op *op, int since, const char *what)
 	if (!since || since <= v->ver)
 		return true;
 	verr(v, op, "%s%srequires bytecode version %s+, but the module is bytecode version %s",
-	     what ? what : "", what ? " " : "", ver_name(since), ver_name(v->ver));
+	     what ? what : "", what ? " " : "", bytecode_version_name(since), bytecode_version_name(v->ver));
 	return false;
 }
 
@@ -342,10 +308,8 @@ static size_t type_slot(V *v, const Type *t, bool *found)
 {
 	if (v->seen_n * 2 >= v->seen_cap) {
 		size_t cap = v->seen_cap ? v->seen_cap * 2 : 256;
-		const Type **s = calloc(cap, sizeof *s);
-		bool *ok = calloc(cap, sizeof *ok);
-		if (!s || !ok)
-			ice("out of memory");
+		const Type **s = xcalloc(cap, sizeof *s);
+		bool *ok = xcalloc(cap, sizeof *ok);
 		for (size_t i = 0; i < v->seen_cap; i++)
 			if (v->seen[i]) {
 				size_t j = ((uintptr_t)v->seen[i] >> 4) & (cap - 1);
@@ -741,20 +705,17 @@ static bool check_attr_kind(V *v, const Op *op, const AttrRule *ar, const Attr *
 	switch (ar->kind) {
 	case AK_ENUM: {
 		char buf[256];
-		const char *const *all = enum_all(ar->allow);
-		if (!list_has(all, a->u.s)) {
+		const EnumVal *e = enum_lookup(ar->ek, a->u.s);
+		if (!e) {
 			verr(v, op, "attribute '%s' has unknown value '%s' (expected one of: %s)", ar->name,
-			     a->u.s, list_str(all, buf, sizeof buf));
+			     a->u.s, enum_list(ar->ek, buf, sizeof buf));
 			return false;
 		}
-		for (size_t i = 0; i < sizeof enum_since / sizeof enum_since[0]; i++)
-			if (strcmp(enum_since[i].value, a->u.s) == 0) {
-				char what[96];
-				snprintf(what, sizeof what, "%s '%s'", ar->name, a->u.s);
-				if (!gate(v, op, enum_since[i].since, what))
-					return false;
-			}
-		if (!list_has(ar->allow, a->u.s)) {
+		char what[96];
+		snprintf(what, sizeof what, "%s '%s'", ar->name, a->u.s);
+		if (!gate(v, op, e->since, what))
+			return false;
+		if (ar->allow && !list_has(ar->allow, a->u.s)) {
 			verr(v, op, "%s '%s' is not supported by this op (expected one of: %s)", ar->name,
 			     a->u.s, list_str(ar->allow, buf, sizeof buf));
 			return false;
@@ -996,8 +957,8 @@ static void verify_op(V *v, Op *op)
 	}
 	/* operands of types that cannot be values have been reported at their
 	 * definitions; the family checks rely on counts and attributes */
-	if (ok && fam_check[r->fam])
-		fam_check[r->fam](v, op, r, &g);
+	if (ok && fam_check[info->family])
+		fam_check[info->family](v, op, r, &g);
 
 	const Op *saved = v->pure_owner;
 	if (info->code == CT_reduce || info->code == CT_scan)
@@ -1024,32 +985,58 @@ static int cmp_sym(const void *x, const void *y)
 }
 
 /* Every cuda_tile op needs a row (a new op in dialect_cuda_tile.def needs
- * one in rules[] too). */
+ * one in rules[] too); cheap enough to run on every call. */
 static void check_table(void)
 {
-	static bool done;
-	if (done)
-		return;
 	for (int i = 0; i < OPCODE_COUNT; i++)
 		if (op_table[i].dialect == DIALECT_CUDA_TILE && !rules[i].operands)
 			ice("verify: no rule for '%s' in rules[] (verify_cuda_tile.c)", op_table[i].name);
-	done = true;
+}
+
+#define BAD(...) do { snprintf(buf, n, __VA_ARGS__); return buf; } while (0)
+
+const char *verify_check_tables(char *buf, size_t n)
+{
+	const char *e = opinfo_check(buf, n);
+	if (!e)
+		e = enums_check(buf, n);
+	if (e)
+		return e;
+	for (int i = 0; i < OPCODE_COUNT; i++) {
+		const OpInfo *o = &op_table[i];
+		const OpRule *r = &rules[i];
+		if ((o->dialect == DIALECT_CUDA_TILE) != (r->operands != NULL))
+			BAD("rules[]: '%s' %s", o->name, r->operands ? "is not a cuda_tile op" : "has no row");
+		if (o->dialect == DIALECT_CUDA_TILE && !fam_check[o->family])
+			BAD("'%s': family %d has no checker (verify_families.c)", o->name, (int)o->family);
+		for (const AttrRule *ar = r->attrs; ar < r->attrs + MAX_ATTRS && ar->name; ar++) {
+			if (ar->since && !bytecode_version_known(ar->since))
+				BAD("rules[]: '%s' attribute '%s': %d is not a bytecode version", o->name,
+				    ar->name, ar->since);
+			if (ar->kind != AK_ENUM)
+				continue;
+			for (const char *const *s = ar->allow; s && *s; s++)
+				if (!enum_lookup(ar->ek, *s))
+					BAD("rules[]: '%s' attribute '%s': '%s' is not a %s", o->name, ar->name,
+					    *s, enum_kind_what(ar->ek));
+			if (ar->dflt && !enum_lookup(ar->ek, ar->dflt))
+				BAD("rules[]: '%s' attribute '%s': default '%s' is not a %s", o->name,
+				    ar->name, ar->dflt, enum_kind_what(ar->ek));
+		}
+	}
+	return NULL;
 }
 
 static int parse_version(const Attr *a)
 {
 	if (!a || a->kind != AT_STRING)
 		return -1;
-	static const char *const known[] = { "13.1", "13.2", "13.3", "13.4" };
-	for (int i = 0; i < 4; i++)
-		if (strcmp(a->u.s, known[i]) == 0)
-			return 1301 + i;
-	return -1;
+	return bytecode_version_parse(a->u.s);
 }
 
 int verify_cuda_tile(Module *m)
 {
-	V v = { .m = m, .ver = VER_LATEST };
+	V v = { .m = m, .ver = bytecode_latest() };   /* no bytecode_version: every feature */
 	check_table();
 	if (!m->stage || strcmp(m->stage, "cuda_tile") != 0) {
 		diag_plain("the cuda_tile verifier takes IR at stage 'cuda_tile', got '%s'",
@@ -1061,8 +1048,8 @@ int verify_cuda_tile(Module *m)
 		v.ver = parse_version(bv);
 		if (v.ver < 0) {
 			diag_error_at_path("/module/attrs/bytecode_version",
-					   "module attribute 'bytecode_version' must be one of "
-					   "\"13.1\", \"13.2\", \"13.3\", \"13.4\"");
+					   "module attribute 'bytecode_version' must be one of %s",
+					   bytecode_version_list_quoted());
 			return 1;
 		}
 	}
@@ -1073,16 +1060,14 @@ int verify_cuda_tile(Module *m)
 	} else if (prod && v.ver < 1303) {
 		diag_error_at_path("/module/attrs/producer",
 				   "module attribute 'producer' requires bytecode version 13.3+, but "
-				   "the module is bytecode version %s", ver_name(v.ver));
+				   "the module is bytecode version %s", bytecode_version_name(v.ver));
 		v.errors++;
 	}
 	/* symbols: unique names; sorted for get_global */
 	int ntop = 0;
 	FOR_EACH_OP(op, &m->body)
 		ntop++;
-	v.syms = calloc((size_t)ntop + 1, sizeof *v.syms);
-	if (!v.syms)
-		ice("out of memory");
+	v.syms = xcalloc((size_t)ntop + 1, sizeof *v.syms);
 	FOR_EACH_OP(op, &m->body) {
 		const Attr *n = op_attr(op, "sym_name");
 		if (n && n->kind == AT_STRING)

@@ -40,18 +40,6 @@ static bool same_shape(const Type *a, const Type *b)
 	return true;
 }
 
-static const char *str_attr(const Op *op, const char *name)
-{
-	const Attr *a = op_attr(op, name);
-	return a && a->kind == AT_STRING ? a->u.s : NULL;
-}
-
-static bool flag_attr(const Op *op, const char *name)
-{
-	const Attr *a = op_attr(op, name);
-	return a && a->kind == AT_BOOL && a->u.i;
-}
-
 static bool eq(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
 
 /* "operand #1 must be a tile of i1, i8, ... or i64, got tile<4xf32>" */
@@ -100,9 +88,9 @@ static bool need_same_shape(V *v, const Op *op, const char *what, const Type *t,
 static void check_float_modes(V *v, const Op *op, const OpRule *r, const Type *elem)
 {
 	bool f32 = elem_is(elem, SC_F32);
-	if (flag_attr(op, "flush_to_zero") && !f32)
+	if (op_attr_flag(op, "flush_to_zero") && !f32)
 		verr(v, op, "flush_to_zero is only supported for f32, got %s", elem->str);
-	const char *rm = str_attr(op, "rounding_mode");
+	const char *rm = op_attr_str(op, "rounding_mode", NULL);
 	if (!f32 && ((eq(rm, "approx") && (r->flags & F_APPROX_F32)) ||
 		     (eq(rm, "full") && (r->flags & F_FULL_F32))))
 		verr(v, op, "rounding_mode '%s' is only supported for f32, got %s", rm, elem->str);
@@ -122,8 +110,8 @@ static void fam_same(V *v, const Op *op, const OpRule *r, const Groups *g)
 	if (!need_class(v, op, "result", t, r->ec))
 		return;
 	check_float_modes(v, op, r, t->elem);
-	if ((r->flags & F_DIVI) && eq(str_attr(op, "rounding"), "negative_inf") &&
-	    eq(str_attr(op, "signedness"), "unsigned"))
+	if ((r->flags & F_DIVI) && eq(op_attr_str(op, "rounding", NULL), "negative_inf") &&
+	    eq(op_attr_str(op, "signedness", NULL), "unsigned"))
 		verr(v, op, "rounding 'negative_inf' is not supported for unsigned division");
 }
 
@@ -180,7 +168,7 @@ static void fam_conv(V *v, const Op *op, const OpRule *r, const Groups *g)
 	if ((r->flags & W_DIFFTYPE) && s->elem == d->elem)
 		verr(v, op, "source and result have the same element type %s (not a conversion)",
 		     s->elem->str);
-	const char *rm = str_attr(op, "rounding_mode");
+	const char *rm = op_attr_str(op, "rounding_mode", NULL);
 	if (r->flags & F_FTOF) {
 		if (elem_is(d->elem, SC_F8E8M0FNU)) {
 			if (!eq(rm, "zero") && !eq(rm, "positive_inf"))
@@ -417,7 +405,7 @@ static void fam_blockid(V *v, const Op *op, const OpRule *r, const Groups *g)
 
 static void fam_get_global(V *v, const Op *op, const OpRule *r, const Groups *g)
 {
-	const char *name = str_attr(op, "name");
+	const char *name = op_attr_str(op, "name", NULL);
 	const Op *gl = find_symbol(v, name);
 	if (!gl || gl->info->code != CT_global) {
 		verr(v, op, "'%s' does not name a cuda_tile.global", name);
@@ -550,7 +538,7 @@ static int count_conversions(const char *s)
 
 static void fam_print(V *v, const Op *op, const OpRule *r, const Groups *g)
 {
-	const char *fmt = str_attr(op, "str");
+	const char *fmt = op_attr_str(op, "str", NULL);
 	for (int i = 0; i < g->len[0]; i++)
 		if (!is_tile(OT(0, i))) {
 			verr(v, op, "argument #%d must be a tile, got %s", i, OT(0, i)->str);
@@ -668,7 +656,7 @@ static void fam_get_shape(V *v, const Op *op, const OpRule *r, const Groups *g)
 /* weak: no scope; relaxed/acquire/release/acq_rel: a scope */
 static void check_memory_model(V *v, const Op *op)
 {
-	const char *mos = str_attr(op, "memory_ordering_semantics");
+	const char *mos = op_attr_str(op, "memory_ordering_semantics", NULL);
 	bool scope = op_attr(op, "memory_scope") != NULL;
 	if (eq(mos, "weak") && scope)
 		verr(v, op, "memory_scope is not allowed with weak ordering");
@@ -835,7 +823,7 @@ static void fam_atomic(V *v, const Op *op, const OpRule *r, const Groups *g)
 			verr(v, op, "compare-and-swap needs 32- or 64-bit integer or float elements, got %s",
 			     t->elem->str);
 	} else {
-		check_atomic_mode(v, op, str_attr(op, "mode"), t->elem);
+		check_atomic_mode(v, op, op_attr_str(op, "mode", NULL), t->elem);
 	}
 }
 
@@ -852,7 +840,7 @@ static void fam_atomic_red(V *v, const Op *op, const OpRule *r, const Groups *g)
 		return;
 	}
 	if (check_view_access(v, op, view, g, 1, t, "value"))
-		check_atomic_mode(v, op, str_attr(op, "mode"), t->elem);
+		check_atomic_mode(v, op, op_attr_str(op, "mode", NULL), t->elem);
 }
 
 static void fam_alloca(V *v, const Op *op, const OpRule *r, const Groups *g)
@@ -1211,7 +1199,7 @@ static void fam_term(V *v, const Op *op, const OpRule *r, const Groups *g)
 static void fam_entry(V *v, const Op *op, const OpRule *r, const Groups *g)
 {
 	const Type *ft = op_attr(op, "function_type")->type;
-	const char *name = str_attr(op, "sym_name");
+	const char *name = op_attr_str(op, "sym_name", NULL);
 	const Block *b = op->regions[0].first;
 	if (!name[0])
 		verr(v, op, "sym_name must not be empty");
@@ -1250,7 +1238,7 @@ static void fam_entry(V *v, const Op *op, const OpRule *r, const Groups *g)
 static void fam_global(V *v, const Op *op, const OpRule *r, const Groups *g)
 {
 	const Attr *val = op_attr(op, "value");
-	if (!str_attr(op, "sym_name")[0])
+	if (!op_attr_str(op, "sym_name", NULL)[0])
 		verr(v, op, "sym_name must not be empty");
 	if (op->loc && op->loc->file)
 		verr(v, op, "a global has no source location");

@@ -9,8 +9,8 @@
 #include "ir.h"
 #include "opinfo.h"
 #include "diag.h"
+#include "enums.h"
 
-#define VER_LATEST 1304          /* a module without bytecode_version gets every feature */
 #define TILE_MAX_ELEMS 16777216  /* elements in one tile */
 #define MAX_ATTRS 6
 #define MAX_GROUPS 6
@@ -21,7 +21,7 @@
 
 /* attribute kinds a row asks for */
 enum {
-	AK_ENUM = 1,  /* string, one of the row's allowed spellings */
+	AK_ENUM = 1,  /* string, a spelling of the row's enum kind (and in `allow` if set) */
 	AK_INT,       /* integer */
 	AK_BOOL,      /* boolean, always present */
 	AK_UNIT,      /* boolean flag, present when set */
@@ -41,20 +41,13 @@ typedef struct AttrRule {
 	unsigned char kind;
 	unsigned char req;           /* REQ: must be present (from `since` on) */
 	short since;                 /* first bytecode version with it; older: absent or default */
-	const char *const *allow;    /* AK_ENUM: the spellings this op accepts */
+	const char *const *allow;    /* AK_ENUM: the spellings this op accepts; NULL: all of `ek` */
 	const char *dflt;            /* value that older versions imply */
+	EnumKind ek;                 /* AK_ENUM: its kind (libcommon/enums.def) */
 } AttrRule;
 
-/* type-rule families: one checker each (verify_families.c) */
-enum Family {
-	FAM_NONE, FAM_SAME, FAM_CMP, FAM_SELECT, FAM_CONV, FAM_OFFSET, FAM_FPOWI, FAM_PACK,
-	FAM_CONSTANT, FAM_IOTA, FAM_BROADCAST, FAM_RESHAPE, FAM_PERMUTE, FAM_CAT, FAM_EXTRACT,
-	FAM_INSERT, FAM_BLOCKID, FAM_GET_GLOBAL, FAM_ASSUME, FAM_ASSERT, FAM_PRINT, FAM_TOKENS,
-	FAM_MAKE_TV, FAM_MAKE_VIEW, FAM_GET_SHAPE, FAM_LOAD_PTR, FAM_STORE_PTR, FAM_LOAD_VIEW,
-	FAM_STORE_VIEW, FAM_ATOMIC, FAM_ATOMIC_RED, FAM_ALLOCA, FAM_MMAF, FAM_MMAI,
-	FAM_MMAF_SCALED, FAM_IF, FAM_FOR, FAM_LOOP, FAM_REDUCE, FAM_SCAN, FAM_TERM, FAM_ENTRY,
-	FAM_GLOBAL, FAM_MODULE, FAM_COUNT
-};
+/* type-rule families (enum Family, FAM_*): the `family` column of
+ * dialect_cuda_tile.def (opinfo.h); one checker each (verify_families.c) */
 
 /* row flags */
 enum {
@@ -75,7 +68,6 @@ typedef struct OpRule {
 	bool segmented;              /* carries operand_segment_sizes (AttrSizedOperandSegments) */
 	signed char rmin, rmax;      /* result count; rmax -1 = no limit */
 	signed char nregions;
-	unsigned char fam;
 	unsigned ec, ec2;            /* element class of the operands, of the result (conversions) */
 	unsigned flags;
 	AttrRule attrs[MAX_ATTRS];   /* terminated by name == NULL */
@@ -101,13 +93,11 @@ extern const OpRule rules[OPCODE_COUNT];
 typedef void (*FamCheck)(V *v, const Op *op, const OpRule *r, const Groups *g);
 extern const FamCheck fam_check[FAM_COUNT];
 
-extern const char *const E_SIGN[], *const E_OVF[], *const E_RND[], *const E_MOS[];
 
 /* "'cuda_tile.X' op " + message, at the op's location (or offset, or JSON pointer) */
 void verr(V *v, const Op *op, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 bool gate(V *v, const Op *op, int since, const char *what);
 bool check_type(V *v, const Op *op, const Type *t);
-const char *ver_name(int ver);
 const char *ec_name(unsigned ec, char *buf, size_t n);
 unsigned ec_of(const Type *elem);
 const Op *find_symbol(V *v, const char *name);

@@ -34,7 +34,7 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	[ -z "$stderr" ]
 	assert_output --partial "USAGE: tileiras [options] <tile bytecode file>"
 	for o in --gpu-name --arch --opt-level -O --output-file --lineinfo --device-debug --sanitize=memcheck \
-		--host-arch --host-os --remark-format --remarks= --remarks-output-file --list-versions \
+		--host-arch --host-os --remark-format --remarks= --remarks-output-file --list-versions --preview= "  -l <path>" --apply-controls --print-options --print-all-options \
 		--emit= --stop-after --save-temps "  -v" TILEIRAS_TILE_LOWER CUDA_ROOT PTX_KNOBS_PATH; do
 		assert_output --partial -- "$o"
 	done
@@ -83,6 +83,77 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	fi
 }
 
+@test "any file name: '--' before names, './' for a leading '-', '-' is the file named '-'" {
+	fake_front
+	cp "$V" ./-x.tileirbc
+	run --separate-stderr tileiras --gpu-name=sm_80 --emit=json -o a.json -- -x.tileirbc
+	assert_success
+	cmp a.json "$J"
+	run --separate-stderr tileiras ./-x.tileirbc --gpu-name=sm_80 --emit=json -o b.json
+	assert_success
+	# without '--' it is an option, as NVIDIA's
+	run tileiras -x.tileirbc --gpu-name=sm_80
+	assert_failure 1
+	assert_output --partial "Unknown command line argument '-x.tileirbc'"
+	# '-' names a file (NVIDIA: "No such file" without one), never stdin
+	cp "$V" ./-
+	run --separate-stderr tileiras - --gpu-name=sm_80 --emit=json -o c.json </dev/null
+	assert_success
+	cmp c.json "$J"
+}
+
+@test "real stages: a name starting with '-' reaches every tool as a path, messages name it" {
+	require_stage tile-read
+	cp "$ROOT/tests/diag/f8.tileirbc" ./-bad.tileirbc
+	cp "$V" ./-v.tileirbc
+	run --separate-stderr tileiras --gpu-name=sm_80 --emit=json -o v.json -- -v.tileirbc
+	assert_success
+	grep -q '"stage": "cuda_tile"' v.json
+	run --separate-stderr tileiras --gpu-name=sm_80 --emit=json --stop-after=tile-lower -- -bad.tileirbc
+	assert_failure 5
+	[[ "$stderr" == "tile-lower: -bad.tileirbc: loc("* ]]
+}
+
+@test "FIFOs, pipes and process substitutions are read once and compile (no hang)" {
+	for s in tile-read tile-lower tile-sched tile-ptx tile-pack; do require_stage $s; done
+	require_ptxas
+	run tileiras "$V" --gpu-name=sm_90 -o file.cubin
+	assert_success
+	mkfifo in.fifo
+	(cat "$V" >in.fifo &)
+	run timeout 120 tileiras in.fifo --gpu-name=sm_90 -o fifo.cubin
+	assert_success
+	cmp file.cubin fifo.cubin
+	run timeout 120 bash -c 'cat "$1" | tileiras /dev/stdin --gpu-name=sm_90 -o pipe.cubin' _ "$V"
+	assert_success
+	cmp file.cubin pipe.cubin
+	run timeout 120 bash -c 'tileiras <(cat "$1") --gpu-name=sm_90 -o subst.cubin' _ "$V"
+	assert_success
+	cmp file.cubin subst.cubin
+	# a corrupt pipe: tile-read's message names the path given
+	run --separate-stderr timeout 120 bash -c 'head -c 40 "$1" | tileiras /dev/stdin --gpu-name=sm_90 -o bad.cubin' _ "$V"
+	assert_failure 3
+	[[ "$stderr" == "tile-read: /dev/stdin: offset "* ]]
+	assert_file_not_exists bad.cubin
+}
+
+@test "'Not a directory' where that is the cause: input, output, --save-temps" {
+	fake_front
+	: >afile
+	run tileiras afile/k.tileirbc --gpu-name=sm_80
+	assert_failure 1
+	assert_output "error: unable to read input file 'afile/k.tileirbc': Not a directory"
+	run tileiras "$V" --gpu-name=sm_80 --emit=json -o afile/out.json
+	assert_failure 2
+	assert_output "error: cannot write output file 'afile/out.json': Not a directory"
+	run tileiras "$V" --gpu-name=sm_80 --save-temps=afile
+	assert_failure 2
+	assert_output "error: --save-temps: cannot write to directory 'afile': Not a directory"
+	run tileiras "$V" --gpu-name=sm_80 --save-temps=afile/sub
+	assert_failure 2
+	assert_output "error: --save-temps: cannot write to directory 'afile/sub': Not a directory"
+}
+
 @test "two inputs: exit 1" {
 	run tileiras "$V" "$V" --gpu-name=sm_90
 	assert_failure 1
@@ -107,7 +178,7 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 }
 
 @test "--gpu-name outside the table (and a/f spellings): exit 1" {
-	for g in sm_99 sm_90a sm_100a compute_90 foo sm_107; do
+	for g in sm_99 sm_90a sm_100a compute_90 foo sm_107a sm_101; do
 		run tileiras "$V" --gpu-name=$g
 		assert_failure 1
 		assert_output "tileiras: for the --gpu-name option: Cannot find option named '$g'!"
@@ -212,17 +283,101 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	assert_failure 1
 }
 
-@test "NVIDIA options we do not support: --preview, -l, --apply-controls exit 1" {
-	run tileiras "$V" --gpu-name=sm_90 --preview=simt
+@test "--preview: comma lists of NVIDIA's features (simt), each checked; repeatable" {
+	export TILEIRAS_TILE_READ="cat '$J'"
+	for p in simt simt,simt; do
+		run tileiras "$V" --gpu-name=sm_90 --preview=$p --emit=json -o -
+		assert_success
+	done
+	run tileiras "$V" --gpu-name=sm_90 --preview simt --preview=simt --emit=json -o -
+	assert_success
+	for p in bogus simt,bogus SIMT ''; do
+		run tileiras "$V" --gpu-name=sm_90 --preview=$p
+		assert_failure 1
+		assert_output "tileiras: for the --preview option: unknown preview feature '${p##*,}'; supported features: simt"
+	done
+}
+
+@test "-l: NVIDIA's exit 5 messages (needs simt; cannot open; not an object); after the remark file" {
+	export TILEIRAS_TILE_READ="cat '$J'"
+	run tileiras "$V" --gpu-name=sm_90 -l lib.a
+	assert_failure 5
+	assert_output "error: libraries require the 'simt' preview feature"
+	run tileiras "$V" --gpu-name=sm_90 --preview=simt -l lib.a
+	assert_failure 5
+	assert_output "error: failed to open tile library: No such file or directory"
+	run tileiras "$V" --gpu-name=sm_90 --preview=simt -l "$SCRATCH"
+	assert_failure 5
+	assert_output "error: failed to open tile library: Is a directory"
+	echo garbage >g.bin
+	run tileiras "$V" --gpu-name=sm_90 --preview=simt -l g.bin
+	assert_failure 5
+	assert_output "error: failed to open tile library: The file was not recognized as a valid object file"
+	printf '\177ELF' >obj.o
+	run tileiras "$V" --gpu-name=sm_90 --preview=simt -l=obj.o -o k.cubin
+	assert_failure 5
+	assert_output --partial "linking tile libraries is not supported"
+	assert_file_not_exists k.cubin
+	# order: option values (2), then the remark file (3), then libraries (5)
+	run tileiras "$V" --gpu-name=sm_90 -O7 -l lib.a
+	assert_failure 2
+	run tileiras "$V" --gpu-name=sm_90 -l lib.a --remarks=all --remark-format=yaml --remarks-output-file=nodir/r.yaml
+	assert_failure 3
+	run tileiras nonexist -l lib.a
 	assert_failure 1
-	assert_output --partial "not supported"
-	run tileiras "$V" --gpu-name=sm_90 --preview=bogus
+}
+
+@test "--apply-controls: exit 2, NVIDIA's 'not supported on this platform', after the option values" {
+	export TILEIRAS_TILE_READ="cat '$J'"
+	echo x >c.acf
+	run tileiras "$V" --gpu-name=sm_90 --apply-controls=c.acf
+	assert_failure 2
+	assert_output "error: --apply-controls is not supported on this platform"
+	run tileiras "$V" --gpu-name=sm_90 --apply-controls c.acf -l x --remarks=all --remark-format=yaml --remarks-output-file=nodir/r.yaml
+	assert_failure 2
+	assert_output "error: --apply-controls is not supported on this platform"
+	run tileiras "$V" --gpu-name=sm_90 -O7 --apply-controls=c.acf
+	assert_failure 2
+	assert_output "error: invalid optimization level: 7"
+	run tileiras nonexist --apply-controls=c.acf
 	assert_failure 1
-	assert_output --partial "unknown preview feature 'bogus'"
-	run tileiras "$V" --gpu-name=sm_90 -l lib.tileirbc
+}
+
+@test "--print-options and --print-all-options: accepted booleans that print nothing, as NVIDIA's" {
+	export TILEIRAS_TILE_READ="cat '$J'"
+	for o in --print-options --print-all-options --print-options=false; do
+		run --separate-stderr tileiras "$V" --gpu-name=sm_90 $o --emit=json -o out.json
+		assert_success
+		[ -z "$output" ] && [ -z "$stderr" ]
+	done
+	run tileiras "$V" --gpu-name=sm_90 --print-options=foo
 	assert_failure 1
-	run tileiras "$V" --gpu-name=sm_90 --apply-controls=x.acf
+	assert_output "tileiras: for the --print-options option: 'foo' is invalid value for boolean argument! Try 0 or 1"
+	run --separate-stderr tileiras --print-all-options
 	assert_failure 1
+	assert_equal "$(printf '%s' "$stderr" | head -1)" "error: no input file provided"
+}
+
+@test "sm_107: accepted as NVIDIA's, then NVIDIA's exit-2 message (LLVM 22 cannot target it)" {
+	run tileiras "$V" --gpu-name=sm_107
+	assert_failure 2
+	assert_output "error: GPU architecture sm_107 is not supported by this version of tileiras. You may need a newer toolchain that supports this architecture (bytecode in file is version 13.4)."
+	run tileiras "$V" --gpu-name=sm_107a
+	assert_failure 1
+	assert_output "tileiras: for the --gpu-name option: Cannot find option named 'sm_107a'!"
+}
+
+@test "real stages: --sanitize=memcheck compiles (exit 0, as NVIDIA's) and ptxas instruments it" {
+	for s in tile-read tile-lower tile-sched tile-ptx tile-pack; do require_stage $s; done
+	require_ptxas
+	run --separate-stderr tileiras "$V" --gpu-name=sm_90 -o plain.cubin
+	assert_success
+	run --separate-stderr tileiras "$V" --gpu-name=sm_90 --sanitize=memcheck -o mc.cubin -v
+	assert_success
+	[[ "$stderr" == *"-sanitize=memcheck"* ]]
+	# instrumented: the memcheck cubin is larger (NVIDIA's: 17 KB -> 74 KB; ours with
+	# ptxas 13.5: 8 KB -> 66 KB, with 13.0 and sm_90a: 9 KB -> 14 KB, 33 CALLs either way)
+	[ "$(stat -c %s mc.cubin)" -gt $((3 * $(stat -c %s plain.cubin) / 2)) ]
 }
 
 @test "input that is not Tile IR bytecode: exit 3" {
@@ -294,7 +449,7 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	run printf '%s\n' "$stderr"
 	assert_line "LOWER: --gpu-name=sm_100 --opt-level=0"
 	assert_line "SCHED: --gpu-name=sm_100 --opt-level=0"
-	assert_line "PTX: --gpu-name=sm_100 --opt-level=0 --lineinfo --device-debug --sanitize=memcheck --emit=ptx"
+	assert_line "PTX: --gpu-name=sm_100 --opt-level=0 --lineinfo --device-debug --emit=ptx"
 	assert_line "PACK: --gpu-name=sm_100 --opt-level=0 --lineinfo --device-debug --sanitize=memcheck --host-arch=aarch64 --host-os=windows --emit=cubin"
 }
 
@@ -430,7 +585,7 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	if PATH=/usr/bin:/bin command -v ptxas >/dev/null; then skip "ptxas is in /usr/bin or /bin"; fi
 	run env CUDA_ROOT="$SCRATCH/no-cuda" PATH="$BIN:/usr/bin:/bin" tileiras "$P/sm80_vecadd.ptx" -o k.cubin
 	assert_failure 5
-	assert_output --partial "tile-pack: error: ptxas not found (looked in $SCRATCH/no-cuda/bin (CUDA_ROOT) and PATH)"
+	assert_output --partial "tile-pack: error: ptxas not found (looked in $SCRATCH/no-cuda/bin (CUDA_ROOT), PATH, pip's nvidia/cu13/bin)"
 	assert_output --partial "error: failed to compile Tile IR program"
 	assert_file_not_exists k.cubin
 }
@@ -451,6 +606,18 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	assert_file_exists vector_add.tile-sched.json
 	assert_file_not_exists vector_add.tile-ptx.ptx
 	cmp k.ptx "$P/sm80_vecadd.ptx"
+}
+
+@test "--save-temps after a failure: the files of the stages before it, no empty ones" {
+	fake_front
+	export TILEIRAS_TILE_SCHED='exit 1'
+	run tileiras "$V" --gpu-name=sm_80 --save-temps=t -o k.cubin
+	assert_failure 5
+	cmp t/vector_add.tile-read.json "$J"
+	cmp t/vector_add.tile-lower.json "$J"
+	assert_file_not_exists t/vector_add.tile-sched.json
+	assert_file_not_exists t/vector_add.tile-ptx.ptx
+	[ -z "$(find t -empty)" ]
 }
 
 @test "--save-temps into a directory that cannot be made: exit 2" {
@@ -564,8 +731,7 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 
 @test "tile-read: a corrupt file is exit 3 with tile-read's message" {
 	require_stage tile-read
-	run tileiras "$ROOT/../shared/corpus/cuda-tile-tests/invalid/invalid_section_id.tileirbc" --gpu-name=sm_90 --emit=json
-	[ -e "$ROOT/../shared/corpus/cuda-tile-tests/invalid/invalid_section_id.tileirbc" ] || skip "no NVIDIA test corpus"
+	run tileiras "$NV_CORPUS/invalid/invalid_section_id.tileirbc" --gpu-name=sm_90 --emit=json
 	assert_failure 3
 	assert_output --partial "tile-read"
 	assert_output --partial "error: input does not correspond to Tile IR bytecode"
@@ -621,4 +787,72 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 		assert_success
 		[ "$(elf_machine probe.cubin)" = 190 ]
 	done
+}
+
+# --- tileirdisasm (NVIDIA's interface; our text) -------------------------------
+
+@test "tileirdisasm: installed beside tileiras; NVIDIA's options and exit codes" {
+	[ -x "$BIN/tileirdisasm" ] || fail "make did not install tileirdisasm beside tileiras"
+	cmp "$BIN/tileirdisasm" "$ROOT/scripts/tileirdisasm"
+	run --separate-stderr tileirdisasm --help
+	assert_success
+	assert_output --partial "USAGE: tileirdisasm [options] <tile bytecode file>"
+	for o in "  -g " --preview= --print-debug-info --version; do assert_output --partial -- "$o"; done
+	run --separate-stderr tileirdisasm
+	assert_failure 2
+	assert_equal "$stderr" "error: no input file provided"
+	run tileirdisasm nonexist.tileirbc
+	assert_failure 2
+	assert_output "error: unable to read input file 'nonexist.tileirbc': No such file or directory"
+	: >afile
+	run tileirdisasm afile/x
+	assert_failure 2
+	assert_output "error: unable to read input file 'afile/x': Not a directory"
+	echo garbage >g.bin
+	run --separate-stderr tileirdisasm g.bin
+	assert_failure 3
+	assert_equal "$(printf '%s\n' "$stderr" | tail -1)" "error: input does not correspond to Tile IR bytecode"
+	run tileirdisasm "$V" "$V"
+	assert_failure 1
+	assert_line --index 0 "tileirdisasm: Too many positional arguments specified!"
+	run tileirdisasm -o x "$V"
+	assert_failure 1
+	assert_output "tileirdisasm: Unknown command line argument '-o'.  Try: 'tileirdisasm --help'"
+	run tileirdisasm --preview=bogus "$V"
+	assert_failure 1
+	assert_output "tileirdisasm: for the --preview option: unknown preview feature 'bogus'; supported features: simt"
+}
+
+@test "tileirdisasm: our text of the bytecode; locations only with -g; any file name" {
+	require_stage tile-read
+	run --separate-stderr tileirdisasm "$V" --preview=simt
+	assert_success
+	[ "$(grep -c . <<<"$output")" -eq "$(tile-read --emit=text "$V" | grep -c .)" ]
+	assert_output --partial "cuda_tile.entry"
+	refute_output --partial 'loc('
+	run --separate-stderr tileirdisasm -g "$V"
+	assert_success
+	assert_equal "$output" "$(tile-read --emit=text "$V")"
+	assert_output --partial 'loc("tests/kernels/vector_add.py":'
+	cp "$V" ./-k.tileirbc
+	run --separate-stderr tileirdisasm -- -k.tileirbc
+	assert_success
+	assert_output --partial "cuda_tile.entry"
+}
+
+@test "tileirdisasm: cuTile's own _bytecode_to_mlir_text (CUDA_TILE_DUMP_TILEIR) runs ours beside our tileiras" {
+	require_stage tile-read
+	"$ROOT/.venv/bin/python" -c 'import cuda.tile._compile' 2>/dev/null || skip "no .venv with cuda-tile: run 'make venv' (creates .venv with NVIDIA's pip wheels, ~550 MB, needs the network)"
+	run "$ROOT/.venv/bin/python" - "$BIN" "$V" <<'PY'
+import sys, types
+import cuda.tile._compile as c
+# as when our tileiras is the one cuTile found (PATH, no pip tileiras)
+c._find_compiler_bin = lambda: types.SimpleNamespace(path=sys.argv[1] + "/tileiras")
+c._find_tileirdisasm_bin.cache_clear()
+print(c._find_tileirdisasm_bin())
+print(c._bytecode_to_mlir_text(open(sys.argv[2], "rb").read()))
+PY
+	assert_success
+	assert_line --index 0 "$BIN/tileirdisasm"
+	assert_output --partial "cuda_tile.entry"
 }

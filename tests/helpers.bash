@@ -7,7 +7,8 @@ bats_load_library bats-file
 ROOT="$(cd "$BATS_TEST_DIRNAME/.." && pwd)"
 BIN="${BIN:-$ROOT/build/bin}"
 CORPUS="$ROOT/tests/corpus"
-NV_CORPUS="$ROOT/../shared/corpus/cuda-tile-tests"
+# NVIDIA's reader test files (a copy of ../shared/corpus/cuda-tile-tests, tests/read/nvidia/README.md)
+NV_CORPUS="$ROOT/tests/read/nvidia"
 export PATH="$BIN:$PATH"
 
 # A fresh scratch directory per test.
@@ -53,4 +54,26 @@ assemble_named() {
 		[ "$n" -ge 1 ] && [ "$n" -eq "$(grep -c '^\.visible \.entry' "$SCRATCH/$name.$sm.ptx")" ] ||
 			fail "$name: $n spill reports for the entries of $sm: $(grep spill "$SCRATCH/$name.$sm.log")"
 	done
+}
+
+# require_numpy: NUMPY_PY = a Python that has numpy, for the value checks:
+# .venv's when it has one, else Debian's python3-numpy in /usr/bin/python3
+# (scripts/install-deps installs it); skips naming what to install otherwise.
+require_numpy() {
+	local py
+	for py in "$ROOT/.venv/bin/python" /usr/bin/python3; do
+		if [ -x "$py" ] && "$py" -c 'import numpy' 2>/dev/null; then
+			NUMPY_PY=$py
+			return 0
+		fi
+	done
+	skip "numpy not installed: run scripts/install-deps as root (it installs Debian's python3-numpy)"
+}
+
+# NVIDIA's own tools (tileiras, cuobjdump, ...) from the pip wheels in .venv,
+# which is optional (~550 MB): `make venv` creates it.
+NVBIN=$(ls -d "$ROOT"/.venv/lib/python3*/site-packages/nvidia/cu13/bin 2>/dev/null | head -1)
+require_nvidia() {
+	[ -n "$NVBIN" ] && [ -x "$NVBIN/tileiras" ] && [ -x "$NVBIN/cuobjdump" ] ||
+		skip "NVIDIA's tileiras and cuobjdump not installed: run 'make venv' (creates .venv with NVIDIA's pip wheels, ~550 MB, needs the network)"
 }

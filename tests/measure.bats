@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # Measuring ourselves: scripts/gpu-check (its --self-test runs without a GPU),
-# scripts/compare-nvidia and scripts/bench-compile. Nothing here needs the pip
-# packages: the tests that use NVIDIA's tileiras or numpy (from .venv) skip
-# when they are absent.
+# scripts/compare-nvidia and scripts/bench-compile. The numpy tests use .venv's
+# numpy or Debian's (helpers.bash require_numpy); the tests that use NVIDIA's
+# tileiras skip without .venv (`make venv` creates it).
 load helpers
 bats_require_minimum_version 1.5.0
 
@@ -10,13 +10,9 @@ setup() {
 	setup_scratch
 	command -v python3 >/dev/null 2>&1 || skip "python3 not installed"
 	export PYTHONDONTWRITEBYTECODE=1
-	VPY="$ROOT/.venv/bin/python"
-	NVBIN=$(ls -d "$ROOT"/.venv/lib/python3*/site-packages/nvidia/cu13/bin 2>/dev/null | head -1)
 }
 teardown() { teardown_scratch; }
 
-need_numpy() { [ -x "$VPY" ] && "$VPY" -c 'import numpy' 2>/dev/null || skip "no .venv with numpy"; }
-need_nvidia() { [ -n "$NVBIN" ] && [ -x "$NVBIN/tileiras" ] && [ -x "$NVBIN/cuobjdump" ] || skip "no .venv with NVIDIA's tileiras and cuobjdump"; }
 
 # --- gpu-check -----------------------------------------------------------------
 
@@ -30,10 +26,10 @@ need_nvidia() { [ -n "$NVBIN" ] && [ -x "$NVBIN/tileiras" ] && [ -x "$NVBIN/cuob
 }
 
 @test "gpu-check --self-test with numpy and NVIDIA's cubins: references, emulated device, workers" {
-	need_numpy
+	require_numpy
 	args=(--require-numpy)
 	[ -n "$NVBIN" ] && args+=(--compile)
-	run "$VPY" "$ROOT/scripts/gpu-check" --self-test "${args[@]}"
+	run "$NUMPY_PY" "$ROOT/scripts/gpu-check" --self-test "${args[@]}"
 	assert_success
 	assert_output --partial "ok      numpy reference = naive loops: matmul/bf16"
 	assert_output --partial "ok      emulated device, launch=buffer: every kernel passes and is timed"
@@ -60,8 +56,8 @@ PY
 }
 
 @test "gpu-check runs end to end on the emulated device and writes its report files" {
-	need_numpy
-	run "$VPY" "$ROOT/scripts/gpu-check" --fake --cubins fake:// --small --only 'vector_add|softmax|scalar' \
+	require_numpy
+	run "$NUMPY_PY" "$ROOT/scripts/gpu-check" --fake --cubins fake:// --small --only 'vector_add|softmax|scalar' \
 		--no-triton --out "$SCRATCH/o" --seed 7
 	assert_success
 	assert_output --partial "correctness (b1 = block (1,1,1)"
@@ -75,7 +71,7 @@ PY
 }
 
 @test "gpu-check --prepare makes the four cubin kinds and the PTX" {
-	need_nvidia
+	require_nvidia
 	run python3 "$ROOT/scripts/gpu-check" --prepare "$SCRATCH/c" --only '^vector_add$' --ours-tileiras /nonexistent
 	assert_success
 	for k in nvidia nvidia-nohost nvidia-ptx; do assert_file_exists "$SCRATCH/c/$k/vector_add.cubin"; done
@@ -95,7 +91,7 @@ nvidia-ptx True True (128, 1, 1) 48"
 }
 
 @test "tests/gpu/cubin.py reads the parameter table cuobjdump prints" {
-	need_nvidia
+	require_nvidia
 	env -u CUDA_HOME -u CUDA_PATH "$NVBIN/tileiras" --gpu-name sm_90 "$CORPUS/13.4/scalar_params.tileirbc" -o "$SCRATCH/s.cubin"
 	want=$("$NVBIN/cuobjdump" -elf "$SCRATCH/s.cubin" |
 		sed -n 's/.*Ordinal : \(0x[0-9a-f]*\).*Offset  : \(0x[0-9a-f]*\).*Size    : \(0x[0-9a-f]*\).*/\1 \2 \3/p' |
@@ -116,7 +112,7 @@ for e in cubin.load(sys.argv[2]).entries.values():
 }
 
 @test "compare-nvidia compares one module, table and JSON" {
-	need_nvidia
+	require_nvidia
 	mkdir "$SCRATCH/in"
 	cp "$CORPUS/13.4/saxpy.tileirbc" "$SCRATCH/in/"
 	run python3 "$ROOT/scripts/compare-nvidia" "$SCRATCH/in" --ours "$BIN/tileiras" --json "$SCRATCH/r.json"
@@ -136,7 +132,7 @@ PY
 }
 
 @test "compare-nvidia reports a compiler that rejects everything, and exits 1" {
-	need_nvidia
+	require_nvidia
 	mkdir "$SCRATCH/in"
 	cp "$CORPUS/13.4/vector_add.tileirbc" "$SCRATCH/in/"
 	printf '#!/bin/sh\necho "error: nothing works yet" >&2\nexit 5\n' >"$SCRATCH/no"

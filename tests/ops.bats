@@ -298,8 +298,7 @@ PY
 }
 
 @test "the roster kernels keep NVIDIA's parameter ABI (when NVIDIA's tileiras is installed)" {
-	NVBIN="$ROOT/.venv/lib/python3.11/site-packages/nvidia/cu13/bin"
-	[ -x "$NVBIN/tileiras" ] && [ -x "$NVBIN/cuobjdump" ] || skip "NVIDIA tileiras not installed in .venv"
+	require_nvidia
 	require_ptxas
 	info() { "$NVBIN/cuobjdump" -elf "$1" | grep -A2 'KPARAM_INFO\|REQNTID\|CBANK_PARAM_SIZE' |
 		grep 'Value' | sed 's/cbank.*//' | sort; }

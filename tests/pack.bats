@@ -129,14 +129,15 @@ fatbin_kinds() {
 @test "ptxas missing: a clear error naming where we looked" {
 	run env CUDA_ROOT="$SCRATCH/no-cuda" PATH="$BIN" tile-pack "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.cubin"
 	assert_failure 1
-	assert_output --partial "tile-pack: error: ptxas not found (looked in $SCRATCH/no-cuda/bin (CUDA_ROOT) and PATH)"
+	assert_output --partial "tile-pack: error: ptxas not found (looked in $SCRATCH/no-cuda/bin (CUDA_ROOT), PATH, pip's nvidia/cu13/bin)"
 	assert_file_not_exists "$SCRATCH/k.cubin"
 }
 
 @test "CUDA root: CUDA_ROOT before CUDA_HOME before CUDA_PATH" {
 	for v in a b c; do
 		mkdir -p "$SCRATCH/$v/bin"
-		printf '#!/bin/sh\necho "fake ptxas %s" >&2\nexit 3\n' "$v" >"$SCRATCH/$v/bin/ptxas"
+		# newer than any real one, so "the newest" is this one
+		printf '#!/bin/sh\n[ "$1" = --version ] && { echo "Cuda compilation tools, release 99.0, V99.0.0"; exit 0; }\necho "fake ptxas %s" >&2\nexit 3\n' "$v" >"$SCRATCH/$v/bin/ptxas"
 		chmod +x "$SCRATCH/$v/bin/ptxas"
 	done
 	run env CUDA_ROOT="$SCRATCH/a" CUDA_HOME="$SCRATCH/b" CUDA_PATH="$SCRATCH/c" tile-pack "$P/sm80_vecadd.ptx"
@@ -308,7 +309,7 @@ fatbin_kinds() {
 }
 
 @test "remarks: per-kernel resources from ptxas -v as LLVM remark YAML" {
-	run tile-pack --remarks-output-file="$SCRATCH/r.yaml" "$P/resources.ptx" -o "$SCRATCH/k.cubin"
+	run tile-pack --language=ptx --remarks-output-file="$SCRATCH/r.yaml" "$P/resources.ptx" -o "$SCRATCH/k.cubin"
 	assert_success
 	assert_output ""
 	run cat "$SCRATCH/r.yaml"
@@ -343,4 +344,162 @@ assert [d["Function"] for d in docs] == ["noop", "stage"] or [d["Function"] for 
 	assert_success
 	assert_output --partial "ptxas info    : Compiling entry function 'stage'"
 	grep -q "Function:        'stage'" "$SCRATCH/r.yaml"
+}
+
+# --- which ptxas; TILEIR-language cubins (docs/abi.md §5) ----------------------
+
+# fake_ptxas DIR VERSION: DIR/ptxas answers --version with VERSION ("13.5"),
+# keeps the PTX it was given in DIR/got.ptx and its arguments in DIR/args,
+# and writes a dummy cubin; with REJECT_LANGUAGE=1 it fails on '.language'.
+fake_ptxas() {
+	mkdir -p "$1"
+	{
+		printf '#!/bin/bash\n'
+		printf 'if [ "$1" = --version ]; then echo "Cuda compilation tools, release %s, V%s.0"; exit 0; fi\n' "$2" "$2"
+		printf 'd=%q\n' "$1"
+		cat <<'SH'
+echo "$*" >"$d/args"
+out="" prev=""
+for a in "$@"; do case $a in *.ptx) cp "$a" "$d/got.ptx" ;; esac; [ "$prev" = -o ] && out=$a; prev=$a; done
+if [ "${REJECT_LANGUAGE:-0}" = 1 ] && grep -q '\.language' "$d/got.ptx"; then
+	echo "ptxas got.ptx, line 9; error   : Unknown directive '.language'" >&2
+	exit 255
+fi
+printf '\177ELF-fake' >"$out"
+SH
+	} >"$1/ptxas"
+	chmod +x "$1/ptxas"
+}
+
+@test "ptxas: the newest of the toolkit's, PATH's and pip's (VIRTUAL_ENV, python3's venv) is run" {
+	fake_ptxas "$SCRATCH/tk/bin" 13.0
+	fake_ptxas "$SCRATCH/onpath" 13.2
+	fake_ptxas "$SCRATCH/venv/lib/python3.11/site-packages/nvidia/cu13/bin" 13.5
+	run env -u VIRTUAL_ENV CUDA_ROOT="$SCRATCH/tk" PATH="$SCRATCH/onpath:$PATH" tile-pack -v "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.cubin"
+	assert_success
+	assert_output --partial "tile-pack: ptxas $SCRATCH/onpath/ptxas (release 13.2.0), TILEIR module"
+	run env CUDA_ROOT="$SCRATCH/tk" PATH="$SCRATCH/onpath:$PATH" VIRTUAL_ENV="$SCRATCH/venv" tile-pack -v "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.cubin"
+	assert_success
+	assert_output --partial "ptxas $SCRATCH/venv/lib/python3.11/site-packages/nvidia/cu13/bin/ptxas (release 13.5.0)"
+	# a venv's python3 first on PATH finds its pip packages without VIRTUAL_ENV
+	mkdir -p "$SCRATCH/venv/bin"
+	ln -s "$(command -v python3 || echo /usr/bin/python3)" "$SCRATCH/venv/bin/python3"
+	run env -u VIRTUAL_ENV CUDA_ROOT="$SCRATCH/tk" PATH="$SCRATCH/venv/bin:$PATH" tile-pack -v "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.cubin"
+	assert_success
+	assert_output --partial "(release 13.5.0), TILEIR module"
+	# TILEIRAS_PTXAS (and --ptxas) win over the newest
+	run env CUDA_ROOT="$SCRATCH/tk" VIRTUAL_ENV="$SCRATCH/venv" TILEIRAS_PTXAS="$SCRATCH/tk/bin/ptxas" tile-pack -v "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.cubin"
+	assert_success
+	assert_output --partial "ptxas $SCRATCH/tk/bin/ptxas (release 13.0.0), plain PTX module"
+}
+
+@test "TILEIR: '.language 7' in every entry header, .version raised to 9.2, the launch metadata global, line numbers kept" {
+	fake_ptxas "$SCRATCH/new" 13.5
+	got="$SCRATCH/new/got.ptx"
+	run env TILEIRAS_PTXAS="$SCRATCH/new/ptxas" tile-pack "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.cubin"
+	assert_success
+	[ "$(grep -c '^\.language 7 {$' "$got")" -eq "$(grep -c '\.entry' "$P/sm80_vecadd.ptx")" ]
+	grep -q '^\.version 9\.2$' "$got"
+	# NVIDIA's launch metadata global, at the end: the input's lines keep their numbers
+	n=$(wc -l <"$P/sm80_vecadd.ptx")
+	[ "$(tail -n +$((n + 1)) "$got")" = "$(printf '\n.visible .global .align 8 .b8 ___NV_TILE_LAUNCH_META_DATA___[64];')" ]
+	# nothing else changes
+	diff <(head -n "$n" "$got" | sed -e 's/^\.language 7 {$/{/' -e 's/^\.version .*//') <(sed -e 's/^\.version .*//' "$P/sm80_vecadd.ptx")
+	# every fixture: one marker per entry
+	for f in "$P"/*.ptx; do
+		[ "$f" = "$P/bad_operand.ptx" ] && continue
+		run env TILEIRAS_PTXAS="$SCRATCH/new/ptxas" tile-pack "$f" -o "$SCRATCH/k.cubin"
+		assert_success
+		[ "$(grep -c '\.language 7' "$got")" -eq "$(grep -c '\.entry' "$f")" ] || fail "$f: $(grep -n language "$got")"
+	done
+	# PTX that has them keeps them (NVIDIA's own PTX passes unchanged), a newer .version stays
+	printf '.version 9.5\n.target sm_90\n.address_size 64\n.visible .global .align 8 .b8 ___NV_TILE_LAUNCH_META_DATA___[64];\n.visible .entry k()\n.reqntid 32\n.language 7\n{\n\tret;\n}\n' >"$SCRATCH/has.ptx"
+	run env TILEIRAS_PTXAS="$SCRATCH/new/ptxas" tile-pack "$SCRATCH/has.ptx" -o "$SCRATCH/k.cubin"
+	assert_success
+	cmp "$got" "$SCRATCH/has.ptx"
+}
+
+@test "TILEIR: an old ptxas gives a plain-PTX cubin and a remark saying why; --language=tileir refuses" {
+	fake_ptxas "$SCRATCH/old" 13.0
+	run env TILEIRAS_PTXAS="$SCRATCH/old/ptxas" tile-pack --remarks-output-file="$SCRATCH/r.yaml" "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.cubin"
+	assert_success
+	assert_output ""
+	cmp "$SCRATCH/old/got.ptx" "$P/sm80_vecadd.ptx"
+	run cat "$SCRATCH/r.yaml"
+	assert_line "--- !Missed"
+	assert_line "Name:            TileIRLanguage"
+	assert_output --partial "(release 13.0) cannot assemble ''.language 7'' (PTX ISA 9.2, ptxas 13.2 or newer): the cubin''s language is PTX, not TILEIR"
+	run env TILEIRAS_PTXAS="$SCRATCH/old/ptxas" tile-pack --language=tileir "$P/sm80_vecadd.ptx" -o "$SCRATCH/k2.cubin"
+	assert_failure 1
+	assert_output --partial "tile-pack: error: --language=tileir: ptxas $SCRATCH/old/ptxas (release 13.0) cannot assemble '.language 7'"
+	assert_file_not_exists "$SCRATCH/k2.cubin"
+	# --language=ptx: never, even with a new ptxas
+	fake_ptxas "$SCRATCH/new" 13.5
+	run env TILEIRAS_PTXAS="$SCRATCH/new/ptxas" tile-pack --language=ptx "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.cubin"
+	assert_success
+	cmp "$SCRATCH/new/got.ptx" "$P/sm80_vecadd.ptx"
+	run tile-pack --language=cobol "$P/sm80_vecadd.ptx"
+	assert_failure 2
+}
+
+@test "TILEIR: a ptxas that rejects '.language' after all: assembled again as plain PTX, with a remark" {
+	fake_ptxas "$SCRATCH/liar" 13.5
+	run env REJECT_LANGUAGE=1 TILEIRAS_PTXAS="$SCRATCH/liar/ptxas" tile-pack --remarks-output-file="$SCRATCH/r.yaml" "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.cubin"
+	assert_success
+	assert_output ""
+	cmp "$SCRATCH/liar/got.ptx" "$P/sm80_vecadd.ptx"
+	grep -q "rejected ''.language 7'' (ptxas got.ptx, line 9; error   : Unknown directive ''.language'')" "$SCRATCH/r.yaml"
+}
+
+@test "the ptxas -arch is the 'a' variant from sm_90 on, as NVIDIA's (same ELF flags)" {
+	for g in sm_90 sm_100 sm_120; do
+		run tile-pack -v --gpu-name=$g "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.cubin"
+		assert_success
+		assert_output --regexp "ptxas -arch ${g}a "
+	done
+	run tile-pack -v --gpu-name=sm_89 "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.cubin"
+	assert_output --regexp "ptxas -arch sm_89 "
+}
+
+@test "launch-relevant cubin attributes equal NVIDIA's for every corpus kernel (sm_90, sm_100; with pip's ptxas)" {
+	require_nvidia
+	[ -x "$NVBIN/ptxas" ] || skip "no pip ptxas (nvidia-cuda-nvcc) in .venv"
+	local venv="$ROOT/.venv" n=0 skipped="" out
+	for g in sm_90 sm_100; do
+		for f in "$CORPUS"/13.4/*.tileirbc; do
+			m=$(basename "$f" .tileirbc)
+			env -u CUDA_HOME -u CUDA_PATH -u CUDA_ROOT "$NVBIN/tileiras" --gpu-name $g "$f" -o "$SCRATCH/nv.cubin" ||
+				fail "NVIDIA's tileiras rejected $m for $g"
+			if ! VIRTUAL_ENV="$venv" tileiras --gpu-name $g "$f" -o "$SCRATCH/ours.cubin" 2>"$SCRATCH/err"; then
+				grep -q "is not supported yet" "$SCRATCH/err" || fail "ours rejected $m for $g: $(cat "$SCRATCH/err")"
+				skipped+=" $m/$g"
+				continue
+			fi
+			out=$(python3 "$ROOT/tests/gpu/cubin.py" --launch-diff "$SCRATCH/nv.cubin" "$SCRATCH/ours.cubin") ||
+				fail "$m $g: $(grep '^DIFF' <<<"$out")"
+			n=$((n + $(grep -c '^info' <<<"$out" || true)))
+		done
+	done
+	echo "# $n entries equal; not compiled by ours (MMA):$skipped" >&3
+	[ "$n" -ge 60 ]
+}
+
+@test "tests/gpu/cubin.py reads EIATTR_KPARAM_INFO_V2 (NVIDIA's TMA kernel: hidden tensor-map parameters)" {
+	require_nvidia
+	env -u CUDA_HOME -u CUDA_PATH "$NVBIN/tileiras" --gpu-name sm_90 "$P/tma_matmul.tileirbc" -o "$SCRATCH/t.cubin"
+	"$NVBIN/cuobjdump" -elf "$SCRATCH/t.cubin" >"$SCRATCH/elf.txt"
+	grep -q EIATTR_KPARAM_INFO_V2 "$SCRATCH/elf.txt" || skip "NVIDIA's tileiras no longer uses TMA here"
+	want=$(sed -n 's/.*Ordinal : \(0x[0-9a-f]*\).*Offset  : \(0x[0-9a-f]*\).*Size    : \(0x[0-9a-f]*\).*/\1 \2 \3/p' "$SCRATCH/elf.txt" |
+		while read -r o f s; do printf '%d %d %d\n' "$o" "$f" "$s"; done | sort -n)
+	cbank=$(sed -n '/EIATTR_CBANK_PARAM_SIZE/{n;n;s/.*Value:[[:space:]]*\(0x[0-9a-f]*\).*/\1/p}' "$SCRATCH/elf.txt" | head -1)
+	run python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import cubin
+(e,) = cubin.load(sys.argv[2]).entries.values()
+for p in e.params: print(*p)
+print("bytes", e.param_bytes, e.cbank_param_bytes, e.hidden_param_bytes)' "$ROOT/tests/gpu" "$SCRATCH/t.cubin"
+	assert_success
+	[ "$(grep -c . <<<"$want")" -eq 15 ]
+	assert_equal "$(grep -v '^bytes' <<<"$output")" "$want"
+	# a launcher packs the 15 user parameters (72 bytes); the driver adds 3 x 128-byte tensor maps
+	assert_line "bytes 72 $((cbank)) $((cbank - 72))"
+	[ $((cbank)) -gt 72 ]
 }

@@ -8,7 +8,6 @@ setup() { setup_scratch; }
 teardown() { teardown_scratch; }
 
 PCORPUS="$BATS_TEST_DIRNAME/pipeline/corpus"
-NVBIN="$ROOT/.venv/lib/python3.11/site-packages/nvidia/cu13/bin"
 
 # assemble BYTECODE [allow-local]: for every target, PTX that ptxas accepts,
 # with no local memory (unless libdevice's trig reduction needs it) and no
@@ -34,11 +33,8 @@ params() {
 }
 
 @test "layout algebra unit tests" {
-	# built from source (layout.c needs strbuf.c and diag.c), so this works for any
-	# build flavour of libcommon.a (plain or sanitized)
-	cc -std=c11 -Wall -I"$ROOT/libcommon" "$BATS_TEST_DIRNAME/pipeline/layout_test.c" \
-		"$ROOT/libcommon/layout.c" "$ROOT/libcommon/strbuf.c" "$ROOT/libcommon/diag.c" -o "$SCRATCH/layout_test"
-	run "$SCRATCH/layout_test"
+	# tests/pipeline/layout_test.c, built by make
+	run "$BIN/../tests/unit-layout"
 	assert_success
 	assert_output "all checks passed"
 }
@@ -248,7 +244,7 @@ params() {
 }
 
 @test "parameter layout and block size equal NVIDIA's cubins (when NVIDIA's tileiras is installed)" {
-	[ -x "$NVBIN/tileiras" ] && [ -x "$NVBIN/cuobjdump" ] || skip "NVIDIA tileiras not installed in .venv"
+	require_nvidia
 	require_ptxas
 	info() { "$NVBIN/cuobjdump" -elf "$1" | grep -A2 'KPARAM_INFO\|REQNTID\|CBANK_PARAM_SIZE' |
 		grep 'Value' | sed 's/cbank.*//' | sort; }
@@ -336,7 +332,7 @@ PY
 	tile-read "$CORPUS/13.2/matmul.tileirbc" >"$SCRATCH/r.json"
 	run tile-lower "$SCRATCH/r.json"
 	assert_failure 1
-	assert_output --partial "tests/kernels/matmul.py:14:14: error: 'cuda_tile.mmaf' op is not supported yet"
+	assert_output --partial "loc(\"tests/kernels/matmul.py\":14:14): error: 'cuda_tile.mmaf' op is not supported yet"
 	refute_output --partial 'internal error'
 	# permute was the hand-made example; it is carried now (tests/reduce.bats)
 	run tile-lower "$BATS_TEST_DIRNAME/pipeline/ir/unsupported.cuda_tile.json"

@@ -125,7 +125,7 @@ corpus_version() {  # every file of tests/corpus/VERSION decodes; JSON is canoni
 	reject "$SCRATCH/v.bc" "unsupported Tile version 13.0.0"
 }
 
-# --- NVIDIA's reader tests (../shared/corpus/cuda-tile-tests/README.md) --------
+# --- NVIDIA's reader tests (tests/read/nvidia/README.md) ----------------------
 
 @test "NVIDIA invalid: invalid_magic_number" {
 	reject "$NV_CORPUS/invalid/invalid_magic_number.tileirbc" "invalid magic number"
@@ -154,30 +154,35 @@ corpus_version() {  # every file of tests/corpus/VERSION decodes; JSON is canoni
 
 # --- corrupt files -------------------------------------------------------------
 
+# The sweeps run in one process: $BIN/../tests/read-truncate (tests/read/truncate_test.c,
+# built by make) decodes every prefix with tile_read_bytecode() and wants NULL
+# and one "FILE: offset 0x...: error: MSG" line for each.
+TRUNCATE="$BIN/../tests/read-truncate"
+
 @test "truncation at every offset of the hand-built module is rejected" {
 	tiny
-	for n in $(seq 0 101); do
-		head -c "$n" "$SCRATCH/tiny.bc" >"$SCRATCH/t.bc"
-		run tile-read "$SCRATCH/t.bc" -o "$SCRATCH/out.json"
-		[ "$status" -eq 1 ] || { echo "length $n: status $status"; return 1; }
-		[[ "$output" == *": offset 0x"*": error: "* ]] || { echo "length $n: $output"; return 1; }
-		[ "${#lines[@]}" -eq 1 ]
-		[ ! -e "$SCRATCH/out.json" ]
-	done
+	run "$TRUNCATE" "$SCRATCH/tiny.bc"
+	assert_success
+	assert_output "1 files, 102 prefixes: all rejected cleanly"
+	# and through the tool: exit 1, one line, no output file
+	head -c 50 "$SCRATCH/tiny.bc" >"$SCRATCH/t.bc"
+	reject "$SCRATCH/t.bc" "offset 0x"
 }
 
-@test "truncation of every corpus file at 40 offsets is rejected" {
-	for f in "$CORPUS"/13.*/*.tileirbc "$GOLD"/allops-13.*.tileirbc; do
-		size=$(stat -c %s "$f")
-		for i in $(seq 0 39); do
-			n=$((size * i / 40))
-			head -c "$n" "$f" >"$SCRATCH/t.bc"
-			run tile-read "$SCRATCH/t.bc" -o "$SCRATCH/out.json"
-			[ "$status" -eq 1 ] || { echo "$f at $n: status $status"; return 1; }
-			[[ "$output" == *": offset 0x"* ]] || { echo "$f at $n: $output"; return 1; }
-			[ ! -e "$SCRATCH/out.json" ]
-		done
-	done
+@test "truncation of every corpus file at every offset is rejected" {
+	run "$TRUNCATE" "$CORPUS"/13.*/*.tileirbc "$GOLD"/allops-13.*.tileirbc "$NV_CORPUS"/valid/*.tileirbc
+	assert_success
+	assert_output --regexp '^1[0-9][0-9] files, [0-9]{6,} prefixes: all rejected cleanly$'
+}
+
+@test "the truncation sweep fails when a prefix is accepted or the whole file rejected" {
+	tiny
+	printf '\x00' >>"$SCRATCH/tiny.bc"
+	run "$TRUNCATE" "$SCRATCH/tiny.bc"
+	assert_failure 1
+	assert_line --partial "length 103: the whole file is rejected: read-truncate: $SCRATCH/tiny.bc: offset 0x66: error: end-of-bytecode marker is not the last section"
+	assert_line "$SCRATCH/tiny.bc: length 102: accepted"
+	assert_line "2 of 103 prefixes not rejected cleanly"
 }
 
 @test "bad magic" {

@@ -17,9 +17,8 @@ KERNELS="reduce_sum reduce_max softmax layer_norm prefix_sum transpose permute3d
 count() { grep -c -- "$1" "$2" || true; }
 
 @test "layout maps, slices, scan shapes, pack/unpack layouts, bank swizzles (unit)" {
-	cc -std=c11 -Wall -I"$ROOT/libcommon" "$BATS_TEST_DIRNAME/reduce/layout_map_test.c" \
-		"$ROOT/libcommon/layout.c" "$ROOT/libcommon/layout_map.c" "$ROOT/libcommon/strbuf.c" "$ROOT/libcommon/diag.c" -o "$SCRATCH/t"
-	run "$SCRATCH/t"
+	# tests/reduce/layout_map_test.c, built by make
+	run "$BIN/../tests/unit-layout-map"
 	assert_success
 	assert_output "all checks passed"
 }
@@ -181,26 +180,25 @@ PY
 	done
 }
 
-@test "the values: every kernel on the host SIMT emulator against numpy (1, 4 and 8 warps)" {
-	[ -x "$ROOT/.venv/bin/python" ] && "$ROOT/.venv/bin/python" -c 'import numpy' 2>/dev/null || skip "no .venv with numpy"
-	command -v llc-22 >/dev/null || skip "llc-22 not installed"
-	run "$ROOT/.venv/bin/python" "$BATS_TEST_DIRNAME/reduce/simt-run" --bin "$BIN" --warps 4
+@test "the values: every kernel on tile-run against numpy (1, 4 and 8 warps)" {
+	[ -x "$BIN/tile-run" ] || skip "tile-run not built"
+	/usr/bin/python3 -c 'import numpy' 2>/dev/null || skip "no numpy for /usr/bin/python3"
+	local rc="/usr/bin/python3 $BATS_TEST_DIRNAME/run/run-corpus --bin $BIN --versions 13.3 --targets sm_90"
+	run $rc --warps 4 reduce reduce_sum reduce_max softmax layer_norm prefix_sum transpose permute3d
 	echo "$output" | grep -v '^ok' || true
 	assert_success
 	# the XOR swizzle where the padding would do
-	TILE_PTX_FORCE_SWIZZLE=1 run "$ROOT/.venv/bin/python" "$BATS_TEST_DIRNAME/reduce/simt-run" --bin "$BIN" \
-		--warps 4,8 transpose permute3d transpose_c bcast_rows_cols
+	TILE_PTX_FORCE_SWIZZLE=1 run $rc --warps 4,8 transpose permute3d transpose_c bcast_rows_cols
 	echo "$output" | grep -v '^ok' || true
 	assert_success
 	# the layouts loads alone would give: rows over warps, cross-warp rounds
-	TILE_SCHED_PLAIN_LAYOUTS=1 run "$ROOT/.venv/bin/python" "$BATS_TEST_DIRNAME/reduce/simt-run" --bin "$BIN" \
-		--warps 1,4,8 reduce_sum/f32 softmax layer_norm/f32 rowsum_loop bias2d topk/f32 rms_norm/f32
+	TILE_SCHED_PLAIN_LAYOUTS=1 run $rc --warps 1,4,8 reduce_sum/f32 softmax layer_norm/f32 rowsum_loop bias2d \
+		topk/f32 rms_norm/f32
 	echo "$output" | grep -v '^ok' || true
 	assert_success
 	TILE_PTX_FORCE_SWIZZLE=1 pipe "$CORPUS/13.3/transpose.tileirbc" sm_90 >"$SCRATCH/t.ptx"
 	grep -q 'xor.b32' "$SCRATCH/t.ptx"
-	run "$ROOT/.venv/bin/python" "$BATS_TEST_DIRNAME/reduce/simt-run" --bin "$BIN" --warps 1,8 \
-		reduce_sum/f32 reduce_max softmax layer_norm/f32 prefix_sum/i32 transpose argmax_rows \
+	run $rc --warps 1,8 reduce_sum/f32 reduce_max softmax layer_norm/f32 prefix_sum/i32 transpose argmax_rows \
 		cumsum_rows_rev scan_pair cat_extract sum_all
 	echo "$output" | grep -v '^ok' || true
 	assert_success

@@ -83,7 +83,7 @@ verify_fails() {
 @test "verify: an error is reported at the op's source location" {
 	run --separate-stderr tile-ir --verify "$VDIR/invalid/located.json"
 	assert_failure 1
-	[[ "$stderr" == *"located.json: k.py:7:3: error: 'cuda_tile.addi' op requires attribute 'overflow'"* ]]
+	[[ "$stderr" == *"located.json: loc(\"k.py\":7:3): error: 'cuda_tile.addi' op requires attribute 'overflow'"* ]]
 }
 
 @test "verify: an op without a location is reported at its JSON pointer" {
@@ -118,38 +118,28 @@ verify_fails() {
 
 # unit.c builds modules through the IR API, as tile-read does, for what the
 # JSON form cannot express (the JSON reader refuses empty and duplicated keys)
-build_unit() {
-	local lib="$BIN/../lib/libcommon.a"
-	[ -f "$lib" ] || skip "libcommon.a not built"
-	UNIT="$BATS_TEST_TMPDIR/unit"
-	cc -std=c11 -I"$ROOT/libcommon" "$VDIR/unit.c" "$lib" -ljansson -lm -o "$UNIT" 2>/dev/null ||
-		cc -std=c11 -fsanitize=address,undefined -I"$ROOT/libcommon" "$VDIR/unit.c" "$lib" \
-			-ljansson -lm -o "$UNIT" || skip "cannot link against $lib"
-}
+# (built by make as $BIN/../tests/unit-verify)
+UNIT="$BIN/../tests/unit-verify"
 
 @test "verify: a module built through the IR API verifies" {
-	build_unit
 	run "$UNIT" ok
 	assert_success
 	assert_output ""
 }
 
 @test "verify: an empty dictionary key is rejected (IR API)" {
-	build_unit
 	run "$UNIT" empty
 	assert_failure 1
 	assert_output --partial "invalid empty attribute name for DictionaryAttr element 0"
 }
 
 @test "verify: a duplicated dictionary key is rejected (IR API)" {
-	build_unit
 	run "$UNIT" dup
 	assert_failure 1
 	assert_output --partial "attribute 'optimization_hints': duplicate key 'sm_90'"
 }
 
 @test "verify: an op without a location is reported at its bytecode offset" {
-	build_unit
 	run "$UNIT" offset
 	assert_failure 1
 	assert_output --partial "offset 0x1c4: error: 'cuda_tile.make_token' op result must be a token"

@@ -14,13 +14,24 @@ against `cuobjdump -elf` for every corpus cubin by tests/measure.bats):
   for the other formats a 2-byte value. The attributes we use:
     0x17 KPARAM_INFO   u32 index, u16 ordinal, u16 offset, u32 flags with the
                        parameter size in bits 18..31 (one per parameter)
-    0x19 CBANK_PARAM_SIZE  u16 (format 0x03): bytes of parameters
+    0x45 KPARAM_INFO_V2  the same 12 bytes, but the u32 holds the size in bits
+                       0..15, the pointee's log2 alignment in bits 16..23 and
+                       the space in bits 24..31 (4 = global pointer). ptxas
+                       13.5 writes V2 instead of KPARAM_INFO when the entry has
+                       hidden parameters: NVIDIA's TMA kernels get one
+                       `.hidden .param .align 64 .b8 p[128]` per tensor map
+                       after the user's, filled by the driver through the
+                       .nv.host callbacks (docs/abi.md §5). Hidden parameters
+                       have no KPARAM entry.
+    0x19 CBANK_PARAM_SIZE  u16 (format 0x03): bytes of parameters, hidden
+                       ones included
     0x0a PARAM_CBANK   u32 section index, u16 offset, u16 size: where the
                        parameters start in constant bank 0
     0x10 REQNTID       3 x u32, from PTX .reqntid
     0x05 MAX_THREADS   3 x u32, from PTX .maxntid
     0x66 LANGUAGE      u32 (7 = TILEIR from PTX ".language 7", 3 = PTX;
                        ptxas 13.0 writes no such attribute)
+    0x1b MAXREG_COUNT  u16 (format 0x03): register limit (0xff: none)
 * `.nv.info` (module-wide): 0x2f REGCOUNT and 0x11 FRAME_SIZE, each
   `u32 symbol index, u32 value`.
 * `.nv.shared.<entry>`: static shared memory of the entry (its size).
@@ -33,6 +44,8 @@ EIATTR_MAX_THREADS = 0x05
 EIATTR_REQNTID = 0x10
 EIATTR_FRAME_SIZE = 0x11
 EIATTR_KPARAM_INFO = 0x17
+EIATTR_KPARAM_INFO_V2 = 0x45
+EIATTR_MAXREG_COUNT = 0x1B
 EIATTR_CBANK_PARAM_SIZE = 0x19
 EIATTR_REGCOUNT = 0x2F
 EIATTR_LANGUAGE = 0x66
@@ -50,7 +63,12 @@ class Entry:
     def __init__(self, name):
         self.name = name
         self.params = []          # [(ordinal, offset, size)] sorted by ordinal
-        self.param_bytes = None   # EIATTR_CBANK_PARAM_SIZE
+        self.param_bytes = None   # what a launcher packs: the end of the last
+                                  # listed parameter (EIATTR_CBANK_PARAM_SIZE
+                                  # when there are no hidden parameters)
+        self.cbank_param_bytes = None  # EIATTR_CBANK_PARAM_SIZE, hidden included
+        self.hidden_param_bytes = 0    # cbank_param_bytes - param_bytes
+        self.maxreg = None        # EIATTR_MAXREG_COUNT
         self.param_cbank = None   # (offset, size) in constant bank 0
         self.reqntid = None       # (x, y, z) or None
         self.maxntid = None
@@ -65,6 +83,9 @@ class Entry:
             "name": self.name,
             "params": [list(p) for p in self.params],
             "param_bytes": self.param_bytes,
+            "cbank_param_bytes": self.cbank_param_bytes,
+            "hidden_param_bytes": self.hidden_param_bytes,
+            "maxreg": self.maxreg,
             "param_cbank": list(self.param_cbank) if self.param_cbank else None,
             "reqntid": list(self.reqntid) if self.reqntid else None,
             "maxntid": list(self.maxntid) if self.maxntid else None,
@@ -152,6 +173,9 @@ def parse(data):
     names = [sec_name(s) for s in secs]
     cub.sections = names
     cub.has_nv_host = ".nv.host" in names
+    cub.nv_host = None
+    if cub.has_nv_host:
+        cub.nv_host = sec_data(secs[names.index(".nv.host")])
     symtab = next((s for s in secs if s[1] == 2), None)
     symbols = []
     if symtab is not None:
@@ -161,6 +185,7 @@ def parse(data):
             st_name, st_info, st_other, st_shndx, st_value, st_size = struct.unpack_from(
                 "<IBBHQQ", data, symtab[4] + i * ent)
             symbols.append((_cstr(data, strtab[4] + st_name), st_info, st_other, st_shndx, st_size))
+    cub.symbols = [sym[0] for sym in symbols]
     for name, st_info, st_other, st_shndx, st_size in symbols:
         if (st_info & 0xF) == 2 and (st_other & STO_CUDA_ENTRY):
             e = Entry(name)
@@ -174,8 +199,13 @@ def parse(data):
                 if attr == EIATTR_KPARAM_INFO and len(pl) >= 12:
                     _index, ordinal, offset, flags = struct.unpack_from("<IHHI", pl)
                     e.params.append((ordinal, offset, flags >> 18))
+                elif attr == EIATTR_KPARAM_INFO_V2 and len(pl) >= 12:
+                    _index, ordinal, offset, flags = struct.unpack_from("<IHHI", pl)
+                    e.params.append((ordinal, offset, flags & 0xFFFF))
                 elif attr == EIATTR_CBANK_PARAM_SIZE:
-                    (e.param_bytes,) = struct.unpack_from("<H", pl)
+                    (e.cbank_param_bytes,) = struct.unpack_from("<H", pl)
+                elif attr == EIATTR_MAXREG_COUNT:
+                    (e.maxreg,) = struct.unpack_from("<H", pl)
                 elif attr == EIATTR_PARAM_CBANK and len(pl) >= 8:
                     _sec, off, size = struct.unpack_from("<IHH", pl)
                     e.param_cbank = (off, size)
@@ -187,6 +217,11 @@ def parse(data):
                     (lang,) = struct.unpack_from("<I", pl)
                     e.language = LANGUAGES.get(lang, str(lang))
             e.params.sort()
+            e.param_bytes = e.cbank_param_bytes
+            if e.params:
+                e.param_bytes = max(off + size for _o, off, size in e.params)
+            if e.cbank_param_bytes is not None and e.param_bytes is not None:
+                e.hidden_param_bytes = e.cbank_param_bytes - e.param_bytes
         elif n.startswith(".nv.shared.") and n[11:] in cub.entries:
             cub.entries[n[11:]].shared = s[5]
     by_index = {i: sym[0] for i, sym in enumerate(symbols)}
@@ -214,8 +249,64 @@ def abi_of(entry):
     return {"params": [list(p) for p in entry.params], "param_bytes": entry.param_bytes}
 
 
+LAUNCH_META = "___NV_TILE_LAUNCH_META_DATA___"
+# What the driver takes from a cubin when it loads and launches a kernel with
+# block (1,1,1) as cuTile does (docs/abi.md §5): compared by launch_diff.
+LAUNCH_KEYS = ("e_flags", "language", "reqntid", "maxntid", "maxreg", "params", "param_bytes",
+               "param_cbank_offset", "launch_meta", "smem_over_48k")
+# Reported, not compared: these follow from the code each compiler generates
+# (NVIDIA's TMA kernels have hidden tensor-map parameters and host callbacks
+# that fill them; ours use no TMA), not from how the kernel is launched.
+INFO_KEYS = ("has_nv_host", "hidden_param_bytes", "shared")
+
+
+def launch_of(cub, entry):
+    """The launch-relevant attributes of one entry of a cubin."""
+    return {
+        "e_flags": "0x%x" % cub.e_flags,
+        "language": entry.language or "PTX",
+        "reqntid": list(entry.reqntid) if entry.reqntid else None,
+        "maxntid": list(entry.maxntid) if entry.maxntid else None,
+        "maxreg": entry.maxreg,
+        "params": [list(p) for p in entry.params],
+        "param_bytes": entry.param_bytes,
+        "param_cbank_offset": entry.param_cbank[0] if entry.param_cbank else None,
+        "launch_meta": LAUNCH_META in getattr(cub, "symbols", []),
+        "smem_over_48k": entry.shared > 48 * 1024,
+        "has_nv_host": cub.has_nv_host,
+        "hidden_param_bytes": entry.hidden_param_bytes,
+        "shared": entry.shared,
+    }
+
+
+def launch_diff(nv, ours):
+    """[(entry, key, nv value, our value)] over LAUNCH_KEYS; entries missing
+    on either side are reported with key 'entry'."""
+    out = []
+    for name in sorted(set(nv.entries) | set(ours.entries)):
+        a, b = nv.entries.get(name), ours.entries.get(name)
+        if a is None or b is None:
+            out.append((name, "entry", a is not None, b is not None))
+            continue
+        la, lb = launch_of(nv, a), launch_of(ours, b)
+        out += [(name, k, la[k], lb[k]) for k in LAUNCH_KEYS if la[k] != lb[k]]
+    return out
+
+
 if __name__ == "__main__":
     import json
     import sys
+    if sys.argv[1:2] == ["--launch-diff"] and len(sys.argv) == 4:
+        # cubin.py --launch-diff NVIDIA.cubin OURS.cubin: one line per launch-
+        # relevant difference (exit 1), then the reported-only facts
+        nv, ours = load(sys.argv[2]), load(sys.argv[3])
+        diffs = launch_diff(nv, ours)
+        for name, key, a, b in diffs:
+            print("DIFF %s %s: NVIDIA %s, ours %s" % (name, key, json.dumps(a), json.dumps(b)))
+        for name in sorted(set(nv.entries) & set(ours.entries)):
+            la, lb = launch_of(nv, nv.entries[name]), launch_of(ours, ours.entries[name])
+            print("info %s %s" % (name, " ".join("%s=%s/%s" % (k, json.dumps(la[k]), json.dumps(lb[k]))
+                                                for k in INFO_KEYS)))
+        sys.exit(1 if diffs else 0)
     for p in sys.argv[1:]:
         print(json.dumps({p: load(p).as_dict()}, indent=1))

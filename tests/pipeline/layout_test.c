@@ -1,6 +1,6 @@
-/* Unit tests of the layout algebra (libcommon/layout.c). Built and run by
- * tests/pipeline.bats; prints one line per failed check, then
- * "all checks passed" and exit 0, or exit 1. */
+/* Unit tests of the layout algebra (libcommon/layout.c). Built by make as
+ * $(BUILD)/tests/unit-layout, run by tests/pipeline.bats; prints one line per
+ * failed check, then "all checks passed" and exit 0, or exit 1. */
 #include <stdio.h>
 #include <string.h>
 #include "layout.h"

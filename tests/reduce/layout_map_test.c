@@ -1,4 +1,5 @@
-/* Unit tests of libcommon/layout_map.c (run by tests/reduce.bats). */
+/* Unit tests of libcommon/layout_map.c (built by make as
+ * $(BUILD)/tests/unit-layout-map, run by tests/reduce.bats). */
 #include <stdio.h>
 #include <string.h>
 #include "layout_map.h"

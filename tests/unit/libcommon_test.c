@@ -1,11 +1,15 @@
 /* Unit tests of libcommon pieces that no tool reaches directly: the type
- * spelling parser, the target table, the subprocess helper. Prints one line
- * per failed check and exits 1 if any failed. */
+ * spelling parser, the target table, the subprocess helper, the op, enum and
+ * verifier tables (every op has every row it needs), the typed attribute
+ * getters. Prints one line per failed check and exits 1 if any failed. */
 #include <stdio.h>
 #include <string.h>
 #include "ir.h"
 #include "target.h"
 #include "proc.h"
+#include "opinfo.h"
+#include "enums.h"
+#include "verify.h"
 
 static int failed;
 #define CHECK(c) do { if (!(c)) { printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #c); failed++; } } while (0)
@@ -138,8 +142,54 @@ static void test_proc(void)
 	proc_result_free(&r);
 }
 
+/* The one-record-per-op tables agree with each other, and the derived
+ * predicates answer what the hand-kept lists used to. */
+static void test_tables(void)
+{
+	char buf[256];
+	const char *e = verify_check_tables(buf, sizeof buf);
+	if (e) {
+		printf("FAIL: tables: %s\n", e);
+		failed++;
+	}
+	/* op records */
+	CHECK(opinfo_by_bytecode(0x03) == &op_table[CT_addi]);
+	CHECK(opinfo_by_bytecode(0x7A) == &op_table[CT_memory_fence_alias_tko]);
+	CHECK(opinfo_by_bytecode(0x19) == NULL && opinfo_by_bytecode(256) == NULL);
+	CHECK(opinfo_by_name("nv_tileaa.convert_layout") == NULL);
+	CHECK(opinfo_by_name("nv_tileas.convert_layout") == &op_table[AS_convert_layout]);
+	CHECK(op_table[AA_tiled_load].dialect == DIALECT_NV_TILEAA && op_table[AS_tiled_load].dialect == DIALECT_NV_TILEAS);
+	int nshape = 0, naccept = 0, nkept = 0;
+	for (int i = 0; i < OPCODE_COUNT; i++) {
+		nshape += op_is_shape(&op_table[i]);
+		naccept += op_lower_accepts(&op_table[i]);
+		nkept += op_table[i].dialect == DIALECT_CUDA_TILE && !op_kept_below(&op_table[i]);
+	}
+	CHECK(nshape == 8);      /* reduce scan permute cat extract insert pack unpack */
+	CHECK(op_is_shape(&op_table[CT_insert]) && !op_is_shape(&op_table[CT_broadcast]));
+	CHECK(naccept == 99);    /* every cuda_tile op (105) but module/entry/global and the three MMAs */
+	CHECK(!op_lower_accepts(&op_table[CT_mmaf]) && op_lower_accepts(&op_table[CT_atan2]));
+	CHECK(nkept == 17);      /* views, memory, tokens, shape queries, atomics, module, global */
+	CHECK(!op_kept_below(&op_table[CT_load_view_tko]) && op_kept_below(&op_table[CT_reduce]));
+	CHECK(op_table[CT_divi].family == FAM_SAME && op_table[CT_insert].family == FAM_INSERT);
+	/* versions and enums */
+	CHECK(bytecode_latest() == 1304 && bytecode_version_known(1302) && !bytecode_version_known(1305));
+	CHECK(strcmp(bytecode_version_name(1303), "13.3") == 0 && bytecode_version_parse("13.4") == 1304);
+	CHECK(bytecode_version_parse("13.0") == -1 && strcmp(bytecode_version_name(1200), "?") == 0);
+	CHECK(strcmp(bytecode_version_list(), "13.1, 13.2, 13.3, 13.4") == 0);
+	CHECK(strcmp(bytecode_version_list_quoted(), "\"13.1\", \"13.2\", \"13.3\", \"13.4\"") == 0);
+	CHECK(strcmp(enum_spelling(EK_ROUNDING, ROUNDING_nearest_away, 0), "nearest_away") == 0);
+	CHECK(enum_spelling(EK_ROUNDING, ROUNDING_nearest_away, 1303) == NULL);
+	CHECK(enum_spelling(EK_SIGNEDNESS, 2, 0) == NULL);
+	CHECK(enum_lookup(EK_RMW_MODE, "xchg")->value == RMW_MODE_xchg && RMW_MODE_xchg == 9);
+	CHECK(enum_lookup(EK_SCOPE, "xchg") == NULL);
+	CHECK(strcmp(enum_list(EK_ORDERING, buf, sizeof buf), "weak, relaxed, acquire, release, acq_rel") == 0);
+	CHECK(strcmp(enum_kind_what(EK_CMP_PRED), "comparison predicate") == 0);
+}
+
 int main(void)
 {
+	test_tables();
 	test_types();
 	test_targets();
 	test_proc();

@@ -3,6 +3,7 @@
  *   empty   an optimization_hints dictionary with an empty key
  *   dup     a dictionary with a duplicated key
  *   offset  an op without a location but with a bytecode offset
+ * Built by make as $(BUILD)/tests/unit-verify, run by tests/verify.bats.
  * usage: unit CASE  -> prints nothing; the verifier's messages go to stderr;
  * exit status = the number of errors verify_cuda_tile() returned. */
 #include <stdio.h>

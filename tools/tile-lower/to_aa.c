@@ -13,37 +13,6 @@
 #include "irutil.h"
 #include "diag.h"
 
-/* cuda_tile ops tile-lower knows how to carry down: every elementwise op
- * and this list. Anything else is "not supported yet". */
-static bool supported(const OpInfo *in)
-{
-	if (in->dialect != DIALECT_CUDA_TILE)
-		return false;
-	if (op_has(in, OPT_EW))
-		return true;
-	switch (in->code) {
-	case CT_constant: case CT_iota: case CT_broadcast: case CT_reshape: case CT_assume:
-	case CT_get_tile_block_id: case CT_get_num_tile_blocks: case CT_for: case CT_if:
-	case CT_yield: case CT_continue: case CT_return: case CT_make_tensor_view:
-	case CT_make_partition_view: case CT_load_view_tko: case CT_store_view_tko:
-	case CT_load_ptr_tko: case CT_store_ptr_tko: case CT_make_token: case CT_join_tokens:
-	case CT_get_index_space_shape: case CT_get_tensor_shape:
-		return true;
-	/* atomics, views made of pointers, debug, globals, loop/break, 13.4 fences (lower_ops.c) */
-	case CT_atomic_rmw_tko: case CT_atomic_cas_tko: case CT_atomic_red_view_tko:
-	case CT_make_strided_view: case CT_make_gather_scatter_view: case CT_print_tko:
-	case CT_assert: case CT_get_global: case CT_loop: case CT_break: case CT_alloca:
-	case CT_gdc_launch_dependents_tko: case CT_gdc_wait_tko: case CT_memory_fence_alias_tko:
-		return true;
-	/* reductions, scans and shape ops: carried as they are (docs/lowering.md §8) */
-	case CT_reduce: case CT_scan: case CT_permute: case CT_cat: case CT_extract:
-	case CT_insert: case CT_pack: case CT_unpack:
-		return true;
-	default:
-		return false;
-	}
-}
-
 typedef struct Facts {
 	int64_t div_by;     /* known divisor (power of two), 1 if none */
 } Facts;
@@ -314,7 +283,7 @@ static void lower_block(L *l, Block *b);
 static void lower_op(L *l, Op *op)
 {
 	Module *m = l->m;
-	if (!supported(op->info)) {
+	if (!op_lower_accepts(op->info)) {
 		diag_error(op->loc, "'%s' op is not supported yet", op->info->name);
 		l->errors++;
 		return;

@@ -28,12 +28,6 @@ static int64_t pow2_factor(int64_t x)
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
-static int64_t attr_at(const Op *op, const char *name, int i, int64_t dflt)
-{
-	const Attr *a = op_attr(op, name);
-	return a && a->kind == AT_INTS && i < a->u.ints.n ? a->u.ints.v[i] : dflt;
-}
-
 /* Widest legal access in bytes for a tiled load/store (see the file comment).
  * f4E2M1FN is packed two to a byte, element 2i in the low nibble: sizes
  * and strides count bytes as half the elements; 0 when a static odd
@@ -57,20 +51,20 @@ static int64_t tiled_vector_bytes(const Op *op)
 		return eb;                      /* innermost stride not known to be 1 */
 	const Attr *ta = op_attr(op, "tile");
 	int64_t tile_last = ta->u.ints.v[r - 1];
-	int64_t step_last = attr_at(op, "step", r - 1, tile_last);    /* where tiles start */
+	int64_t step_last = op_attr_int_at(op, "step", r - 1, tile_last);    /* where tiles start */
 	int64_t vb = 16;
 	const Attr *ba = op_attr(mr, "base_align");
 	vb = min64(vb, ba ? ba->u.i : eb);
 	for (int d = 0; d < r - 1; d++) {
 		int64_t s = tv->strides[d] != DYN_DIM ? pow2_factor(tv->strides[d])
-						      : per * attr_at(mr, "stride_div_by", d, 1);
+						      : per * op_attr_int_at(mr, "stride_div_by", d, 1);
 		vb = min64(vb, s / per * eb);
 	}
 	vb = min64(vb, pow2_factor(step_last) / per * eb);   /* offset of the tile along the row */
 	vb = min64(vb, tile_last / per * eb);                /* a chunk stays in one row */
-	if (!attr_at(op, "in_bounds", r - 1, 0)) {
+	if (!op_attr_int_at(op, "in_bounds", r - 1, 0)) {
 		int64_t sz = tv->shape[r - 1] != DYN_DIM ? pow2_factor(tv->shape[r - 1])
-							 : per * attr_at(mr, "shape_div_by", r - 1, 1);
+							 : per * op_attr_int_at(mr, "shape_div_by", r - 1, 1);
 		vb = min64(vb, sz / per * eb);
 	}
 	if (f4)

@@ -21,6 +21,7 @@ static PackOptions opts = {
 	.host_os = "linux",
 	.symbol = "tileiras_fatbin",
 	.remark_format = "yaml",
+	.language = "auto",
 };
 static const char *ptxas_args[64];
 
@@ -53,7 +54,7 @@ static int option(ToolRun *r, const char *name, const char *value, bool *takes_v
 {
 	static const char *const valued[] = { "--sanitize",
 		"--host-arch", "--host-os", "--symbol", "--remarks-output-file", "--remark-format",
-		"--ptxas", "--fatbinary", "--ptxas-arg", NULL };
+		"--ptxas", "--fatbinary", "--ptxas-arg", "--language", NULL };
 	if (strcmp(name, "-v") == 0 || strcmp(name, "--verbose") == 0)
 		return flag_value(value, &opts.verbose) ? 1 : bad("bad value in '%s=%s'", name, value);
 	if (strcmp(name, "--lineinfo") == 0)
@@ -95,6 +96,10 @@ static int option(ToolRun *r, const char *name, const char *value, bool *takes_v
 			if (strcmp(value, "yaml") != 0 && strcmp(value, "command-line") != 0)
 				return bad("unknown remark format '%s' (yaml, command-line)", value);
 			opts.remark_format = value;
+		} else if (strcmp(name, "--language") == 0) {
+			if (strcmp(value, "auto") != 0 && strcmp(value, "tileir") != 0 && strcmp(value, "ptx") != 0)
+				return bad("unknown language '%s' (auto, tileir, ptx)", value);
+			opts.language = value;
 		} else if (strcmp(name, "--ptxas") == 0) {
 			opts.ptxas = value;
 		} else if (strcmp(name, "--fatbinary") == 0) {
@@ -173,10 +178,16 @@ int main(int argc, char **argv)
 			"                     NAME_size holds its length)\n"
 			"  --remarks-output-file=F  write per-kernel resource remarks from ptxas -v to F\n"
 			"  --remark-format=FMT  yaml (default, LLVM remark YAML) or command-line\n"
-			"  --ptxas=PATH, --fatbinary=PATH  use these tools instead of looking them up\n"
-			"                     in $CUDA_ROOT|$CUDA_HOME|$CUDA_PATH|/usr/local/cuda, then PATH\n"
+			"  --language=L       auto (default): a TILEIR-language cubin (.language 7, as\n"
+			"                     NVIDIA's) when the ptxas can assemble it (13.2+), else\n"
+			"                     plain PTX and a remark; tileir: required; ptx: never\n"
+			"  --ptxas=PATH       this ptxas (also $TILEIRAS_PTXAS); default: the newest of\n"
+			"                     $CUDA_ROOT|$CUDA_HOME|$CUDA_PATH|/usr/local/cuda, PATH and\n"
+			"                     pip's nvidia/cu13/bin ($VIRTUAL_ENV, python3 on PATH)\n"
+			"  --fatbinary=PATH   this fatbinary instead of the toolkit's or PATH's\n"
 			"  --ptxas-arg=ARG    pass ARG to ptxas (repeatable)\n"
-			"  -v, --verbose      print the ptxas and fatbinary command lines\n"
+			"  -v, --verbose      print the ptxas candidates, the one chosen and the\n"
+			"                     ptxas and fatbinary command lines\n"
 			"  environment: MLIR_ENABLE_EVO and PTX_KNOBS_PATH both set: ptxas\n"
 			"                     --knobs-file=$PTX_KNOBS_PATH\n"
 			"  output: cubin = ptxas output; fatbin = fatbinary of the cubin and the PTX;\n"

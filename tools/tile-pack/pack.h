@@ -1,7 +1,9 @@
 /* pack.h: the tile-pack stage: PTX -> ptxas -> cubin, fatbin or host object.
  *
  * Accepts: PTX text (any .version/.target ptxas knows).
- * Guarantees: the cubin is exactly what ptxas wrote; the fatbin is what the
+ * Guarantees: the cubin is exactly what ptxas wrote from the PTX, made a
+ * TILEIR-language module (tileir.c) when the chosen ptxas can assemble that
+ * (--language=auto, the default; the fallback is a remark); the fatbin is what the
  * toolkit's fatbinary wrote from that cubin plus the PTX; the host object is
  * an ELF (or COFF for --host-os=windows) relocatable carrying that fatbin in
  * section .nv_fatbin under a global symbol (docs/driver.md, "Host object").
@@ -29,7 +31,14 @@ typedef struct PackOptions {
 	const char **ptxas_args;    /* extra ptxas arguments */
 	int n_ptxas_args;
 	bool verbose;               /* print each tool's command line */
+	const char *language;       /* "auto" (TILEIR when the ptxas can), "tileir", "ptx" */
 } PackOptions;
+
+/* What `ptxas --version` says (known = false: it said nothing we read). */
+typedef struct PtxasVersion {
+	bool known;
+	int major, minor, patch;
+} PtxasVersion;
 
 /* The PTX to assemble: its bytes, and a regular file holding the same bytes
  * when there is one (ptxas then names it in its messages). */
@@ -53,6 +62,15 @@ typedef struct KernelUsage {
  * after a message saying where it looked. */
 char *pack_find_tool(const char *given, const char *name);
 
+/* The ptxas to run (ptxas_pick.c): `given` (--ptxas) or $TILEIRAS_PTXAS if
+ * set, else the newest of the toolkit's, PATH's and pip's. malloc'd path and
+ * its version, or NULL after a message. verbose: list the candidates. */
+char *pack_pick_ptxas(const char *given, PtxasVersion *version, bool verbose);
+
+/* PTX as a TILEIR-language module (tileir.c): `.language 7` in every entry
+ * header, `.version` at least 9.2. Appends to out; returns the entries marked. */
+int ptx_to_tileir(const uint8_t *ptx, size_t len, StrBuf *out);
+
 /* The ".target" of the PTX ("sm_90a"), or "" when it has none. */
 void ptx_target(const uint8_t *ptx, size_t len, char *buf, size_t n);
 
@@ -69,6 +87,8 @@ int pack_host_object(const PackOptions *o, const void *fatbin, size_t len, StrBu
 int parse_ptxas_usage(const char *log, KernelUsage **out);
 void write_remarks(StrBuf *b, const KernelUsage *k, int n, const char *format);
 void free_usage(KernelUsage *k, int n);
+/* The remark that the cubin is plain PTX, not TILEIR, and why (--language=auto). */
+void write_language_remark(StrBuf *b, const char *why, const char *format);
 
 /* "+ ptxas -arch sm_90 ..." on stderr, arguments quoted for the shell. */
 void print_command(const char *const argv[]);

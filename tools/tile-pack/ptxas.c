@@ -14,6 +14,7 @@
 #include "proc.h"
 #include "target.h"
 #include "tool.h"
+#include "xalloc.h"
 
 static char *search_tool(const char *name, StrBuf *looked)
 {
@@ -56,9 +57,7 @@ static char *search_tool(const char *name, StrBuf *looked)
 char *pack_find_tool(const char *given, const char *name)
 {
 	if (given) {
-		char *p = strdup(given);
-		if (!p)
-			ice("out of memory");
+		char *p = xstrdup(given);
 		return p;
 	}
 	StrBuf looked = {0};
@@ -208,7 +207,9 @@ static void pass_through(const char *text, const char *tmp_path, const char *dis
 }
 
 /* The ptxas -arch: the PTX's own .target when it is a variant (sm_90a,
- * sm_100f) of the requested GPU, so arch-specific PTX assembles as itself. */
+ * sm_100f) of the requested GPU, so arch-specific PTX assembles as itself;
+ * else the GPU, as its arch-specific 'a' variant where it has one (sm_90 and
+ * newer: NVIDIA's tileiras does the same, so the cubins' ELF flags agree). */
 static int choose_arch(const PackOptions *o, const PtxInput *in, char arch[16])
 {
 	char t[32];
@@ -219,14 +220,23 @@ static int choose_arch(const PackOptions *o, const PtxInput *in, char arch[16])
 			return -1;
 		}
 		snprintf(arch, 16, "%s", t);
-		return 0;
+	} else {
+		size_t g = strlen(o->gpu_name), tl = strlen(t);
+		if (tl == g + 1 && strncmp(t, o->gpu_name, g) == 0 && (t[g] == 'a' || t[g] == 'f'))
+			snprintf(arch, 16, "%s", t);
+		else
+			snprintf(arch, 16, "%s", o->gpu_name);
 	}
-	size_t g = strlen(o->gpu_name), tl = strlen(t);
-	if (tl == g + 1 && strncmp(t, o->gpu_name, g) == 0 && (t[g] == 'a' || t[g] == 'f'))
-		snprintf(arch, 16, "%s", t);
-	else
-		snprintf(arch, 16, "%s", o->gpu_name);
+	const Target *tg = target_by_name(arch);
+	if (tg && target_has(tg, TF_ARCH_A) && strlen(arch) < 15)
+		strcat(arch, "a");
 	return 0;
+}
+
+/* ptxas 13.N reads PTX ISA 9.N; `.language` needs 9.2 */
+static bool knows_tileir(const PtxasVersion *v)
+{
+	return v->known && (v->major > 13 || (v->major == 13 && v->minor >= 2));
 }
 
 static bool has_arg(const PackOptions *o, const char *a)
@@ -241,19 +251,49 @@ int pack_cubin(const PackOptions *o, const PtxInput *in, StrBuf *cubin, char arc
 {
 	if (choose_arch(o, in, arch) < 0)
 		return -1;
-	char *ptxas = pack_find_tool(o->ptxas, "ptxas");
+	PtxasVersion ver;
+	char *ptxas = pack_pick_ptxas(o->ptxas, &ver, o->verbose);
 	if (!ptxas)
 		return -1;
+	const char *lang = o->language ? o->language : "auto";
+	bool tileir = strcmp(lang, "tileir") == 0 || (strcmp(lang, "auto") == 0 && knows_tileir(&ver));
+	StrBuf why_plain = {0};   /* --language=auto fell back: the remark's text */
+	if (strcmp(lang, "auto") == 0 && !tileir)
+		sb_printf(&why_plain, "ptxas %s (release %d.%d) cannot assemble '.language 7' (PTX ISA 9.2, "
+			  "ptxas 13.2 or newer): the cubin's language is PTX, not TILEIR", ptxas,
+			  ver.major, ver.minor);
+	if (strcmp(lang, "tileir") == 0 && !knows_tileir(&ver)) {
+		diag_plain("--language=tileir: ptxas %s (release %d.%d) cannot assemble '.language 7' "
+			   "(needs ptxas 13.2 or newer)", ptxas, ver.major, ver.minor);
+		free(ptxas);
+		sb_free(&why_plain);
+		return -1;
+	}
+	if (o->verbose)
+		fprintf(stderr, "tile-pack: ptxas %s (release %d.%d.%d), %s module\n", ptxas, ver.major,
+			ver.minor, ver.patch, tileir ? "TILEIR" : "plain PTX");
 	char *dir = tmpdir_make();
 	if (!dir) {
 		free(ptxas);
+		sb_free(&why_plain);
 		return -1;
 	}
 	int rc = -1;
-	StrBuf ptx_path = {0}, out_path = {0}, knobs = {0};
+	StrBuf ptx_path = {0}, out_path = {0}, knobs = {0}, tir = {0};
 	sb_printf(&out_path, "%s/out.cubin", dir);
 	const char *tmp_ptx = NULL;
-	if (in->path) {
+	bool retried = false;
+again:
+	ptx_path.len = 0;
+	tmp_ptx = NULL;
+	if (tileir) {
+		tir.len = 0;
+		ptx_to_tileir(in->text, in->len, &tir);
+		sb_printf(&ptx_path, "%s/in.ptx", dir);
+		if (write_file(ptx_path.s, tir.s ? tir.s : "", tir.len) < 0)
+			goto out;
+		tmp_ptx = ptx_path.s;
+	} else if (in->path) {
 		sb_puts(&ptx_path, in->path);
 	} else {
 		sb_printf(&ptx_path, "%s/in.ptx", dir);
@@ -290,6 +330,7 @@ int pack_cubin(const PackOptions *o, const PtxInput *in, StrBuf *cubin, char arc
 	}
 	const char *kp = getenv("PTX_KNOBS_PATH");
 	if (getenv("MLIR_ENABLE_EVO") && kp) {
+		knobs.len = 0;
 		sb_printf(&knobs, "--knobs-file=%s", kp);
 		argv[n++] = knobs.s;
 	}
@@ -311,6 +352,17 @@ int pack_cubin(const PackOptions *o, const PtxInput *in, StrBuf *cubin, char arc
 		proc_result_free(&pr);
 		goto out;
 	}
+	if (prc != 0 && tileir && !retried && strcmp(lang, "auto") == 0 && pr.err.s &&
+	    strstr(pr.err.s, ".language")) {
+		/* the version said it could; this ptxas says otherwise: plain PTX */
+		const char *e = strchr(pr.err.s, '\n');
+		sb_printf(&why_plain, "ptxas %s rejected '.language 7' (%.*s): the cubin's language is "
+			  "PTX, not TILEIR", ptxas, e ? (int)(e - pr.err.s) : (int)strlen(pr.err.s), pr.err.s);
+		proc_result_free(&pr);
+		tileir = false;
+		retried = true;
+		goto again;
+	}
 	pass_through(pr.out.s, tmp_ptx, in->display, own_v);
 	pass_through(pr.err.s, tmp_ptx, in->display, own_v);
 	if (prc != 0) {
@@ -329,6 +381,8 @@ int pack_cubin(const PackOptions *o, const PtxInput *in, StrBuf *cubin, char arc
 		sb_puts(&log, sb_cstr(&pr.err));
 		int nk = parse_ptxas_usage(log.s, &k);
 		StrBuf y = {0};
+		if (why_plain.len)
+			write_language_remark(&y, why_plain.s, o->remark_format);
 		write_remarks(&y, k, nk, o->remark_format);
 		rc = write_output_atomic(o->remarks_file, y.s ? y.s : "", y.len) < 0 ? -1 : 0;
 		sb_free(&y);
@@ -342,6 +396,8 @@ out:
 	sb_free(&ptx_path);
 	sb_free(&out_path);
 	sb_free(&knobs);
+	sb_free(&tir);
+	sb_free(&why_plain);
 	tmpdir_remove(dir);
 	free(ptxas);
 	return rc;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pack.h"
+#include "xalloc.h"
 
 static const char info[] = "ptxas info    : ";
 
@@ -83,11 +84,9 @@ int parse_ptxas_usage(const char *log, KernelUsage **out)
 				p += sizeof ce - 1;
 				const char *q = memchr(p, '\'', (size_t)(eol - p));
 				if (q) {
-					k = realloc(k, sizeof *k * (size_t)(n + 1));
-					if (!k)
-						abort();
+					k = xrealloc(k, sizeof *k * (size_t)(n + 1));
 					cur = &k[n++];
-					*cur = (KernelUsage){ .name = strndup(p, (size_t)(q - p)), .registers = -1,
+					*cur = (KernelUsage){ .name = xstrndup(p, (size_t)(q - p)), .registers = -1,
 							      .barriers = -1, .stack = -1, .spill_stores = -1,
 							      .spill_loads = -1, .smem = 0, .cmem0 = -1 };
 					const char *a = strstr(q, "for '");
@@ -169,5 +168,18 @@ void write_remarks(StrBuf *b, const KernelUsage *k, int n, const char *format)
 				sb_printf(b, "       = note: %s = %ld\n", fields[f].key, v);
 		}
 		sb_puts(b, yaml ? "...\n" : "\n\n");
+	}
+}
+
+void write_language_remark(StrBuf *b, const char *why, const char *format)
+{
+	if (!format || strcmp(format, "yaml") == 0) {
+		sb_puts(b, "--- !Missed\nPass:            tile-pack\nName:            TileIRLanguage\n"
+			   "Args:\n  - Remark:          ");
+		yaml_str(b, why);
+		sb_puts(b, "\n...\n");
+	} else {
+		sb_printf(b, "category: Launch\n    remark[missed]: %s\n       |\n       = name: TileIRLanguage\n\n\n",
+			  why);
 	}
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "reader.h"
 #include "diag.h"
+#include "xalloc.h"
 
 enum {
 	ATAG_INTEGER = 1, ATAG_FLOAT, ATAG_BOOL, ATAG_TYPE, ATAG_STRING, ATAG_ARRAY,
@@ -176,9 +177,7 @@ static const Attr *read_array(Cur *c, int depth)
 	uint32_t n = cur_count(c, 1, "array attribute");
 	if (c->rd->failed)
 		return NULL;
-	const Attr **v = malloc(sizeof *v * ((size_t)n + 1));
-	if (!v)
-		ice("out of memory");
+	const Attr **v = xmalloc(sizeof *v * ((size_t)n + 1));
 	for (uint32_t i = 0; i < n; i++)
 		if (!(v[i] = attr_tagged(c, depth + 1))) {
 			free(v);
@@ -250,9 +249,7 @@ const Attr *attr_dict_body(Cur *c, int depth, bool hints)
 	uint32_t n = cur_count(c, 2, "dictionary");
 	if (rd->failed)
 		return NULL;
-	NamedAttr *v = malloc(sizeof *v * ((size_t)n + 1));
-	if (!v)
-		ice("out of memory");
+	NamedAttr *v = xmalloc(sizeof *v * ((size_t)n + 1));
 	const Attr *d = NULL;
 	for (uint32_t i = 0; i < n; i++) {
 		size_t kat = c->pos;
@@ -298,15 +295,15 @@ const Attr *attr_predicate(Cur *c)
 	return a;
 }
 
-const Attr *attr_enum(Cur *c, int enum_id, const char *name)
+const Attr *attr_enum(Cur *c, EnumKind kind, const char *name)
 {
 	size_t at = c->pos;
 	uint64_t v = cur_varint(c);
 	if (c->rd->failed)
 		return NULL;
-	const char *s = enum_name(enum_id, v, c->rd->version);
+	const char *s = enum_spelling(kind, v, c->rd->version);
 	if (!s) {
-		rd_fail(c->rd, at, "invalid %s value %llu for '%s'", enum_describe(enum_id),
+		rd_fail(c->rd, at, "invalid %s value %llu for '%s'", enum_kind_what(kind),
 			(unsigned long long)v, name);
 		return NULL;
 	}
@@ -319,9 +316,7 @@ const Attr *attr_i32_array(Cur *c)
 	uint32_t n = cur_count(c, 4, "i32 array");
 	if (c->rd->failed)
 		return NULL;
-	int64_t *v = malloc(sizeof *v * ((size_t)n + 1));
-	if (!v)
-		ice("out of memory");
+	int64_t *v = xmalloc(sizeof *v * ((size_t)n + 1));
 	const Attr *a = NULL;
 	for (uint32_t i = 0; i < n; i++) {
 		size_t at = c->pos;
@@ -370,9 +365,7 @@ const Attr *attr_dense_const(Reader *rd, uint64_t idx, const Type *t, size_t at)
 	if (k == SC_I1) {
 		if (size == n || (size == 1 && n > 1 && (raw[0] == 0 || raw[0] == 0xff))) {
 			bool splat = size == 1 && n > 1;
-			uint8_t *b = malloc(size ? size : 1);
-			if (!b)
-				ice("out of memory");
+			uint8_t *b = xmalloc(size ? size : 1);
 			for (size_t i = 0; i < size; i++)
 				b[i] = raw[i] != 0;
 			const Attr *a = attr_dense(rd->m, t, size, b, splat);
@@ -380,9 +373,7 @@ const Attr *attr_dense_const(Reader *rd, uint64_t idx, const Type *t, size_t at)
 			return a;
 		}
 		if (size == (n + 7) / 8) {
-			uint8_t *b = malloc(n);
-			if (!b)
-				ice("out of memory");
+			uint8_t *b = xmalloc(n);
 			for (size_t i = 0; i < n; i++)
 				b[i] = raw[i / 8] >> (i % 8) & 1;
 			const Attr *a = attr_dense(rd->m, t, n, b, false);

@@ -12,6 +12,7 @@
 #include "reader.h"
 #include "opinfo.h"
 #include "diag.h"
+#include "xalloc.h"
 
 typedef enum FieldKind {
 	F_END, F_RES, F_NRES, F_NRES_TOKEN, F_FLAGS, F_UNIT, F_ENUM, F_INT, F_BOOL, F_STR,
@@ -25,7 +26,7 @@ typedef struct Field {
 	int n, max;             /* counts */
 	unsigned mask;          /* flag bit, 0 = not flag-controlled */
 	int since;              /* first version the field is on the wire; 0 = always */
-	int en;                 /* EN_* */
+	EnumKind en;            /* EK_* */
 	int dflt;               /* ENUM_SINCE: value before `since` */
 } Field;
 
@@ -35,9 +36,9 @@ typedef struct Field {
 #define FLAGS                   { .kind = F_FLAGS }
 #define FLAGS_SINCE(v)          { .kind = F_FLAGS, .since = (v) }
 #define UNIT(nm, b)             { .kind = F_UNIT, .name = nm, .mask = 1u << (b) }
-#define ENUM(nm, e)             { .kind = F_ENUM, .name = nm, .en = EN_##e }
-#define ENUM_OPT(nm, e, b)      { .kind = F_ENUM, .name = nm, .en = EN_##e, .mask = 1u << (b) }
-#define ENUM_SINCE(nm, e, v, d) { .kind = F_ENUM, .name = nm, .en = EN_##e, .since = (v), .dflt = (d) }
+#define ENUM(nm, e)             { .kind = F_ENUM, .name = nm, .en = EK_##e }
+#define ENUM_OPT(nm, e, b)      { .kind = F_ENUM, .name = nm, .en = EK_##e, .mask = 1u << (b) }
+#define ENUM_SINCE(nm, e, v, d) { .kind = F_ENUM, .name = nm, .en = EK_##e, .since = (v), .dflt = (d) }
 #define INT(nm)                 { .kind = F_INT, .name = nm }
 #define BOOL(nm)                { .kind = F_BOOL, .name = nm }
 #define STR(nm)                 { .kind = F_STR, .name = nm }
@@ -64,6 +65,28 @@ static const Field *const layouts[OPCODE_COUNT] = {
 #undef LAYOUT
 };
 
+void ops_check_layouts(void)
+{
+	for (int i = 0; i < OPCODE_COUNT; i++) {
+		const OpInfo *o = &op_table[i];
+		if (o->dialect != DIALECT_CUDA_TILE || op_has(o, OPT_STRUCT)) {
+			if (layouts[i])
+				ice("layouts.def: '%s' cannot be in a function body but has a row", o->name);
+			continue;
+		}
+		if (!layouts[i])
+			ice("layouts.def: no row for '%s'", o->name);
+		for (const Field *f = layouts[i]; f->kind != F_END; f++) {
+			if (f->since && (!bytecode_version_known(f->since) || f->since < o->since))
+				ice("layouts.def: '%s': field version %d is not a bytecode version from %s on",
+				    o->name, f->since, bytecode_version_name(o->since));
+			if (f->kind == F_ENUM && (f->en >= EK_COUNT ||
+						  (f->since && !enum_spelling(f->en, (uint64_t)f->dflt, o->since))))
+				ice("layouts.def: '%s': bad enum field '%s'", o->name, f->name);
+		}
+	}
+}
+
 /* ------------------------------------------------------------ values */
 
 typedef struct Values { Value **v; size_t n, cap; } Values;
@@ -74,9 +97,7 @@ static bool push_value(Reader *rd, Values *vs, Value *v, size_t at)
 		return rd_fail(rd, at, "more than %d values in one function", MAX_VALUES);
 	if (vs->n == vs->cap) {
 		vs->cap = vs->cap ? vs->cap * 2 : 256;
-		vs->v = realloc(vs->v, sizeof *vs->v * vs->cap);
-		if (!vs->v)
-			ice("out of memory");
+		vs->v = xrealloc(vs->v, sizeof *vs->v * vs->cap);
 	}
 	vs->v[vs->n++] = v;
 	return true;
@@ -86,8 +107,7 @@ static bool push_value(Reader *rd, Values *vs, Value *v, size_t at)
 #define GROW(arr, n, cap) do { \
 	if ((n) == (cap)) { \
 		(cap) = (cap) ? (cap) * 2 : 8; \
-		(arr) = realloc((arr), sizeof *(arr) * (cap)); \
-		if (!(arr)) ice("out of memory"); \
+		(arr) = xrealloc((arr), sizeof *(arr) * (cap)); \
 	} } while (0)
 
 /* Arrays one op is assembled in; shared by all ops of a function (an op is
@@ -174,9 +194,7 @@ static bool read_tarray(Reader *rd, Cur *c, OpState *s, const char *name)
 	uint32_t n = cur_count(c, 1, name);
 	if (rd->failed)
 		return false;
-	const Attr **v = malloc(sizeof *v * ((size_t)n + 1));
-	if (!v)
-		ice("out of memory");
+	const Attr **v = xmalloc(sizeof *v * ((size_t)n + 1));
 	for (uint32_t i = 0; i < n; i++) {
 		size_t at = c->pos;
 		v[i] = attr_tagged(c, 0);
@@ -212,9 +230,7 @@ static bool read_boolarr(Reader *rd, Cur *c, OpState *s, const Field *f)
 	}
 	if (!any)
 		return !rd->failed;   /* all false: the default, not represented */
-	const Attr **v = malloc(sizeof *v * ((size_t)n + 1));
-	if (!v)
-		ice("out of memory");
+	const Attr **v = xmalloc(sizeof *v * ((size_t)n + 1));
 	for (uint32_t i = 0; i < n; i++)
 		v[i] = attr_bool(rd->m, rd->buf[at + i]);
 	add_attr(s, name, attr_array(rd->m, (int)n, v));
@@ -265,7 +281,7 @@ static bool read_field(Reader *rd, Cur *c, OpState *s, const Field *f, const Fie
 			return false;
 		if (n != want)
 			return rd_fail(rd, at, "%s has %u results, expected %u in bytecode %s",
-				       s->info->name, n, want, version_name(rd->version));
+				       s->info->name, n, want, bytecode_version_name(rd->version));
 		if (n)
 			return add_result(rd, c, s);
 		/* older files: the token result is implicit and takes no value number */
@@ -287,7 +303,7 @@ static bool read_field(Reader *rd, Cur *c, OpState *s, const Field *f, const Fie
 		return true;
 	case F_ENUM:
 		if (rd->version < f->since) {
-			add_attr(s, f->name, attr_string(rd->m, enum_name(f->en, (uint64_t)f->dflt, 1301)));
+			add_attr(s, f->name, attr_string(rd->m, enum_spelling(f->en, (uint64_t)f->dflt, 0)));
 			return true;
 		}
 		if (on) {
@@ -431,9 +447,7 @@ static bool read_block(Body *bd, Region *r, int depth)
 	uint32_t nargs = cur_count(c, 1, "block argument");
 	if (rd->failed)
 		return false;
-	const Type **types = malloc(sizeof *types * ((size_t)nargs + 1));
-	if (!types)
-		ice("out of memory");
+	const Type **types = xmalloc(sizeof *types * ((size_t)nargs + 1));
 	for (uint32_t i = 0; i < nargs; i++) {
 		size_t tat = c->pos;
 		types[i] = cur_type(c);
@@ -505,8 +519,8 @@ static Op *read_op(Body *bd, Block *b, int depth)
 	}
 	if (info->since > rd->version) {
 		rd_fail(rd, at, "opcode 0x%02llx (%s) requires bytecode version %s+, file version is %s",
-			(unsigned long long)opcode, info->name, version_name(info->since),
-			version_name(rd->version));
+			(unsigned long long)opcode, info->name, bytecode_version_name(info->since),
+			bytecode_version_name(rd->version));
 		return NULL;
 	}
 	const Field *row = layouts[info->code];

@@ -9,8 +9,6 @@
 #include "opinfo.h"
 #include "diag.h"
 
-const char tile_read_versions[] = "13.1, 13.2, 13.3, 13.4";
-
 enum { FN_PRIVATE = 1, FN_KERNEL = 2, FN_HINTS = 4 };
 
 static const char *need_string(Cur *c, const char *what)
@@ -72,7 +70,7 @@ static bool read_globals(Reader *rd)
 		if (align > INT64_MAX)
 			return rd_fail(rd, aat, "global '%s' alignment %llu is too large", name,
 				       (unsigned long long)align);
-		const char *visname = enum_name(EN_VISIBILITY, vis, rd->version);
+		const char *visname = enum_spelling(EK_VISIBILITY, vis, rd->version);
 		if (!visname)
 			return rd_fail(rd, visat, "global '%s' has invalid symbol visibility %llu", name,
 				       (unsigned long long)vis);
@@ -179,13 +177,14 @@ static bool read_functions(Reader *rd)
 
 Module *tile_read_bytecode(const uint8_t *buf, size_t len)
 {
+	ops_check_layouts();
 	Reader rd = { .buf = buf, .len = len };
 	rd.m = module_new("cuda_tile");
 	Module *m = rd.m;
 	bool ok = sections_scan(&rd) && table_read(&rd, SEC_STRING, 4, &rd.strings, "string table", false);
 	if (ok) {
 		rd.str_cache = arena_alloc(m->arena, sizeof *rd.str_cache * ((size_t)rd.strings.n + 1));
-		module_set_attr(m, "bytecode_version", attr_string(m, version_name(rd.version)));
+		module_set_attr(m, "bytecode_version", attr_string(m, bytecode_version_name(rd.version)));
 		ok = read_producer(&rd) && table_read(&rd, SEC_TYPE, 4, &rd.types, "type table", true);
 	}
 	if (ok) {

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "ir.h"
+#include "enums.h"
 
 /* Limits that keep every input cheap and every output re-readable (docs/ir.md). */
 #define MAX_RANK 16            /* tile / tensor_view / view rank (JSON type grammar) */
@@ -89,7 +90,6 @@ bool table_parse(Cur *c, unsigned width, Table *t, const char *what, bool check)
 bool table_read(Reader *rd, int sec, unsigned width, Table *t, const char *what, bool check);
 Cur table_entry(Reader *rd, const Table *t, uint32_t i);
 const char *string_get(Reader *rd, uint64_t idx, size_t at);
-const char *version_name(int version);
 
 /* types.c */
 const Type *type_get(Reader *rd, uint64_t idx, size_t at, int depth);
@@ -100,7 +100,7 @@ bool type_is_value(const Type *t);
 const Attr *attr_tagged(Cur *c, int depth);
 const Attr *attr_dict_body(Cur *c, int depth, bool hints);
 const Attr *attr_dense_const(Reader *rd, uint64_t idx, const Type *t, size_t at);
-const Attr *attr_enum(Cur *c, int enum_id, const char *name);
+const Attr *attr_enum(Cur *c, EnumKind kind, const char *name);
 const Attr *attr_i32_array(Cur *c);
 const Attr *attr_predicate(Cur *c);
 
@@ -112,11 +112,8 @@ bool debug_finish(Reader *rd, const DebugCursor *dc, size_t at, const char *fnam
 
 /* ops.c */
 bool ops_read_function(Reader *rd, Cur *body, Block *b, DebugCursor *dc);
-
-/* enums.c */
-enum { EN_SIGNEDNESS, EN_OVERFLOW, EN_ROUNDING, EN_CMP_PRED, EN_CMP_ORD, EN_RMW_MODE,
-       EN_SCOPE, EN_ORDERING, EN_VISIBILITY, EN_COUNT };
-const char *enum_name(int enum_id, uint64_t v, int version);
-const char *enum_describe(int enum_id);
+/* Checks layouts.def against the op table (every op that can be in a body
+ * has a row, versions known and not older than the op); ice() if not. */
+void ops_check_layouts(void);
 
 #endif

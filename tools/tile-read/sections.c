@@ -15,17 +15,6 @@ static const char *const sec_names[SEC_COUNT] = {
 /* Alignment the reference reader requires of a section (0: none required). */
 static const unsigned sec_align[SEC_COUNT] = { 0, 4, 8, 8, 8, 4, 0, 0 };
 
-const char *version_name(int version)
-{
-	switch (version) {
-	case 1301: return "13.1";
-	case 1302: return "13.2";
-	case 1303: return "13.3";
-	case 1304: return "13.4";
-	default: return "?";
-	}
-}
-
 static bool read_header(Reader *rd, Cur *c)
 {
 	for (size_t i = 0; i < sizeof magic; i++) {
@@ -42,10 +31,10 @@ static bool read_header(Reader *rd, Cur *c)
 			       cur_left(c));
 	unsigned major = rd->buf[8], minor = rd->buf[9];
 	unsigned tag = (unsigned)rd->buf[10] | (unsigned)rd->buf[11] << 8;
-	if (major != 13 || minor < 1 || minor > 4)
+	if (minor >= 100 || !bytecode_version_known((int)(major * 100 + minor)))
 		return rd_fail(rd, 8, "unsupported Tile version %u.%u.%u; "
 			       "this reader supports bytecode versions %s", major, minor, tag,
-			       tile_read_versions);
+			       bytecode_version_list());
 	rd->version = (int)(major * 100 + minor);
 	c->pos += 4;
 	return true;
@@ -79,7 +68,7 @@ bool sections_scan(Reader *rd)
 			return rd_fail(rd, at, "duplicate %s section", sec_names[id]);
 		if (id == SEC_PRODUCER && rd->version < 1303)
 			return rd_fail(rd, at, "producer section requires bytecode version 13.3+, "
-				       "file version is %s", version_name(rd->version));
+				       "file version is %s", bytecode_version_name(rd->version));
 		size_t len_at = c.pos;
 		uint64_t len = cur_varint(&c);
 		uint64_t align = 1;

@@ -13,7 +13,7 @@
 
 Module *tile_read_bytecode(const uint8_t *buf, size_t len);
 
-/* The versions we read, as "13.1, 13.2, 13.3, 13.4" (for messages and --help). */
-extern const char tile_read_versions[];
+/* The versions we read: libcommon/versions.def (bytecode_version_list() in
+ * enums.h gives "13.1, 13.2, 13.3, 13.4" for messages). */
 
 #endif

@@ -281,7 +281,7 @@ static const Type *read_entry(Cur *c, int depth)
 	}
 	if (tags[tag].since > rd->version) {
 		rd_fail(rd, at, "type '%s' requires bytecode version %s+, file version is %s",
-			tags[tag].name, version_name(tags[tag].since), version_name(rd->version));
+			tags[tag].name, bytecode_version_name(tags[tag].since), bytecode_version_name(rd->version));
 		return NULL;
 	}
 	if (tags[tag].scalar >= 0)

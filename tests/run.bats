@@ -1,0 +1,104 @@
+#!/usr/bin/env bats
+# The values our compiled kernels compute, on tile-run (the PTX emulator)
+# against numpy: tests/run/run-corpus for every corpus kernel with a
+# reference (scripts/gpu-manifest.json with tests/gpu/refs.py, and
+# tests/run/extra.py), one test per kernel family. Each family runs every
+# bytecode version (13.1-13.4), sm_80 and sm_90, num-warps 1, 4 and 8, every
+# manifest case (ragged sizes, non-unit strides) under memcheck; the
+# tolerances are the manifest's (docs/tile-run-validation.md). Needs
+# Debian's numpy (/usr/bin/python3, scripts/install-deps) and tile-run.
+load helpers
+
+setup() { setup_scratch; }
+teardown() { teardown_scratch; }
+
+PY=/usr/bin/python3
+RC="$ROOT/tests/run/run-corpus"
+
+need_run() {
+	[ -x "$BIN/tile-run" ] || skip "tile-run not built"
+	"$PY" -c 'import numpy' 2>/dev/null || skip "no numpy for $PY (apt-get install python3-numpy)"
+}
+
+# family NAME [options]: every kernel of the family passes; at least one ran
+family() {
+	need_run
+	run "$PY" "$RC" --bin "$BIN" "$@"
+	echo "$output" | grep -v '^ok' || true
+	assert_success
+	echo "$output" | grep -q '^ok ' || fail "nothing ran: $output"
+	if echo "$output" | grep -q '^FAIL'; then fail "a run failed"; fi
+}
+
+@test "run-corpus: vector_add" { family vector_add; }
+@test "run-corpus: saxpy" { family saxpy; }
+@test "run-corpus: casts (f16, bf16, int)" { family cast_f16 cast_bf16 cast_int; }
+@test "run-corpus: debug_print (printf lines, assert)" { family debug_print; }
+@test "run-corpus: elementwise_float" { family elementwise_float; }
+@test "run-corpus: elementwise_int" { family elementwise_int; }
+@test "run-corpus: gather_scatter and indirect_gather" { family gather_scatter indirect_gather; }
+@test "run-corpus: histogram (atomics)" { family histogram; }
+@test "run-corpus: layer_norm" { family layer_norm; }
+@test "run-corpus: loop_accum" { family loop_accum; }
+@test "run-corpus: prefix_sum" { family prefix_sum; }
+@test "run-corpus: reduce_sum and reduce_max" { family reduce_sum reduce_max; }
+@test "run-corpus: scalar_params" { family scalar_params; }
+@test "run-corpus: softmax" { family softmax; }
+@test "run-corpus: transpose and permute3d" { family transpose permute3d; }
+@test "run-corpus: rms_norm" { family rms_norm; }
+@test "run-corpus: topk (with ties)" { family topk; }
+@test "run-corpus: fft and bit_reverse" { family fft bit_reverse; }
+@test "run-corpus: loop_break (three trip counts)" { family loop_break; }
+@test "run-corpus: tests/reduce/corpus (reductions, scans, shape ops)" { family reduce; }
+@test "run-corpus: tests/ops float formats (f4, e8m0, tf32, f8) and tests/pipeline kernels" { family ops pipeline; }
+
+@test "run-corpus: every kernel for sm_100 and sm_120 (13.4, 4 warps)" {
+	family --targets sm_100,sm_120 --versions 13.4 --warps 4
+}
+
+@test "run-corpus: matmul is reported as not compiled, not passed" {
+	need_run
+	run "$PY" "$RC" --bin "$BIN" --versions 13.4 --targets sm_90 --warps 4 matmul
+	assert_success
+	echo "$output" | grep -q '^skip.*not compiled' || fail "$output"
+	if echo "$output" | grep -q '^ok '; then fail "matmul compiles now: drop it from NOT_COMPILED"; fi
+}
+
+@test "run-corpus fails on a wrong value, a fault and a missing output" {
+	need_run
+	# a tile-run that computes right, then corrupts one element of output 5 (vector_add's c)
+	cat >"$SCRATCH/corrupt" <<-EOF
+		#!/bin/sh
+		"$BIN/tile-run" "\$@" || exit \$?
+		out=""; prev=""
+		for a in "\$@"; do [ "\$prev" = --out ] && out=\$a; prev=\$a; done
+		$PY -c 'import numpy as np, sys; a = np.load(sys.argv[1]); a.flat[7] += 1; np.save(sys.argv[1], a)' "\$out/6.npy"
+	EOF
+	printf '#!/bin/sh\necho "tile-run: out of bounds (fake)" >&2\nexit 3\n' >"$SCRATCH/fault"
+	printf '#!/bin/sh\nexit 0\n' >"$SCRATCH/nothing"
+	chmod +x "$SCRATCH/corrupt" "$SCRATCH/fault" "$SCRATCH/nothing"
+	for t in corrupt fault nothing; do
+		run "$PY" "$RC" --bin "$BIN" --tile-run "$SCRATCH/$t" --versions 13.4 --targets sm_90 --warps 4 vector_add/128
+		assert_failure 1
+		echo "$output" | grep -q '^FAIL' || fail "$t: $output"
+	done
+	[[ "$output" == *"wrote no"* ]]
+}
+
+@test "run-corpus: unknown names and bad options are usage errors" {
+	"$PY" -c 'import numpy' 2>/dev/null || skip "no numpy for $PY"
+	run "$PY" "$RC" --bin "$BIN" no_such_kernel
+	assert_failure 2
+	assert_output --partial "no kernel or family"
+	run "$PY" "$RC" --versions 12.9
+	assert_failure 2
+}
+
+@test "check-emulator: NVIDIA's PTX on tile-run against numpy (sm_80, sm_90)" {
+	need_run
+	[ -n "$(ls "$ROOT"/.venv/lib/python3*/site-packages/nvidia/cu13/bin/tileiras 2>/dev/null)" ] ||
+		skip "needs NVIDIA's tileiras: python3 -m venv .venv && .venv/bin/pip install nvidia-cuda-tileiras"
+	run "$PY" "$ROOT/scripts/check-emulator" --bin "$BIN" --cache "$SCRATCH/nv"
+	echo "$output" | tail -40
+	assert_success
+}

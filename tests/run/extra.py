@@ -1,0 +1,446 @@
+"""Value cases beyond the kernel manifest (scripts/gpu-manifest.json), for
+tests/run/run-corpus: the reduction, scan and shape-op kernels of
+tests/reduce/corpus, the float-format kernels of tests/ops, tests/pipeline
+kernels, and corpus kernels with hand-made inputs (ties, trip counts) that
+random inputs would not reach.
+
+CASES: name -> Extra(bytecode, entry prefix, build, tol, targets). build(rng)
+returns (params, grid, {param index: reference}); a param is A(array) (a
+cuTile array: pointer, shape..., strides... in elements, i32), P(array) (a
+bare pointer), I32(v) or F32(v); a reference is an array, or (decode,
+array) when the output is stored bits (bf16). tol 0: bit-equal; else
+|got - want| <= tol + tol * |want| elementwise (numpy.allclose, float64).
+References come from tests/gpu/refs.py where the kernel is a manifest kernel.
+"""
+import collections
+import os
+
+import numpy as np
+
+import refs
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+RC = os.path.join(ROOT, "tests", "reduce", "corpus")
+C13 = os.path.join(ROOT, "tests", "corpus", "13.3")
+OPSK = os.path.join(ROOT, "tests", "ops")
+PCK = os.path.join(ROOT, "tests", "pipeline", "corpus")
+
+Extra = collections.namedtuple("Extra", "bytecode prefix build tol targets")
+EVERY = ("sm_80", "sm_90", "sm_100", "sm_120")
+
+
+def A(x):
+    return ("arr", np.ascontiguousarray(x))
+
+
+def P(x):
+    return ("ptr", np.ascontiguousarray(x))
+
+
+def I32(v):
+    return ("i32", np.int32(v))
+
+
+def F32(v):
+    return ("f32", np.float32(v))
+
+
+def rnd(shape, dt, rng, lo=-4, hi=4):
+    if np.dtype(dt).kind == "f":
+        return rng.uniform(lo, hi, size=shape).astype(dt)
+    return rng.integers(lo, hi, size=shape).astype(dt)
+
+
+def tiles_cumsum(x, t, axis=0, rev=False):
+    y = x.copy()
+    n = x.shape[axis]
+    for s in range(0, n, t):
+        sl = [slice(None)] * x.ndim
+        sl[axis] = slice(s, s + t)
+        blk = x[tuple(sl)]
+        if rev:
+            blk = np.flip(np.cumsum(np.flip(blk, axis), axis=axis, dtype=x.dtype), axis)
+        else:
+            blk = np.cumsum(blk, axis=axis, dtype=x.dtype)
+        y[tuple(sl)] = blk
+    return y
+
+
+def c_argmax(rng):
+    x = rnd((32, 64), np.float32, rng)
+    x[3, 10] = x[3, 40] = 100.0         # a tie: the smaller index wins
+    out = np.zeros(32, np.int32)
+    return [A(x), A(out)], (2, 1, 1), {1: x.argmax(axis=1).astype(np.int32)}
+
+
+def c_argmin(rng):
+    x = rnd((64, 32), np.float32, rng)
+    x[5, 7] = x[60, 7] = -100.0
+    out = np.zeros(32, np.int32)
+    return [A(x), A(out)], (2, 1, 1), {1: x.argmin(axis=0).astype(np.int32)}
+
+
+def c_sum_all(rng):
+    x = rnd((32, 32), np.float32, rng)
+    out = np.zeros((2, 1), np.float32)
+    ref = np.array([[x[:16].sum()], [x[16:].sum()]], np.float32)
+    return [A(x), A(out)], (2, 1, 1), {1: ref}
+
+
+def c_sum_and_max(rng):
+    x = rnd((16, 128), np.float32, rng)
+    s = np.zeros(16, np.float32)
+    m = np.zeros(16, np.float32)
+    return [A(x), A(s), A(m)], (2, 1, 1), {1: x.sum(axis=1), 2: x.max(axis=1)}
+
+
+def c_reduce_types(dt):
+    def b(rng):
+        x = rnd((32, 64), dt, rng, -100, 100)
+        out = np.zeros(32, dt)
+        return [A(x), A(out)], (2, 1, 1), {1: x.max(axis=1)}
+    return b
+
+
+def c_prod_small(rng):
+    x = rnd((256, 4), np.float32, rng, 0.5, 1.5)
+    out = np.zeros(256, np.float32)
+    return [A(x), A(out)], (2, 1, 1), {1: x.prod(axis=1)}
+
+
+def c_softmax_c(rows, cols):
+    def b(rng):
+        x = rnd((2 * rows, cols), np.float32, rng)
+        out = np.zeros_like(x)
+        return [A(x), A(out)], (2, 1, 1), {1: refs.softmax({"x": x}, {})["out"]}
+    return b
+
+
+def c_col_norm(rng):
+    x = rnd((64, 32), np.float32, rng)
+    out = np.zeros_like(x)
+    return [A(x), A(out)], (2, 1, 1), {1: x / np.sqrt((x * x).sum(axis=0, keepdims=True) + 1e-6)}
+
+
+def c_cumsum_rev(rng):
+    x = rnd((16, 128), np.float32, rng)
+    out = np.zeros_like(x)
+    return [A(x), A(out)], (2, 1, 1), {1: tiles_cumsum(x, 128, axis=1, rev=True)}
+
+
+def c_cumprod(rng):
+    x = rnd((32, 32), np.int32, rng, 1, 3)
+    out = np.zeros_like(x)
+    ref = x.copy()
+    for j in range(0, 32, 16):
+        ref[:, j:j + 16] = np.cumprod(x[:, j:j + 16], axis=0, dtype=np.int32)
+    return [A(x), A(out)], (2, 1, 1), {1: ref}
+
+
+def c_scan_pair(rng):
+    x = rnd(1024, np.float32, rng)
+    m = np.zeros(1024, np.float32)
+    n = np.zeros(1024, np.int32)
+    rm = np.concatenate([np.maximum.accumulate(x[:512]), np.maximum.accumulate(x[512:])])
+    rn = np.concatenate([np.arange(1, 513), np.arange(1, 513)]).astype(np.int32)
+    return [A(x), A(m), A(n)], (2, 1, 1), {1: rm, 2: rn}
+
+
+def c_cat_extract(rng):
+    x = rnd((32, 32), np.float32, rng)
+    y = rnd((32, 32), np.float32, rng)
+    out = np.zeros_like(x)
+    return [A(x), A(y), A(out)], (2, 1, 1), {2: y * 2 + x}
+
+
+def c_bcast(rng):
+    x = rnd((32, 64), np.float32, rng)
+    r = rnd(64, np.float32, rng)
+    c = rnd(32, np.float32, rng)
+    out = np.zeros_like(x)
+    return [A(x), A(r), A(c), A(out)], (2, 1, 1), {3: x * r[None, :] + c[:, None]}
+
+
+def c_reshape_mix(rng):
+    x = rnd((32, 64), np.float32, rng)
+    y = rnd((128, 16), np.float32, rng)
+    out = np.zeros((128, 16), np.float32)
+    ref = np.concatenate([x[:16].reshape(64, 16) + y[:64], x[16:].reshape(64, 16) + y[64:]])
+    return [A(x), A(y), A(out)], (2, 1, 1), {2: ref}
+
+
+def c_transpose_c(rng):
+    x = rnd((128, 128), np.float32, rng)
+    out = np.zeros_like(x)
+    return [A(x), A(out)], (2, 2, 1), {1: x.T + 1}
+
+
+def c_pack_unpack(rng):
+    x = rnd(512, np.float32, rng)
+    out = np.zeros(512, np.int32)
+    return [A(x), A(out)], (2, 1, 1), {1: x.view(np.int32)}
+
+
+def c_bytes_f16(rng):
+    x = rng.integers(0, 256, size=1024).astype(np.uint8)
+    x[1::2] &= 0x3b                      # keep the halves finite
+    out = np.zeros(512, np.float16)
+    return [A(x.view(np.int8)), A(out)], (2, 1, 1), {1: x.view(np.float16)}
+
+
+def c_extract_dyn(rng):
+    x = rnd((32, 64), np.float32, rng)
+    out = np.zeros((64, 64), np.float32)
+    return [A(x), A(out)], (8, 1, 1), {1: np.concatenate([x, x])}
+
+
+def c_insert(rng):
+    x = rnd((64, 32), np.float32, rng)
+    out = np.zeros_like(x)
+    ref = x.copy()
+    for pid in range(2):
+        t = x[pid * 32:(pid + 1) * 32].copy()
+        b = t[0:16, 16:32] * 2
+        t[16:32, 0:16] = b
+        r = (pid % 2) * 16
+        t[r:r + 16, 16:32] = b + 1
+        ref[pid * 32:(pid + 1) * 32] = t
+    return [A(x), A(out)], (2, 1, 1), {1: ref}
+
+
+def c_tiny(rng):
+    x = rnd((8, 8), np.float32, rng)
+    s = np.zeros(8, np.float32)
+    c = np.zeros((8, 8), np.float32)
+    m = np.zeros(2, np.float32)
+    return [A(x), A(s), A(c), A(m)], (2, 1, 1), {1: x.sum(axis=1), 2: np.cumsum(x, axis=1),
+                                                3: np.array([x[:4].max(), x[4:].max()], np.float32)}
+
+
+def c_cumsum_v4(rng):
+    x = rnd(4096, np.float32, rng)
+    out = np.zeros_like(x)
+    return [A(x), A(out)], (2, 1, 1), {1: tiles_cumsum(x, 2048)}
+
+
+def c_rowsum_loop(rng):
+    x = rnd((32, 256), np.float32, rng)
+    out = np.zeros(32, np.float32)
+    return [A(x), A(out)], (2, 1, 1), {1: x.sum(axis=1) + x.max(axis=1)}
+
+
+def c_scan_permuted(rng):
+    x = rnd((32, 64), np.int32, rng)
+    out = np.zeros_like(x)
+    ref = x.copy()
+    for pid in range(2):
+        t = x[pid * 16:(pid + 1) * 16]
+        u = np.cumsum(t.T.reshape(-1), dtype=np.int32).reshape(64, 16)
+        ref[pid * 16:(pid + 1) * 16] = u.T
+    return [A(x), A(out)], (2, 1, 1), {1: ref}
+
+
+def c_bias2d(rng):
+    x = rnd((32, 128), np.float32, rng)
+    bias = rnd((32, 128), np.float32, rng)
+    out = np.zeros_like(x)
+    return [A(x), A(bias), A(out)], (2, 2, 1), {2: x + bias[0:1, :] + bias[:, 0:1]}
+
+
+def c_topk(dt):
+    """ties (the smaller index first) and a winner in the last column"""
+    def b(rng):
+        x = rnd((13, 128), dt, rng)
+        x[3, 10] = x[3, 40] = x[3, 99] = 100
+        x[12, 127] = 50
+        vals = np.zeros((13, 4), dt)
+        idxs = np.zeros((13, 4), np.int32)
+        r = refs.topk({"x": x, "vals": vals, "idxs": idxs}, {})
+        return [A(x), A(vals), A(idxs)], (2, 1, 1), {1: r["vals"], 2: r["idxs"]}
+    return b
+
+
+def c_loop_break(dt):
+    """three row blocks that break after different numbers of k-tiles"""
+    def b(rng):
+        limit = 2.5
+        x = rng.uniform(0, 1, size=(24, 300)).astype(np.float32)
+        x[8:16] *= 0.75                 # breaks later than rows 0-7
+        x[16:] *= 0.1                   # never passes the limit: runs all 5 tiles
+        x = x.astype(dt)
+        out = np.zeros((24, 64), np.float32)
+        cnt = np.zeros(3, np.int32)
+        r = refs.loop_break({"x": x, "out": out, "cnt": cnt}, {"limit": limit})
+        assert len(set(r["cnt"].tolist())) == 3, r["cnt"]
+        return [A(x), A(out), A(cnt), F32(limit)], (3, 1, 1), {1: r["out"], 2: r["cnt"]}
+    return b
+
+
+# ---- float formats (tile-ptx convert.c) and views: tests/ops and tests/pipeline kernels.
+# References are computed here from the formats' definitions, independently of
+# tile-ptx and of tile-run.
+
+F4_VALUES = np.array([0, 0.5, 1, 1.5, 2, 3, 4, 6], np.float64)
+
+
+def f4_code(x):
+    """nearest even-coded e2m1 of x, saturating at 6 (sign in bit 3); |x| is
+    clamped first: for |x| >= 2^53 or so every distance rounds to |x| in
+    float64 and the tie-break would pick code 0"""
+    a = min(abs(float(x)), 6.0)
+    d = np.abs(F4_VALUES - a)
+    best = min(range(8), key=lambda c: (d[c], c & 1))
+    return best | (8 if np.signbit(x) else 0)
+
+
+def f4_value(c):
+    v = F4_VALUES[c & 7]
+    return -v if c & 8 else v
+
+
+def tf32_ref(x, mode):
+    out = np.empty_like(x)
+    for i, v in enumerate(x):
+        u = int(np.float32(v).view(np.uint32))
+        lo = u & ~0x1fff
+        hi = lo + 0x2000
+        fl = float(np.uint32(lo).view(np.float32))
+        fh = float(np.uint32(hi).view(np.float32))
+        if mode == "zero":
+            r = lo
+        else:
+            dl, dh = abs(float(v) - fl), abs(fh - float(v))
+            tie_up = (mode == "away") or (lo & 0x2000)
+            r = lo if dl < dh else hi if dh < dl else (hi if tie_up else lo)
+        out[i] = np.uint32(r).view(np.float32)
+    return out
+
+
+def e8m0_ref(x, up):
+    """2^floor / 2^ceil of log2|x| (the sign ignored, as cuda_fp8.hpp does),
+    at least 2^-127 (code 0: zero and tiny values), at most 2^127"""
+    out = np.empty_like(x)
+    for i, v in enumerate(x):
+        a = abs(float(v))
+        if a == 0 or a < 2.0 ** -127:
+            k = -127
+        else:
+            m, e = np.frexp(a)
+            k = int(e) - 1 + (1 if up and m != 0.5 else 0)
+        out[i] = np.float32(2.0 ** min(k, 127))
+    return out
+
+
+def narrow_inputs():
+    """64 f32 values: e2m1 ties and saturation, tf32 ties (bit 12 set alone,
+    with the kept bit even and odd), powers of two and their neighbours"""
+    v = [0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5.0, -5.0, 7.0, 100.0, -0.3, 0.1, 1.0, 6.0, -2.75, 0.0]
+    for base in (1.0, 3.0, -7.0, 0.15625):
+        u = int(np.float32(base).view(np.uint32))
+        v += [float(np.uint32(u | 0x1000).view(np.float32)), float(np.uint32(u | 0x3000).view(np.float32)),
+              float(np.uint32(u | 0x0fff).view(np.float32)), float(np.uint32(u | 0x1001).view(np.float32))]
+    v += [2.0 ** -130, 2.0 ** -127, 1.5 * 2.0 ** -127, 3e38, 0.75 * 2.0 ** 100, 2.0 ** 100, 2.0 ** 100 * 1.0000001,
+          0.5, 0.625, 12.0, 1e-3, 33.0]
+    while len(v) < 64:
+        v.append(1.0 + len(v) / 64.0)
+    return np.array(v[:64], np.float32)
+
+
+def c_convert_narrow(rng):
+    x = narrow_inputs()
+    f4 = np.array([f4_value(f4_code(v)) for v in x], np.float32)
+    refs = np.concatenate([f4, e8m0_ref(x, False), e8m0_ref(x, True), tf32_ref(x, "even"),
+                           tf32_ref(x, "zero"), tf32_ref(x, "away")])
+    return [P(x), P(np.zeros(6 * 64, np.float32))], (1, 1, 1), {1: refs}
+
+
+def c_convert_tf32(rng):
+    x = narrow_inputs()
+    refs = np.concatenate([tf32_ref(x, "even"), tf32_ref(x, "zero"), tf32_ref(x, "away")])
+    return [P(x), P(np.zeros(3 * 64, np.float32))], (1, 1, 1), {1: refs}
+
+
+def c_f4_views(rng):
+    x = (rng.integers(-28, 29, size=(8, 64)) * 0.25).astype(np.float32)   # ties and saturation included
+    codes = np.array([[f4_code(v) for v in row] for row in x], np.uint8)
+    q = (codes[:, 0::2] | (codes[:, 1::2] << 4)).astype(np.uint8)        # element 2i in the low nibble
+    r = rng.integers(0, 256, size=(8, 32), dtype=np.uint8)
+    y = np.array([[f4_value((b >> (4 * (j % 2))) & 15) for j, b in enumerate(np.repeat(row, 2))] for row in r],
+                 np.float32)
+    return [P(x), P(np.zeros((8, 32), np.uint8)), P(r), P(np.zeros((8, 64), np.float32))], (2, 1, 1), {1: q, 3: y}
+
+
+def c_f4_const(rng):
+    out = np.concatenate([np.full(16, 1.5, np.float32), np.array([f4_value(c) for c in range(16)], np.float32)])
+    xs = (np.arange(64) - 16) * 0.25
+    out2 = np.array([f4_value(f4_code(v)) for v in xs], np.float32)
+    return [P(np.zeros(32, np.float32)), P(np.zeros(64, np.float32))], (1, 1, 1), {0: out, 1: out2}
+
+
+def c_f8_roundtrip(rng):
+    x = np.concatenate([rng.uniform(-500, 500, 256), [448, 449, 464, 480, -1e6, 2.0 ** -9, 2.0 ** -10, 0.0] * 32])
+    x = x.astype(np.float32)[:512]
+    mags = np.array([float(2.0 ** ((c >> 3) - 7) * (1 + (c & 7) / 8)) if c >> 3 else float((c & 7) * 2.0 ** -9)
+                     for c in range(0x7f)])
+    ref = np.array([np.copysign(mags[min(range(0x7f), key=lambda c: (abs(mags[c] - abs(v)), c & 1))], v)
+                    for v in x], np.float32)
+    return [P(x), P(np.zeros(512, np.float32))], (1, 1, 1), {1: ref}
+
+
+def c_strided_v4(rng):
+    x = rnd((20, 64), np.float32, rng)
+    y = rnd(256, np.float32, rng)
+    out = np.zeros((32, 64), np.float32)
+    ref = out.copy()
+    for pid in range(4):
+        ref[pid * 8:(pid + 1) * 8] = x[pid * 4:pid * 4 + 8] + y[pid * 64:pid * 64 + 64]
+    return [A(x), A(y), A(out)], (4, 1, 1), {2: ref}
+
+
+def X(bc, prefix, build, tol, targets=EVERY):
+    return Extra(bc, prefix, build, tol, targets)
+
+
+CASES = {
+    "argmax_rows": X(f"{RC}/argmax_rows.tileirbc", "argmax_rows_", c_argmax, 0),
+    "argmin_cols": X(f"{RC}/argmin_cols.tileirbc", "argmin_cols_", c_argmin, 0),
+    "sum_all": X(f"{RC}/sum_all.tileirbc", "sum_all_", c_sum_all, 1e-4),
+    "sum_and_max": X(f"{RC}/sum_and_max.tileirbc", "sum_and_max_", c_sum_and_max, 1e-4),
+    "reduce_types/f16": X(f"{RC}/reduce_types.tileirbc", "reduce_types_Kt1_A2f16", c_reduce_types(np.float16), 0),
+    "reduce_types/f64": X(f"{RC}/reduce_types.tileirbc", "reduce_types_Kt1_A2f64", c_reduce_types(np.float64), 0),
+    "reduce_types/i64": X(f"{RC}/reduce_types.tileirbc", "reduce_types_Kt1_A2i64", c_reduce_types(np.int64), 0),
+    "reduce_types/i8": X(f"{RC}/reduce_types.tileirbc", "reduce_types_Kt1_A2i8", c_reduce_types(np.int8), 0),
+    "prod_small": X(f"{RC}/prod_small.tileirbc", "prod_small_", c_prod_small, 1e-5),
+    "softmax_c/2x1024": X(f"{RC}/softmax_c.tileirbc", "softmax_c_Kt1_A2f32_1l0_2t1_A2f32_1l0_2t1_I2_",
+                          c_softmax_c(2, 1024), 1e-5),
+    "softmax_c/16x64": X(f"{RC}/softmax_c.tileirbc", "softmax_c_Kt1_A2f32_1l0_2t1_A2f32_1l0_2t1_I16_",
+                         c_softmax_c(16, 64), 1e-5),
+    "col_norm": X(f"{RC}/col_norm.tileirbc", "col_norm_", c_col_norm, 1e-5),
+    "cumsum_rows_rev": X(f"{RC}/cumsum_rows_rev.tileirbc", "cumsum_rows_rev_", c_cumsum_rev, 1e-4),
+    "cumprod_cols": X(f"{RC}/cumprod_cols.tileirbc", "cumprod_cols_", c_cumprod, 0),
+    "scan_pair": X(f"{RC}/scan_pair.tileirbc", "scan_pair_", c_scan_pair, 0),
+    "cat_extract": X(f"{RC}/cat_extract.tileirbc", "cat_extract_", c_cat_extract, 1e-6),
+    "bcast_rows_cols": X(f"{RC}/bcast_rows_cols.tileirbc", "bcast_rows_cols_", c_bcast, 1e-6),
+    "reshape_mix": X(f"{RC}/reshape_mix.tileirbc", "reshape_mix_", c_reshape_mix, 0),
+    "transpose_c": X(f"{RC}/transpose_c.tileirbc", "transpose_c_", c_transpose_c, 0),
+    "pack_unpack": X(f"{RC}/pack_unpack.tileirbc", "pack_unpack_", c_pack_unpack, 0),
+    "bytes_to_f16": X(f"{RC}/bytes_to_f16.tileirbc", "bytes_to_f16_", c_bytes_f16, 0),
+    "softmax_v4": X(f"{RC}/softmax_v4.tileirbc", "softmax_c_", c_softmax_c(4, 512), 1e-5),
+    "cumsum_v4": X(f"{RC}/cumsum_v4.tileirbc", "cumsum_v4_", c_cumsum_v4, 1e-3),
+    "rowsum_loop": X(f"{RC}/rowsum_loop.tileirbc", "rowsum_loop_", c_rowsum_loop, 1e-4),
+    "scan_permuted": X(f"{RC}/scan_permuted.tileirbc", "scan_permuted_", c_scan_permuted, 0),
+    "tiny": X(f"{RC}/tiny.tileirbc", "tiny_", c_tiny, 1e-5),
+    "extract_dyn": X(f"{RC}/extract_dyn.tileirbc", "extract_dyn_", c_extract_dyn, 0),
+    "insert_block": X(f"{RC}/insert_block.tileirbc", "insert_block_", c_insert, 0),
+    "bias2d": X(f"{PCK}/bias2d.tileirbc", "bias2d_", c_bias2d, 1e-6),
+    "strided_v4": X(f"{PCK}/strided_v4.tileirbc", "strided_rows_", c_strided_v4, 0),
+    "topk_ties/f32": X(f"{C13}/topk.tileirbc", "topk_Kt1_A2f32", c_topk(np.float32), 0),
+    "topk_ties/f16": X(f"{C13}/topk.tileirbc", "topk_Kt1_A2f16", c_topk(np.float16), 0),
+    "loop_break_trips/f32": X(f"{C13}/loop_break.tileirbc", "loop_break_Kt1_A2f32", c_loop_break(np.float32), 0),
+    "loop_break_trips/f16": X(f"{C13}/loop_break.tileirbc", "loop_break_Kt1_A2f16", c_loop_break(np.float16), 0),
+    "convert_narrow": X(f"{OPSK}/convert_narrow.tileirbc", "convert_narrow", c_convert_narrow, 0, ("sm_100",)),
+    "convert_tf32": X(f"{OPSK}/convert_tf32.tileirbc", "convert_tf32", c_convert_tf32, 0),
+    "f4_views": X(f"{OPSK}/f4_views.tileirbc", "f4_views", c_f4_views, 0, ("sm_100",)),
+    "f4_const": X(f"{OPSK}/f4_const.tileirbc", "f4_const", c_f4_const, 0, ("sm_100",)),
+    "f8_roundtrip": X(f"{OPSK}/f8_roundtrip.tileirbc", "f8_roundtrip", c_f8_roundtrip, 0, ("sm_90", "sm_100", "sm_120")),
+}

@@ -1,0 +1,499 @@
+/* cli.c: the command line (docs/tile-run.md).
+ *
+ *   tile-run [options] INPUT ARG...
+ *
+ * INPUT is PTX, or Tile IR bytecode / JSON IR, which is compiled to PTX by
+ * the tileiras driver beside this executable (--emit=ptx --lineinfo).
+ * One ARG per kernel parameter: FILE.npy (an array placed in device
+ * memory; the parameter gets its address) or NUMBER (converted to the
+ * parameter's type). Exit: 0 ran, 1 bad input or arguments, 2 usage,
+ * 3 the kernel faulted (then nothing is written to --out). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "exec.h"
+#include "npy.h"
+
+int launch(void);
+bool abi_check(const Func *f, char **args, int nargs, const Npy *arrays, const bool *is_array);
+
+static const char usage_text[] =
+	"usage: tile-run [options] INPUT ARG...\n"
+	"Run a compiled tile kernel on the CPU (a PTX interpreter).\n"
+	"  INPUT            Tile IR bytecode, JSON IR of any stage, or PTX (.ptx)\n"
+	"  --gpu-name sm_XX target to compile for and emulate (required for bytecode/JSON)\n"
+	"  --entry NAME     kernel to run (default: the only entry)\n"
+	"  --grid X[,Y[,Z]] grid of tile blocks (required)\n"
+	"  --block X[,Y[,Z]] CTA shape (default: .reqntid, else .maxntid, else 128)\n"
+	"  --out DIR        write each array argument N to DIR/N.npy after the run\n"
+	"  --check memcheck|racecheck|none   (default memcheck)\n"
+	"  --seed N         randomize the thread schedule\n"
+	"  --stats          print emulated instruction counts to stderr\n"
+	"ARG: FILE.npy (array) or NUMBER (decimal, 0x hex, hex float), one per kernel parameter\n"
+	"exit: 0 ran, 1 bad input, 2 usage, 3 the kernel faulted\n";
+
+static int usage(const char *fmt, const char *a)
+{
+	fflush(stdout);
+	fprintf(stderr, "tile-run: error: ");
+	fprintf(stderr, fmt, a);
+	fprintf(stderr, "\n(run 'tile-run --help' for usage)\n");
+	return RUN_USAGE;
+}
+
+static bool dims(const char *s, uint32_t out[3])
+{
+	out[0] = out[1] = out[2] = 1;
+	for (int k = 0; k < 3; k++) {
+		char *e;
+		errno = 0;
+		unsigned long v = strtoul(s, &e, 10);
+		if (e == s || errno || v > 0x7fffffffUL || *s == '-')
+			return false;
+		out[k] = (uint32_t)v;
+		if (*e == 0)
+			return true;
+		if (*e != ',')
+			return false;
+		s = e + 1;
+	}
+	return false;
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		run_error("cannot open '%s'", path);
+		return NULL;
+	}
+	size_t cap = 1 << 16, n = 0;
+	char *buf = xcalloc(cap, 1);
+	size_t k;
+	while ((k = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+		n += k;
+		if (n + 1 >= cap) {
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+	}
+	bool err = ferror(f);
+	fclose(f);
+	if (err) {
+		free(buf);
+		run_error("cannot read '%s'", path);
+		return NULL;
+	}
+	buf[n] = 0;
+	*len = n;
+	return buf;
+}
+
+/* compile bytecode/JSON with the driver beside us; returns the PTX text */
+static char *compile(const char *self, const char *input, const char *gpu, size_t *len, int *rc)
+{
+	char dir[4096];
+	ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+	if (n <= 0) {
+		snprintf(dir, sizeof dir, "%s", self);
+		n = (ssize_t)strlen(dir);
+	}
+	dir[n] = 0;
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = 0;
+	else
+		snprintf(dir, sizeof dir, ".");
+	char driver[4200], tmpl[] = "/tmp/tile-run-XXXXXX";
+	snprintf(driver, sizeof driver, "%s/tileiras", dir);
+	if (access(driver, X_OK) != 0) {
+		run_error("cannot compile '%s': no tileiras driver beside tile-run (%s)", input, driver);
+		*rc = RUN_INPUT;
+		return NULL;
+	}
+	int fd = mkstemp(tmpl);
+	if (fd < 0) {
+		run_error("cannot create a temporary file");
+		*rc = RUN_INPUT;
+		return NULL;
+	}
+	close(fd);
+	char gpuopt[64];
+	snprintf(gpuopt, sizeof gpuopt, "--gpu-name=%s", gpu);
+	pid_t pid = fork();
+	if (pid == 0) {
+		dup2(2, 1);
+		execl(driver, driver, input, gpuopt, "--emit=ptx", "--lineinfo", "-o", tmpl, (char *)NULL);
+		_exit(127);
+	}
+	int status = 0;
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		unlink(tmpl);
+		run_error("compiling '%s' for %s failed (tileiras exit %d)", input, gpu,
+			  pid > 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		*rc = pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 2 ? RUN_USAGE : RUN_INPUT;
+		return NULL;
+	}
+	char *text = read_file(tmpl, len);
+	unlink(tmpl);
+	if (!text)
+		*rc = RUN_INPUT;
+	return text;
+}
+
+static bool is_number(const char *s)
+{
+	if (!*s)
+		return false;
+	char *e;
+	strtod(s, &e);
+	if (*e == 0)
+		return true;
+	errno = 0;
+	strtoull(s + (*s == '-'), &e, 0);
+	return *e == 0;
+}
+
+static bool has_suffix(const char *s, const char *suf)
+{
+	size_t n = strlen(s), m = strlen(suf);
+	return n >= m && strcmp(s + n - m, suf) == 0;
+}
+
+/* NUMBER -> parameter bytes */
+static bool scalar_arg(int pos, const char *s, const Param *pa, uint8_t *dst, int fty)
+{
+	int ty = pa->ty;
+	uint32_t size = pa->size;
+	bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+	bool isfloat_text = (hex ? strpbrk(s, ".pP") != NULL : strpbrk(s, ".eE") != NULL) || strstr(s, "inf") ||
+			    strstr(s, "nan");
+	if (fty == TY_F16 || fty == TY_BF16 || (size == 2 && ty == TY_B8 && isfloat_text)) {
+		char *e;
+		double d = strtod(s, &e);
+		if (*e) {
+			run_error("argument %d: '%s' is not a number", pos, s);
+			return false;
+		}
+		uint32_t bits = double_to_small(d, fty == TY_BF16 ? TY_BF16 : TY_F16, RND_RN, false, false, false);
+		dst[0] = (uint8_t)bits;
+		dst[1] = (uint8_t)(bits >> 8);
+		return true;
+	}
+	if (ty == TY_F32 || ty == TY_F64 || (isfloat_text && (ty == TY_B32 || ty == TY_B64))) {
+		char *e;
+		double d = strtod(s, &e);
+		if (*e || !*s) {
+			run_error("argument %d: '%s' is not a number", pos, s);
+			return false;
+		}
+		if (size == 4) {
+			float f = (float)d;
+			memcpy(dst, &f, 4);
+		} else if (size == 8) {
+			memcpy(dst, &d, 8);
+		} else {
+			run_error("argument %d: a float for a %u-byte parameter", pos, size);
+			return false;
+		}
+		return true;
+	}
+	if (isfloat_text) {
+		run_error("argument %d: '%s' is not an integer, and parameter %d is .%s", pos, s, pos, type_names[ty]);
+		return false;
+	}
+	char *e;
+	errno = 0;
+	bool neg = s[0] == '-';
+	uint64_t v;
+	if (neg) {
+		long long x = strtoll(s, &e, 0);
+		v = (uint64_t)x;
+	} else {
+		v = strtoull(s, &e, 0);
+	}
+	if (*e || e == s || errno) {
+		run_error("argument %d: '%s' is not a number%s", pos, s, errno ? " in range" : "");
+		return false;
+	}
+	if (size < 8) {
+		int64_t lo = -(1ll << (8 * size - 1));
+		uint64_t hi = (1ull << (8 * size)) - 1;
+		if (neg ? (int64_t)v < lo : v > hi) {
+			run_error("argument %d: %s does not fit the %u-byte parameter", pos, s, size);
+			return false;
+		}
+	}
+	memcpy(dst, &v, size > 8 ? 8 : size);
+	return true;
+}
+
+static Module *load(const char *self, const char *input, const char *gpu, int *rc)
+{
+	size_t len;
+	char *text = read_file(input, &len);
+	if (!text) {
+		*rc = RUN_INPUT;
+		return NULL;
+	}
+	bool bytecode = len >= 8 && memcmp(text, "\x7fTileIR", 7) == 0;
+	size_t i = 0;
+	while (i < len && (text[i] == ' ' || text[i] == '\n' || text[i] == '\t' || text[i] == '\r'))
+		i++;
+	bool json = i < len && text[i] == '{';
+	const char *name = input;
+	if (bytecode || json) {
+		free(text);
+		if (!gpu) {
+			*rc = usage("--gpu-name is required to compile '%s' (bytecode or JSON IR)", input);
+			return NULL;
+		}
+		text = compile(self, input, gpu, &len, rc);
+		if (!text)
+			return NULL;
+		name = input;
+	}
+	if (memchr(text, 0, len)) {
+		run_error("%s: not PTX text (NUL bytes)", input);
+		free(text);
+		*rc = RUN_INPUT;
+		return NULL;
+	}
+	Module *m = ptx_parse(name, text, len);
+	free(text);
+	if (!m)
+		*rc = RUN_INPUT;
+	return m;
+}
+
+int abi_scalar_type(const Func *f, int param);
+
+int run_main(int argc, char **argv)
+{
+	const char *gpu = NULL, *entry = NULL, *outdir = NULL, *input = NULL;
+	bool have_grid = false, have_block = false, stats = false;
+	uint32_t grid[3], block[3];
+	int check = CHECK_MEMCHECK;
+	bool seeded = false;
+	uint64_t seed = 0;
+	char **args = xcalloc((size_t)argc, sizeof *args);
+	int nargs = 0;
+	for (int k = 1; k < argc; k++) {
+		char *a = argv[k];
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			fputs(usage_text, stdout);
+			return RUN_OK;
+		}
+		if (strcmp(a, "--version") == 0) {
+			printf("tile-run 0.1.0\n");
+			return RUN_OK;
+		}
+		if (strcmp(a, "--stats") == 0) {
+			stats = true;
+			continue;
+		}
+		if (strncmp(a, "--", 2) == 0 && a[2]) {
+			char name[64];
+			const char *val = strchr(a, '=');
+			size_t nl = val ? (size_t)(val - a) : strlen(a);
+			if (nl >= sizeof name)
+				return usage("unknown option '%s'", a);
+			memcpy(name, a, nl);
+			name[nl] = 0;
+			static const char *const valued[] = { "--gpu-name", "--arch", "--entry", "--grid", "--block", "--out",
+							      "--check", "--seed", NULL };
+			int j;
+			for (j = 0; valued[j]; j++)
+				if (strcmp(valued[j], name) == 0)
+					break;
+			if (!valued[j])
+				return usage("unknown option '%s'", a);
+			if (val)
+				val++;
+			else if (k + 1 < argc)
+				val = argv[++k];
+			else
+				return usage("option '%s' needs a value", name);
+			if (strcmp(name, "--gpu-name") == 0 || strcmp(name, "--arch") == 0) {
+				if (strncmp(val, "sm_", 3) != 0 || atoi(val + 3) < 75 || strspn(val + 3, "0123456789") != strlen(val + 3))
+					return usage("unsupported --gpu-name '%s'", val);
+				gpu = val;
+			} else if (strcmp(name, "--entry") == 0) {
+				entry = val;
+			} else if (strcmp(name, "--grid") == 0) {
+				if (!dims(val, grid))
+					return usage("bad --grid '%s' (want X[,Y[,Z]])", val);
+				have_grid = true;
+			} else if (strcmp(name, "--block") == 0) {
+				if (!dims(val, block))
+					return usage("bad --block '%s' (want X[,Y[,Z]])", val);
+				have_block = true;
+			} else if (strcmp(name, "--out") == 0) {
+				outdir = val;
+			} else if (strcmp(name, "--check") == 0) {
+				if (strcmp(val, "memcheck") == 0)
+					check = CHECK_MEMCHECK;
+				else if (strcmp(val, "racecheck") == 0)
+					check = CHECK_RACECHECK;
+				else if (strcmp(val, "none") == 0)
+					check = CHECK_NONE;
+				else
+					return usage("bad --check '%s' (memcheck, racecheck or none)", val);
+			} else if (strcmp(name, "--seed") == 0) {
+				char *e;
+				errno = 0;
+				seed = strtoull(val, &e, 0);
+				if (*e || e == val || errno)
+					return usage("bad --seed '%s'", val);
+				seeded = true;
+			}
+			continue;
+		}
+		if (!input && strcmp(a, "--") != 0)
+			input = a;
+		else if (strcmp(a, "--") != 0)
+			args[nargs++] = a;
+	}
+	if (!input)
+		return usage("no INPUT given%s", "");
+	if (!have_grid)
+		return usage("--grid is required%s", "");
+	int rc = RUN_OK;
+	Module *m = load(argv[0], input, gpu, &rc);
+	if (!m)
+		return rc;
+	/* the entry */
+	int fidx = -1, nentries = 0;
+	for (int k = 0; k < m->nfuncs; k++) {
+		if (!m->funcs[k].entry || !m->funcs[k].defined)
+			continue;
+		nentries++;
+		if (entry ? strcmp(m->funcs[k].name, entry) == 0 : true)
+			fidx = entry || fidx < 0 ? k : fidx;
+	}
+	if (entry && fidx < 0) {
+		run_error("%s: no kernel named '%s'", input, entry);
+		return RUN_INPUT;
+	}
+	if (nentries == 0) {
+		run_error("%s: no kernel (.entry) in the module", input);
+		return RUN_INPUT;
+	}
+	if (!entry && nentries > 1) {
+		fflush(stdout);
+		fprintf(stderr, "tile-run: error: %s has %d kernels; choose one with --entry:", input, nentries);
+		for (int k = 0; k < m->nfuncs; k++)
+			if (m->funcs[k].entry && m->funcs[k].defined)
+				fprintf(stderr, " %s", m->funcs[k].name);
+		fputc('\n', stderr);
+		return RUN_INPUT;
+	}
+	Func *f = &m->funcs[fidx];
+	if (!have_block) {
+		const uint32_t *src = f->reqntid[0] ? f->reqntid : f->maxntid[0] ? f->maxntid : NULL;
+		if (src)
+			memcpy(block, src, sizeof block);
+		else
+			block[0] = 128, block[1] = block[2] = 1;
+	}
+	if (!grid[0] || !grid[1] || !grid[2]) {
+		run_error("the grid %ux%ux%u is empty", grid[0], grid[1], grid[2]);
+		return RUN_INPUT;
+	}
+	uint64_t nthreads = (uint64_t)block[0] * block[1] * block[2];
+	if (nthreads == 0 || nthreads > 1024) {
+		run_error("the block %ux%ux%u has %llu threads (1 to 1024)", block[0], block[1], block[2],
+			  (unsigned long long)nthreads);
+		return RUN_INPUT;
+	}
+	if (f->reqntid[0] && (block[0] != f->reqntid[0] || block[1] != f->reqntid[1] || block[2] != f->reqntid[2])) {
+		run_error("the kernel requires a block of %ux%ux%u (.reqntid), not %ux%ux%u", f->reqntid[0], f->reqntid[1],
+			  f->reqntid[2], block[0], block[1], block[2]);
+		return RUN_INPUT;
+	}
+	for (int k = 0; k < f->nparams; k++)
+		if (f->params[k].hidden) {
+			run_error("%s takes hidden parameter %d (a %u-byte TMA tensor map its host code fills); tile-run cannot fill those yet",
+				  f->name, k, f->params[k].size);
+			return RUN_INPUT;
+		}
+	if (nargs != f->nparams) {
+		run_error("%s takes %d parameters, %d arguments given", f->name, f->nparams, nargs);
+		return RUN_INPUT;
+	}
+	Run *r = &RUN;
+	r->m = m;
+	r->entry = f;
+	r->fidx = fidx;
+	memcpy(r->grid, grid, sizeof grid);
+	memcpy(r->block, block, sizeof block);
+	r->check = check;
+	r->seeded = seeded;
+	r->seed = seed;
+	mem_setup_vars(m);
+	r->kparam_size = f->pbytes;
+	r->kparams = xcalloc(f->pbytes ? f->pbytes : 1, 1);
+	Npy *arrays = xcalloc((size_t)nargs + 1, sizeof *arrays);
+	bool *is_array = xcalloc((size_t)nargs + 1, sizeof *is_array);
+	for (int k = 0; k < nargs; k++) {
+		const Param *pa = &f->params[k];
+		const char *a = args[k];
+		if (has_suffix(a, ".npy") || (!is_number(a) && access(a, F_OK) == 0)) {
+			if (pa->size != 8) {
+				run_error("argument %d: an array for parameter %d, which is a %u-byte .%s, not a pointer", k, k,
+					  pa->size, type_names[pa->ty]);
+				return RUN_INPUT;
+			}
+			if (!npy_read(a, &arrays[k]))
+				return RUN_INPUT;
+			is_array[k] = true;
+			uint64_t dev = mem_alloc_dev(arrays[k].bytes);
+			char name[96];
+			snprintf(name, sizeof name, "argument %d (%s)", k, a);
+			mem_add(dev, arrays[k].bytes, arrays[k].data, name, k);
+			memcpy(r->kparams + pa->offset, &dev, 8);
+			continue;
+		}
+		if (!is_number(a)) {
+			run_error("argument %d: '%s' is neither a .npy file nor a number", k, a);
+			return RUN_INPUT;
+		}
+		if (!scalar_arg(k, a, pa, r->kparams + pa->offset, abi_scalar_type(f, k)))
+			return RUN_INPUT;
+	}
+	if (!abi_check(f, args, nargs, arrays, is_array))
+		return RUN_INPUT;
+	rc = launch();
+	if (stats)
+		fprintf(stderr, "tile-run: %llu thread-instructions\n", (unsigned long long)r->ninsn);
+	if (rc != RUN_OK)
+		return rc;
+	if (outdir) {
+		struct stat st;
+		if (stat(outdir, &st) != 0 && mkdir(outdir, 0777) != 0) {
+			run_error("cannot create directory '%s'", outdir);
+			return RUN_INPUT;
+		}
+		for (int k = 0; k < nargs; k++) {
+			if (!is_array[k])
+				continue;
+			char path[4096];
+			snprintf(path, sizeof path, "%s/%d.npy", outdir, k);
+			if (!npy_write(path, &arrays[k]))
+				return RUN_INPUT;
+		}
+	}
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		run_error("write error on stdout");
+		return RUN_INPUT;
+	}
+	return RUN_OK;
+}

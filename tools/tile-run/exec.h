@@ -1,0 +1,156 @@
+/* exec.h: the running machine: device memory, CTAs, threads, and the helpers
+ * every exec_*.c family uses (operand access, float bit views, faults).
+ * One launch at a time (the global RUN). */
+#ifndef TILE_RUN_EXEC_H
+#define TILE_RUN_EXEC_H
+#include <string.h>
+#include "run.h"
+
+enum { CHECK_NONE, CHECK_MEMCHECK, CHECK_RACECHECK };
+
+typedef struct Buffer {
+	uint64_t dev, size;
+	uint8_t *host;
+	char name[96];
+	int arg;                /* argument position, -1 for others */
+	bool readonly, freed, heap;
+} Buffer;
+
+typedef struct Frame {
+	int func, pc, call;
+	uint64_t *R;
+	uint8_t *P;
+} Frame;
+
+enum { TS_RUN, TS_BAR, TS_WARP, TS_EXIT };
+
+#define MAX_DEPTH 16
+
+typedef struct Thread {
+	uint64_t *R;            /* current frame's registers */
+	uint8_t *P;             /* current frame's parameter area */
+	const Insn *code;
+	int pc, func;
+	uint8_t state, depth;
+	uint32_t tid, t[3], lane, warp;
+	uint8_t *L;             /* local memory */
+	const Insn *wait;       /* the collective waited at */
+	uint64_t cv[3];         /* values given to a warp collective (cv[2]: membermask) */
+	uint64_t maddr;         /* ldmatrix/stmatrix row address */
+	uint32_t frag[4];       /* stmatrix fragments */
+	int bar_id;
+	uint32_t steps;         /* instructions since the last switch */
+	uint32_t cc;            /* carry flag of add.cc/addc ... */
+	int cp_groups;          /* cp.async groups committed (copies run at issue) */
+	Frame frames[MAX_DEPTH];
+} Thread;
+
+typedef struct Cta {
+	uint32_t id[3];
+	int n, live;
+	Thread *th;
+	uint8_t *shared;
+	uint32_t shared_size;
+	uint8_t *local;
+	struct { int arrived, expected; uint32_t red; } bar[16];
+	uint32_t epoch;
+	/* racecheck: per shared byte, last writer/reader thread+1 and epoch */
+	uint32_t *wr, *wr_ep, *rd, *rd_ep;
+	uint64_t *regs;         /* register files of every thread */
+	uint8_t *params;        /* parameter areas of every thread */
+} Cta;
+
+typedef struct Run {
+	Module *m;
+	Func *entry;
+	int fidx;
+	uint32_t grid[3], block[3];
+	int check;
+	bool seeded;
+	uint64_t seed, rng;
+	Buffer *bufs;
+	int nbufs, capbufs, last;
+	uint64_t heap_next;
+	uint8_t *kparams;
+	uint32_t kparam_size;
+	uint32_t dyn_smem;
+	Cta cta;
+	uint64_t ninsn, gtimer;
+	int status;             /* RUN_OK, or RUN_FAULT after a report */
+	const char *source_hint;
+} Run;
+
+extern Run RUN;
+
+/* mem.c */
+Buffer *mem_add(uint64_t dev, uint64_t size, uint8_t *host, const char *name, int arg);
+uint64_t mem_alloc_dev(uint64_t size);  /* next free heap address */
+uint8_t *mem_at(Thread *t, const Insn *in, int space, uint64_t a, uint32_t size, int access);
+Buffer *mem_find(uint64_t a);
+void mem_setup_vars(Module *m);
+void race_reset(Cta *c);
+enum { ACC_READ, ACC_WRITE, ACC_ATOMIC };
+
+/* diag in sched.c */
+void fault(Thread *t, const Insn *in, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void insn_where(const Insn *in, char *buf, size_t cap);
+
+/* interp.c */
+enum { ST_NEXT, ST_JUMP, ST_BLOCK, ST_EXIT, ST_FAULT, ST_YIELD };
+int run_thread(Thread *t);
+
+/* families: return ST_NEXT, or ST_FAULT after fault() */
+int exec_arith(Thread *t, const Insn *in);
+int exec_math(Thread *t, const Insn *in);
+int exec_bits(Thread *t, const Insn *in);
+int exec_cmp(Thread *t, const Insn *in);
+int exec_move(Thread *t, const Insn *in);
+int exec_cvt(Thread *t, const Insn *in);
+int exec_mem(Thread *t, const Insn *in);
+int exec_atom(Thread *t, const Insn *in);
+int exec_ctrl(Thread *t, const Insn *in);       /* calls, printf, malloc, assert */
+int exec_warp(Thread *t, const Insn *in);       /* may return ST_BLOCK */
+int exec_sync(Thread *t, const Insn *in);       /* barriers; may return ST_BLOCK */
+
+/* sched.c */
+void warp_check(Cta *c, int warp);
+void warp_check_thread(Cta *c, Thread *t);
+void bar_check(Cta *c, int id);
+void thread_exited(Thread *t);
+
+/* printf.c */
+int device_printf(Thread *t, const Insn *in, uint64_t fmt, uint64_t args);
+
+/* float.c: conversions and rounding */
+uint32_t f2u(float f);
+float u2f(uint32_t u);
+uint64_t d2u(double d);
+double u2d(uint64_t u);
+double small_to_double(uint32_t bits, int ty);          /* f16 bf16 tf32 e4m3 e5m2 e2m1 ue8m0 */
+uint32_t double_to_small(double x, int ty, int rnd, bool sat, bool satfinite, bool relu);
+float round_f32(double x, int rnd);     /* exact value x rounded to f32 */
+double fp_op(int op, double a, double b, double c, int ty, int rnd);
+float ftz32(float f);
+uint64_t cvt_run(const Insn *in, uint64_t a);
+
+/* values */
+static inline int64_t sx(uint64_t v, int bytes)
+{
+	int sh = 64 - 8 * bytes;
+	return sh > 0 ? (int64_t)(v << sh) >> sh : (int64_t)v;
+}
+static inline uint64_t zx(uint64_t v, int bytes)
+{
+	return bytes >= 8 ? v : v & ((1ull << (8 * bytes)) - 1);
+}
+/* a result of type ty, extended per the register convention (run.h) */
+static inline uint64_t norm(uint64_t v, int ty)
+{
+	int b = type_bytes[ty];
+	if (type_kind[ty] == 'S')
+		return (uint64_t)sx(v, b);
+	if (type_kind[ty] == 'P')
+		return v & 1;
+	return zx(v, b);
+}
+#endif

@@ -1,0 +1,89 @@
+/* parse.h: what lex.c, parse.c and decode.c share: tokens, raw operands and
+ * the per-function naming state (registers, symbols, labels) the decoder
+ * resolves operands against. Nothing here outlives loading. */
+#ifndef TILE_RUN_PARSE_H
+#define TILE_RUN_PARSE_H
+#include "run.h"
+
+typedef enum {
+	TK_EOF, TK_IDENT, TK_INT, TK_F32, TK_F64, TK_FLOAT, TK_STRING, TK_PUNCT,
+} TokKind;
+
+typedef struct Token {
+	TokKind kind;
+	const char *s;          /* start in the text */
+	uint32_t len, line;
+	uint64_t ival;          /* TK_INT (two's complement), TK_F32/TK_F64 bits */
+	double fval;            /* TK_FLOAT */
+} Token;
+
+typedef struct Lexer {
+	const char *path, *p, *end;
+	uint32_t line;
+} Lexer;
+
+/* Next token; false after a message on bad input. */
+bool lex_next(Lexer *lx, Token *t);
+
+typedef enum {
+	RO_REG, RO_IMM, RO_SYM, RO_ADDR, RO_VEC, RO_LIST, RO_SINK,
+} RawKind;
+
+/* an immediate: kind TK_INT, TK_F32, TK_F64 or TK_FLOAT */
+typedef struct Imm {
+	TokKind kind;
+	uint64_t bits;
+	double f;
+} Imm;
+
+struct RawOperand {
+	RawKind kind;
+	bool neg;               /* !%p */
+	char name[256];         /* RO_REG/RO_SYM: the name; RO_ADDR: base name or "" */
+	Imm imm;                /* RO_IMM; RO_ADDR with no base: the address */
+	int64_t off;            /* RO_ADDR / RO_SYM offset */
+	int nsub;               /* RO_VEC / RO_LIST elements, in sub[] */
+	struct RawOperand *sub;
+	bool pair;              /* RO_REG "%p|%q": second name in name2 */
+	char name2[256];
+};
+
+/* a named thing in a function body or the module */
+enum { NM_REG, NM_VAR, NM_PARAM, NM_FUNC, NM_LABEL };
+typedef struct Name {
+	char *name;
+	int kind;
+	int slot;               /* NM_REG: slot; NM_LABEL: instruction index */
+	int ty;                 /* NM_REG: declared type */
+	uint64_t addr;          /* NM_VAR/NM_PARAM: address in its space */
+	int space;
+	int func;               /* NM_FUNC */
+	int scope;
+} Name;
+
+typedef struct DecodeCtx {
+	Module *m;
+	Func *f;
+	int fidx;
+	Name *names;            /* function scope (a stack; inner scopes last) */
+	int nnames, capnames;
+	int scope;
+	uint32_t line;
+	/* constant slots, deduplicated */
+	uint64_t *consts;
+	int32_t *const_slot;
+	int nconsts, capconsts;
+	int nslots;
+	uint64_t *init;         /* grows with nslots */
+	int capinit;
+	/* branch fixups: insn index -> label name */
+	struct { int insn; char *label; uint32_t line; } *fix;
+	int nfix, capfix;
+} DecodeCtx;
+
+Name *dc_lookup(DecodeCtx *dc, const char *name);
+Var *module_lookup_var(Module *m, const char *name, int *index);
+int module_lookup_func(Module *m, const char *name);
+int dc_const_slot(DecodeCtx *dc, uint64_t v);
+int dc_new_slot(DecodeCtx *dc);
+#endif

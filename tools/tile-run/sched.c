@@ -1,0 +1,227 @@
+/* sched.c: the launch. CTAs run one after another in grid order (x fastest);
+ * a CTA's threads are cooperative contexts: each runs until it waits at a
+ * barrier or warp collective, exits, or yields after a quantum; the
+ * scheduler goes round them in thread order (shuffled each round with
+ * --seed) until all have exited. No runnable thread while some wait is a
+ * deadlock, reported as a fault. Faults print one report with the
+ * instruction, PTX line, source location (.loc), thread and block. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "exec.h"
+
+void insn_where(const Insn *in, char *buf, size_t cap)
+{
+	Module *m = RUN.m;
+	int n = snprintf(buf, cap, "PTX line %u", in->line);
+	if (in->loc && in->loc < (uint32_t)m->nlocs) {
+		Loc *l = &m->locs[in->loc];
+		const char *file = l->file < (uint32_t)m->nfiles && m->files[l->file] ? m->files[l->file] : "?";
+		snprintf(buf + n, cap - (size_t)n, ", %s:%u:%u", file, l->line, l->col);
+	}
+}
+
+void fault(Thread *t, const Insn *in, const char *fmt, ...)
+{
+	Run *r = &RUN;
+	if (r->status)
+		return;
+	r->status = RUN_FAULT;
+	char where[512], msg[1024];
+	insn_where(in, where, sizeof where);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	fflush(stdout);
+	fprintf(stderr, "tile-run: error: %s, thread (%u,%u,%u) of block (%u,%u,%u) (%s)\n", msg, t->t[0], t->t[1], t->t[2],
+		r->cta.id[0], r->cta.id[1], r->cta.id[2], where);
+}
+
+static uint64_t rng_next(void)
+{
+	uint64_t x = RUN.rng;
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	RUN.rng = x;
+	return x;
+}
+
+static void sreg_fill(Thread *t, Func *f, uint64_t *R)
+{
+	Run *r = &RUN;
+	Cta *c = &r->cta;
+	for (int k = 0; k < SR_FIRST_LIVE; k++) {
+		int s = f->sreg_slot[k];
+		if (s < 0)
+			continue;
+		uint64_t v = 0;
+		switch (k) {
+		case SR_TID_X: v = t->t[0]; break;
+		case SR_TID_Y: v = t->t[1]; break;
+		case SR_TID_Z: v = t->t[2]; break;
+		case SR_NTID_X: v = r->block[0]; break;
+		case SR_NTID_Y: v = r->block[1]; break;
+		case SR_NTID_Z: v = r->block[2]; break;
+		case SR_CTAID_X: case SR_CLUSTERID_X: v = c->id[0]; break;
+		case SR_CTAID_Y: case SR_CLUSTERID_Y: v = c->id[1]; break;
+		case SR_CTAID_Z: case SR_CLUSTERID_Z: v = c->id[2]; break;
+		case SR_NCTAID_X: case SR_NCLUSTERID_X: v = r->grid[0]; break;
+		case SR_NCTAID_Y: case SR_NCLUSTERID_Y: v = r->grid[1]; break;
+		case SR_NCTAID_Z: case SR_NCLUSTERID_Z: v = r->grid[2]; break;
+		case SR_CNCTAID_X: case SR_CNCTAID_Y: case SR_CNCTAID_Z: case SR_NCTARANK: v = 1; break;
+		case SR_LANEID: v = t->lane; break;
+		case SR_WARPID: v = t->warp; break;
+		case SR_NWARPID: v = (uint64_t)(c->n + 31) / 32; break;
+		case SR_NSMID: v = 1; break;
+		case SR_LM_EQ: v = 1u << t->lane; break;
+		case SR_LM_LE: v = t->lane == 31 ? 0xffffffffu : (2u << t->lane) - 1; break;
+		case SR_LM_LT: v = (1u << t->lane) - 1; break;
+		case SR_LM_GE: v = ~((1u << t->lane) - 1) & 0xffffffffu; break;
+		case SR_LM_GT: v = t->lane == 31 ? 0 : ~((2u << t->lane) - 1) & 0xffffffffu; break;
+		case SR_DYN_SMEM: v = r->dyn_smem; break;
+		case SR_TOTAL_SMEM: case SR_AGGR_SMEM: v = c->shared_size; break;
+		default: v = 0; break;
+		}
+		R[s] = v;
+	}
+}
+
+static void deadlock(Cta *c)
+{
+	for (int k = 0; k < c->n; k++) {
+		Thread *t = &c->th[k];
+		if (t->state == TS_BAR || t->state == TS_WARP) {
+			int waiting = 0;
+			for (int j = 0; j < c->n; j++)
+				waiting += c->th[j].state == TS_BAR || c->th[j].state == TS_WARP;
+			fault(t, t->wait, "deadlock: %d threads wait at barriers or warp collectives that can never complete (this one: %s)",
+			      waiting, t->state == TS_BAR ? "barrier" : "warp collective");
+			return;
+		}
+	}
+	die("deadlock with no waiting thread");
+}
+
+void thread_exited(Thread *t)
+{
+	Cta *c = &RUN.cta;
+	t->state = TS_EXIT;
+	c->live--;
+	for (int id = 0; id < 16 && !RUN.status; id++)
+		if (c->bar[id].arrived)
+			bar_check(c, id);
+	if (!RUN.status)
+		warp_check(c, (int)t->warp);
+}
+
+static int run_cta(Cta *c, int *order)
+{
+	Run *r = &RUN;
+	Func *f = r->entry;
+	memset(c->shared, 0, c->shared_size);
+	race_reset(c);
+	memset(c->bar, 0, sizeof c->bar);
+	c->live = c->n;
+	for (int k = 0; k < c->n; k++) {
+		Thread *t = &c->th[k];
+		uint64_t *R = c->regs + (size_t)k * (size_t)f->nslots;
+		memcpy(R, f->init, (size_t)f->nslots * sizeof *R);
+		t->R = R;
+		t->P = c->params + (size_t)k * f->pbytes;
+		memcpy(t->P, r->kparams, r->kparam_size);
+		t->code = f->code;
+		t->pc = 0;
+		t->func = r->fidx;
+		t->state = TS_RUN;
+		t->depth = 0;
+		t->cc = 0;
+		t->tid = (uint32_t)k;
+		t->t[0] = (uint32_t)k % r->block[0];
+		t->t[1] = (uint32_t)k / r->block[0] % r->block[1];
+		t->t[2] = (uint32_t)k / (r->block[0] * r->block[1]);
+		t->lane = (uint32_t)k % 32;
+		t->warp = (uint32_t)k / 32;
+		t->L = c->local + (size_t)k * r->m->local_total;
+		t->frames[0].func = r->fidx;
+		sreg_fill(t, f, R);
+	}
+	if (r->m->local_total)
+		memset(c->local, 0, (size_t)c->n * r->m->local_total);
+	for (;;) {
+		if (r->seeded)
+			for (int k = c->n - 1; k > 0; k--) {
+				int j = (int)(rng_next() % (uint64_t)(k + 1));
+				int x = order[k];
+				order[k] = order[j];
+				order[j] = x;
+			}
+		bool progress = false;
+		for (int k = 0; k < c->n; k++) {
+			Thread *t = &c->th[order[k]];
+			while (t->state == TS_RUN) {
+				progress = true;
+				int st = run_thread(t);
+				if (st == ST_FAULT || r->status)
+					return RUN_FAULT;
+				if (st == ST_EXIT) {
+					thread_exited(t);
+					if (r->status)
+						return RUN_FAULT;
+				}
+				if (st == ST_YIELD)
+					break;
+			}
+		}
+		if (c->live == 0)
+			return RUN_OK;
+		if (!progress) {
+			deadlock(c);
+			return RUN_FAULT;
+		}
+	}
+}
+
+int launch(void)
+{
+	Run *r = &RUN;
+	Cta *c = &r->cta;
+	Func *f = r->entry;
+	c->n = (int)(r->block[0] * r->block[1] * r->block[2]);
+	c->th = xcalloc((size_t)c->n, sizeof *c->th);
+	c->shared_size = r->m->shared_static + r->dyn_smem;
+	c->shared = xcalloc(c->shared_size ? c->shared_size : 1, 1);
+	if (r->check == CHECK_RACECHECK) {
+		size_t n = c->shared_size ? c->shared_size : 1;
+		c->wr = xcalloc(n, 4);
+		c->wr_ep = xcalloc(n, 4);
+		c->rd = xcalloc(n, 4);
+		c->rd_ep = xcalloc(n, 4);
+	}
+	c->regs = xcalloc((size_t)c->n * (size_t)f->nslots, sizeof *c->regs);
+	if (f->pbytes < r->kparam_size)
+		die("param area smaller than the kernel parameters");
+	c->params = xcalloc((size_t)c->n * (f->pbytes ? f->pbytes : 1), 1);
+	c->local = xcalloc((size_t)c->n * (r->m->local_total ? r->m->local_total : 1), 1);
+	int *order = xcalloc((size_t)c->n, sizeof *order);
+	for (int k = 0; k < c->n; k++)
+		order[k] = k;
+	r->rng = r->seed * 0x9E3779B97F4A7C15ull + 1;
+	for (uint32_t z = 0; z < r->grid[2]; z++)
+		for (uint32_t y = 0; y < r->grid[1]; y++)
+			for (uint32_t x = 0; x < r->grid[0]; x++) {
+				c->id[0] = x;
+				c->id[1] = y;
+				c->id[2] = z;
+				c->epoch++;
+				int rc = run_cta(c, order);
+				if (rc != RUN_OK) {
+					fflush(stdout);
+					return rc;
+				}
+			}
+	fflush(stdout);
+	free(order);
+	return RUN_OK;
+}
