@@ -23,18 +23,7 @@
 #include "layout.h"
 #include "diag.h"
 #include "sched_int.h"
-
-static int count_values(Op *op)
-{
-	int n = op->nresults;
-	for (int r = 0; r < op->nregions; r++)
-		FOR_EACH_BLOCK(b, &op->regions[r]) {
-			n += b->nargs;
-			FOR_EACH_OP(o, b)
-				n += count_values(o);
-		}
-	return n;
-}
+#include "xalloc.h"
 
 static int collect(Op *op, void *ctx)
 {
@@ -76,7 +65,7 @@ static int constrain(Op *op, void *ctx)
 {
 	F *f = ctx;
 	const OpInfo *in = op->info;
-	if (in->dialect == DIALECT_CUDA_TILE && (op_has(in, OPT_EW) || in->code == CT_assume ||
+	if (in->dialect == DIALECT_CUDA_TILE && (op_is_elementwise(in) || in->code == CT_assume ||
 						 in->code == CT_reshape)) {
 		Value *first = NULL;
 		for (int i = 0; i < op->noperands + op->nresults; i++) {
@@ -90,13 +79,13 @@ static int constrain(Op *op, void *ctx)
 		}
 		return 0;
 	}
+	if (op_is_shape(in)) {
+		shape_constrain(f, op);     /* shape.c */
+		return 0;
+	}
 	switch (in->code) {
 	case CT_broadcast:
 		f->bcasts[f->nbcasts++] = op;
-		break;
-	case CT_reduce: case CT_scan: case CT_permute: case CT_cat: case CT_extract:
-	case CT_insert: case CT_pack: case CT_unpack:
-		shape_constrain(f, op);     /* shape.c */
 		break;
 	case CT_for: {
 		Block *body = op->regions[0].first;
@@ -184,9 +173,7 @@ static int fix_local(Op *op, void *ctx)
 		ice("tile-sched: unparsable layout");
 	TileMap tm = map_of(op);
 	int64_t nregs = layout_nregs(&ld);
-	int64_t *regs = malloc(sizeof *regs * (size_t)nregs);
-	if (!regs)
-		ice("out of memory");
+	int64_t *regs = xmalloc(sizeof *regs * (size_t)nregs);
 	if (!layout_local_gather(&ls, &ld, &tm, f->warps, regs)) {
 		Layout want;
 		if (!layout_derive_source(&ld, &tm, &want) ||
@@ -219,17 +206,15 @@ static void sched_fn(Module *m, Op *fn, int warps)
 	 * the cross-warp reduction rounds and broadcast conversions */
 	const char *plain = getenv("TILE_SCHED_PLAIN_LAYOUTS");
 	f->plain = plain && *plain && strcmp(plain, "0") != 0;
-	f->nvals = count_values(fn) + 1;
-	f->vals = calloc((size_t)f->nvals, sizeof *f->vals);
-	f->parent = malloc(sizeof *f->parent * (size_t)f->nvals);
-	f->vmax = calloc((size_t)f->nvals, sizeof *f->vmax);
-	f->pairs = calloc((size_t)f->nvals, sizeof *f->pairs);
-	f->rowred = calloc((size_t)f->nvals, sizeof *f->rowred);
-	f->assigned = calloc((size_t)f->nvals, sizeof *f->assigned);
-	f->lay = calloc((size_t)f->nvals, sizeof *f->lay);
-	f->bcasts = calloc((size_t)f->nvals, sizeof *f->bcasts);
-	if (!f->vals || !f->parent || !f->vmax || !f->pairs || !f->rowred || !f->assigned || !f->lay || !f->bcasts)
-		ice("out of memory");
+	f->nvals = op_count_values(fn) + 1;
+	f->vals = xcalloc((size_t)f->nvals, sizeof *f->vals);
+	f->parent = xmalloc(sizeof *f->parent * (size_t)f->nvals);
+	f->vmax = xcalloc((size_t)f->nvals, sizeof *f->vmax);
+	f->pairs = xcalloc((size_t)f->nvals, sizeof *f->pairs);
+	f->rowred = xcalloc((size_t)f->nvals, sizeof *f->rowred);
+	f->assigned = xcalloc((size_t)f->nvals, sizeof *f->assigned);
+	f->lay = xcalloc((size_t)f->nvals, sizeof *f->lay);
+	f->bcasts = xcalloc((size_t)f->nvals, sizeof *f->bcasts);
 	for (int i = 0; i < f->nvals; i++)
 		f->parent[i] = i;
 	op_walk(fn, collect, f);
