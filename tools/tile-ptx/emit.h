@@ -148,10 +148,7 @@ LLVMValueRef asm_call(E *e, LLVMTypeRef ret, const char *text, const char *cons,
 LLVMValueRef warp_shfl(E *e, const char *kind, LLVMValueRef v, LLVMValueRef b);   /* bfly/up/down/idx, any register type */
 
 /* ------------------------------------------------------------ util_attr.c */
-const char *op_str_attr(const Op *op, const char *name, const char *dflt);
-bool op_bool_attr(const Op *op, const char *name);   /* a true bool attribute */
-int64_t op_int_attr(const Op *op, const char *name, int64_t dflt);   /* int or bool */
-int64_t op_int_attr_at(const Op *op, const char *name, int i, int64_t dflt);   /* element i of an int list */
+/* (typed getters: ir.h's op_attr_str, op_attr_flag, op_attr_int, op_attr_int_at) */
 bool op_is_signed(const Op *op);                     /* signedness, default signed */
 
 /* ------------------------------------------------------------ util_round.c */

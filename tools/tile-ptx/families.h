@@ -45,6 +45,6 @@ EmitFn emit_fence;
 
 /* registry.c: op code -> emitter, NULL where tile-ptx has none */
 extern EmitFn *const emit_table[OPCODE_COUNT];
-void registry_check(void);         /* every elementwise op has an emitter (else an internal error) */
+void registry_check(void);         /* every op that reaches tile-ptx has an emitter (else an internal error) */
 
 #endif

@@ -16,18 +16,7 @@
 #include "emit.h"
 #include "families.h"
 #include "diag.h"
-
-static int count_values(Op *op)
-{
-	int n = op->nresults;
-	for (int r = 0; r < op->nregions; r++)
-		FOR_EACH_BLOCK(b, &op->regions[r]) {
-			n += b->nargs;
-			FOR_EACH_OP(o, b)
-				n += count_values(o);
-		}
-	return n;
-}
+#include "xalloc.h"
 
 static void emit_kernel(E *e, Op *fn)
 {
@@ -35,9 +24,7 @@ static void emit_kernel(E *e, Op *fn)
 	Block *body = fn->regions[0].first;
 	if (!name || name->kind != AT_STRING || !body)
 		ice("tile-ptx: malformed entry");
-	LLVMTypeRef *params = calloc((size_t)body->nargs + 1, sizeof *params);
-	if (!params)
-		ice("out of memory");
+	LLVMTypeRef *params = xcalloc((size_t)body->nargs + 1, sizeof *params);
 	for (int i = 0; i < body->nargs; i++) {
 		const Type *t = body->args[i]->type;
 		if (t->kind != TY_TILE || t->rank != 0) {
@@ -76,15 +63,13 @@ static void emit_kernel(E *e, Op *fn)
 		LLVMSetSubprogram(e->fn, e->sp);
 		set_loc(e, fn->loc);
 	}
-	e->nvals = count_values(fn) + 1;
+	e->nvals = op_count_values(fn) + 1;
 	e->xchg = (XchgBuf){ 0 };
 	e->allocas.n = 0;
 	e->loop = e->ifc = NULL;
-	e->tv = calloc((size_t)e->nvals, sizeof *e->tv);
-	e->mr = calloc((size_t)e->nvals, sizeof *e->mr);
-	e->tok = calloc((size_t)e->nvals, sizeof *e->tok);
-	if (!e->tv || !e->mr || !e->tok)
-		ice("out of memory");
+	e->tv = xcalloc((size_t)e->nvals, sizeof *e->tv);
+	e->mr = xcalloc((size_t)e->nvals, sizeof *e->mr);
+	e->tok = xcalloc((size_t)e->nvals, sizeof *e->tok);
 	LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "entry");
 	LLVMBasicBlockRef start = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "body");
 	LLVMPositionBuilderAtEnd(e->b, entry);

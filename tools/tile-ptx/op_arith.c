@@ -21,7 +21,7 @@ static bool is16(const Type *t)
 /* f16 / bf16 with a directed rounding mode (through f32), or NULL */
 static LLVMValueRef directed16(E *e, Op *op, const Type *rt, LLVMValueRef *a)
 {
-	const char *mode = op_str_attr(op, "rounding_mode", NULL);
+	const char *mode = op_attr_str(op, "rounding_mode", NULL);
 	const char *rnd = mode ? ptx_rounding_directed(mode) : NULL;
 	if (!rnd || !is16(rt))
 		return NULL;
@@ -30,8 +30,8 @@ static LLVMValueRef directed16(E *e, Op *op, const Type *rt, LLVMValueRef *a)
 
 static LLVMValueRef fbinop(E *e, Op *op, const Type *el, LLVMValueRef a, LLVMValueRef b)
 {
-	const char *mode = op_str_attr(op, "rounding_mode", "nearest_even");
-	bool ftz = op_bool_attr(op, "flush_to_zero");
+	const char *mode = op_attr_str(op, "rounding_mode", "nearest_even");
+	bool ftz = op_attr_flag(op, "flush_to_zero");
 	const char *rnd = ptx_rounding(mode);
 	LLVMValueRef args[2] = { a, b };
 	int code = op->info->code;
@@ -79,7 +79,7 @@ static LLVMValueRef shift(E *e, int code, bool sgn, LLVMValueRef a, LLVMValueRef
 static LLVMValueRef divi(E *e, Op *op, LLVMValueRef a, LLVMValueRef b)
 {
 	bool sgn = op_is_signed(op);
-	const char *rnd = op_str_attr(op, "rounding", "zero");
+	const char *rnd = op_attr_str(op, "rounding", "zero");
 	LLVMValueRef q = sgn ? LLVMBuildSDiv(e->b, a, b, "") : LLVMBuildUDiv(e->b, a, b, "");
 	if (strcmp(rnd, "zero") == 0)
 		return q;
@@ -100,7 +100,7 @@ static LLVMValueRef divi(E *e, Op *op, LLVMValueRef a, LLVMValueRef b)
 
 static LLVMIntPredicate ipred(Op *op)
 {
-	const char *p = op_str_attr(op, "comparison_predicate", "equal");
+	const char *p = op_attr_str(op, "comparison_predicate", "equal");
 	bool s = op_is_signed(op);
 	if (strcmp(p, "equal") == 0) return LLVMIntEQ;
 	if (strcmp(p, "not_equal") == 0) return LLVMIntNE;
@@ -112,8 +112,8 @@ static LLVMIntPredicate ipred(Op *op)
 
 static LLVMRealPredicate fpred(Op *op)
 {
-	const char *p = op_str_attr(op, "comparison_predicate", "equal");
-	bool o = strcmp(op_str_attr(op, "comparison_ordering", "ordered"), "ordered") == 0;
+	const char *p = op_attr_str(op, "comparison_predicate", "equal");
+	bool o = strcmp(op_attr_str(op, "comparison_ordering", "ordered"), "ordered") == 0;
 	if (strcmp(p, "equal") == 0) return o ? LLVMRealOEQ : LLVMRealUEQ;
 	if (strcmp(p, "not_equal") == 0) return o ? LLVMRealONE : LLVMRealUNE;
 	if (strcmp(p, "less_than") == 0) return o ? LLVMRealOLT : LLVMRealULT;
@@ -164,8 +164,8 @@ static LLVMValueRef arith1(E *e, Op *op, LLVMValueRef *a)
 	case CT_fma: {
 		if ((special = directed16(e, op, rt, a)) != NULL)
 			return special;
-		const char *rnd = ptx_rounding(op_str_attr(op, "rounding_mode", "nearest_even"));
-		bool ftz = op_bool_attr(op, "flush_to_zero");
+		const char *rnd = ptx_rounding(op_attr_str(op, "rounding_mode", "nearest_even"));
+		bool ftz = op_attr_flag(op, "flush_to_zero");
 		if (rnd && (strcmp(rnd, "rn") != 0 || ftz))
 			return nvvm_rounded(e, op, "fma", rnd, ftz, rt, a, 3);
 		return call_intr(e, "llvm.fma", rty, a, 3);
@@ -174,8 +174,8 @@ static LLVMValueRef arith1(E *e, Op *op, LLVMValueRef *a)
 	case CT_absf: return call_intr(e, "llvm.fabs", rty, a, 1);
 	case CT_remf: return LLVMBuildFRem(b, a[0], a[1], "");
 	case CT_maxf: case CT_minf: {
-		bool nan = op_bool_attr(op, "propagate_nan"), mx = op->info->code == CT_maxf;
-		if (rt->kind == TY_SCALAR && rt->scalar == SC_F32 && op_bool_attr(op, "flush_to_zero")) {
+		bool nan = op_attr_flag(op, "propagate_nan"), mx = op->info->code == CT_maxf;
+		if (rt->kind == TY_SCALAR && rt->scalar == SC_F32 && op_attr_flag(op, "flush_to_zero")) {
 			char name[48];      /* max.ftz.f32 / min.ftz[.NaN].f32 */
 			snprintf(name, sizeof name, "llvm.nvvm.f%s.ftz%s.f", mx ? "max" : "min", nan ? ".nan" : "");
 			return call_intr(e, name, NULL, a, 2);

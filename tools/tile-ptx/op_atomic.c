@@ -181,9 +181,9 @@ void emit_atomic(E *e, Op *op)
 	bool cas = op->info->code == AS_atomic_cas;
 	const Value *res = op->results[0];
 	const Type *el = res->type->elem;
-	const char *mode = cas ? "cas" : op_str_attr(op, "mode", "add");
-	const char *sem = op_str_attr(op, "memory_ordering_semantics", "acq_rel");
-	const char *scope = op_str_attr(op, "memory_scope", "device");
+	const char *mode = cas ? "cas" : op_attr_str(op, "mode", "add");
+	const char *sem = op_attr_str(op, "memory_ordering_semantics", "acq_rel");
+	const char *scope = op_attr_str(op, "memory_scope", "device");
 	AtomKind k = { "cas", el->kind == TY_SCALAR ? scalar_bits(el->scalar) : 0, false, false, "" };
 	if (strcmp(sem, "weak") == 0 || (!cas && !atom_kind(e, mode, el, &k)) ||
 	    (cas && k.bits != 32 && k.bits != 64)) {

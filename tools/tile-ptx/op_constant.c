@@ -8,6 +8,7 @@
 #include "emit.h"
 #include "families.h"
 #include "diag.h"
+#include "xalloc.h"
 
 static uint64_t dense_elem(const Attr *a, int64_t i, int nb)
 {
@@ -65,9 +66,7 @@ void emit_constant(E *e, Op *op)
 	} else {
 		/* a table in constant memory, indexed by each register's offset */
 		int64_t n = type_num_elements(v->type);
-		LLVMValueRef *vals = malloc(sizeof *vals * (size_t)n);
-		if (!vals)
-			ice("out of memory");
+		LLVMValueRef *vals = xmalloc(sizeof *vals * (size_t)n);
 		LLVMTypeRef mt = mem_ty(e, el);
 		for (int64_t i = 0; i < n; i++) {
 			LLVMValueRef c = const_bits(e, el, dense_elem(a, i, nb));

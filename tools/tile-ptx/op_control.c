@@ -21,6 +21,7 @@
 #include "emit.h"
 #include "families.h"
 #include "diag.h"
+#include "xalloc.h"
 
 void emit_for(E *e, Op *op)
 {
@@ -28,7 +29,7 @@ void emit_for(E *e, Op *op)
 	int ninit = op->noperands - 3;
 	LLVMValueRef lb = scalar(e, op->operands[0]), ub = scalar(e, op->operands[1]),
 		     step = scalar(e, op->operands[2]);
-	bool uns = op_bool_attr(op, "unsignedCmp");
+	bool uns = op_attr_flag(op, "unsignedCmp");
 	LLVMBasicBlockRef pre = LLVMGetInsertBlock(e->b);
 	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "for.head");
 	LLVMBasicBlockRef bodybb = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "for.body");
@@ -37,10 +38,8 @@ void emit_for(E *e, Op *op)
 	LLVMBuildBr(e->b, head);
 	LLVMPositionBuilderAtEnd(e->b, head);
 	LLVMValueRef iv = LLVMBuildPhi(e->b, LLVMTypeOf(lb), "iv");
-	TV **carried = calloc((size_t)ninit + 1, sizeof *carried);
-	TV **latchphi = calloc((size_t)ninit + 1, sizeof *latchphi);
-	if (!carried || !latchphi)
-		ice("out of memory");
+	TV **carried = xcalloc((size_t)ninit + 1, sizeof *carried);
+	TV **latchphi = xcalloc((size_t)ninit + 1, sizeof *latchphi);
 	for (int i = 0; i < ninit; i++) {
 		const Value *init = op->operands[3 + i];
 		if (init->type->kind != TY_TILE)
@@ -101,9 +100,7 @@ void emit_if(E *e, Op *op)
 	LLVMBasicBlockRef merge = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "if.end");
 	LLVMBuildCondBr(e->b, cond, thenbb, elsebb);
 	LLVMPositionBuilderAtEnd(e->b, merge);
-	TV **phis = calloc((size_t)op->nresults + 1, sizeof *phis);
-	if (!phis)
-		ice("out of memory");
+	TV **phis = xcalloc((size_t)op->nresults + 1, sizeof *phis);
 	for (int i = 0; i < op->nresults; i++)
 		if (op->results[i]->type->kind == TY_TILE)
 			phis[i] = phis_for(e, op->results[i]);
@@ -136,10 +133,8 @@ void emit_loop(E *e, Op *op)
 	LLVMBasicBlockRef pre = LLVMGetInsertBlock(e->b);
 	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "loop.head");
 	LLVMBasicBlockRef exit = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "loop.exit");
-	TV **carried = calloc((size_t)n + 1, sizeof *carried);
-	TV **results = calloc((size_t)n + 1, sizeof *results);
-	if (!carried || !results)
-		ice("out of memory");
+	TV **carried = xcalloc((size_t)n + 1, sizeof *carried);
+	TV **results = xcalloc((size_t)n + 1, sizeof *results);
 	LLVMBuildBr(e->b, head);
 	LLVMPositionBuilderAtEnd(e->b, exit);
 	for (int i = 0; i < n; i++)

@@ -9,6 +9,7 @@
 #include "families.h"
 #include "irutil.h"
 #include "diag.h"
+#include "xalloc.h"
 
 static LLVMValueRef dense_const(E *e, const Type *el, const uint8_t *p, int nb)
 {
@@ -41,9 +42,7 @@ void emit_global(E *e, Op *op)
 	}
 	int64_t n = type_num_elements(va->type);
 	LLVMTypeRef mt = mem_ty(e, el);
-	LLVMValueRef *vals = malloc(sizeof *vals * (size_t)(n ? n : 1));
-	if (!vals)
-		ice("out of memory");
+	LLVMValueRef *vals = xmalloc(sizeof *vals * (size_t)(n ? n : 1));
 	for (int64_t i = 0; i < n; i++) {
 		size_t at = va->u.dense.splat ? 0 : (size_t)i * (size_t)nb;
 		vals[i] = at + (size_t)nb <= va->u.dense.n ? dense_const(e, el, va->u.dense.bytes + at, nb)

@@ -39,8 +39,8 @@ static LLVMValueRef libdevice1(E *e, const char *base, const Type *el, LLVMValue
 
 static LLVMValueRef sqrt1(E *e, Op *op, const Type *rt, LLVMTypeRef rty, LLVMValueRef *a)
 {
-	const char *mode = op_str_attr(op, "rounding_mode", "nearest_even");
-	bool ftz = op_bool_attr(op, "flush_to_zero");
+	const char *mode = op_attr_str(op, "rounding_mode", "nearest_even");
+	bool ftz = op_attr_flag(op, "flush_to_zero");
 	const char *directed = ptx_rounding_directed(mode);
 	if (directed && is16(rt))
 		return half_directed(e, op, directed, rt, a);
@@ -76,7 +76,7 @@ static LLVMValueRef math1(E *e, Op *op, LLVMValueRef *a)
 	const Type *rt = op->results[0]->type->elem;
 	LLVMTypeRef rty = elem_ty(e, rt);
 	bool f32 = rt->kind == TY_SCALAR && rt->scalar == SC_F32;
-	bool ftz = op_bool_attr(op, "flush_to_zero");
+	bool ftz = op_attr_flag(op, "flush_to_zero");
 	switch (op->info->code) {
 	case CT_sqrt: return sqrt1(e, op, rt, rty, a);
 	case CT_rsqrt:
@@ -84,7 +84,7 @@ static LLVMValueRef math1(E *e, Op *op, LLVMValueRef *a)
 			return call_intr(e, "llvm.nvvm.rsqrt.approx.ftz.f", NULL, a, 1);
 		return libdevice1(e, "rsqrt", rt, a, 1);
 	case CT_exp:
-		if (strcmp(op_str_attr(op, "rounding_mode", "full"), "approx") == 0 && rt->scalar == SC_F32)
+		if (strcmp(op_attr_str(op, "rounding_mode", "full"), "approx") == 0 && rt->scalar == SC_F32)
 			return libdevice1(e, "fast_exp", rt, a, 1);
 		return libdevice1(e, "exp", rt, a, 1);
 	case CT_exp2:
@@ -100,7 +100,7 @@ static LLVMValueRef math1(E *e, Op *op, LLVMValueRef *a)
 	case CT_sinh: return libdevice1(e, "sinh", rt, a, 1);
 	case CT_cosh: return libdevice1(e, "cosh", rt, a, 1);
 	case CT_tanh: {
-		const char *mode = op_str_attr(op, "rounding_mode", NULL);
+		const char *mode = op_attr_str(op, "rounding_mode", NULL);
 		if (mode && strcmp(mode, "approx") == 0 && (f32 || is16(rt))) {
 			LLVMValueRef w = f32 ? a[0] : LLVMBuildFPExt(e->b, a[0], ty_f32(e), "");
 			LLVMValueRef r = asm_pure1(e, ty_f32(e), "tanh.approx.f32 $0, $1;", "=f,f", w);

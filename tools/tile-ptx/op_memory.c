@@ -21,6 +21,7 @@
 #include "families.h"
 #include "irutil.h"
 #include "diag.h"
+#include "xalloc.h"
 
 /* Largest power of two v <= cap such that runs of v registers starting at
  * multiples of v hold v consecutive, v-aligned elements in every thread. */
@@ -85,9 +86,7 @@ void emit_join_tokens(E *e, Op *op)
 void emit_memref(E *e, Op *op)
 {
 	const Type *tv = op->results[0]->type;
-	MR *mr = calloc(1, sizeof *mr);
-	if (!mr)
-		ice("out of memory");
+	MR *mr = xcalloc(1, sizeof *mr);
 	mr->base = scalar(e, op->operands[0]);
 	mr->rank = tv->rank;
 	int s1, s2;
@@ -117,7 +116,7 @@ static LLVMValueRef pad_value(E *e, const Type *el, const char *pad)
 static Order order_of(E *e, const Op *op, bool store)
 {
 	Order o = { LLVMAtomicOrderingNotAtomic, false, 0 };
-	const char *sem = op_str_attr(op, "memory_ordering_semantics", "weak");
+	const char *sem = op_attr_str(op, "memory_ordering_semantics", "weak");
 	if (strcmp(sem, "weak") == 0)
 		return o;
 	if (strcmp(sem, "relaxed") == 0)
@@ -130,7 +129,7 @@ static Order order_of(E *e, const Op *op, bool store)
 		unsupported(e, (Op *)op, what);
 		return o;
 	}
-	const char *scope = op_str_attr(op, "memory_scope", "sys");
+	const char *scope = op_attr_str(op, "memory_scope", "sys");
 	const char *llvm_scope = strcmp(scope, "tl_blk") == 0 ? "block" : strcmp(scope, "device") == 0 ? "device" : NULL;
 	if (llvm_scope) {
 		o.scoped = true;
@@ -219,9 +218,9 @@ void emit_tiled(E *e, Op *op)
 		(void)sh;
 		/* a strided view's tiles start every step elements, a partition's every tile */
 		org[i] = LLVMBuildMul(e->b, as_i64(e, scalar(e, op->operands[is + i])),
-				      c_i64(e, op_int_attr_at(op, "step", i, tt->shape[i])), "");
+				      c_i64(e, op_attr_int_at(op, "step", i, tt->shape[i])), "");
 	}
-	const char *pad = op_str_attr(op, "padding", NULL);
+	const char *pad = op_attr_str(op, "padding", NULL);
 	LLVMValueRef primary = store ? owner_pred(e, &t->lay) : NULL;
 	for (int r = 0; r < t->n; r += vec) {
 		if (store && !layout_reg_is_primary(&t->lay, r))
@@ -232,9 +231,9 @@ void emit_tiled(E *e, Op *op)
 			LLVMValueRef c = LLVMBuildLShr(e->b, eo, c_i32(e, shift[i]), "");
 			c = LLVMBuildAnd(e->b, c, c_i32(e, tt->shape[i] - 1), "");
 			LLVMValueRef g = LLVMBuildAdd(e->b, org[i], LLVMBuildZExt(e->b, c, ty_i64(e), ""), "");
-			int d = (int)op_int_attr_at(op, "dim_map", i, i);
+			int d = (int)op_attr_int_at(op, "dim_map", i, i);
 			off = LLVMBuildAdd(e->b, off, LLVMBuildMul(e->b, g, mr->stride[d], ""), "");
-			if (!op_int_attr_at(op, "in_bounds", i, 0))
+			if (!op_attr_int_at(op, "in_bounds", i, 0))
 				pred = and_pred(e, pred, LLVMBuildICmp(e->b, LLVMIntSLT, g, mr->shape[d], ""));
 		}
 		if (f4)

@@ -23,6 +23,7 @@
 #include "irutil.h"
 #include "strbuf.h"
 #include "diag.h"
+#include "xalloc.h"
 
 typedef struct Conv {
 	size_t at, len;          /* the conversion in the format string */
@@ -211,9 +212,7 @@ static Call *cur(Printer *p)
 	if (p->ncalls == 0 || p->calls[p->ncalls - 1].n == VPRINTF_MAX_ARGS) {
 		if (p->ncalls == p->cap) {
 			p->cap = p->cap ? 2 * p->cap : 4;
-			p->calls = realloc(p->calls, sizeof *p->calls * (size_t)p->cap);
-			if (!p->calls)
-				ice("out of memory");
+			p->calls = xrealloc(p->calls, sizeof *p->calls * (size_t)p->cap);
 		}
 		Call *c = &p->calls[p->ncalls++];
 		memset(c, 0, sizeof *c);
@@ -303,10 +302,8 @@ void emit_print(E *e, Op *op)
 	for (int i = 0; i < op->noperands; i++)
 		if (op->operands[i]->type->kind == TY_TOKEN)
 			tok = op->operands[i];
-	Conv *cv = calloc((size_t)na + 1, sizeof *cv);
-	Arg *args = calloc((size_t)na + 1, sizeof *args);
-	if (!cv || !args)
-		ice("out of memory");
+	Conv *cv = xcalloc((size_t)na + 1, sizeof *cv);
+	Arg *args = xcalloc((size_t)na + 1, sizeof *args);
 	int nc = parse_format(fmt, cv, na);
 	if (nc != na)
 		ice("tile-ptx: print_tko format has %d conversions for %d arguments", nc, na);
@@ -320,9 +317,7 @@ void emit_print(E *e, Op *op)
 		int64_t n = type_num_elements(a->v->type);
 		a->local = all_local(&a->t->lay);
 		if (a->local) {
-			a->reg_of = malloc(sizeof *a->reg_of * (size_t)n);
-			if (!a->reg_of)
-				ice("out of memory");
+			a->reg_of = xmalloc(sizeof *a->reg_of * (size_t)n);
 			for (int64_t k = 0; k < n; k++)
 				a->reg_of[k] = -1;
 			for (int k = 0; k < a->t->n; k++) {

@@ -34,6 +34,7 @@
 #include "families.h"
 #include "irutil.h"
 #include "diag.h"
+#include "xalloc.h"
 
 /* ------------------------------------------------------------ combiner */
 
@@ -99,9 +100,7 @@ static bool commutative(const Op *op, int n)
 /* Balanced tree over cnt groups of n values (vals[k*n + i]), in order. */
 static void tree(E *e, Op *op, int n, int cnt, LLVMValueRef *vals, LLVMValueRef *out)
 {
-	LLVMValueRef *cur = malloc(sizeof *cur * (size_t)(cnt * n + 1));
-	if (!cur)
-		ice("out of memory");
+	LLVMValueRef *cur = xmalloc(sizeof *cur * (size_t)(cnt * n + 1));
 	memcpy(cur, vals, sizeof *cur * (size_t)(cnt * n));
 	while (cnt > 1) {
 		int m = 0;
@@ -140,11 +139,9 @@ void emit_reduce(E *e, Op *op)
 	int64_t ns = layout_nregs(&ri.src), nsl = layout_nregs(&ri.slice);
 	int64_t kmask = (((int64_t)1 << ri.nb) - 1) << ri.lo;
 	/* (1) in the thread: each slice register's source registers, in dim order */
-	LLVMValueRef *part = malloc(sizeof *part * (size_t)(nsl * n + 1));
-	LLVMValueRef *grp = malloc(sizeof *grp * (size_t)(ns * n + 1));
-	int64_t *regs = malloc(sizeof *regs * (size_t)(ns + 1));
-	if (!part || !grp || !regs)
-		ice("out of memory");
+	LLVMValueRef *part = xmalloc(sizeof *part * (size_t)(nsl * n + 1));
+	LLVMValueRef *grp = xmalloc(sizeof *grp * (size_t)(ns * n + 1));
+	int64_t *regs = xmalloc(sizeof *regs * (size_t)(ns + 1));
 	for (int64_t r = 0; r < nsl; r++) {
 		int64_t want = layout_eval_mode(&ri.slice, 0, r);
 		int cnt = 0;
@@ -283,9 +280,7 @@ void emit_reduce(E *e, Op *op)
 			}
 		}
 		barrier(e);
-		LLVMValueRef *w = malloc(sizeof *w * (size_t)(nwk * n + 1));
-		if (!w)
-			ice("out of memory");
+		LLVMValueRef *w = xmalloc(sizeof *w * (size_t)(nwk * n + 1));
 		for (int q = 0; q < res[0]->n; q++) {
 			LLVMValueRef eq = elem_offset(e, &res[0]->lay, q);
 			for (int k = 0; k < nwk; k++) {
@@ -328,7 +323,7 @@ void emit_scan(E *e, Op *op)
 		unsupported(e, op, "a scan in this layout");
 		return;
 	}
-	bool rev = op_int_attr(op, "reverse", 0) != 0;
+	bool rev = op_attr_flag(op, "reverse");
 	TV *src[64], *res[64];
 	for (int i = 0; i < n; i++) {
 		src[i] = get(e, op->operands[i]);
@@ -339,11 +334,9 @@ void emit_scan(E *e, Op *op)
 	int64_t nr = layout_nregs(&si.l);
 	int64_t kmask = (((int64_t)1 << si.nb) - 1) << si.lo;
 	/* registers: working values, grouping */
-	LLVMValueRef *x = malloc(sizeof *x * (size_t)(nr * n + 1));
-	int64_t *other = malloc(sizeof *other * (size_t)(nr + 1)), *vlc = malloc(sizeof *vlc * (size_t)(nr + 1)),
-		*vhc = malloc(sizeof *vhc * (size_t)(nr + 1)), *gid = malloc(sizeof *gid * (size_t)(nr + 1));
-	if (!x || !other || !vlc || !vhc || !gid)
-		ice("out of memory");
+	LLVMValueRef *x = xmalloc(sizeof *x * (size_t)(nr * n + 1));
+	int64_t *other = xmalloc(sizeof *other * (size_t)(nr + 1)), *vlc = xmalloc(sizeof *vlc * (size_t)(nr + 1)),
+		*vhc = xmalloc(sizeof *vhc * (size_t)(nr + 1)), *gid = xmalloc(sizeof *gid * (size_t)(nr + 1));
 	int64_t nvl_max = (int64_t)1 << si.nvl, nvh_max = (int64_t)1 << si.nvh;
 	for (int64_t c = 0; c < nr; c++) {
 		int64_t v = layout_eval_mode(&si.l, 0, c);
@@ -359,10 +352,8 @@ void emit_scan(E *e, Op *op)
 	}
 	/* groups: primary registers with the same (other, vh); members by vl */
 	int64_t ng = 0;
-	int64_t *g_other = malloc(sizeof *g_other * (size_t)(nr + 1)), *g_vh = malloc(sizeof *g_vh * (size_t)(nr + 1));
-	int64_t *member = malloc(sizeof *member * (size_t)(nr * nvl_max + 1));
-	if (!g_other || !g_vh || !member)
-		ice("out of memory");
+	int64_t *g_other = xmalloc(sizeof *g_other * (size_t)(nr + 1)), *g_vh = xmalloc(sizeof *g_vh * (size_t)(nr + 1));
+	int64_t *member = xmalloc(sizeof *member * (size_t)(nr * nvl_max + 1));
 	for (int64_t k = 0; k < nr * nvl_max; k++)
 		member[k] = -1;
 	for (int64_t c = 0; c < nr; c++) {
@@ -380,9 +371,7 @@ void emit_scan(E *e, Op *op)
 		gid[c] = g;
 		member[g * nvl_max + vlc[c]] = c;
 	}
-	LLVMValueRef *tot = malloc(sizeof *tot * (size_t)(ng * n + 1));   /* segment / group totals */
-	if (!tot)
-		ice("out of memory");
+	LLVMValueRef *tot = xmalloc(sizeof *tot * (size_t)(ng * n + 1));   /* segment / group totals */
 	/* (1) registers below the lanes: running combine in scan order */
 	for (int64_t g = 0; g < ng; g++) {
 		int64_t prev = -1;
@@ -427,9 +416,7 @@ void emit_scan(E *e, Op *op)
 	}
 	/* (3) warps: the last lane of each group stores the warp total */
 	int s = si.nvl + si.m;
-	LLVMValueRef *all = malloc(sizeof *all * (size_t)(ng * n + 1));   /* totals of whole VH blocks */
-	if (!all)
-		ice("out of memory");
+	LLVMValueRef *all = xmalloc(sizeof *all * (size_t)(ng * n + 1));   /* totals of whole VH blocks */
 	if (si.mw > 0) {
 		int64_t slots = type_num_elements(op->operands[0]->type) >> s;
 		int64_t off[64];
@@ -450,9 +437,7 @@ void emit_scan(E *e, Op *op)
 			pred = pred ? LLVMBuildAnd(e->b, pred, p, "") : p;
 		}
 		int64_t lowmask = ((int64_t)1 << si.lo) - 1;
-		LLVMValueRef *idx0 = malloc(sizeof *idx0 * (size_t)(ng + 1));
-		if (!idx0)
-			ice("out of memory");
+		LLVMValueRef *idx0 = xmalloc(sizeof *idx0 * (size_t)(ng + 1));
 		for (int64_t g = 0; g < ng; g++) {
 			LLVMValueRef o = elem_offset(e, &si.l, member[g * nvl_max]);
 			LLVMValueRef hi = LLVMBuildShl(e->b, LLVMBuildLShr(e->b, o, c_i32(e, si.lo + s), ""), c_i32(e, si.lo), "");
@@ -514,16 +499,12 @@ void emit_scan(E *e, Op *op)
 	}
 	/* (4) registers above the warps: the totals of the blocks before */
 	if (si.nvh > 0) {
-		bool *done = calloc((size_t)ng + 1, 1);
-		if (!done)
-			ice("out of memory");
+		bool *done = xcalloc((size_t)ng + 1, 1);
 		for (int64_t g0 = 0; g0 < ng; g0++) {
 			if (done[g0])
 				continue;
 			/* the groups of this row, by vh in scan order */
-			int64_t *row = malloc(sizeof *row * (size_t)(nvh_max + 1));
-			if (!row)
-				ice("out of memory");
+			int64_t *row = xmalloc(sizeof *row * (size_t)(nvh_max + 1));
 			for (int64_t v = 0; v < nvh_max; v++)
 				row[v] = -1;
 			for (int64_t g = 0; g < ng; g++)

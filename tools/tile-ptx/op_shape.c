@@ -15,6 +15,7 @@
 #include "families.h"
 #include "irutil.h"
 #include "diag.h"
+#include "xalloc.h"
 
 /* broadcast / reshape: register copies (tile-sched made them local). */
 void emit_copy(E *e, Op *op)
@@ -28,9 +29,7 @@ void emit_copy(E *e, Op *op)
 		tm.dst_shape[i] = d->shape[i];
 	for (int i = 0; i < st->rank; i++)
 		tm.src_shape[i] = st->shape[i];
-	int64_t *regs = malloc(sizeof *regs * ((size_t)t->n + 1));
-	if (!regs)
-		ice("out of memory");
+	int64_t *regs = xmalloc(sizeof *regs * ((size_t)t->n + 1));
 	if (!layout_local_gather(&s->lay, &t->lay, &tm, e->warps, regs))
 		ice("tile-ptx: '%s' at %s is not thread-local for its layouts", op->info->name,
 		    op->loc->file ? op->loc->file : "?");
@@ -53,9 +52,7 @@ void emit_assume(E *e, Op *op)
 
 static int64_t *gather(E *e, Op *op, const Layout *src, const Layout *dst, const BitMap *m, int64_t add)
 {
-	int64_t *regs = malloc(sizeof *regs * (size_t)(layout_nregs(dst) + 1));
-	if (!regs)
-		ice("out of memory");
+	int64_t *regs = xmalloc(sizeof *regs * (size_t)(layout_nregs(dst) + 1));
 	if (!layout_gather_map(src, dst, m, add, regs))
 		ice("tile-ptx: '%s' is not thread-local for its layouts (tile-sched should have made it so)",
 		    op->info->name);
@@ -83,7 +80,7 @@ void emit_cat(E *e, Op *op)
 	TV *a = get(e, op->operands[0]), *b = get(e, op->operands[1]);
 	TV *t = tv_new(e, op->results[0]);
 	const Type *st = op->operands[0]->type;
-	int dim = (int)op_int_attr(op, "dim", 0);
+	int dim = (int)op_attr_int(op, "dim", 0);
 	BitMap m;
 	if (!bitmap_cat(&m, st->rank, st->shape, dim, false))
 		ice("tile-ptx: bad cat");
@@ -146,7 +143,7 @@ void emit_extract(E *e, Op *op)
 	for (int i = 0; i < R; i++)
 		konst &= value_const_int(op->operands[1 + i], &idx[i]);
 	int64_t cadd = konst ? extract_offset(R, rt->shape, st->shape, idx) : 0;
-	if (op_int_attr(op, "via_shared", 0)) {
+	if (op_attr_flag(op, "via_shared")) {
 		LLVMValueRef radd = konst ? NULL : block_offset(e, op, 1, R, rt->shape, st->shape);
 		xchg_move(e, op, 1, &s, type_num_elements(st), tile_elem(st), t, &m, cadd, radd);
 	} else {
@@ -283,9 +280,7 @@ void emit_pack(E *e, Op *op)
 	} else {
 		/* each result element joins source elements (offset << k) + j, j < 2^k */
 		LLVMTypeRef bt = LLVMIntTypeInContext(e->ctx, (unsigned)B);
-		LLVMValueRef *acc = calloc((size_t)t->n + 1, sizeof *acc);
-		if (!acc)
-			ice("out of memory");
+		LLVMValueRef *acc = xcalloc((size_t)t->n + 1, sizeof *acc);
 		for (int64_t j = 0; j <= part_mask; j++) {
 			int64_t *regs = gather(e, op, &s->lay, &t->lay, &m, j);
 			for (int r = 0; r < t->n; r++) {

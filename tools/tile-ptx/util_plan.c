@@ -170,7 +170,7 @@ int plan_warp_bits(const Layout *l) { return ilog2_exact(layout_mode_size(l, 2))
 bool reduce_info(const Op *op, RInfo *ri)
 {
 	const Type *t = op->operands[0]->type;
-	int dim = (int)op_int_attr(op, "dim", 0);
+	int dim = (int)op_attr_int(op, "dim", 0);
 	ri->src = value_layout(op->operands[0]);
 	tile_dim_bits(t->rank, t->shape, dim, &ri->lo, &ri->nb);
 	if (!bitmap_reduce(&ri->map, t->rank, t->shape, dim) || !layout_push(&ri->src, &ri->map, &ri->slice))
@@ -215,7 +215,7 @@ bool scan_info(const Op *op, SInfo *si)
 	const Type *t = op->operands[0]->type;
 	memset(si, 0, sizeof *si);
 	si->l = value_layout(op->operands[0]);
-	tile_dim_bits(t->rank, t->shape, (int)op_int_attr(op, "dim", 0), &si->lo, &si->nb);
+	tile_dim_bits(t->rank, t->shape, (int)op_attr_int(op, "dim", 0), &si->lo, &si->nb);
 	if (!layout_scan_ok(&si->l, si->lo, si->nb))
 		return false;
 	BitOwner own[BITMAP_MAX];
@@ -270,8 +270,7 @@ int64_t xchg_need(Op *op)
 		return (n + n / 16 + 1) * (eb ? eb : 1);
 	}
 	case CT_extract: {
-		const Attr *a = op_attr(op, "via_shared");
-		if (!a || !a->u.i || op_in_warps(op))
+		if (!op_attr_flag(op, "via_shared") || op_in_warps(op))
 			return 0;
 		const Type *t = op->operands[0]->type;
 		int eb = elem_bytes(tile_elem(t));

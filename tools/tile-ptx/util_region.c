@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include "emit.h"
 #include "diag.h"
+#include "xalloc.h"
 
 void set_loc(E *e, const Loc *l)
 {
@@ -108,9 +109,7 @@ void alloca_push(E *e, LLVMValueRef p)
 	AllocaStack *s = &e->allocas;
 	if (s->n == s->cap) {
 		int cap = s->cap ? 2 * s->cap : 16;
-		LLVMValueRef *np = realloc(s->ptr, sizeof *np * (size_t)cap);
-		if (!np)
-			ice("out of memory");
+		LLVMValueRef *np = xrealloc(s->ptr, sizeof *np * (size_t)cap);
 		s->ptr = np;
 		s->cap = cap;
 	}

@@ -10,23 +10,18 @@
 #include <string.h>
 #include "emit.h"
 #include "diag.h"
+#include "xalloc.h"
 
 TV *tv_new(E *e, const Value *v)
 {
-	TV *t = calloc(1, sizeof *t);
-	if (!t)
-		ice("out of memory");
+	TV *t = xcalloc(1, sizeof *t);
 	if (!v->layout || v->layout->kind != AT_STRING || !layout_parse(v->layout->u.s, &t->lay, NULL))
 		ice("tile-ptx: tile value without a layout (%s)", v->type->str);
 	t->n = (int)layout_nregs(&t->lay);
-	t->r = calloc((size_t)t->n + 1, sizeof *t->r);
-	if (!t->r)
-		ice("out of memory");
+	t->r = xcalloc((size_t)t->n + 1, sizeof *t->r);
 	if (e->nall == e->capall) {
 		e->capall = e->capall ? 2 * e->capall : 64;
-		e->all = realloc(e->all, sizeof *e->all * (size_t)e->capall);
-		if (!e->all)
-			ice("out of memory");
+		e->all = xrealloc(e->all, sizeof *e->all * (size_t)e->capall);
 	}
 	e->all[e->nall++] = t;
 	return t;
@@ -66,12 +61,10 @@ LWCache *lw_of(E *e, const Layout *l)
 			return &e->lw[i];
 	if (e->nlw == e->caplw) {
 		e->caplw = e->caplw ? 2 * e->caplw : 16;
-		e->lw = realloc(e->lw, sizeof *e->lw * (size_t)e->caplw);
-		if (!e->lw)
-			ice("out of memory");
+		e->lw = xrealloc(e->lw, sizeof *e->lw * (size_t)e->caplw);
 	}
 	LWCache *c = &e->lw[e->nlw++];
-	c->key = strdup(key);
+	c->key = xstrdup(key);
 	LLVMBasicBlockRef here = LLVMGetInsertBlock(e->b);
 	LLVMPositionBuilderBefore(e->b, e->entry_br);
 	LLVMValueRef off = c_i32(e, 0), prim = LLVMConstInt(LLVMInt1TypeInContext(e->ctx), 1, 0);

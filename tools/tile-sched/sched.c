@@ -1,4 +1,5 @@
-/* sched.c: layout assignment (see sched.h).
+/* sched.c: layout assignment (see sched.h), the per-kernel driver; the
+ * value classes live in classes.c, the shape ops' rules in shape.c.
  *
  * Per kernel:
  *  1. Tile values that must share one layout are put in one class
@@ -22,54 +23,7 @@
 #include "layout.h"
 #include "diag.h"
 #include "sched_int.h"
-
-
-int find(F *f, int x)
-{
-	while (f->parent[x] != x) {
-		f->parent[x] = f->parent[f->parent[x]];
-		x = f->parent[x];
-	}
-	return x;
-}
-
-void unite(F *f, Value *a, Value *b)
-{
-	if (!type_is_tile(a->type) || !type_is_tile(b->type))
-		return;
-	int x = find(f, a->id), y = find(f, b->id);
-	if (x == y)
-		return;
-	f->parent[y] = x;
-	if (f->vmax[y] && (f->vmax[x] == 0 || f->vmax[y] < f->vmax[x]))
-		f->vmax[x] = f->vmax[y];
-	f->pairs[x] |= f->pairs[y];
-	if (f->rowred)
-		f->rowred[x] |= f->rowred[y];
-}
-
-static void anchor(F *f, Value *v, int64_t elems)
-{
-	int r = find(f, v->id);
-	if (elems < 1)
-		elems = 1;
-	if (f->vmax[r] == 0 || elems < f->vmax[r])
-		f->vmax[r] = (int)elems;
-	if (v->type->elem->kind == TY_SCALAR && v->type->elem->scalar == SC_F4E2M1FN)
-		f->pairs[r] = true;
-}
-
-static int count_values(Op *op)
-{
-	int n = op->nresults;
-	for (int r = 0; r < op->nregions; r++)
-		FOR_EACH_BLOCK(b, &op->regions[r]) {
-			n += b->nargs;
-			FOR_EACH_OP(o, b)
-				n += count_values(o);
-		}
-	return n;
-}
+#include "xalloc.h"
 
 static int collect(Op *op, void *ctx)
 {
@@ -111,7 +65,7 @@ static int constrain(Op *op, void *ctx)
 {
 	F *f = ctx;
 	const OpInfo *in = op->info;
-	if (in->dialect == DIALECT_CUDA_TILE && (op_has(in, OPT_EW) || in->code == CT_assume ||
+	if (in->dialect == DIALECT_CUDA_TILE && (op_is_elementwise(in) || in->code == CT_assume ||
 						 in->code == CT_reshape)) {
 		Value *first = NULL;
 		for (int i = 0; i < op->noperands + op->nresults; i++) {
@@ -125,13 +79,13 @@ static int constrain(Op *op, void *ctx)
 		}
 		return 0;
 	}
+	if (op_is_shape(in)) {
+		shape_constrain(f, op);     /* shape.c */
+		return 0;
+	}
 	switch (in->code) {
 	case CT_broadcast:
 		f->bcasts[f->nbcasts++] = op;
-		break;
-	case CT_reduce: case CT_scan: case CT_permute: case CT_cat: case CT_extract:
-	case CT_insert: case CT_pack: case CT_unpack:
-		shape_constrain(f, op);     /* shape.c */
 		break;
 	case CT_for: {
 		Block *body = op->regions[0].first;
@@ -195,44 +149,6 @@ static int constrain(Op *op, void *ctx)
 	return 0;
 }
 
-static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
-
-void assign_blocked(F *f, int root, Value *v)
-{
-	int64_t n = type_num_elements(v->type);
-	int64_t threads = 32 * (int64_t)f->warps;
-	int64_t per = n / threads > 0 ? n / threads : 1;
-	int64_t vec;
-	if (n == 1) {
-		layout_replicated(f->warps, &f->lay[root]);
-		f->assigned[root] = true;
-		return;
-	}
-	if (f->vmax[root]) {
-		vec = min64(f->vmax[root], per);
-		if (f->pairs[root] && vec < 2 && n % 2 == 0)
-			vec = 2;        /* a thread holds whole bytes of f4, replicated if need be */
-	} else {
-		int eb = elem_bytes(v->type->elem);
-		vec = min64(per, eb ? 16 / eb : 1);
-	}
-	/* A tile reduced along its rows keeps as much of each row in one thread
-	 * as it has elements per thread (NVIDIA's choice too): the reduction is
-	 * then mostly in registers and a row spans fewer lanes, never more warps
-	 * than it must. Loads narrower than the chunk take several accesses. */
-	if (f->rowred[root] && v->type->rank > 0 && !f->plain) {
-		int64_t want = min64(per, v->type->shape[v->type->rank - 1]);
-		if (vec < want)
-			vec = want;
-	}
-	int64_t p = 1;
-	while (p * 2 <= vec)
-		p *= 2;
-	if (!layout_blocked(n, p, f->warps, &f->lay[root]))
-		ice("tile-sched: no blocked layout for %s", v->type->str);
-	f->assigned[root] = true;
-}
-
 static TileMap map_of(Op *op)
 {
 	const Type *d = op->results[0]->type, *s = op->operands[0]->type;
@@ -243,12 +159,6 @@ static TileMap map_of(Op *op)
 	for (int i = 0; i < s->rank && i < 8; i++)
 		tm.src_shape[i] = s->shape[i];
 	return tm;
-}
-
-const Attr *layout_attr(Module *m, const Layout *l)
-{
-	char buf[512];
-	return attr_string(m, layout_str(l, buf, sizeof buf));
 }
 
 /* Make a broadcast or reshape thread-local, inserting a conversion. */
@@ -263,9 +173,7 @@ static int fix_local(Op *op, void *ctx)
 		ice("tile-sched: unparsable layout");
 	TileMap tm = map_of(op);
 	int64_t nregs = layout_nregs(&ld);
-	int64_t *regs = malloc(sizeof *regs * (size_t)nregs);
-	if (!regs)
-		ice("out of memory");
+	int64_t *regs = xmalloc(sizeof *regs * (size_t)nregs);
 	if (!layout_local_gather(&ls, &ld, &tm, f->warps, regs)) {
 		Layout want;
 		if (!layout_derive_source(&ld, &tm, &want) ||
@@ -298,17 +206,15 @@ static void sched_fn(Module *m, Op *fn, int warps)
 	 * the cross-warp reduction rounds and broadcast conversions */
 	const char *plain = getenv("TILE_SCHED_PLAIN_LAYOUTS");
 	f->plain = plain && *plain && strcmp(plain, "0") != 0;
-	f->nvals = count_values(fn) + 1;
-	f->vals = calloc((size_t)f->nvals, sizeof *f->vals);
-	f->parent = malloc(sizeof *f->parent * (size_t)f->nvals);
-	f->vmax = calloc((size_t)f->nvals, sizeof *f->vmax);
-	f->pairs = calloc((size_t)f->nvals, sizeof *f->pairs);
-	f->rowred = calloc((size_t)f->nvals, sizeof *f->rowred);
-	f->assigned = calloc((size_t)f->nvals, sizeof *f->assigned);
-	f->lay = calloc((size_t)f->nvals, sizeof *f->lay);
-	f->bcasts = calloc((size_t)f->nvals, sizeof *f->bcasts);
-	if (!f->vals || !f->parent || !f->vmax || !f->pairs || !f->rowred || !f->assigned || !f->lay || !f->bcasts)
-		ice("out of memory");
+	f->nvals = op_count_values(fn) + 1;
+	f->vals = xcalloc((size_t)f->nvals, sizeof *f->vals);
+	f->parent = xmalloc(sizeof *f->parent * (size_t)f->nvals);
+	f->vmax = xcalloc((size_t)f->nvals, sizeof *f->vmax);
+	f->pairs = xcalloc((size_t)f->nvals, sizeof *f->pairs);
+	f->rowred = xcalloc((size_t)f->nvals, sizeof *f->rowred);
+	f->assigned = xcalloc((size_t)f->nvals, sizeof *f->assigned);
+	f->lay = xcalloc((size_t)f->nvals, sizeof *f->lay);
+	f->bcasts = xcalloc((size_t)f->nvals, sizeof *f->bcasts);
 	for (int i = 0; i < f->nvals; i++)
 		f->parent[i] = i;
 	op_walk(fn, collect, f);

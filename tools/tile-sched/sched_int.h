@@ -1,6 +1,9 @@
-/* sched_int.h: tile-sched's per-kernel state, shared by sched.c (classes,
- * anchors, broadcasts, the assignment loop) and shape.c (reduce, scan and
- * the shape ops: permute, cat, extract, pack/unpack; docs/lowering.md §8). */
+/* sched_int.h: tile-sched's per-kernel state and its layers, bottom up:
+ *   classes.c  value classes (union-find), anchors, blocked layouts
+ *   shape.c    reduce, scan and the shape ops (docs/lowering.md §8): their
+ *              class constraints, derivations and fixes; calls classes.c
+ *   sched.c    the per-kernel driver (sched.h): calls both
+ * (scripts/include-graph checks that nothing calls upward). */
 #ifndef TILE_SCHED_INT_H
 #define TILE_SCHED_INT_H
 #include "ir.h"
@@ -21,15 +24,16 @@ typedef struct F {
 	Layout *lay;
 	Op **bcasts;
 	int nbcasts;
-	Op **shops;          /* reduce, scan, permute, cat, extract, pack, unpack (shape.c) */
+	Op **shops;          /* reduce, scan, permute, cat, extract, insert, pack, unpack (shape.c) */
 	int nshops, capshops;
 } F;
 
-/* sched.c */
+/* classes.c */
 int find(F *f, int x);                       /* class root of value id x */
 void unite(F *f, Value *a, Value *b);        /* same layout (tiles only) */
-void assign_blocked(F *f, int root, Value *v);
-const Attr *layout_attr(Module *m, const Layout *l);
+void anchor(F *f, Value *v, int64_t elems);  /* v's class moves at most elems per access */
+void assign_blocked(F *f, int root, Value *v);   /* the class's blocked layout */
+const Attr *layout_attr(Module *m, const Layout *l);   /* the IR attribute of a layout */
 
 /* shape.c */
 void shape_constrain(F *f, Op *op);          /* classes and the op list */

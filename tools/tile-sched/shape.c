@@ -1,4 +1,5 @@
-/* shape.c: layouts for reduce, scan and the shape ops (docs/lowering.md §8).
+/* shape.c: layouts for reduce, scan and the shape ops (docs/lowering.md §8),
+ * over the value classes of classes.c (which is all it calls).
  *
  * sched.c calls in four places:
  *  shape_constrain  the operands of a reduce share one layout, its results
@@ -41,6 +42,7 @@
 #include "irutil.h"
 #include "layout_map.h"
 #include "diag.h"
+#include "xalloc.h"
 
 static int cls(F *f, const Value *v) { return find(f, v->id); }
 
@@ -54,9 +56,7 @@ void shape_constrain(F *f, Op *op)
 {
 	if (f->nshops == f->capshops) {
 		f->capshops = f->capshops ? 2 * f->capshops : 16;
-		f->shops = realloc(f->shops, sizeof *f->shops * (size_t)f->capshops);
-		if (!f->shops)
-			ice("out of memory");
+		f->shops = xrealloc(f->shops, sizeof *f->shops * (size_t)f->capshops);
 	}
 	f->shops[f->nshops++] = op;
 	switch (op->info->code) {
@@ -310,9 +310,7 @@ bool shape_propagate(F *f)
 			if (!layout_push(&f->lay[sc], &inv, &out))
 				break;
 			nr = layout_nregs(&out);
-			int64_t *regs = malloc(sizeof *regs * (size_t)(nr + 1));
-			if (!regs)
-				ice("out of memory");
+			int64_t *regs = xmalloc(sizeof *regs * (size_t)(nr + 1));
 			if (layout_gather_map(&f->lay[sc], &out, &m, off, regs)) {
 				give(f, rc, &out);
 				changed = true;
@@ -389,9 +387,7 @@ static void convert_result(F *f, Op *op, int i, const Layout *made)
 static bool gather_ok(const Layout *src, const Layout *dst, const BitMap *m, int64_t add)
 {
 	int64_t n = layout_nregs(dst);
-	int64_t *regs = malloc(sizeof *regs * (size_t)(n + 1));
-	if (!regs)
-		ice("out of memory");
+	int64_t *regs = xmalloc(sizeof *regs * (size_t)(n + 1));
 	bool ok = layout_gather_map(src, dst, m, add, regs);
 	free(regs);
 	return ok;

@@ -1,0 +1,92 @@
+/* classes.c: tile-sched's value classes, the layer sched.c and shape.c
+ * both build on (docs/lowering.md §4): tile values that must share one
+ * layout form a class (union-find over value ids); a class remembers the
+ * largest per-thread chunk its memory accesses allow (vmax), whether it
+ * holds f4 memory tiles
+ * (pairs) and whether it is reduced along its rows (rowred); a class gets
+ * its layout here, blocked (assign_blocked), or from shape.c's rules; and
+ * a layout becomes the IR's layout attribute (layout_attr). */
+#include <stdlib.h>
+#include <string.h>
+#include "sched_int.h"
+#include "irutil.h"
+#include "diag.h"
+
+int find(F *f, int x)
+{
+	while (f->parent[x] != x) {
+		f->parent[x] = f->parent[f->parent[x]];
+		x = f->parent[x];
+	}
+	return x;
+}
+
+void unite(F *f, Value *a, Value *b)
+{
+	if (!type_is_tile(a->type) || !type_is_tile(b->type))
+		return;
+	int x = find(f, a->id), y = find(f, b->id);
+	if (x == y)
+		return;
+	f->parent[y] = x;
+	if (f->vmax[y] && (f->vmax[x] == 0 || f->vmax[y] < f->vmax[x]))
+		f->vmax[x] = f->vmax[y];
+	f->pairs[x] |= f->pairs[y];
+	if (f->rowred)
+		f->rowred[x] |= f->rowred[y];
+}
+
+void anchor(F *f, Value *v, int64_t elems)
+{
+	int r = find(f, v->id);
+	if (elems < 1)
+		elems = 1;
+	if (f->vmax[r] == 0 || elems < f->vmax[r])
+		f->vmax[r] = (int)elems;
+	if (v->type->elem->kind == TY_SCALAR && v->type->elem->scalar == SC_F4E2M1FN)
+		f->pairs[r] = true;
+}
+
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+void assign_blocked(F *f, int root, Value *v)
+{
+	int64_t n = type_num_elements(v->type);
+	int64_t threads = 32 * (int64_t)f->warps;
+	int64_t per = n / threads > 0 ? n / threads : 1;
+	int64_t vec;
+	if (n == 1) {
+		layout_replicated(f->warps, &f->lay[root]);
+		f->assigned[root] = true;
+		return;
+	}
+	if (f->vmax[root]) {
+		vec = min64(f->vmax[root], per);
+		if (f->pairs[root] && vec < 2 && n % 2 == 0)
+			vec = 2;        /* a thread holds whole bytes of f4, replicated if need be */
+	} else {
+		int eb = elem_bytes(v->type->elem);
+		vec = min64(per, eb ? 16 / eb : 1);
+	}
+	/* A tile reduced along its rows keeps as much of each row in one thread
+	 * as it has elements per thread (NVIDIA's choice too): the reduction is
+	 * then mostly in registers and a row spans fewer lanes, never more warps
+	 * than it must. Loads narrower than the chunk take several accesses. */
+	if (f->rowred[root] && v->type->rank > 0 && !f->plain) {
+		int64_t want = min64(per, v->type->shape[v->type->rank - 1]);
+		if (vec < want)
+			vec = want;
+	}
+	int64_t p = 1;
+	while (p * 2 <= vec)
+		p *= 2;
+	if (!layout_blocked(n, p, f->warps, &f->lay[root]))
+		ice("tile-sched: no blocked layout for %s", v->type->str);
+	f->assigned[root] = true;
+}
+
+const Attr *layout_attr(Module *m, const Layout *l)
+{
+	char buf[512];
+	return attr_string(m, layout_str(l, buf, sizeof buf));
+}
