@@ -502,3 +502,13 @@ mk() { python3 "$GOLD/mkbc" "$SCRATCH/m.bc" "$@"; }
 	mk --strings k,g --types "$T" --consts "$C" --globals "01 01 03 00 08 00" "5c 00 00"
 	reject "$SCRATCH/m.bc" "1 unexpected trailing byte in global section"
 }
+
+@test "13.5 argument attributes: kept on the entry as arg_attrs; a count that differs from the arguments is refused" {
+	run tile-read --emit=text "$GOLD/argattrs-13.5.tileirbc"
+	assert_success
+	assert_output --partial 'cuda_tile.entry {arg_attrs = [{tt.divisibility = 16 : i32}, {tt.divisibility = 16 : i32}], function_type'
+	tile-read "$GOLD/argattrs-13.5.tileirbc" >"$SCRATCH/a.json"
+	run tile-ir --verify "$SCRATCH/a.json"
+	assert_success
+	reject "$GOLD/argattrs-count-13.5.tileirbc" "function 'k' has 1 argument attributes for 2 arguments"
+}
