@@ -350,10 +350,9 @@ bool shape_propagate(F *f)
 
 static Layout layout_of(const Value *v)
 {
-	Layout l;
-	if (!v->layout || v->layout->kind != AT_STRING || !layout_parse(v->layout->u.s, &l, NULL))
+	if (!v->lay)
 		ice("tile-sched: a value without a layout");
-	return l;
+	return *v->lay;
 }
 
 /* Give operand i of op the layout want through a convert_layout. */
@@ -362,7 +361,7 @@ static void convert_operand(F *f, Op *op, int i, const Layout *want)
 	Value *src = op->operands[i];
 	const Type *t = src->type;
 	Op *cv = op_build(f->m, AS_convert_layout, 1, &src, 1, &t, op->loc);
-	cv->results[0]->layout = layout_attr(f->m, want);
+	set_layout(f->m, cv->results[0], want);
 	op_insert_before(op, cv);
 	op->operands[i] = cv->results[0];
 }
@@ -373,12 +372,12 @@ static void convert_result(F *f, Op *op, int i, const Layout *made)
 {
 	Value *res = op->results[i];
 	const Type *t = res->type;
-	const Attr *keep = res->layout;
 	Op *cv = op_build(f->m, AS_convert_layout, 1, &res, 1, &t, op->loc);
-	cv->results[0]->layout = keep;
+	cv->results[0]->layout = res->layout;
+	cv->results[0]->lay = res->lay;
 	replace_uses(f->fn, res, cv->results[0]);
 	cv->operands[0] = res;
-	res->layout = layout_attr(f->m, made);
+	set_layout(f->m, res, made);
 	if (!op->next)
 		ice("tile-sched: '%s' ends its block", op->info->name);
 	op_insert_before(op->next, cv);
