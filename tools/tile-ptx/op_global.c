@@ -58,8 +58,7 @@ void emit_global(E *e, Op *op)
 	const Attr *cst = op_attr(op, "constant");
 	if (cst && cst->kind == AT_BOOL && cst->u.i)
 		LLVMSetGlobalConstant(g, 1);
-	const Attr *vis = op_attr(op, "symbol_visibility");
-	if (vis && vis->kind == AT_STRING && strcmp(vis->u.s, "private") == 0)
+	if (op_enum_attr(op, "symbol_visibility", EK_VISIBILITY, VISIBILITY_public) == VISIBILITY_private)
 		LLVMSetLinkage(g, LLVMInternalLinkage);
 }
 
