@@ -225,8 +225,7 @@ static void sched_fn(Module *m, Op *fn, int warps)
 			continue;
 		for (int k = 0; k < op->noperands; k++) {
 			const Type *t = op->operands[k]->type;
-			const Attr *d = op_attr(op, "dim");
-			if (type_is_tile(t) && t->rank > 0 && d && d->kind == AT_INT && d->u.i == t->rank - 1)
+			if (type_is_tile(t) && t->rank > 0 && op_attr_int(op, "dim", -1) == t->rank - 1)
 				f->rowred[find(f, op->operands[k]->id)] = true;
 		}
 	}
