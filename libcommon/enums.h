@@ -20,7 +20,7 @@ bool bytecode_version_known(int version);
 const char *bytecode_version_name(int version);
 /* "13.4" -> 1304; -1 when not a known spelling */
 int bytecode_version_parse(const char *s);
-/* For messages: "13.1, 13.2, 13.3, 13.4" and "\"13.1\", \"13.2\", ..." */
+/* For messages: "13.1, 13.2, 13.3, 13.4, 13.5" and "\"13.1\", \"13.2\", ..." */
 const char *bytecode_version_list(void);
 const char *bytecode_version_list_quoted(void);
 

@@ -297,6 +297,13 @@ bool op_attr_flag(const Op *op, const char *name)
 	return a && a->kind == AT_BOOL && a->u.i;
 }
 
+int op_attr_enum(const Op *op, const char *name, EnumKind k)
+{
+	const char *s = op_attr_str(op, name, NULL);
+	const EnumVal *e = s ? enum_lookup(k, s) : NULL;
+	return e ? e->value : -1;
+}
+
 Block *region_add_block(Module *m, Region *r, int nargs, const Type *const *argtypes)
 {
 	Block *b = arena_alloc(m->arena, sizeof *b);

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include "enums.h"
 
 /* ---------------------------------------------------------------- arena */
 typedef struct Arena Arena;
@@ -231,6 +232,9 @@ int64_t op_attr_int(const Op *op, const char *name, int64_t dflt);           /* 
 int64_t op_attr_int_at(const Op *op, const char *name, int i, int64_t dflt); /* AT_INTS[i] */
 const char *op_attr_str(const Op *op, const char *name, const char *dflt);   /* AT_STRING */
 bool op_attr_flag(const Op *op, const char *name);                           /* AT_BOOL, set */
+/* An enum attribute as its value (ROUNDING_full, ...; libcommon/enums.def):
+ * -1 when absent or not a spelling of kind k. */
+int op_attr_enum(const Op *op, const char *name, EnumKind k);
 Block *region_add_block(Module *m, Region *r, int nargs, const Type *const *argtypes);
 void block_append(Block *b, Op *op);
 void block_insert_before(Block *b, Op *before, Op *op);

@@ -40,7 +40,6 @@ static bool same_shape(const Type *a, const Type *b)
 	return true;
 }
 
-static bool eq(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
 
 /* "operand #1 must be a tile of i1, i8, ... or i64, got tile<4xf32>" */
 static bool need_class(V *v, const Op *op, const char *what, const Type *t, unsigned ec)
@@ -91,8 +90,9 @@ static void check_float_modes(V *v, const Op *op, const OpRule *r, const Type *e
 	if (op_attr_flag(op, "flush_to_zero") && !f32)
 		verr(v, op, "flush_to_zero is only supported for f32, got %s", elem->str);
 	const char *rm = op_attr_str(op, "rounding_mode", NULL);
-	if (!f32 && ((eq(rm, "approx") && (r->flags & F_APPROX_F32)) ||
-		     (eq(rm, "full") && (r->flags & F_FULL_F32))))
+	int rmv = op_attr_enum(op, "rounding_mode", EK_ROUNDING);
+	if (!f32 && ((rmv == ROUNDING_approx && (r->flags & F_APPROX_F32)) ||
+		     (rmv == ROUNDING_full && (r->flags & F_FULL_F32))))
 		verr(v, op, "rounding_mode '%s' is only supported for f32, got %s", rm, elem->str);
 }
 
@@ -110,8 +110,8 @@ static void fam_same(V *v, const Op *op, const OpRule *r, const Groups *g)
 	if (!need_class(v, op, "result", t, r->ec))
 		return;
 	check_float_modes(v, op, r, t->elem);
-	if ((r->flags & F_DIVI) && eq(op_attr_str(op, "rounding", NULL), "negative_inf") &&
-	    eq(op_attr_str(op, "signedness", NULL), "unsigned"))
+	if ((r->flags & F_DIVI) && op_attr_enum(op, "rounding", EK_ROUNDING) == ROUNDING_negative_inf &&
+	    op_attr_enum(op, "signedness", EK_SIGNEDNESS) == SIGNEDNESS_unsigned)
 		verr(v, op, "rounding 'negative_inf' is not supported for unsigned division");
 }
 
@@ -169,14 +169,15 @@ static void fam_conv(V *v, const Op *op, const OpRule *r, const Groups *g)
 		verr(v, op, "source and result have the same element type %s (not a conversion)",
 		     s->elem->str);
 	const char *rm = op_attr_str(op, "rounding_mode", NULL);
+	int rmv = op_attr_enum(op, "rounding_mode", EK_ROUNDING);
 	if (r->flags & F_FTOF) {
 		if (elem_is(d->elem, SC_F8E8M0FNU)) {
-			if (!eq(rm, "zero") && !eq(rm, "positive_inf"))
+			if (rmv != ROUNDING_zero && rmv != ROUNDING_positive_inf)
 				verr(v, op, "conversion to f8E8M0FNU needs rounding_mode zero or positive_inf, "
 				     "got '%s'", rm);
-		} else if (!eq(rm, "nearest_even") && !eq(rm, "nearest_away") &&
-			   !(v->ver >= 1304 && (eq(rm, "zero") || eq(rm, "negative_inf") ||
-						eq(rm, "positive_inf")))) {
+		} else if (rmv != ROUNDING_nearest_even && rmv != ROUNDING_nearest_away &&
+			   !(v->ver >= 1304 && (rmv == ROUNDING_zero || rmv == ROUNDING_negative_inf ||
+						rmv == ROUNDING_positive_inf))) {
 			/* 13.4 (cuTile 1.7, NVIDIA 13.5) adds the directed roundings */
 			verr(v, op, "rounding_mode must be nearest_even%s, got '%s'",
 			     v->ver >= 1304 ? ", zero, negative_inf, positive_inf or nearest_away" : "", rm);
@@ -657,10 +658,11 @@ static void fam_get_shape(V *v, const Op *op, const OpRule *r, const Groups *g)
 static void check_memory_model(V *v, const Op *op)
 {
 	const char *mos = op_attr_str(op, "memory_ordering_semantics", NULL);
+	bool weak = op_attr_enum(op, "memory_ordering_semantics", EK_ORDERING) == ORDERING_weak;
 	bool scope = op_attr(op, "memory_scope") != NULL;
-	if (eq(mos, "weak") && scope)
+	if (weak && scope)
 		verr(v, op, "memory_scope is not allowed with weak ordering");
-	else if (mos && !eq(mos, "weak") && !scope)
+	else if (mos && !weak && !scope)
 		verr(v, op, "memory_ordering_semantics '%s' requires a memory_scope", mos);
 }
 
@@ -783,10 +785,11 @@ static bool check_atomic_mode(V *v, const Op *op, const char *mode, const Type *
 	int bits = elem_bits(e);
 	bool ok;
 	const char *need;
-	if (eq(mode, "addf")) {
+	const EnumVal *mv = mode ? enum_lookup(EK_RMW_MODE, mode) : NULL;
+	if (mv && mv->value == RMW_MODE_addf) {
 		ok = (ec_of(e) & EC_BF) != 0;
 		need = "f16, bf16, f32 or f64";
-	} else if (eq(mode, "xchg")) {
+	} else if (mv && mv->value == RMW_MODE_xchg) {
 		ok = e->kind == TY_SCALAR && (bits == 32 || bits == 64);
 		need = "a 32- or 64-bit integer or float";
 	} else {

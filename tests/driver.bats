@@ -54,7 +54,9 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 @test "--list-versions prints the bytecode versions read" {
 	run tileiras --list-versions
 	assert_success
-	assert_output "$(printf '13.1\n13.2\n13.3\n13.4')"
+	assert_output "$(printf '13.1\n13.2\n13.3\n13.4\n13.5')"
+	# the versions tile-read reads (libcommon/versions.def)
+	assert_output "$(sed -n 's/^VERSION([0-9]*, "\(.*\)")$/\1/p' "$ROOT/libcommon/versions.def")"
 }
 
 @test "no input: exit 1, 'error: no input file provided', help on stdout" {

@@ -503,3 +503,37 @@ print("bytes", e.param_bytes, e.cbank_param_bytes, e.hidden_param_bytes)' "$ROOT
 	assert_line "bytes 72 $((cbank)) $((cbank - 72))"
 	[ $((cbank)) -gt 72 ]
 }
+
+# nv_host_shape CUBIN: the embedded .nv.host object's ELF machine, its symbols
+# (name, type, binding, size) and the sizes of its data sections
+nv_host_shape() {
+	python3 - "$ROOT/tests/gpu" "$1" "$SCRATCH/h.o" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import cubin
+c = cubin.load(sys.argv[2])
+assert c.has_nv_host, "no .nv.host"
+open(sys.argv[3], "wb").write(c.nv_host)
+PY
+	readelf -hW "$SCRATCH/h.o" | grep -E 'Machine|Type:'
+	readelf -sW "$SCRATCH/h.o" | awk '$8 ~ /^__CUDA/ {print $8, $4, $5, ($4 == "OBJECT" ? $3 : "-")}' | sort
+	readelf -SW "$SCRATCH/h.o" | sed 's/^ *\[ *[0-9]*\] //' | awk '$1 ~ /data|bss|rodata/ {print $1, $5}' |
+		sed 's/^\.l/./' | sort
+}
+
+@test "TILEIR .nv.host: the launch-callback object has NVIDIA's symbols and table sizes (x86_64, aarch64)" {
+	require_nvidia
+	[ -x "$NVBIN/ptxas" ] || skip "no pip ptxas (nvidia-cuda-nvcc) in .venv"
+	for h in x86_64 aarch64; do
+		env -u CUDA_HOME -u CUDA_PATH "$NVBIN/tileiras" --gpu-name sm_90 --host-arch=$h "$CORPUS/13.4/vector_add.tileirbc" -o "$SCRATCH/nv.cubin"
+		VIRTUAL_ENV="$ROOT/.venv" tileiras --gpu-name sm_90 --host-arch=$h "$CORPUS/13.4/vector_add.tileirbc" -o "$SCRATCH/ours.cubin"
+		nv=$(nv_host_shape "$SCRATCH/nv.cubin")
+		ours=$(nv_host_shape "$SCRATCH/ours.cubin")
+		grep -q '__CUDA_TILEIR_ON_PRE_LOAD FUNC GLOBAL' <<<"$nv" && grep -q '^.data.rel.ro 0000c8$' <<<"$nv"
+		assert_equal "$ours" "$nv"
+	done
+	# --nv-host=none leaves it out
+	run env TILEIRAS_PTXAS="$NVBIN/ptxas" tile-pack --nv-host=none --gpu-name=sm_90 "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.cubin"
+	assert_success
+	! grep -q '\.nv\.host' <(readelf -SW "$SCRATCH/k.cubin" 2>/dev/null)
+}

@@ -100,7 +100,7 @@ params() {
 	tile-read "$PCORPUS/convert_f8.tileirbc" >"$SCRATCH/f8.json"
 	run tile-lower --gpu-name=sm_80 "$SCRATCH/f8.json"
 	assert_failure 1
-	assert_output --partial "tests/pipeline/kernels/ops.py:"
+	assert_output --partial "loc(\"tests/pipeline/kernels/ops.py\":"
 	assert_output --partial "8-bit floats are not supported on sm_80"
 }
 

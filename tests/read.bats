@@ -65,11 +65,29 @@ corpus_version() {  # every file of tests/corpus/VERSION decodes; JSON is canoni
 @test "corpus 13.2: every file decodes, verifies, and its JSON is canonical" { corpus_version 13.2; }
 @test "corpus 13.3: every file decodes, verifies, and its JSON is canonical" { corpus_version 13.3; }
 @test "corpus 13.4: every file decodes, verifies, and its JSON is canonical" { corpus_version 13.4; }
+@test "corpus 13.5: every file decodes, verifies, and its JSON is canonical" { corpus_version 13.5; }
 
 @test "all-ops modules (every opcode of each version, cuTile's writer): golden JSON" {
-	for v in 13.1 13.2 13.3 13.4; do
+	for v in 13.1 13.2 13.3 13.4 13.5; do
 		golden "$GOLD/allops-$v.tileirbc" "$GOLD/allops-$v.json"
 	done
+}
+
+@test "all-ops 13.5: always-present entry hints (num_worker_warps_per_cta kept), atomic_red_view inbounds, DISubprogram flags" {
+	run tile-read --emit=text "$GOLD/allops-13.5.tileirbc"
+	assert_success
+	assert_output --partial 'bytecode_version = "13.5"'
+	assert_output --partial 'sm_100 = {num_cta_in_cga = 1 : i32, num_worker_warps_per_cta = 4 : i32, occupancy = 2 : i32}'
+	assert_output --regexp 'cuda_tile.atomic_red_view_tko .*\{inbounds = \[true\]'
+	# the same kernel in 13.4 has no inbounds there (13.4 cannot say it)
+	run tile-read --emit=text "$GOLD/allops-13.4.tileirbc"
+	refute_output --regexp 'cuda_tile.atomic_red_view_tko .*inbounds'
+	# inbounds on atomic_red_view_tko is 13.5: the verifier refuses it in 13.4 JSON
+	tile-read "$GOLD/allops-13.5.tileirbc" | sed 's/"bytecode_version": "13.5"/"bytecode_version": "13.4"/' >"$SCRATCH/old.json"
+	run tile-ir --verify "$SCRATCH/old.json"
+	assert_failure 1
+	assert_output --partial "inbounds"
+	# (every DISubprogram of the file carries 13.5's flags field: a reader without it fails)
 }
 
 @test "all-ops 13.4: the 13.4 ops, saturating, inbounds and the 13.4 type encoding" {
@@ -117,8 +135,8 @@ corpus_version() {  # every file of tests/corpus/VERSION decodes; JSON is canoni
 
 @test "an unsupported version is rejected naming the versions we read" {
 	cp "$CORPUS/13.4/empty.tileirbc" "$SCRATCH/v.bc"
-	patch "$SCRATCH/v.bc" 9 '\x05'
-	reject "$SCRATCH/v.bc" "unsupported Tile version 13.5.0; this reader supports bytecode versions 13.1, 13.2, 13.3, 13.4"
+	patch "$SCRATCH/v.bc" 9 '\x06'
+	reject "$SCRATCH/v.bc" "unsupported Tile version 13.6.0; this reader supports bytecode versions 13.1, 13.2, 13.3, 13.4, 13.5"
 	patch "$SCRATCH/v.bc" 8 '\x0c\x01'
 	reject "$SCRATCH/v.bc" "unsupported Tile version 12.1.0"
 	patch "$SCRATCH/v.bc" 8 '\x0d\x00'

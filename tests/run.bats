@@ -56,6 +56,18 @@ family() {
 	family --targets sm_100,sm_120 --versions 13.4 --warps 4
 }
 
+@test "run-corpus: tile-run compiles the bytecode itself (every kernel, 13.1-13.4, sm_90, 4 warps)" {
+	family --input bytecode --targets sm_90 --warps 4
+}
+
+@test "run-corpus: realistic sizes (the manifest's own: 1M-element vectors, 1003-row norms; 13.4, sm_90, 4 warps)" {
+	family --sizes full --versions 13.4 --targets sm_90 --warps 4
+}
+
+@test "run-corpus: racecheck finds no shared-memory race, randomized schedule (13.4, sm_80 and sm_90, 1/4/8 warps)" {
+	family --check racecheck --seed 7 --versions 13.4
+}
+
 @test "run-corpus: matmul is reported as not compiled, not passed" {
 	need_run
 	run "$PY" "$RC" --bin "$BIN" --versions 13.4 --targets sm_90 --warps 4 matmul
@@ -96,8 +108,7 @@ family() {
 
 @test "check-emulator: NVIDIA's PTX on tile-run against numpy (sm_80, sm_90)" {
 	need_run
-	[ -n "$(ls "$ROOT"/.venv/lib/python3*/site-packages/nvidia/cu13/bin/tileiras 2>/dev/null)" ] ||
-		skip "needs NVIDIA's tileiras: python3 -m venv .venv && .venv/bin/pip install nvidia-cuda-tileiras"
+	require_nvidia      # skips naming 'make venv' (NVIDIA's pip wheels in .venv)
 	run "$PY" "$ROOT/scripts/check-emulator" --bin "$BIN" --cache "$SCRATCH/nv"
 	echo "$output" | tail -40
 	assert_success

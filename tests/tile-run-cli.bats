@@ -55,6 +55,9 @@ PY
 	assert_failure 2
 	run tile-run --grid 1 --check everything "$F/add1.ptx"
 	assert_failure 2
+	run tile-run --grid 1 --gpu-name sm_91 "$F/add1.ptx"
+	assert_failure 2
+	assert_output --partial "unsupported --gpu-name 'sm_91' (supported: sm_75, sm_80"
 }
 
 @test "tile-run runs a hand-written PTX kernel and writes the arrays to --out" {
@@ -142,7 +145,7 @@ PY
 @test "tile-run: several kernels need --entry, and the error lists them" {
 	run --separate-stderr tile-run "$F/race.ptx" --grid 1 x.npy
 	assert_failure 1
-	[[ $stderr == *"choose one with --entry: race_bad race_ok"* ]]
+	[[ $stderr == *"choose one with --entry: race_bad race_ok race_same race_waw"* ]]
 }
 
 @test "tile-run: racecheck finds unsynchronized shared-memory accesses; bar.sync separates them" {
@@ -156,6 +159,12 @@ PY
 	assert_success
 	run values "$SCRATCH/out/0.npy" I
 	assert_line --index 63 "7"
+	# stores of the same value from every thread cannot race; different values do
+	run tile-run "$F/race.ptx" --entry race_same --check racecheck --grid 1 "$SCRATCH/o.npy"
+	assert_success
+	run --separate-stderr tile-run "$F/race.ptx" --entry race_waw --check racecheck --grid 1 "$SCRATCH/o.npy"
+	assert_failure 3
+	[[ $stderr == *"by thread 2 after a different write by another thread"* ]]
 }
 
 @test "tile-run: warp shuffles, ballot and device printf" {
@@ -267,4 +276,38 @@ PY
 		k=$((k + 1))
 	done
 	[ "$k" -eq 32 ]
+}
+
+@test "tile-run: cp.async copies (with zero fill) are complete after wait_group" {
+	npy "$SCRATCH/s.npy" '<u4' '(128,)' $(seq 1000 1127)
+	npy "$SCRATCH/o.npy" '<u4' '(32,)' $(printf '9 %.0s' $(seq 32))
+	run tile-run "$F/cpasync.ptx" --check racecheck --grid 1 --out "$SCRATCH/out" "$SCRATCH/s.npy" "$SCRATCH/o.npy"
+	assert_success
+	run values "$SCRATCH/out/1.npy" I
+	assert_line --index 0 "1003"
+	assert_line --index 30 "1123"
+	assert_line --index 31 "0"
+	# the source is bounds-checked up to the bytes it copies: 4 elements short is a fault
+	npy "$SCRATCH/s2.npy" '<u4' '(124,)' $(seq 1000 1123)
+	run --separate-stderr tile-run "$F/cpasync.ptx" --grid 1 "$SCRATCH/s2.npy" "$SCRATCH/o.npy"
+	assert_failure 3
+	[[ $stderr == *"out-of-bounds global read"*"past the end of argument 0"* ]]
+}
+
+@test "tile-run: mma.sync m16n8k16 f16 -> f32 follows the PTX ISA fragment layout" {
+	npy "$SCRATCH/o.npy" '<f4' '(384,)' $(printf '0 %.0s' $(seq 384))
+	run tile-run "$F/mma.ptx" --grid 1 --out "$SCRATCH/out" "$SCRATCH/o.npy"
+	assert_success
+	run values "$SCRATCH/out/0.npy" f
+	local l g q i
+	for l in $(seq 0 31); do
+		g=$((l / 4)) q=$((l % 4))
+		local want=("$((16 * g)).5" "$((16 * g)).5" "$((16 * (g + 8))).5" "$((16 * (g + 8))).5"
+			"$((32 * q)).0" "$((32 * q + 16)).0" "$((32 * q)).0" "$((32 * q + 16)).0"
+			1240.0 1240.0 1240.0 1240.0)
+		for i in $(seq 0 11); do
+			[ "${lines[$((l * 12 + i))]}" = "${want[$i]}" ] ||
+				fail "lane $l value $i: got ${lines[$((l * 12 + i))]}, want ${want[$i]}"
+		done
+	done
 }

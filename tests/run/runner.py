@@ -16,7 +16,11 @@ tests/gpu/abi.py expand()), runs
 and compares what --out wrote with the reference (tests/gpu/cases.py
 compare(): the manifest's metric; extras: their tol). Result: (status,
 detail) with status "ok", "FAIL" (wrong values, fault, tile-run error) or
-"skip" (tile-run does not exist).
+"skip" (tile-run does not exist); classify() turns the FAIL of a kernel
+listed in KNOWN into "known".
+
+NvidiaPtx captures NVIDIA's PTX for check-emulator; tensor_map_params()
+counts the TMA tensor maps an entry of it takes.
 
 compile_ptx() makes our PTX the way tileiras does, through the stages, with
 tile-sched's --num-warps (the driver has no option for it).
@@ -147,13 +151,16 @@ def manifest_inputs(symbol, spec, case, ci, sizes):
 def manifest_variants(spec, sizes_mode="small"):
     """[(case index, sizes, description)]: every untimed case at its own sizes
     when small, else at the manifest's selftest sizes (ragged for every
-    kernel: no size is a multiple of its tile); duplicates dropped."""
+    kernel: no size is a multiple of its tile); sizes_mode "selftest": always
+    the selftest sizes, "full": always the case's own; duplicates dropped."""
     out, seen = [], set()
     for ci, c in enumerate(spec["cases"]):
         if c.get("time"):
             continue
         sizes = c.get("sizes", {})
-        if sizes_mode == "small":
+        if sizes_mode == "selftest":
+            sizes = spec["selftest"]
+        elif sizes_mode == "small":
             env = dict(sizes)
             big = any(np.prod([mcases.ev(x, env) for x in p["shape"]]) > SMALL
                       for p in spec["params"] if "array" in p)
@@ -324,9 +331,6 @@ def select(ks, names):
     if not names:
         return ks
     return [k for k in ks if k.family in names or k.label in names or k.label.split("/")[0] in names]
-
-
-__all__ = ["compile_ptx", "entries", "digest", "run", "kernels", "families", "select", "refs"]
 
 
 # ---------------------------------------------------------------- NVIDIA's PTX

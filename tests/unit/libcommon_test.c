@@ -173,11 +173,11 @@ static void test_tables(void)
 	CHECK(!op_kept_below(&op_table[CT_load_view_tko]) && op_kept_below(&op_table[CT_reduce]));
 	CHECK(op_table[CT_divi].family == FAM_SAME && op_table[CT_insert].family == FAM_INSERT);
 	/* versions and enums */
-	CHECK(bytecode_latest() == 1304 && bytecode_version_known(1302) && !bytecode_version_known(1305));
+	CHECK(bytecode_latest() == 1305 && bytecode_version_known(1302) && !bytecode_version_known(1306));
 	CHECK(strcmp(bytecode_version_name(1303), "13.3") == 0 && bytecode_version_parse("13.4") == 1304);
 	CHECK(bytecode_version_parse("13.0") == -1 && strcmp(bytecode_version_name(1200), "?") == 0);
-	CHECK(strcmp(bytecode_version_list(), "13.1, 13.2, 13.3, 13.4") == 0);
-	CHECK(strcmp(bytecode_version_list_quoted(), "\"13.1\", \"13.2\", \"13.3\", \"13.4\"") == 0);
+	CHECK(strcmp(bytecode_version_list(), "13.1, 13.2, 13.3, 13.4, 13.5") == 0);
+	CHECK(strcmp(bytecode_version_list_quoted(), "\"13.1\", \"13.2\", \"13.3\", \"13.4\", \"13.5\"") == 0);
 	CHECK(strcmp(enum_spelling(EK_ROUNDING, ROUNDING_nearest_away, 0), "nearest_away") == 0);
 	CHECK(enum_spelling(EK_ROUNDING, ROUNDING_nearest_away, 1303) == NULL);
 	CHECK(enum_spelling(EK_SIGNEDNESS, 2, 0) == NULL);
@@ -187,9 +187,41 @@ static void test_tables(void)
 	CHECK(strcmp(enum_kind_what(EK_CMP_PRED), "comparison predicate") == 0);
 }
 
+/* The typed attribute getters: the value when the kind matches, else the default. */
+static void test_getters(void)
+{
+	Module *m = module_new("cuda_tile");
+	Op *op = op_new(m, &op_table[CT_divi], 0, NULL, 0, NULL, 0, NULL);
+	op_set_attr(m, op, "dim", attr_int(m, 3, NULL));
+	op_set_attr(m, op, "step", attr_ints(m, 2, (int64_t[]){ 4, 8 }));
+	op_set_attr(m, op, "rounding", attr_string(m, "negative_inf"));
+	op_set_attr(m, op, "signedness", attr_string(m, "sideways"));
+	op_set_attr(m, op, "flag", attr_bool(m, true));
+	op_set_attr(m, op, "unset", attr_bool(m, false));
+	CHECK(op_attr_int(op, "dim", -1) == 3 && op_attr_int(op, "step", -1) == -1);
+	CHECK(op_attr_int(op, "nope", 7) == 7 && op_attr_int(op, "flag", 7) == 7);
+	CHECK(op_attr_int_at(op, "step", 1, -1) == 8 && op_attr_int_at(op, "step", 2, -1) == -1);
+	CHECK(op_attr_int_at(op, "step", -1, -1) == -1 && op_attr_int_at(op, "dim", 0, -1) == -1);
+	CHECK(strcmp(op_attr_str(op, "rounding", "x"), "negative_inf") == 0);
+	CHECK(strcmp(op_attr_str(op, "dim", "x"), "x") == 0 && op_attr_str(op, "nope", NULL) == NULL);
+	CHECK(op_attr_flag(op, "flag") && !op_attr_flag(op, "unset") && !op_attr_flag(op, "dim"));
+	CHECK(op_attr_enum(op, "rounding", EK_ROUNDING) == ROUNDING_negative_inf);
+	CHECK(op_attr_enum(op, "rounding", EK_SIGNEDNESS) == -1);
+	CHECK(op_attr_enum(op, "signedness", EK_SIGNEDNESS) == -1 && op_attr_enum(op, "nope", EK_SCOPE) == -1);
+	/* op_count_values: results, block arguments, nested results */
+	const Type *i32 = type_parse(m, "tile<i32>", NULL);
+	Op *top = op_new(m, &op_table[CT_entry], 0, NULL, 0, NULL, 1, NULL);
+	Block *b = region_add_block(m, &top->regions[0], 2, (const Type *[]){ i32, i32 });
+	block_append(b, op_new(m, &op_table[CT_addi], 2, b->args, 1, &i32, 0, NULL));
+	block_append(b, op_new(m, &op_table[CT_get_tile_block_id], 0, NULL, 3, (const Type *[]){ i32, i32, i32 }, 0, NULL));
+	CHECK(op_count_values(top) == 6);
+	module_free(m);
+}
+
 int main(void)
 {
 	test_tables();
+	test_getters();
 	test_types();
 	test_targets();
 	test_proc();

@@ -15,7 +15,7 @@
 #include "pack.h"
 #include "diag.h"
 
-static const char *triple_of(const char *arch, const char *os)
+const char *pack_host_triple(const char *arch, const char *os)
 {
 	bool win = os && strcmp(os, "windows") == 0;
 	bool arm = arch && strcmp(arch, "aarch64") == 0;
@@ -35,7 +35,7 @@ int pack_host_object(const PackOptions *o, const void *fatbin, size_t len, StrBu
 	LLVMInitializeAArch64TargetMC();
 	LLVMInitializeAArch64AsmPrinter();
 
-	const char *triple = triple_of(o->host_arch, o->host_os);
+	const char *triple = pack_host_triple(o->host_arch, o->host_os);
 	LLVMTargetRef target;
 	char *err = NULL;
 	if (LLVMGetTargetFromTriple(triple, &target, &err)) {

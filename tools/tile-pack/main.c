@@ -22,6 +22,7 @@ static PackOptions opts = {
 	.symbol = "tileiras_fatbin",
 	.remark_format = "yaml",
 	.language = "auto",
+	.nv_host = "callbacks",
 };
 static const char *ptxas_args[64];
 
@@ -54,7 +55,7 @@ static int option(ToolRun *r, const char *name, const char *value, bool *takes_v
 {
 	static const char *const valued[] = { "--sanitize",
 		"--host-arch", "--host-os", "--symbol", "--remarks-output-file", "--remark-format",
-		"--ptxas", "--fatbinary", "--ptxas-arg", "--language", NULL };
+		"--ptxas", "--fatbinary", "--ptxas-arg", "--language", "--nv-host", NULL };
 	if (strcmp(name, "-v") == 0 || strcmp(name, "--verbose") == 0)
 		return flag_value(value, &opts.verbose) ? 1 : bad("bad value in '%s=%s'", name, value);
 	if (strcmp(name, "--lineinfo") == 0)
@@ -100,6 +101,10 @@ static int option(ToolRun *r, const char *name, const char *value, bool *takes_v
 			if (strcmp(value, "auto") != 0 && strcmp(value, "tileir") != 0 && strcmp(value, "ptx") != 0)
 				return bad("unknown language '%s' (auto, tileir, ptx)", value);
 			opts.language = value;
+		} else if (strcmp(name, "--nv-host") == 0) {
+			if (strcmp(value, "callbacks") != 0 && strcmp(value, "none") != 0)
+				return bad("unknown --nv-host '%s' (callbacks, none)", value);
+			opts.nv_host = value;
 		} else if (strcmp(name, "--ptxas") == 0) {
 			opts.ptxas = value;
 		} else if (strcmp(name, "--fatbinary") == 0) {
@@ -181,6 +186,9 @@ int main(int argc, char **argv)
 			"  --language=L       auto (default): a TILEIR-language cubin (.language 7, as\n"
 			"                     NVIDIA's) when the ptxas can assemble it (13.2+), else\n"
 			"                     plain PTX and a remark; tileir: required; ptx: never\n"
+			"  --nv-host=K        TILEIR cubins: callbacks (default: embed the .nv.host\n"
+			"                     launch-callback object NVIDIA's carry, for --host-arch/\n"
+			"                     --host-os; docs/abi.md 5.3) or none\n"
 			"  --ptxas=PATH       this ptxas (also $TILEIRAS_PTXAS); default: the newest of\n"
 			"                     $CUDA_ROOT|$CUDA_HOME|$CUDA_PATH|/usr/local/cuda, PATH and\n"
 			"                     pip's nvidia/cu13/bin ($VIRTUAL_ENV, python3 on PATH)\n"

@@ -2,8 +2,9 @@
  *
  * Accepts: PTX text (any .version/.target ptxas knows).
  * Guarantees: the cubin is exactly what ptxas wrote from the PTX, made a
- * TILEIR-language module (tileir.c) when the chosen ptxas can assemble that
- * (--language=auto, the default; the fallback is a remark); the fatbin is what the
+ * TILEIR-language module (tileir.c, with the .nv.host callback object of
+ * nvhost.c) when the chosen ptxas can assemble that (--language=auto, the
+ * default; the fallback is a remark); the fatbin is what the
  * toolkit's fatbinary wrote from that cubin plus the PTX; the host object is
  * an ELF (or COFF for --host-os=windows) relocatable carrying that fatbin in
  * section .nv_fatbin under a global symbol (docs/driver.md, "Host object").
@@ -32,6 +33,7 @@ typedef struct PackOptions {
 	int n_ptxas_args;
 	bool verbose;               /* print each tool's command line */
 	const char *language;       /* "auto" (TILEIR when the ptxas can), "tileir", "ptx" */
+	const char *nv_host;        /* TILEIR: "callbacks" (ptxas --nv-host=, default) or "none" */
 } PackOptions;
 
 /* What `ptxas --version` says (known = false: it said nothing we read). */
@@ -80,6 +82,12 @@ int pack_cubin(const PackOptions *o, const PtxInput *in, StrBuf *cubin, char arc
 /* Wrap cubin (for arch) and PTX into a fatbin through fatbinary. */
 int pack_fatbin(const PackOptions *o, const PtxInput *in, const StrBuf *cubin,
 		const char *arch, StrBuf *fatbin);
+/* The entries' names, in PTX order, NUL-separated in names (tileir.c). */
+int ptx_entry_names(const uint8_t *ptx, size_t len, StrBuf *names);
+/* The .nv.host launch-callback object for these entries (nvhost.c). */
+int pack_nv_host(const PackOptions *o, const char *const *names, int n, StrBuf *obj);
+/* "x86_64-unknown-linux-gnu" ... for --host-arch / --host-os (hostobj.c). */
+const char *pack_host_triple(const char *arch, const char *os);
 /* A host relocatable object holding the fatbin (LLVM C API). */
 int pack_host_object(const PackOptions *o, const void *fatbin, size_t len, StrBuf *obj);
 

@@ -279,13 +279,14 @@ int pack_cubin(const PackOptions *o, const PtxInput *in, StrBuf *cubin, char arc
 		return -1;
 	}
 	int rc = -1;
-	StrBuf ptx_path = {0}, out_path = {0}, knobs = {0}, tir = {0};
+	StrBuf ptx_path = {0}, out_path = {0}, knobs = {0}, tir = {0}, nv_host = {0};
 	sb_printf(&out_path, "%s/out.cubin", dir);
 	const char *tmp_ptx = NULL;
 	bool retried = false;
 again:
 	ptx_path.len = 0;
 	tmp_ptx = NULL;
+	nv_host.len = 0;
 	if (tileir) {
 		tir.len = 0;
 		ptx_to_tileir(in->text, in->len, &tir);
@@ -293,6 +294,24 @@ again:
 		if (write_file(ptx_path.s, tir.s ? tir.s : "", tir.len) < 0)
 			goto out;
 		tmp_ptx = ptx_path.s;
+		if (!o->nv_host || strcmp(o->nv_host, "none") != 0) {
+			/* the launch-callback object NVIDIA's cubins carry (nvhost.c) */
+			StrBuf names = {0}, obj = {0};
+			int ne = ptx_entry_names(in->text, in->len, &names);
+			const char **list = xcalloc((size_t)ne + 1, sizeof *list);
+			const char *q = names.s;
+			for (int i = 0; i < ne; i++, q += strlen(q) + 1)
+				list[i] = q;
+			sb_printf(&nv_host, "--nv-host=%s/host.o", dir);
+			int hr = pack_nv_host(o, list, ne, &obj);
+			if (hr == 0)
+				hr = write_file(nv_host.s + 10, obj.s ? obj.s : "", obj.len);
+			free(list);
+			sb_free(&names);
+			sb_free(&obj);
+			if (hr < 0)
+				goto out;
+		}
 	} else if (in->path) {
 		sb_puts(&ptx_path, in->path);
 	} else {
@@ -334,6 +353,8 @@ again:
 		sb_printf(&knobs, "--knobs-file=%s", kp);
 		argv[n++] = knobs.s;
 	}
+	if (nv_host.len)
+		argv[n++] = nv_host.s;
 	if (own_v)
 		argv[n++] = "-v";
 	for (int i = 0; i < o->n_ptxas_args && n < 120; i++)
@@ -397,6 +418,7 @@ out:
 	sb_free(&out_path);
 	sb_free(&knobs);
 	sb_free(&tir);
+	sb_free(&nv_host);
 	sb_free(&why_plain);
 	tmpdir_remove(dir);
 	free(ptxas);

@@ -128,3 +128,32 @@ int ptx_to_tileir(const uint8_t *ptx, size_t len, StrBuf *out)
 	}
 	return entries;
 }
+
+int ptx_entry_names(const uint8_t *ptx, size_t len, StrBuf *names)
+{
+	const char *s = (const char *)ptx, *end = s + len;
+	int n = 0;
+	for (const char *p = s; p < end;) {
+		size_t c = comment_len(p, end);
+		if (c) {
+			p += c;
+			continue;
+		}
+		if (!word_at(s, p, end, ".entry")) {
+			p++;
+			continue;
+		}
+		p += 6;
+		while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+			p++;
+		const char *name = p;
+		while (p < end && is_word_char(*p))
+			p++;
+		if (p > name) {
+			sb_putn(names, name, (size_t)(p - name));
+			sb_putc(names, 0);
+			n++;
+		}
+	}
+	return n;
+}

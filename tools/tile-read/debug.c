@@ -138,6 +138,8 @@ static const char *scope_function(Reader *rd, uint64_t ref, size_t at)
 		size_t cat = c.pos;
 		uint64_t unit = cur_varint(&c);
 		u32_field(&c, "subprogram scope line");
+		if (rd->version >= 1305)
+			u32_field(&c, "subprogram flags");   /* 13.5; cuTile writes 0 ("unused") */
 		if (!cur_done(&c, "DISubprogram") ||
 		    !expect_kind(rd, file, fat, DI_FILE, DI_FILE, "a subprogram's file") ||
 		    !expect_kind(rd, unit, cat, DI_COMPILE_UNIT, DI_COMPILE_UNIT,

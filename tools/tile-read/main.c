@@ -1,6 +1,6 @@
 /* tile-read: Tile IR bytecode -> cuda_tile JSON IR.
  *
- * Reads:      Tile IR bytecode, versions 13.1, 13.2, 13.3 and 13.4 (the
+ * Reads:      Tile IR bytecode, versions 13.1 to 13.5 (the
  *             container, every section, types, attributes, constants,
  *             globals, debug info, all opcodes; docs/bytecode.md).
  * Writes:     the cuda_tile stage of the JSON IR (docs/ir.md), module attrs
@@ -54,7 +54,7 @@ int main(int argc, char **argv)
 {
 	static const Tool t = {
 		.name = "tile-read",
-		.summary = "Decode Tile IR bytecode (13.1, 13.2, 13.3, 13.4) into cuda_tile JSON IR.",
+		.summary = "Decode Tile IR bytecode (13.1 to 13.5) into cuda_tile JSON IR.",
 		.options_help = "  --no-verify        skip the cuda_tile verifier (structure is still checked)\n",
 		.default_emit = "json",
 		.emits = emits,

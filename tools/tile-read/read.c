@@ -107,13 +107,15 @@ static bool read_function(Reader *rd, Cur *c, uint32_t index)
 	uint64_t loc_index = cur_varint(c);
 	if (rd->failed)
 		return false;
-	if (flags & ~(FN_PRIVATE | FN_KERNEL | FN_HINTS))
+	/* 13.5: no hints bit; an entry always has its hints (maybe empty) */
+	bool v135 = rd->version >= 1305;
+	if (flags & ~(FN_PRIVATE | FN_KERNEL | (v135 ? 0 : FN_HINTS)))
 		return rd_fail(rd, fat, "function %u has unknown flags 0x%02x", index, flags);
 	if (!(flags & FN_KERNEL))
 		return rd_fail(rd, fat, "function %u is not a kernel entry; only entry functions "
 			       "are supported", index);
-	const Attr *hints = NULL;
-	if (flags & FN_HINTS) {
+	const Attr *hints = NULL, *arg_attrs = NULL;
+	if ((flags & FN_HINTS) || v135) {
 		size_t hat = c->pos;
 		uint64_t tag = cur_varint(c);
 		if (rd->failed)
@@ -123,6 +125,20 @@ static bool read_function(Reader *rd, Cur *c, uint32_t index)
 				       "got %llu", index, (unsigned long long)tag);
 		if (!(hints = attr_dict_body(c, 1, true)))
 			return false;
+		if (v135 && hints->u.dict.n == 0)
+			hints = NULL;   /* 13.5 writes empty hints; 13.4 writes none */
+	}
+	if (v135) {
+		/* 13.5: the argument attributes, a tagged array (one entry per
+		 * argument, or empty); kept on the entry when not empty */
+		size_t aat = c->pos;
+		if (!(arg_attrs = attr_tagged(c, 1)))
+			return false;
+		if (arg_attrs->kind != AT_ARRAY)
+			return rd_fail(rd, aat, "function %u: argument attributes must be an array "
+				       "attribute", index);
+		if (arg_attrs->u.array.n == 0)
+			arg_attrs = NULL;
 	}
 	const char *name = string_get(rd, name_idx, at);
 	if (name && !name[0])
@@ -150,6 +166,12 @@ static bool read_function(Reader *rd, Cur *c, uint32_t index)
 	op_set_attr(m, op, "function_type", attr_type(m, sig));
 	if (hints)
 		op_set_attr(m, op, "optimization_hints", hints);
+	if (arg_attrs) {
+		if (arg_attrs->u.array.n != sig->nin)
+			return rd_fail(rd, at, "function '%s' has %d argument attributes for %d "
+				       "arguments", name, arg_attrs->u.array.n, sig->nin);
+		op_set_attr(m, op, "arg_attrs", arg_attrs);
+	}
 	Block *b = region_add_block(m, &op->regions[0], sig->nin, sig->ins);
 	block_append(&m->body, op);
 	Cur body = cur_span(rd, c->pos, (size_t)len);

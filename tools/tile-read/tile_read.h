@@ -1,6 +1,6 @@
 /* tile_read.h: the tile-read stage as a function, for in-process drivers.
  *
- * Decodes Tile IR bytecode (versions 13.1, 13.2, 13.3, 13.4; docs/bytecode.md)
+ * Decodes Tile IR bytecode (versions 13.1 to 13.5; docs/bytecode.md)
  * into a cuda_tile-stage Module (docs/ir.md). Structural checks only: the
  * op-level verifier is separate (verify_cuda_tile, libcommon/verify.h).
  * On bad input: exactly one diagnostic "offset 0xNN: error: MSG" through
@@ -14,6 +14,6 @@
 Module *tile_read_bytecode(const uint8_t *buf, size_t len);
 
 /* The versions we read: libcommon/versions.def (bytecode_version_list() in
- * enums.h gives "13.1, 13.2, 13.3, 13.4" for messages). */
+ * enums.h gives "13.1, 13.2, 13.3, 13.4, 13.5" for messages). */
 
 #endif

@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include "exec.h"
 #include "npy.h"
+#include "target.h"
 
 int launch(void);
 bool abi_check(const Func *f, char **args, int nargs, const Npy *arrays, const bool *is_array);
@@ -276,6 +277,11 @@ static Module *load(const char *self, const char *input, const char *gpu, int *r
 
 int abi_scalar_type(const Func *f, int param);
 
+/* kept reachable for the whole run (the process exits after one launch) */
+static char **args;
+static Npy *arrays;
+static bool *is_array;
+
 int run_main(int argc, char **argv)
 {
 	const char *gpu = NULL, *entry = NULL, *outdir = NULL, *input = NULL;
@@ -284,7 +290,7 @@ int run_main(int argc, char **argv)
 	int check = CHECK_MEMCHECK;
 	bool seeded = false;
 	uint64_t seed = 0;
-	char **args = xcalloc((size_t)argc, sizeof *args);
+	args = xcalloc((size_t)argc, sizeof *args);
 	int nargs = 0;
 	for (int k = 1; k < argc; k++) {
 		char *a = argv[k];
@@ -323,8 +329,12 @@ int run_main(int argc, char **argv)
 			else
 				return usage("option '%s' needs a value", name);
 			if (strcmp(name, "--gpu-name") == 0 || strcmp(name, "--arch") == 0) {
-				if (strncmp(val, "sm_", 3) != 0 || atoi(val + 3) < 75 || strspn(val + 3, "0123456789") != strlen(val + 3))
-					return usage("unsupported --gpu-name '%s'", val);
+				if (!target_by_name(val)) {
+					fflush(stdout);
+					fprintf(stderr, "tile-run: error: unsupported --gpu-name '%s' (supported: %s)\n", val,
+						target_list());
+					return RUN_USAGE;
+				}
 				gpu = val;
 			} else if (strcmp(name, "--entry") == 0) {
 				entry = val;
@@ -370,6 +380,7 @@ int run_main(int argc, char **argv)
 	Module *m = load(argv[0], input, gpu, &rc);
 	if (!m)
 		return rc;
+	RUN.m = m;
 	/* the entry */
 	int fidx = -1, nentries = 0;
 	for (int k = 0; k < m->nfuncs; k++) {
@@ -441,8 +452,8 @@ int run_main(int argc, char **argv)
 	mem_setup_vars(m);
 	r->kparam_size = f->pbytes;
 	r->kparams = xcalloc(f->pbytes ? f->pbytes : 1, 1);
-	Npy *arrays = xcalloc((size_t)nargs + 1, sizeof *arrays);
-	bool *is_array = xcalloc((size_t)nargs + 1, sizeof *is_array);
+	arrays = xcalloc((size_t)nargs + 1, sizeof *arrays);
+	is_array = xcalloc((size_t)nargs + 1, sizeof *is_array);
 	for (int k = 0; k < nargs; k++) {
 		const Param *pa = &f->params[k];
 		const char *a = args[k];

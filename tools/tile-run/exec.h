@@ -37,11 +37,9 @@ typedef struct Thread {
 	const Insn *wait;       /* the collective waited at */
 	uint64_t cv[3];         /* values given to a warp collective (cv[2]: membermask) */
 	uint64_t maddr;         /* ldmatrix/stmatrix row address */
-	uint32_t frag[4];       /* stmatrix fragments */
+	uint32_t frag[10];      /* stmatrix and mma fragments */
 	int bar_id;
-	uint32_t steps;         /* instructions since the last switch */
 	uint32_t cc;            /* carry flag of add.cc/addc ... */
-	int cp_groups;          /* cp.async groups committed (copies run at issue) */
 	Frame frames[MAX_DEPTH];
 } Thread;
 
@@ -77,7 +75,8 @@ typedef struct Run {
 	Cta cta;
 	uint64_t ninsn, gtimer;
 	int status;             /* RUN_OK, or RUN_FAULT after a report */
-	const char *source_hint;
+	bool shared_hit;        /* the last mem_at resolved to shared memory ... */
+	uint32_t shared_off;    /* ... at this offset (for race_write) */
 } Run;
 
 extern Run RUN;
@@ -89,6 +88,8 @@ uint8_t *mem_at(Thread *t, const Insn *in, int space, uint64_t a, uint32_t size,
 Buffer *mem_find(uint64_t a);
 void mem_setup_vars(Module *m);
 void race_reset(Cta *c);
+#define RACE_MANY 0xffffffffu
+bool race_write(Thread *t, const Insn *in, uint32_t a, const uint8_t *v, uint32_t size);
 enum { ACC_READ, ACC_WRITE, ACC_ATOMIC };
 
 /* diag in sched.c */
@@ -111,6 +112,7 @@ int exec_atom(Thread *t, const Insn *in);
 int exec_ctrl(Thread *t, const Insn *in);       /* calls, printf, malloc, assert */
 int exec_warp(Thread *t, const Insn *in);       /* may return ST_BLOCK */
 int exec_sync(Thread *t, const Insn *in);       /* barriers; may return ST_BLOCK */
+void mma_resolve(Thread **lanes, const Insn *in);
 
 /* sched.c */
 void warp_check(Cta *c, int warp);

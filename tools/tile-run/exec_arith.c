@@ -226,7 +226,7 @@ int exec_arith(Thread *t, const Insn *in)
 		uint64_t cin = in->op == OP_MADC ? (*cc & 1) : 0;
 		if (in->flags & F_WIDE) {
 			rty = (int)wide_ty(ty);
-			uint64_t p = sg ? (uint64_t)(sa * sb) : ua * ub;
+			uint64_t p = sg ? (uint64_t)sa * (uint64_t)sb : ua * ub;
 			unsigned __int128 w = (unsigned __int128)p + addend + cin;
 			r = (uint64_t)w;
 			if (in->flags & F_CC)
@@ -281,10 +281,10 @@ int exec_arith(Thread *t, const Insn *in)
 			r = ua % ub;
 		break;
 	case OP_ABS:
-		r = sg ? (uint64_t)(sa < 0 ? -sa : sa) : ua;
+		r = sg ? (sa < 0 ? 0 - (uint64_t)sa : (uint64_t)sa) : ua;
 		break;
 	case OP_NEG:
-		r = (uint64_t)(-sa);
+		r = 0 - (uint64_t)sa;
 		break;
 	case OP_MIN:
 		r = sg ? (uint64_t)(sa < sb ? sa : sb) : (ua < ub ? ua : ub);

@@ -4,11 +4,6 @@
  * the wait), so commit_group/wait_group have nothing left to do. */
 #include "exec.h"
 
-static uint32_t access_align(uint32_t bytes)
-{
-	return bytes;
-}
-
 int exec_mem(Thread *t, const Insn *in)
 {
 	uint64_t *R = t->R;
@@ -18,7 +13,7 @@ int exec_mem(Thread *t, const Insn *in)
 	case OP_LD: case OP_LDU: {
 		uint64_t a = R[in->s[0]] + (uint64_t)in->off;
 		uint32_t total = (uint32_t)(nb * n);
-		uint8_t *p = mem_at(t, in, in->space, a, access_align(total), ACC_READ);
+		uint8_t *p = mem_at(t, in, in->space, a, total, ACC_READ);
 		if (!p)
 			return ST_FAULT;
 		for (int k = 0; k < n; k++) {
@@ -32,13 +27,17 @@ int exec_mem(Thread *t, const Insn *in)
 	case OP_ST: {
 		uint64_t a = R[in->s[0]] + (uint64_t)in->off;
 		uint32_t total = (uint32_t)(nb * n);
-		uint8_t *p = mem_at(t, in, in->space, a, access_align(total), ACC_WRITE);
+		uint8_t *p = mem_at(t, in, in->space, a, total, ACC_WRITE);
 		if (!p)
 			return ST_FAULT;
+		uint8_t buf[64];
 		for (int k = 0; k < n; k++) {
 			uint64_t v = R[in->s[1 + k]];
-			memcpy(p + k * nb, &v, (size_t)(nb > 8 ? 8 : nb));
+			memcpy(buf + k * nb, &v, (size_t)(nb > 8 ? 8 : nb));
 		}
+		if (RUN.check == CHECK_RACECHECK && RUN.shared_hit && !race_write(t, in, RUN.shared_off, buf, total))
+			return ST_FAULT;
+		memcpy(p, buf, total);
 		return ST_NEXT;
 	}
 	case OP_PREFETCH: case OP_PREFETCHU:
@@ -58,6 +57,7 @@ int exec_mem(Thread *t, const Insn *in)
 			uint8_t *d = mem_at(t, in, SP_SHARED, dst, size, ACC_WRITE);
 			if (!d)
 				return ST_FAULT;
+			uint32_t doff = RUN.shared_off;
 			uint8_t tmp[16] = { 0 };
 			if (srcsize) {
 				uint8_t *s = mem_at(t, in, SP_GLOBAL, src, srcsize == size ? size : 1, ACC_READ);
@@ -67,6 +67,8 @@ int exec_mem(Thread *t, const Insn *in)
 					return ST_FAULT;
 				memcpy(tmp, s, srcsize);
 			}
+			if (RUN.check == CHECK_RACECHECK && !race_write(t, in, doff, tmp, size))
+				return ST_FAULT;
 			memcpy(d, tmp, size);
 		}
 		return ST_NEXT;

@@ -126,6 +126,7 @@ static void global_fault(Thread *t, const Insn *in, uint64_t a, uint32_t size, i
 uint8_t *mem_at(Thread *t, const Insn *in, int space, uint64_t a, uint32_t size, int acc)
 {
 	Run *r = &RUN;
+	r->shared_hit = false;
 	if (space == SP_GENERIC) {
 		if (a - GEN_SHARED_BASE < GEN_WINDOW) {
 			space = SP_SHARED;
@@ -171,27 +172,19 @@ uint8_t *mem_at(Thread *t, const Insn *in, int space, uint64_t a, uint32_t size,
 			      acc_name(acc), size, (unsigned long long)a, c->shared_size);
 			return NULL;
 		}
-		if (r->check == CHECK_RACECHECK && acc != ACC_ATOMIC) {
+		r->shared_hit = true;
+		r->shared_off = (uint32_t)a;
+		if (r->check == CHECK_RACECHECK && acc == ACC_READ) {
 			uint32_t me = t->tid + 1, ep = c->epoch;
 			for (uint32_t k = 0; k < size; k++) {
 				uint64_t x = a + k;
-				if (c->wr[x] && c->wr[x] != me && c->wr_ep[x] == ep) {
-					fault(t, in, "shared-memory race: %s of shared offset 0x%llx by thread %u after a write by thread %u with no barrier between",
-					      acc_name(acc), (unsigned long long)x, t->tid, c->wr[x] - 1);
+				if (c->wr[x] && c->wr[x] != me && c->wr[x] != RACE_MANY && c->wr_ep[x] == ep) {
+					fault(t, in, "shared-memory race: read of shared offset 0x%llx by thread %u after a write by thread %u with no barrier between",
+					      (unsigned long long)x, t->tid, c->wr[x] - 1);
 					return NULL;
 				}
-				if (acc == ACC_WRITE && c->rd[x] && c->rd[x] != me && c->rd_ep[x] == ep) {
-					fault(t, in, "shared-memory race: write of shared offset 0x%llx by thread %u after a read by thread %u with no barrier between",
-					      (unsigned long long)x, t->tid, c->rd[x] - 1);
-					return NULL;
-				}
-				if (acc == ACC_WRITE) {
-					c->wr[x] = me;
-					c->wr_ep[x] = ep;
-				} else {
-					c->rd[x] = me;
-					c->rd_ep[x] = ep;
-				}
+				c->rd[x] = me;
+				c->rd_ep[x] = ep;
 			}
 		}
 		return c->shared + a;
@@ -216,6 +209,41 @@ uint8_t *mem_at(Thread *t, const Insn *in, int space, uint64_t a, uint32_t size,
 	}
 	}
 	die("mem_at: bad space %d", space);
+}
+
+/* racecheck for a write of bytes v to shared offset a (just checked by
+ * mem_at): a write that changes a byte another thread wrote or read since
+ * the last barrier is a race. Writes that leave a byte as it was cannot
+ * race (replicated layouts store the same value from several threads);
+ * such a byte becomes "many writers" and no later read conflicts with it. */
+bool race_write(Thread *t, const Insn *in, uint32_t a, const uint8_t *v, uint32_t size)
+{
+	Run *r = &RUN;
+	Cta *c = &r->cta;
+	uint32_t me = t->tid + 1, ep = c->epoch;
+	for (uint32_t k = 0; k < size; k++) {
+		uint32_t x = a + k;
+		bool same = c->shared[x] == v[k];
+		bool wrote = c->wr[x] && c->wr_ep[x] == ep;
+		if (same) {
+			if (wrote && c->wr[x] != me)
+				c->wr[x] = RACE_MANY;
+			continue;
+		}
+		if (wrote && c->wr[x] != me) {
+			fault(t, in, "shared-memory race: write of shared offset 0x%x by thread %u after a different write by %s with no barrier between",
+			      x, t->tid, c->wr[x] == RACE_MANY ? "other threads" : "another thread");
+			return false;
+		}
+		if (c->rd[x] && c->rd[x] != me && c->rd_ep[x] == ep) {
+			fault(t, in, "shared-memory race: write of shared offset 0x%x by thread %u after a read by thread %u with no barrier between",
+			      x, t->tid, c->rd[x] - 1);
+			return false;
+		}
+		c->wr[x] = me;
+		c->wr_ep[x] = ep;
+	}
+	return true;
 }
 
 void race_reset(Cta *c)

@@ -76,7 +76,7 @@ static bool integer(P *p, uint64_t *v)
 	bool neg = accept(p, "-");
 	if (TK(p)->kind != TK_INT)
 		return fail(p, "expected an integer%s", "");
-	*v = neg ? (uint64_t)(-(int64_t)TK(p)->ival) : TK(p)->ival;
+	*v = neg ? 0 - TK(p)->ival : TK(p)->ival;
 	p->i++;
 	return true;
 }
@@ -209,7 +209,7 @@ static void put_elem(uint8_t *buf, uint32_t size, uint32_t at, int ty, const Tok
 			memcpy(&v, &f, 8);
 		}
 	} else if (neg) {
-		v = (uint64_t)(-(int64_t)v);
+		v = 0 - v;
 	}
 	for (uint32_t k = 0; k < eb && at + k < size; k++)
 		buf[at + k] = (uint8_t)(v >> (8 * k));
@@ -289,8 +289,23 @@ static bool var_decl(P *p, int space, bool visible, bool external, DecodeCtx *dc
 		if (!initializer(p, &d, &v->init))
 			return false;
 	}
-	if (space == SP_SHARED) {
-		v->addr = align_up32(p->m->shared_static, d.align);
+	if (space == SP_SHARED && dc) {
+		/* a kernel's own .shared variables: after the module's, and
+		 * overlapping other kernels' (one kernel runs at a time) */
+		Func *f = dc->f;
+		if (!f->entry)
+			return fail(p, "a .shared variable declared in a .func is not supported%s", "");
+		if (f->shared_end < p->m->shared_static)
+			f->shared_end = p->m->shared_static;
+		v->addr = align_up32(f->shared_end, d.align);
+		f->shared_end = (uint32_t)v->addr + v->size;
+	} else if (space == SP_SHARED) {
+		/* module scope: after everything laid out so far */
+		uint32_t end = p->m->shared_static;
+		for (int k = 0; k < p->m->nfuncs; k++)
+			if (p->m->funcs[k].shared_end > end)
+				end = p->m->funcs[k].shared_end;
+		v->addr = align_up32(end, d.align);
 		p->m->shared_static = (uint32_t)v->addr + v->size;
 	}
 	if (dc) {       /* function scope: a name for it */
@@ -468,7 +483,7 @@ static bool imm_token(P *p, Imm *im, bool neg)
 	im->f = t->fval;
 	if (neg) {
 		if (t->kind == TK_INT)
-			im->bits = (uint64_t)(-(int64_t)t->ival);
+			im->bits = 0 - t->ival;
 		else if (t->kind == TK_FLOAT)
 			im->f = -t->fval;
 		else if (t->kind == TK_F32)
@@ -502,8 +517,8 @@ static bool operand(P *p, RawOperand *o)
 				neg = !neg;
 			if (TK(p)->kind != TK_INT)
 				return fail(p, "expected an address offset%s", "");
-			int64_t v = (int64_t)TK(p)->ival;
-			o->off += neg ? -v : v;
+			uint64_t v = TK(p)->ival;
+			o->off = (int64_t)((uint64_t)o->off + (neg ? 0 - v : v));
 			p->i++;
 		}
 		return expect(p, "]");
@@ -552,7 +567,7 @@ static bool operand(P *p, RawOperand *o)
 			p->i++;
 		if (TK(p)->kind != TK_INT)
 			return fail(p, "expected an offset%s", "");
-		o->off = n2 ? -(int64_t)TK(p)->ival : (int64_t)TK(p)->ival;
+		o->off = (int64_t)(n2 ? 0 - TK(p)->ival : TK(p)->ival);
 		p->i++;
 	}
 	return true;

@@ -90,13 +90,14 @@ enum {
 };
 
 #define MAX_DST 4
-#define MAX_SRC 5
+#define MAX_SRC 10
 
 typedef struct Insn {
 	uint16_t op;
 	uint8_t ty, ty2;        /* instruction type; cvt's source type, setp's... */
 	uint8_t rnd, space, vec, mode;
 	uint8_t cmp, boolop;    /* setp/set comparison and combining op (AOP_AND...) */
+	uint8_t ty3;            /* mma: the B operand's type (ty: D, ty2: A, ty3: B, C's = D's) */
 	uint8_t nd, ns;
 	uint8_t gneg;           /* guard negated */
 	int32_t guard;          /* predicate slot, -1 none */
@@ -138,6 +139,7 @@ typedef struct Func {
 	int32_t *sreg_slot;     /* special register id -> slot, -1 */
 	uint32_t pbytes;        /* param area: signature params + call-site params */
 	uint32_t lbase, lbytes; /* local area: offset in each thread's local memory */
+	uint32_t shared_end;    /* end of the kernel's own .shared variables */
 	uint32_t line;
 } Func;
 
@@ -165,10 +167,9 @@ typedef struct Module {
 	int nfiles;
 	Loc *locs;
 	int nlocs;
-	uint32_t shared_static; /* bytes of .shared variables */
+	uint32_t shared_static; /* end of the module-scope .shared variables */
 	uint64_t vars_bytes;    /* .global/.const variables, from DEV_VARS_BASE */
 	uint32_t local_total;   /* bytes of .local per thread, all functions */
-	int call_count;
 	CallInfo *calls;
 	int ncalls;
 } Module;

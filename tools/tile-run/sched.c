@@ -190,7 +190,7 @@ int launch(void)
 	Func *f = r->entry;
 	c->n = (int)(r->block[0] * r->block[1] * r->block[2]);
 	c->th = xcalloc((size_t)c->n, sizeof *c->th);
-	c->shared_size = r->m->shared_static + r->dyn_smem;
+	c->shared_size = (f->shared_end > r->m->shared_static ? f->shared_end : r->m->shared_static) + r->dyn_smem;
 	c->shared = xcalloc(c->shared_size ? c->shared_size : 1, 1);
 	if (r->check == CHECK_RACECHECK) {
 		size_t n = c->shared_size ? c->shared_size : 1;
@@ -218,6 +218,7 @@ int launch(void)
 				int rc = run_cta(c, order);
 				if (rc != RUN_OK) {
 					fflush(stdout);
+					free(order);
 					return rc;
 				}
 			}
