@@ -166,6 +166,7 @@ typedef struct Op Op;
 typedef struct Block Block;
 typedef struct Region Region;
 typedef struct OpInfo OpInfo;
+struct Layout;                /* layout.h */
 
 struct Value {
 	const Type *type;
@@ -173,7 +174,9 @@ struct Value {
 	Block *owner;            /* block of a block argument */
 	int index;               /* result number / argument number */
 	int id;                  /* printing number, assigned by ir_number_values() */
-	const Attr *layout;      /* distributed layout (set by tile-sched), or NULL */
+	const Attr *layout;      /* distributed layout (set by tile-sched), or NULL: what is written out */
+	const struct Layout *lay;/* the same, parsed once (json_ir.c, tile-sched); NULL when absent or
+				  * not a layout (stagecheck says why) */
 };
 
 struct Block {

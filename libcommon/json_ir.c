@@ -14,6 +14,7 @@
 #include "diag.h"
 #include "strbuf.h"
 #include "xalloc.h"
+#include "layout.h"
 
 /* ================================================================ reader */
 
@@ -24,6 +25,8 @@ typedef struct R {
 	int nvals;                /* capacity of vals */
 	int *defined;             /* stack of ids defined in open scopes */
 	int ndefined, capdefined;
+	struct { const char *s; const Layout *lay; } *lays;   /* layouts parsed so far */
+	int nlays, caplays;
 	bool failed;
 } R;
 
@@ -525,6 +528,30 @@ static bool read_value_defs(R *r, const json_t *arr, int *n, const Type ***types
 	return true;
 }
 
+/* A value's layout attribute parsed, once per spelling (values with the same
+ * layout share it); NULL when it is not a string or does not parse (the
+ * stage checker says why, stagecheck.c). */
+static const Layout *parsed_layout(R *r, const Attr *a)
+{
+	if (a->kind != AT_STRING)
+		return NULL;
+	for (int i = 0; i < r->nlays; i++)
+		if (strcmp(r->lays[i].s, a->u.s) == 0)
+			return r->lays[i].lay;
+	Layout l, *p = NULL;
+	if (layout_parse(a->u.s, &l, NULL)) {
+		p = arena_alloc(r->m->arena, sizeof *p);
+		*p = l;
+	}
+	if (r->nlays == r->caplays) {
+		r->caplays = r->caplays ? 2 * r->caplays : 16;
+		r->lays = xrealloc(r->lays, sizeof *r->lays * (size_t)r->caplays);
+	}
+	r->lays[r->nlays].s = a->u.s;
+	r->lays[r->nlays++].lay = p;
+	return p;
+}
+
 static bool bind_value_defs(R *r, const json_t *arr, Value **vals)
 {
 	for (size_t i = 0; i < json_array_size(arr); i++) {
@@ -537,6 +564,8 @@ static bool bind_value_defs(R *r, const json_t *arr, Value **vals)
 			vals[i]->layout = read_attr(r, lay, 0);
 			pop(r, o2);
 			ok = vals[i]->layout != NULL;
+			if (ok)
+				vals[i]->lay = parsed_layout(r, vals[i]->layout);
 		}
 		if (ok) {
 			size_t o2 = push_key(r, "id");
@@ -800,6 +829,7 @@ out:
 	json_decref(root);
 	free(r.vals);
 	free(r.defined);
+	free(r.lays);
 	sb_free(&r.path);
 	if (r.failed) {
 		module_free(m);

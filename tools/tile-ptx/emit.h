@@ -22,6 +22,7 @@
 #include "layout.h"
 #include "layout_map.h"
 #include "opinfo.h"
+#include "enums.h"
 
 typedef struct TV {            /* a tile value: this thread's registers */
 	int n;
@@ -149,11 +150,14 @@ LLVMValueRef warp_shfl(E *e, const char *kind, LLVMValueRef v, LLVMValueRef b); 
 
 /* ------------------------------------------------------------ util_attr.c */
 /* (typed getters: ir.h's op_attr_str, op_attr_flag, op_attr_int, op_attr_int_at) */
+/* enum attribute `name` of kind k as its value (enums.h: ROUNDING_zero, ...);
+ * dflt when absent, -1 for a spelling the table does not know */
+int op_enum_attr(const Op *op, const char *name, EnumKind k, int dflt);
 bool op_is_signed(const Op *op);                     /* signedness, default signed */
 
 /* ------------------------------------------------------------ util_round.c */
-const char *ptx_rounding(const char *mode);          /* "nearest_even" -> "rn", zero "rz", ...; else NULL */
-const char *ptx_rounding_directed(const char *mode); /* "rz", "rm", "rp" for the directed modes, else NULL */
+const char *ptx_rounding(int rm);                    /* ROUNDING_nearest_even -> "rn", zero "rz", ...; else NULL */
+const char *ptx_rounding_directed(int rm);           /* "rz", "rm", "rp" for the directed modes, else NULL */
 LLVMValueRef widen(E *e, LLVMValueRef x, const Type *el);    /* f16/bf16 -> f32, others unchanged */
 LLVMValueRef narrow(E *e, LLVMValueRef x, const Type *el);   /* back */
 /* llvm.nvvm.<base>.<rnd>[.ftz].<f|d> on f32/f64 (else unsupported) */

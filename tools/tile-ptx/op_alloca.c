@@ -14,14 +14,15 @@ void emit_alloca(E *e, Op *op)
 {
 	const Value *res = op->results[0];
 	const Type *pt = res->type->elem;
-	const Attr *na = op_attr(op, "num_elem"), *al = op_attr(op, "alignment");
 	TV *t = tv_new(e, res);
 	set(e, res, t);
 	for (int k = 0; k < t->n; k++)
 		t->r[k] = LLVMGetPoison(elem_ty(e, pt));
 	int64_t eb = pt->kind == TY_PTR ? elem_bytes(pt->elem) : 1;
-	int64_t bytes = (na && na->kind == AT_INT ? na->u.i : 1) * (eb ? eb : 1);
-	int64_t align = al && al->kind == AT_INT && al->u.i > 16 ? al->u.i : 16;
+	int64_t bytes = op_attr_int(op, "num_elem", 1) * (eb ? eb : 1);
+	int64_t align = op_attr_int(op, "alignment", 0);
+	if (align <= 16)
+		align = 16;
 	LLVMBasicBlockRef doit = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "alloca");
 	LLVMBasicBlockRef fail = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "alloca.null");
 	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "alloca.join");

@@ -21,8 +21,7 @@ static bool is16(const Type *t)
 /* f16 / bf16 with a directed rounding mode (through f32), or NULL */
 static LLVMValueRef directed16(E *e, Op *op, const Type *rt, LLVMValueRef *a)
 {
-	const char *mode = op_attr_str(op, "rounding_mode", NULL);
-	const char *rnd = mode ? ptx_rounding_directed(mode) : NULL;
+	const char *rnd = ptx_rounding_directed(op_enum_attr(op, "rounding_mode", EK_ROUNDING, ROUNDING_nearest_even));
 	if (!rnd || !is16(rt))
 		return NULL;
 	return half_directed(e, op, rnd, rt, a);
@@ -30,15 +29,16 @@ static LLVMValueRef directed16(E *e, Op *op, const Type *rt, LLVMValueRef *a)
 
 static LLVMValueRef fbinop(E *e, Op *op, const Type *el, LLVMValueRef a, LLVMValueRef b)
 {
-	const char *mode = op_attr_str(op, "rounding_mode", "nearest_even");
+	const char *mode = op_attr_str(op, "rounding_mode", "nearest_even");     /* for messages */
+	int rm = op_enum_attr(op, "rounding_mode", EK_ROUNDING, ROUNDING_nearest_even);
 	bool ftz = op_attr_flag(op, "flush_to_zero");
-	const char *rnd = ptx_rounding(mode);
+	const char *rnd = ptx_rounding(rm);
 	LLVMValueRef args[2] = { a, b };
 	int code = op->info->code;
-	if (code == CT_divf && (strcmp(mode, "approx") == 0 || strcmp(mode, "full") == 0)) {
+	if (code == CT_divf && (rm == ROUNDING_approx || rm == ROUNDING_full)) {
 		char name[64];
-		snprintf(name, sizeof name, "llvm.nvvm.div.%s%s%s", mode, ftz ? ".ftz" : "",
-			 mode[0] == 'a' ? ".f" : "");
+		snprintf(name, sizeof name, "llvm.nvvm.div.%s%s%s", rm == ROUNDING_approx ? "approx" : "full",
+			 ftz ? ".ftz" : "", rm == ROUNDING_approx ? ".f" : "");
 		return call_intr(e, name, NULL, args, 2);
 	}
 	if (!rnd) {
@@ -47,7 +47,7 @@ static LLVMValueRef fbinop(E *e, Op *op, const Type *el, LLVMValueRef a, LLVMVal
 		unsupported(e, op, what);
 		return LLVMGetPoison(elem_ty(e, el));
 	}
-	if (strcmp(rnd, "rn") != 0 || ftz) {
+	if (rm != ROUNDING_nearest_even || ftz) {
 		if (code == CT_subf) {
 			args[1] = LLVMBuildFNeg(e->b, b, "");
 			return nvvm_rounded(e, op, "add", rnd, ftz, el, args, 2);
@@ -79,9 +79,9 @@ static LLVMValueRef shift(E *e, int code, bool sgn, LLVMValueRef a, LLVMValueRef
 static LLVMValueRef divi(E *e, Op *op, LLVMValueRef a, LLVMValueRef b)
 {
 	bool sgn = op_is_signed(op);
-	const char *rnd = op_attr_str(op, "rounding", "zero");
+	int rm = op_enum_attr(op, "rounding", EK_ROUNDING, ROUNDING_zero);
 	LLVMValueRef q = sgn ? LLVMBuildSDiv(e->b, a, b, "") : LLVMBuildUDiv(e->b, a, b, "");
-	if (strcmp(rnd, "zero") == 0)
+	if (rm == ROUNDING_zero)
 		return q;
 	LLVMTypeRef t = LLVMTypeOf(a);
 	LLVMValueRef r = sgn ? LLVMBuildSRem(e->b, a, b, "") : LLVMBuildURem(e->b, a, b, "");
@@ -89,7 +89,7 @@ static LLVMValueRef divi(E *e, Op *op, LLVMValueRef a, LLVMValueRef b)
 	LLVMValueRef nz = LLVMBuildICmp(e->b, LLVMIntNE, r, zero, "");
 	LLVMValueRef diffsign = sgn ? LLVMBuildICmp(e->b, LLVMIntSLT, LLVMBuildXor(e->b, r, b, ""), zero, "")
 				    : LLVMConstInt(LLVMInt1TypeInContext(e->ctx), 0, 0);
-	if (strcmp(rnd, "negative_inf") == 0) {
+	if (rm == ROUNDING_negative_inf) {
 		LLVMValueRef adj = LLVMBuildAnd(e->b, nz, diffsign, "");
 		return LLVMBuildSub(e->b, q, LLVMBuildZExt(e->b, adj, t, ""), "");
 	}
@@ -100,26 +100,28 @@ static LLVMValueRef divi(E *e, Op *op, LLVMValueRef a, LLVMValueRef b)
 
 static LLVMIntPredicate ipred(Op *op)
 {
-	const char *p = op_attr_str(op, "comparison_predicate", "equal");
 	bool s = op_is_signed(op);
-	if (strcmp(p, "equal") == 0) return LLVMIntEQ;
-	if (strcmp(p, "not_equal") == 0) return LLVMIntNE;
-	if (strcmp(p, "less_than") == 0) return s ? LLVMIntSLT : LLVMIntULT;
-	if (strcmp(p, "less_than_or_equal") == 0) return s ? LLVMIntSLE : LLVMIntULE;
-	if (strcmp(p, "greater_than") == 0) return s ? LLVMIntSGT : LLVMIntUGT;
-	return s ? LLVMIntSGE : LLVMIntUGE;
+	switch (op_enum_attr(op, "comparison_predicate", EK_CMP_PRED, CMP_PRED_equal)) {
+	case CMP_PRED_equal: return LLVMIntEQ;
+	case CMP_PRED_not_equal: return LLVMIntNE;
+	case CMP_PRED_less_than: return s ? LLVMIntSLT : LLVMIntULT;
+	case CMP_PRED_less_than_or_equal: return s ? LLVMIntSLE : LLVMIntULE;
+	case CMP_PRED_greater_than: return s ? LLVMIntSGT : LLVMIntUGT;
+	default: return s ? LLVMIntSGE : LLVMIntUGE;
+	}
 }
 
 static LLVMRealPredicate fpred(Op *op)
 {
-	const char *p = op_attr_str(op, "comparison_predicate", "equal");
-	bool o = strcmp(op_attr_str(op, "comparison_ordering", "ordered"), "ordered") == 0;
-	if (strcmp(p, "equal") == 0) return o ? LLVMRealOEQ : LLVMRealUEQ;
-	if (strcmp(p, "not_equal") == 0) return o ? LLVMRealONE : LLVMRealUNE;
-	if (strcmp(p, "less_than") == 0) return o ? LLVMRealOLT : LLVMRealULT;
-	if (strcmp(p, "less_than_or_equal") == 0) return o ? LLVMRealOLE : LLVMRealULE;
-	if (strcmp(p, "greater_than") == 0) return o ? LLVMRealOGT : LLVMRealUGT;
-	return o ? LLVMRealOGE : LLVMRealUGE;
+	bool o = op_enum_attr(op, "comparison_ordering", EK_CMP_ORD, CMP_ORD_ordered) == CMP_ORD_ordered;
+	switch (op_enum_attr(op, "comparison_predicate", EK_CMP_PRED, CMP_PRED_equal)) {
+	case CMP_PRED_equal: return o ? LLVMRealOEQ : LLVMRealUEQ;
+	case CMP_PRED_not_equal: return o ? LLVMRealONE : LLVMRealUNE;
+	case CMP_PRED_less_than: return o ? LLVMRealOLT : LLVMRealULT;
+	case CMP_PRED_less_than_or_equal: return o ? LLVMRealOLE : LLVMRealULE;
+	case CMP_PRED_greater_than: return o ? LLVMRealOGT : LLVMRealUGT;
+	default: return o ? LLVMRealOGE : LLVMRealUGE;
+	}
 }
 
 /* One register of an arithmetic op; a[] are the operands' registers. */
@@ -164,9 +166,10 @@ static LLVMValueRef arith1(E *e, Op *op, LLVMValueRef *a)
 	case CT_fma: {
 		if ((special = directed16(e, op, rt, a)) != NULL)
 			return special;
-		const char *rnd = ptx_rounding(op_attr_str(op, "rounding_mode", "nearest_even"));
+		int rm = op_enum_attr(op, "rounding_mode", EK_ROUNDING, ROUNDING_nearest_even);
+		const char *rnd = ptx_rounding(rm);
 		bool ftz = op_attr_flag(op, "flush_to_zero");
-		if (rnd && (strcmp(rnd, "rn") != 0 || ftz))
+		if (rnd && (rm != ROUNDING_nearest_even || ftz))
 			return nvvm_rounded(e, op, "fma", rnd, ftz, rt, a, 3);
 		return call_intr(e, "llvm.fma", rty, a, 3);
 	}

@@ -37,16 +37,13 @@ void emit_assert(E *e, Op *op)
 {
 	TV *c = get(e, op->operands[0]);
 	const Type *tt = op->operands[0]->type;
-	const Attr *ma = op_attr(op, "message");
-	const char *msg = ma && ma->kind == AT_STRING ? ma->u.s : "";
+	const char *msg = op_attr_str(op, "message", "");
 	const Loc *l = op->loc;
 	const char *file = l && l->file ? l->file : "<unknown>";
 	unsigned line = l && l->file ? l->line : 0;
 	const char *func = l && l->func ? l->func : "";
-	if (!*func) {
-		const Attr *n = op_attr(op_toplevel(op), "sym_name");
-		func = n && n->kind == AT_STRING ? n->u.s : "kernel";
-	}
+	if (!*func)
+		func = op_attr_str(op_toplevel(op), "sym_name", "kernel");
 	/* "FILE:LINE: tile block: [%d, %d, %d], position: [%d, ...]: MESSAGE\n" */
 	StrBuf f = {0};
 	escape_percent(&f, file);

@@ -25,27 +25,30 @@
  * once per tile block, by thread 0). */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include "emit.h"
 #include "families.h"
 #include "irutil.h"
 #include "diag.h"
 
-/* "acq_rel" -> ".acq_rel" */
-static const char *ptx_sem(const char *sem)
+/* ORDERING_acq_rel -> ".acq_rel" */
+static const char *ptx_sem(int sem)
 {
-	if (strcmp(sem, "acquire") == 0) return ".acquire";
-	if (strcmp(sem, "release") == 0) return ".release";
-	if (strcmp(sem, "acq_rel") == 0) return ".acq_rel";
-	return ".relaxed";
+	switch (sem) {
+	case ORDERING_acquire: return ".acquire";
+	case ORDERING_release: return ".release";
+	case ORDERING_acq_rel: return ".acq_rel";
+	default: return ".relaxed";
+	}
 }
 
-/* "tl_blk" -> ".cta", device ".gpu", sys ".sys" */
-static const char *ptx_scope(const char *scope)
+/* SCOPE_tl_blk -> ".cta", device ".gpu", sys ".sys" */
+static const char *ptx_scope(int scope)
 {
-	if (strcmp(scope, "tl_blk") == 0) return ".cta";
-	if (strcmp(scope, "sys") == 0) return ".sys";
-	return ".gpu";
+	switch (scope) {
+	case SCOPE_tl_blk: return ".cta";
+	case SCOPE_sys: return ".sys";
+	default: return ".gpu";
+	}
 }
 
 typedef struct AtomKind {
@@ -56,7 +59,7 @@ typedef struct AtomKind {
 	char buf[32];         /* op's text when built */
 } AtomKind;
 
-static bool atom_kind(E *e, const char *mode, const Type *el, AtomKind *k)
+static bool atom_kind(E *e, int mode, const Type *el, AtomKind *k)
 {
 	int bits = el->kind == TY_SCALAR ? scalar_bits(el->scalar) : 0;
 	bool fl = el->kind == TY_SCALAR && scalar_is_float(el->scalar);
@@ -66,7 +69,7 @@ static bool atom_kind(E *e, const char *mode, const Type *el, AtomKind *k)
 	const char *u = bits == 64 ? "u64" : "u32", *s = bits == 64 ? "s64" : "s32", *b = bits == 64 ? "b64" : "b32";
 	if (bits != 16 && bits != 32 && bits != 64)
 		return false;
-	if (strcmp(mode, "addf") == 0) {
+	if (mode == RMW_MODE_addf) {
 		if (!fl)
 			return false;
 		switch (el->scalar) {
@@ -84,17 +87,19 @@ static bool atom_kind(E *e, const char *mode, const Type *el, AtomKind *k)
 	if (bits == 16)
 		return false;
 	const char *o = NULL, *t = NULL;
-	if (strcmp(mode, "xchg") == 0) { o = "exch"; t = b; k->has_red = false; }
+	if (mode == RMW_MODE_xchg) { o = "exch"; t = b; k->has_red = false; }
 	else if (fl) return false;
-	else if (strcmp(mode, "add") == 0) { o = "add"; t = u; }
-	else if (strcmp(mode, "and") == 0) { o = "and"; t = b; }
-	else if (strcmp(mode, "or") == 0) { o = "or"; t = b; }
-	else if (strcmp(mode, "xor") == 0) { o = "xor"; t = b; }
-	else if (strcmp(mode, "max") == 0) { o = "max"; t = s; }
-	else if (strcmp(mode, "min") == 0) { o = "min"; t = s; }
-	else if (strcmp(mode, "umax") == 0) { o = "max"; t = u; }
-	else if (strcmp(mode, "umin") == 0) { o = "min"; t = u; }
-	else return false;
+	else switch (mode) {
+	case RMW_MODE_add: o = "add"; t = u; break;
+	case RMW_MODE_and: o = "and"; t = b; break;
+	case RMW_MODE_or: o = "or"; t = b; break;
+	case RMW_MODE_xor: o = "xor"; t = b; break;
+	case RMW_MODE_max: o = "max"; t = s; break;
+	case RMW_MODE_min: o = "min"; t = s; break;
+	case RMW_MODE_umax: o = "max"; t = u; break;
+	case RMW_MODE_umin: o = "min"; t = u; break;
+	default: return false;
+	}
 	snprintf(k->buf, sizeof k->buf, "%s.%s", o, t);
 	k->op = k->buf;
 	return true;
@@ -117,7 +122,7 @@ static LLVMValueRef from_bits(E *e, LLVMValueRef v, LLVMTypeRef t)
 	return LLVMTypeOf(v) == t ? v : LLVMBuildBitCast(e->b, v, t, "");
 }
 
-static LLVMValueRef cas_bits(E *e, const char *sem, const char *scope, int bits, LLVMValueRef p,
+static LLVMValueRef cas_bits(E *e, int sem, int scope, int bits, LLVMValueRef p,
 			     LLVMValueRef cmp, LLVMValueRef val)
 {
 	char text[128], cons[64];
@@ -129,7 +134,7 @@ static LLVMValueRef cas_bits(E *e, const char *sem, const char *scope, int bits,
 }
 
 /* f16 / bf16 atomic add as a compare-and-swap loop on the 16-bit word. */
-static LLVMValueRef half_add_loop(E *e, const char *sem, const char *scope, LLVMValueRef p, LLVMValueRef x)
+static LLVMValueRef half_add_loop(E *e, int sem, int scope, LLVMValueRef p, LLVMValueRef x)
 {
 	LLVMTypeRef i16 = LLVMInt16TypeInContext(e->ctx), bf = LLVMTypeOf(x);
 	LLVMTypeRef f32 = LLVMFloatTypeInContext(e->ctx);
@@ -153,7 +158,7 @@ static LLVMValueRef half_add_loop(E *e, const char *sem, const char *scope, LLVM
 }
 
 /* One element: the atomic at pointer p. Returns the old value (NULL for red). */
-static LLVMValueRef one(E *e, bool cas, const AtomKind *k, const char *sem, const char *scope, bool red,
+static LLVMValueRef one(E *e, bool cas, const AtomKind *k, int sem, int scope, bool red,
 			LLVMValueRef p, LLVMValueRef x, LLVMValueRef y, LLVMTypeRef et)
 {
 	char text[160], cons[64];
@@ -181,14 +186,15 @@ void emit_atomic(E *e, Op *op)
 	bool cas = op->info->code == AS_atomic_cas;
 	const Value *res = op->results[0];
 	const Type *el = res->type->elem;
-	const char *mode = cas ? "cas" : op_attr_str(op, "mode", "add");
-	const char *sem = op_attr_str(op, "memory_ordering_semantics", "acq_rel");
-	const char *scope = op_attr_str(op, "memory_scope", "device");
+	const char *mode = cas ? "cas" : op_attr_str(op, "mode", "add");      /* as written, for messages */
+	const char *sems = op_attr_str(op, "memory_ordering_semantics", "acq_rel");
+	int sem = op_enum_attr(op, "memory_ordering_semantics", EK_ORDERING, ORDERING_acq_rel);
+	int scope = op_enum_attr(op, "memory_scope", EK_SCOPE, SCOPE_device);
 	AtomKind k = { "cas", el->kind == TY_SCALAR ? scalar_bits(el->scalar) : 0, false, false, "" };
-	if (strcmp(sem, "weak") == 0 || (!cas && !atom_kind(e, mode, el, &k)) ||
+	if (sem == ORDERING_weak || (!cas && !atom_kind(e, op_enum_attr(op, "mode", EK_RMW_MODE, RMW_MODE_add), el, &k)) ||
 	    (cas && k.bits != 32 && k.bits != 64)) {
 		char what[96];
-		snprintf(what, sizeof what, "atomic %s on %s with ordering %s", mode, el->str, sem);
+		snprintf(what, sizeof what, "atomic %s on %s with ordering %s", mode, el->str, sems);
 		unsupported(e, op, what);
 		TV *t = tv_new(e, res);
 		for (int i = 0; i < t->n; i++)
@@ -206,7 +212,7 @@ void emit_atomic(E *e, Op *op)
 	if (ptr->n != t->n || x->n != t->n || (y && y->n != t->n) || (mask && mask->n != t->n))
 		ice("tile-ptx: '%s' operands and result have different register counts", op->info->name);
 	bool used = has_uses(op_toplevel(op), (Value *)res);
-	bool red = !used && !cas && k.has_red && (strcmp(sem, "relaxed") == 0 || strcmp(sem, "release") == 0);
+	bool red = !used && !cas && k.has_red && (sem == ORDERING_relaxed || sem == ORDERING_release);
 	if (k.bits == 16 && e->o->device_debug && !used) {
 		/* ptxas 13.0-13.5 crashes on a 16-bit float red, or an atom whose
 		 * result is dead, in debug (-g) PTX: use the cas loop there */

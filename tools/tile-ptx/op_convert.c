@@ -93,8 +93,8 @@ static LLVMValueRef nearest_away(E *e, LLVMValueRef x, const Type *from, const T
 	return LLVMBuildSelect(e->b, LLVMBuildAnd(e->b, up, fin, ""), hi, lo, "");
 }
 
-/* wide -> wide with a mode (NULL mode: nearest_even) */
-static LLVMValueRef wide_to_wide(E *e, LLVMValueRef x, const Type *from, const Type *to, const char *mode)
+/* wide -> wide with a rounding mode (ROUNDING_*) */
+static LLVMValueRef wide_to_wide(E *e, LLVMValueRef x, const Type *from, const Type *to, int rm)
 {
 	LLVMTypeRef tt = elem_ty(e, to);
 	if (from->scalar == to->scalar)
@@ -102,10 +102,10 @@ static LLVMValueRef wide_to_wide(E *e, LLVMValueRef x, const Type *from, const T
 	int fb = scalar_bits(from->scalar), tb = scalar_bits(to->scalar);
 	if (tb > fb)                                   /* widening is exact */
 		return LLVMBuildFPExt(e->b, x, tt, "");
-	const char *rnd = ptx_rounding_directed(mode);
+	const char *rnd = ptx_rounding_directed(rm);
 	if (rnd)
 		return cvt_rounded(e, rnd, x, from, to);
-	if (strcmp(mode, "nearest_away") == 0)
+	if (rm == ROUNDING_nearest_away)
 		return nearest_away(e, x, from, to);
 	if (fb == tb) {                                /* f16 <-> bf16 */
 		LLVMValueRef f = LLVMBuildFPExt(e->b, x, ty_f32(e), "");
@@ -127,14 +127,14 @@ static LLVMValueRef f64_to_f32_odd(E *e, LLVMValueRef x)
 	return f32_of(e, odd);
 }
 
-/* A wide value as an f32 for an encoder that rounds from f32 with `mode`. */
-static LLVMValueRef to_f32_for(E *e, LLVMValueRef x, const Type *from, const char *mode)
+/* A wide value as an f32 for an encoder that rounds from f32 with rm. */
+static LLVMValueRef to_f32_for(E *e, LLVMValueRef x, const Type *from, int rm)
 {
 	if (from->scalar == SC_F32)
 		return x;
 	if (from->scalar != SC_F64)
 		return LLVMBuildFPExt(e->b, x, ty_f32(e), "");   /* f16, bf16: exact */
-	const char *rnd = ptx_rounding_directed(mode);
+	const char *rnd = ptx_rounding_directed(rm);
 	return rnd ? cvt_rounded(e, rnd, x, from, type_scalar(e->m, SC_F32)) : f64_to_f32_odd(e, x);
 }
 
@@ -212,16 +212,29 @@ static LLVMValueRef tf32_bits(E *e, LLVMValueRef x, bool nearest)
 	return f32_of(e, LLVMBuildSelect(b, nan, c_i32(e, 0x7fffffff), u, ""));
 }
 
-static LLVMValueRef to_tf32(E *e, Op *op, LLVMValueRef x, const Type *wide, const char *mode)
+/* The op's rounding (ROUNDING_*): ftof's attribute; itof / ftoi convert
+ * through f32 to nearest. conv_spelling: the same, as written (messages). */
+static const char *conv_spelling(const Op *op)
 {
-	bool away = strcmp(mode, "nearest_away") == 0;
+	return op->info->code == CT_ftof ? op_attr_str(op, "rounding_mode", "nearest_even") : "nearest_even";
+}
+
+static int conv_mode(const Op *op)
+{
+	return op->info->code == CT_ftof ? op_enum_attr(op, "rounding_mode", EK_ROUNDING, ROUNDING_nearest_even)
+					 : ROUNDING_nearest_even;
+}
+
+static LLVMValueRef to_tf32(E *e, Op *op, LLVMValueRef x, const Type *wide, int rm)
+{
+	bool away = rm == ROUNDING_nearest_away;
 	if (wide->scalar == SC_F16 || wide->scalar == SC_BF16)
 		return LLVMBuildFPExt(e->b, x, ty_f32(e), "");   /* every f16 / bf16 is a tf32 */
 	if (wide->scalar == SC_F64 && away) {
 		unsupported(e, op, "conversion f64 -> tf32 with rounding 'nearest_away'");
 		return LLVMGetPoison(ty_f32(e));
 	}
-	x = to_f32_for(e, x, wide, mode);
+	x = to_f32_for(e, x, wide, rm);
 	if (away) {
 		if (e->o->target->sm < 80) {
 			unsupported(e, op, "tf32 rounding 'nearest_away' below sm_80");
@@ -229,11 +242,11 @@ static LLVMValueRef to_tf32(E *e, Op *op, LLVMValueRef x, const Type *wide, cons
 		}
 		return f32_of(e, call_intr(e, "llvm.nvvm.f2tf32.rna", NULL, &x, 1));
 	}
-	if (strcmp(mode, "zero") == 0)
+	if (rm == ROUNDING_zero)
 		return tf32_bits(e, x, false);
-	if (strcmp(mode, "nearest_even") != 0) {
+	if (rm != ROUNDING_nearest_even) {
 		char what[80];
-		snprintf(what, sizeof what, "conversion to tf32 with rounding '%s'", mode);
+		snprintf(what, sizeof what, "conversion to tf32 with rounding '%s'", conv_spelling(op));
 		unsupported(e, op, what);
 		return LLVMGetPoison(ty_f32(e));
 	}
@@ -262,20 +275,14 @@ static bool need(E *e, Op *op, unsigned feature, const char *what)
 	return false;
 }
 
-static LLVMValueRef mode_error(E *e, Op *op, const Type *from, const Type *to, const char *mode)
+static LLVMValueRef mode_error(E *e, Op *op, const Type *from, const Type *to)
 {
 	char what[112];
-	snprintf(what, sizeof what, "conversion %s -> %s with rounding '%s'", from->str, to->str, mode);
+	snprintf(what, sizeof what, "conversion %s -> %s with rounding '%s'", from->str, to->str, conv_spelling(op));
 	unsupported(e, op, what);
 	return LLVMGetPoison(elem_ty(e, to));
 }
 
-/* The op's rounding: ftof's attribute; itof / ftoi convert through f32 to nearest */
-static const char *conv_mode(const Op *op)
-{
-	const Attr *ma = op_attr(op, "rounding_mode");
-	return op->info->code == CT_ftof && ma && ma->kind == AT_STRING ? ma->u.s : "nearest_even";
-}
 
 /* Two elements at once through the packed instructions (any two registers:
  * the values are independent): encoding to f8 / f4 / e8m0 takes both in one
@@ -285,9 +292,9 @@ static const char *conv_mode(const Op *op)
 static bool convert_float_pair(E *e, Op *op, const LLVMValueRef x[2], const Type *from, const Type *to,
 			LLVMValueRef out[2])
 {
-	const char *mode = conv_mode(op);
-	bool rn = strcmp(mode, "nearest_even") == 0;
-	const char *intr = NULL, *rnd = ptx_rounding_directed(mode);
+	int rm = conv_mode(op);
+	bool rn = rm == ROUNDING_nearest_even;
+	const char *intr = NULL, *rnd = ptx_rounding_directed(rm);
 	char name[48];
 	int64_t mask = 0xff;
 	unsigned shift = 8;
@@ -297,7 +304,7 @@ static bool convert_float_pair(E *e, Op *op, const LLVMValueRef x[2], const Type
 		intr = "llvm.nvvm.ff.to.e2m1x2.rn.satfinite";
 		mask = 0xf;
 		shift = 4;
-	} else if (sc_is(to, SC_F8E8M0FNU) && rnd && strcmp(rnd, "rm") != 0) {
+	} else if (sc_is(to, SC_F8E8M0FNU) && rnd && rm != ROUNDING_negative_inf) {
 		snprintf(name, sizeof name, "llvm.nvvm.ff.to.ue8m0x2.%s.satfinite", rnd);
 		intr = name;
 	}
@@ -306,7 +313,7 @@ static bool convert_float_pair(E *e, Op *op, const LLVMValueRef x[2], const Type
 		for (int i = 0; i < 2; i++) {
 			const Type *wide;
 			LLVMValueRef w = decode(e, x[i], from, &wide);
-			f[i] = to_f32_for(e, w, wide, mode);
+			f[i] = to_f32_for(e, w, wide, rm);
 		}
 		LLVMValueRef args[2] = { f[1], f[0] };       /* a: the high half, b: the low */
 		LLVMValueRef p = call_intr(e, intr, NULL, args, 2);
@@ -327,7 +334,7 @@ static bool convert_float_pair(E *e, Op *op, const LLVMValueRef x[2], const Type
 		LLVMValueRef h2 = call_intr(e, n, NULL, &p, 1);
 		const Type *f16 = type_scalar(e->m, SC_F16);
 		for (int i = 0; i < 2; i++)
-			out[i] = wide_to_wide(e, LLVMBuildExtractElement(e->b, h2, c_i32(e, i), ""), f16, to, mode);
+			out[i] = wide_to_wide(e, LLVMBuildExtractElement(e->b, h2, c_i32(e, i), ""), f16, to, rm);
 		return true;
 	}
 	return false;
@@ -335,39 +342,39 @@ static bool convert_float_pair(E *e, Op *op, const LLVMValueRef x[2], const Type
 
 static LLVMValueRef convert_float(E *e, Op *op, LLVMValueRef x, const Type *from, const Type *to)
 {
-	const char *mode = conv_mode(op);
+	int rm = conv_mode(op);
 	if (from->scalar == to->scalar)
 		return x;
 	if ((is_f8(from) || is_f8(to)) && !need(e, op, TF_FP8, "an 8-bit float conversion"))
 		return LLVMGetPoison(elem_ty(e, to));
 	const Type *wide;
 	LLVMValueRef w = decode(e, x, from, &wide);
-	bool rn = strcmp(mode, "nearest_even") == 0;
+	bool rn = rm == ROUNDING_nearest_even;
 	switch (to->scalar) {
 	case SC_TF32:
-		return to_tf32(e, op, w, wide, mode);
+		return to_tf32(e, op, w, wide, rm);
 	case SC_F8E4M3FN: case SC_F8E5M2:
 		if (!rn)
-			return mode_error(e, op, from, to, mode);
+			return mode_error(e, op, from, to);
 		return packed_cvt(e, to->scalar == SC_F8E4M3FN ? "llvm.nvvm.ff.to.e4m3x2.rn"
 							       : "llvm.nvvm.ff.to.e5m2x2.rn",
-				  to_f32_for(e, w, wide, mode), 0xff);
+				  to_f32_for(e, w, wide, rm), 0xff);
 	case SC_F4E2M1FN:
 		if (!rn)
-			return mode_error(e, op, from, to, mode);
-		return packed_cvt(e, "llvm.nvvm.ff.to.e2m1x2.rn.satfinite", to_f32_for(e, w, wide, mode), 0xf);
+			return mode_error(e, op, from, to);
+		return packed_cvt(e, "llvm.nvvm.ff.to.e2m1x2.rn.satfinite", to_f32_for(e, w, wide, rm), 0xf);
 	case SC_F8E8M0FNU: {
-		const char *rnd = ptx_rounding_directed(mode);
-		if (!rnd || strcmp(rnd, "rm") == 0)
-			return mode_error(e, op, from, to, mode);
+		const char *rnd = ptx_rounding_directed(rm);
+		if (!rnd || rm == ROUNDING_negative_inf)
+			return mode_error(e, op, from, to);
 		char name[48];
 		snprintf(name, sizeof name, "llvm.nvvm.ff.to.ue8m0x2.%s.satfinite", rnd);
-		return packed_cvt(e, name, to_f32_for(e, w, wide, mode), 0xff);
+		return packed_cvt(e, name, to_f32_for(e, w, wide, rm), 0xff);
 	}
 	default:
 		if (!is_wide(to))
-			return mode_error(e, op, from, to, mode);
-		return wide_to_wide(e, w, wide, to, mode);
+			return mode_error(e, op, from, to);
+		return wide_to_wide(e, w, wide, to, rm);
 	}
 }
 

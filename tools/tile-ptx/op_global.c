@@ -52,14 +52,11 @@ void emit_global(E *e, Op *op)
 	LLVMValueRef g = LLVMAddGlobalInAddressSpace(e->mod, at, na->u.s, 1);
 	LLVMSetInitializer(g, LLVMConstArray2(mt, vals, (uint64_t)n));
 	free(vals);
-	const Attr *al = op_attr(op, "alignment");
-	int64_t align = al && al->kind == AT_INT && al->u.i > nb ? al->u.i : nb;
-	LLVMSetAlignment(g, (unsigned)align);
-	const Attr *cst = op_attr(op, "constant");
-	if (cst && cst->kind == AT_BOOL && cst->u.i)
+	int64_t align = op_attr_int(op, "alignment", 0);
+	LLVMSetAlignment(g, (unsigned)(align > nb ? align : nb));
+	if (op_attr_flag(op, "constant"))
 		LLVMSetGlobalConstant(g, 1);
-	const Attr *vis = op_attr(op, "symbol_visibility");
-	if (vis && vis->kind == AT_STRING && strcmp(vis->u.s, "private") == 0)
+	if (op_enum_attr(op, "symbol_visibility", EK_VISIBILITY, VISIBILITY_public) == VISIBILITY_private)
 		LLVMSetLinkage(g, LLVMInternalLinkage);
 }
 

@@ -39,15 +39,15 @@ static LLVMValueRef libdevice1(E *e, const char *base, const Type *el, LLVMValue
 
 static LLVMValueRef sqrt1(E *e, Op *op, const Type *rt, LLVMTypeRef rty, LLVMValueRef *a)
 {
-	const char *mode = op_attr_str(op, "rounding_mode", "nearest_even");
+	int rm = op_enum_attr(op, "rounding_mode", EK_ROUNDING, ROUNDING_nearest_even);
 	bool ftz = op_attr_flag(op, "flush_to_zero");
-	const char *directed = ptx_rounding_directed(mode);
+	const char *directed = ptx_rounding_directed(rm);
 	if (directed && is16(rt))
 		return half_directed(e, op, directed, rt, a);
-	if (strcmp(mode, "approx") == 0 && rt->scalar == SC_F32)
+	if (rm == ROUNDING_approx && rt->scalar == SC_F32)
 		return call_intr(e, ftz ? "llvm.nvvm.sqrt.approx.ftz.f" : "llvm.nvvm.sqrt.approx.f", NULL, a, 1);
-	const char *rnd = ptx_rounding(mode);
-	if (rnd && (strcmp(rnd, "rn") != 0 || ftz))
+	const char *rnd = ptx_rounding(rm);
+	if (rnd && (rm != ROUNDING_nearest_even || ftz))
 		return nvvm_rounded(e, op, "sqrt", rnd, ftz, rt, a, 1);
 	if (rt->scalar == SC_F16 || rt->scalar == SC_BF16) {
 		LLVMValueRef w = widen(e, a[0], rt);
@@ -84,7 +84,7 @@ static LLVMValueRef math1(E *e, Op *op, LLVMValueRef *a)
 			return call_intr(e, "llvm.nvvm.rsqrt.approx.ftz.f", NULL, a, 1);
 		return libdevice1(e, "rsqrt", rt, a, 1);
 	case CT_exp:
-		if (strcmp(op_attr_str(op, "rounding_mode", "full"), "approx") == 0 && rt->scalar == SC_F32)
+		if (op_enum_attr(op, "rounding_mode", EK_ROUNDING, ROUNDING_full) == ROUNDING_approx && rt->scalar == SC_F32)
 			return libdevice1(e, "fast_exp", rt, a, 1);
 		return libdevice1(e, "exp", rt, a, 1);
 	case CT_exp2:
@@ -100,8 +100,7 @@ static LLVMValueRef math1(E *e, Op *op, LLVMValueRef *a)
 	case CT_sinh: return libdevice1(e, "sinh", rt, a, 1);
 	case CT_cosh: return libdevice1(e, "cosh", rt, a, 1);
 	case CT_tanh: {
-		const char *mode = op_attr_str(op, "rounding_mode", NULL);
-		if (mode && strcmp(mode, "approx") == 0 && (f32 || is16(rt))) {
+		if (op_enum_attr(op, "rounding_mode", EK_ROUNDING, -1) == ROUNDING_approx && (f32 || is16(rt))) {
 			LLVMValueRef w = f32 ? a[0] : LLVMBuildFPExt(e->b, a[0], ty_f32(e), "");
 			LLVMValueRef r = asm_pure1(e, ty_f32(e), "tanh.approx.f32 $0, $1;", "=f,f", w);
 			return f32 ? r : LLVMBuildFPTrunc(e->b, r, rty, "");

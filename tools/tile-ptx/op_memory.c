@@ -116,21 +116,21 @@ static LLVMValueRef pad_value(E *e, const Type *el, const char *pad)
 static Order order_of(E *e, const Op *op, bool store)
 {
 	Order o = { LLVMAtomicOrderingNotAtomic, false, 0 };
-	const char *sem = op_attr_str(op, "memory_ordering_semantics", "weak");
-	if (strcmp(sem, "weak") == 0)
+	int sem = op_enum_attr(op, "memory_ordering_semantics", EK_ORDERING, ORDERING_weak);
+	if (sem == ORDERING_weak)
 		return o;
-	if (strcmp(sem, "relaxed") == 0)
+	if (sem == ORDERING_relaxed)
 		o.ord = LLVMAtomicOrderingMonotonic;
-	else if (strcmp(sem, store ? "release" : "acquire") == 0)
+	else if (sem == (store ? ORDERING_release : ORDERING_acquire))
 		o.ord = store ? LLVMAtomicOrderingRelease : LLVMAtomicOrderingAcquire;
 	else {
 		char what[96];
-		snprintf(what, sizeof what, "memory ordering '%s'", sem);
+		snprintf(what, sizeof what, "memory ordering '%s'", op_attr_str(op, "memory_ordering_semantics", "weak"));
 		unsupported(e, (Op *)op, what);
 		return o;
 	}
-	const char *scope = op_attr_str(op, "memory_scope", "sys");
-	const char *llvm_scope = strcmp(scope, "tl_blk") == 0 ? "block" : strcmp(scope, "device") == 0 ? "device" : NULL;
+	int scope = op_enum_attr(op, "memory_scope", EK_SCOPE, SCOPE_sys);
+	const char *llvm_scope = scope == SCOPE_tl_blk ? "block" : scope == SCOPE_device ? "device" : NULL;
 	if (llvm_scope) {
 		o.scoped = true;
 		o.scope = LLVMGetSyncScopeID(e->ctx, llvm_scope, strlen(llvm_scope));

@@ -289,8 +289,7 @@ static int64_t align8(int64_t x) { return (x + 7) / 8 * 8; }
 
 void emit_print(E *e, Op *op)
 {
-	const Attr *sa = op_attr(op, "str");
-	const char *fmt = sa && sa->kind == AT_STRING ? sa->u.s : "";
+	const char *fmt = op_attr_str(op, "str", "");
 	int as, na = op_group(op, 0, &as);
 	const Value *tok = NULL;
 	if (na < 0) {

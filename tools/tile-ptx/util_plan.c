@@ -17,10 +17,9 @@
 
 Layout value_layout(const Value *v)
 {
-	Layout l;
-	if (!v->layout || v->layout->kind != AT_STRING || !layout_parse(v->layout->u.s, &l, NULL))
+	if (!v->lay)
 		ice("tile-ptx: tile value without a layout (%s)", v->type->str);
-	return l;
+	return *v->lay;
 }
 
 /* ------------------------------------------------------------ conversions */
@@ -29,11 +28,9 @@ Layout value_layout(const Value *v)
 bool convert_ok(const Op *op)
 {
 	BitOwner own[BITMAP_MAX];
-	Layout s, d;
 	const Value *a = op->operands[0], *b = op->results[0];
-	return ilog2_exact(type_num_elements(b->type)) >= 0 && a->layout && b->layout &&
-	       layout_parse(a->layout->u.s, &s, NULL) && layout_parse(b->layout->u.s, &d, NULL) &&
-	       layout_bit_owners(&s, BITMAP_MAX, own) && layout_bit_owners(&d, BITMAP_MAX, own);
+	return ilog2_exact(type_num_elements(b->type)) >= 0 && a->lay && b->lay &&
+	       layout_bit_owners(a->lay, BITMAP_MAX, own) && layout_bit_owners(b->lay, BITMAP_MAX, own);
 }
 
 /* A conversion where every thread already holds the elements its new
@@ -48,12 +45,10 @@ bool convert_ok(const Op *op)
  * own_s, own_d: the bit owners of both layouts (over nbits). */
 bool convert_local(const Op *op, int *nbits, BitOwner *own_s, BitOwner *own_d)
 {
-	Layout s, d;
 	const Value *a = op->operands[0], *b = op->results[0];
 	int nb = ilog2_exact(type_num_elements(b->type));
-	if (nb < 0 || nb > BITMAP_MAX || !a->layout || !b->layout || !layout_parse(a->layout->u.s, &s, NULL) ||
-	    !layout_parse(b->layout->u.s, &d, NULL) || !layout_bit_owners(&s, nb, own_s) ||
-	    !layout_bit_owners(&d, nb, own_d))
+	if (nb < 0 || nb > BITMAP_MAX || !a->lay || !b->lay || !layout_bit_owners(a->lay, nb, own_s) ||
+	    !layout_bit_owners(b->lay, nb, own_d))
 		return false;
 	int dyn = 0;
 	for (int j = 0; j < nb; j++) {
@@ -67,7 +62,7 @@ bool convert_local(const Op *op, int *nbits, BitOwner *own_s, BitOwner *own_d)
 		dyn += own_d[j].mode > 0 && own_s[j].mode == 0;
 	}
 	*nbits = nb;
-	return dyn <= LOCAL_MAX_DYN && layout_nregs(&d) * ((1 << dyn) - 1) <= LOCAL_MAX_SEL;
+	return dyn <= LOCAL_MAX_DYN && layout_nregs(b->lay) * ((1 << dyn) - 1) <= LOCAL_MAX_SEL;
 }
 
 /* A move (xchg_move's: dst register r reads source offset m(dst offset) +
@@ -115,8 +110,10 @@ bool warp_plan(const Layout *s, const Layout *d, const BitMap *m, int sbits, War
 static bool op_move(const Op *op, Layout *s, Layout *d, BitMap *m, int64_t *cadd, int *sbits)
 {
 	const Value *a = op->operands[0], *b = op->results[0];
-	if (!a->layout || !b->layout || !layout_parse(a->layout->u.s, s, NULL) || !layout_parse(b->layout->u.s, d, NULL))
+	if (!a->lay || !b->lay)
 		return false;
+	*s = *a->lay;
+	*d = *b->lay;
 	const Type *st = a->type, *rt = b->type;
 	*sbits = ilog2_exact(type_num_elements(st));
 	*cadd = 0;

@@ -9,21 +9,21 @@
  * Rounding twice in the same direction equals rounding once, because every
  * f16 / bf16 value is an f32 value. */
 #include <stdio.h>
-#include <string.h>
 #include "emit.h"
 
-const char *ptx_rounding(const char *mode)
+const char *ptx_rounding(int rm)
 {
-	if (strcmp(mode, "nearest_even") == 0) return "rn";
-	return ptx_rounding_directed(mode);
+	return rm == ROUNDING_nearest_even ? "rn" : ptx_rounding_directed(rm);
 }
 
-const char *ptx_rounding_directed(const char *mode)
+const char *ptx_rounding_directed(int rm)
 {
-	if (strcmp(mode, "zero") == 0) return "rz";
-	if (strcmp(mode, "negative_inf") == 0) return "rm";
-	if (strcmp(mode, "positive_inf") == 0) return "rp";
-	return NULL;
+	switch (rm) {
+	case ROUNDING_zero: return "rz";
+	case ROUNDING_negative_inf: return "rm";
+	case ROUNDING_positive_inf: return "rp";
+	default: return NULL;
+	}
 }
 
 LLVMValueRef widen(E *e, LLVMValueRef x, const Type *el)

@@ -4,7 +4,6 @@
  * op ordered after a token waits at a barrier, unless every op the token
  * stands for touched exactly the same elements from the same threads (then
  * each thread only reads back what it wrote itself). */
-#include <string.h>
 #include "emit.h"
 #include "irutil.h"
 
@@ -44,11 +43,8 @@ static bool same_footprint(const Op *a, const Op *b)
 	if (op_attr(a, "dim_map") || op_attr(b, "dim_map"))
 		return false;
 	const Value *va = tiled_value(a), *vb = tiled_value(b);
-	if (va->type != vb->type || !va->layout || !vb->layout ||
-	    strcmp(va->layout->u.s, vb->layout->u.s) != 0)
-		return false;
-	Layout l;
-	return layout_parse(va->layout->u.s, &l, NULL) && !lay_has_copies(&l);
+	return va->type == vb->type && va->lay && vb->lay && layout_equal(va->lay, vb->lay) &&
+	       !lay_has_copies(va->lay);
 }
 
 void order_after(E *e, const Value *tok, const Op *op)

@@ -15,8 +15,9 @@
 TV *tv_new(E *e, const Value *v)
 {
 	TV *t = xcalloc(1, sizeof *t);
-	if (!v->layout || v->layout->kind != AT_STRING || !layout_parse(v->layout->u.s, &t->lay, NULL))
+	if (!v->lay)
 		ice("tile-ptx: tile value without a layout (%s)", v->type->str);
+	t->lay = *v->lay;
 	t->n = (int)layout_nregs(&t->lay);
 	t->r = xcalloc((size_t)t->n + 1, sizeof *t->r);
 	if (e->nall == e->capall) {

@@ -5,7 +5,8 @@
  * holds f4 memory tiles
  * (pairs) and whether it is reduced along its rows (rowred); a class gets
  * its layout here, blocked (assign_blocked), or from shape.c's rules; and
- * a layout becomes the IR's layout attribute (layout_attr). */
+ * a value gets a layout as the IR's attribute and its parsed form
+ * (set_layout). */
 #include <stdlib.h>
 #include <string.h>
 #include "sched_int.h"
@@ -85,8 +86,12 @@ void assign_blocked(F *f, int root, Value *v)
 	f->assigned[root] = true;
 }
 
-const Attr *layout_attr(Module *m, const Layout *l)
+void set_layout(Module *m, Value *v, const Layout *l)
 {
 	char buf[512];
-	return attr_string(m, layout_str(l, buf, sizeof buf));
+	v->layout = attr_string(m, layout_str(l, buf, sizeof buf));
+	Layout *p = arena_alloc(m->arena, sizeof *p);
+	if (!layout_parse(v->layout->u.s, p, NULL))      /* what a reader of the output gets */
+		ice("tile-sched: layout '%s' does not parse back", v->layout->u.s);
+	v->lay = p;
 }

@@ -168,9 +168,9 @@ static int fix_local(Op *op, void *ctx)
 	if (op->info->code != CT_broadcast && op->info->code != CT_reshape)
 		return 0;
 	Value *src = op->operands[0], *dst = op->results[0];
-	Layout ls, ld;
-	if (!layout_parse(src->layout->u.s, &ls, NULL) || !layout_parse(dst->layout->u.s, &ld, NULL))
+	if (!src->lay || !dst->lay)
 		ice("tile-sched: unparsable layout");
+	Layout ls = *src->lay, ld = *dst->lay;
 	TileMap tm = map_of(op);
 	int64_t nregs = layout_nregs(&ld);
 	int64_t *regs = xmalloc(sizeof *regs * (size_t)nregs);
@@ -181,7 +181,7 @@ static int fix_local(Op *op, void *ctx)
 			ice("tile-sched: cannot derive a source layout for '%s'", op->info->name);
 		const Type *t = src->type;
 		Op *cv = op_build(f->m, AS_convert_layout, 1, &src, 1, &t, op->loc);
-		cv->results[0]->layout = layout_attr(f->m, &want);
+		set_layout(f->m, cv->results[0], &want);
 		op_insert_before(op, cv);
 		op->operands[0] = cv->results[0];
 	}
@@ -225,8 +225,7 @@ static void sched_fn(Module *m, Op *fn, int warps)
 			continue;
 		for (int k = 0; k < op->noperands; k++) {
 			const Type *t = op->operands[k]->type;
-			const Attr *d = op_attr(op, "dim");
-			if (type_is_tile(t) && t->rank > 0 && d && d->kind == AT_INT && d->u.i == t->rank - 1)
+			if (type_is_tile(t) && t->rank > 0 && op_attr_int(op, "dim", -1) == t->rank - 1)
 				f->rowred[find(f, op->operands[k]->id)] = true;
 		}
 	}
@@ -294,7 +293,7 @@ static void sched_fn(Module *m, Op *fn, int warps)
 		const char *err = NULL;
 		if (!layout_check_tile(&f->lay[r], n, warps, &err))
 			ice("tile-sched: class layout does not fit %s: %s", v->type->str, err);
-		v->layout = layout_attr(m, &f->lay[r]);
+		set_layout(m, v, &f->lay[r]);
 	}
 	op_walk(fn, fix_local, f);
 	shape_fix(f);                   /* shape.c */

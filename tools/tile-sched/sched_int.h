@@ -33,7 +33,7 @@ int find(F *f, int x);                       /* class root of value id x */
 void unite(F *f, Value *a, Value *b);        /* same layout (tiles only) */
 void anchor(F *f, Value *v, int64_t elems);  /* v's class moves at most elems per access */
 void assign_blocked(F *f, int root, Value *v);   /* the class's blocked layout */
-const Attr *layout_attr(Module *m, const Layout *l);   /* the IR attribute of a layout */
+void set_layout(Module *m, Value *v, const Layout *l);   /* v's layout attribute and Value.lay */
 
 /* shape.c */
 void shape_constrain(F *f, Op *op);          /* classes and the op list */

@@ -46,12 +46,6 @@
 
 static int cls(F *f, const Value *v) { return find(f, v->id); }
 
-static int64_t int_attr(const Op *op, const char *name, int64_t dflt)
-{
-	const Attr *a = op_attr(op, name);
-	return a && a->kind == AT_INT ? a->u.i : dflt;
-}
-
 void shape_constrain(F *f, Op *op)
 {
 	if (f->nshops == f->capshops) {
@@ -88,7 +82,7 @@ void shape_constrain(F *f, Op *op)
 static bool reduce_map(const Op *op, BitMap *m)
 {
 	const Type *t = op->operands[0]->type;
-	return bitmap_reduce(m, t->rank, t->shape, (int)int_attr(op, "dim", 0));
+	return bitmap_reduce(m, t->rank, t->shape, (int)op_attr_int(op, "dim", 0));
 }
 
 /* Does reducing a source in layout l along the op's dim need a round
@@ -98,7 +92,7 @@ static bool reduce_crosses_warps(const Op *op, const Layout *l)
 	const Type *t = op->operands[0]->type;
 	int lo, nb;
 	BitOwner own[BITMAP_MAX];
-	tile_dim_bits(t->rank, t->shape, (int)int_attr(op, "dim", 0), &lo, &nb);
+	tile_dim_bits(t->rank, t->shape, (int)op_attr_int(op, "dim", 0), &lo, &nb);
 	if (!layout_bit_owners(l, BITMAP_MAX, own))
 		return true;
 	for (int j = lo; j < lo + nb; j++)
@@ -133,7 +127,7 @@ static bool permute_map(const Op *op, BitMap *m)
 static bool cat_map(const Op *op, BitMap *m, bool region)
 {
 	const Type *s = op->operands[0]->type;
-	return bitmap_cat(m, s->rank, s->shape, (int)int_attr(op, "dim", 0), region);
+	return bitmap_cat(m, s->rank, s->shape, (int)op_attr_int(op, "dim", 0), region);
 }
 
 /* Constant block indices of an extract; false when one is dynamic. */
@@ -350,10 +344,9 @@ bool shape_propagate(F *f)
 
 static Layout layout_of(const Value *v)
 {
-	Layout l;
-	if (!v->layout || v->layout->kind != AT_STRING || !layout_parse(v->layout->u.s, &l, NULL))
+	if (!v->lay)
 		ice("tile-sched: a value without a layout");
-	return l;
+	return *v->lay;
 }
 
 /* Give operand i of op the layout want through a convert_layout. */
@@ -362,7 +355,7 @@ static void convert_operand(F *f, Op *op, int i, const Layout *want)
 	Value *src = op->operands[i];
 	const Type *t = src->type;
 	Op *cv = op_build(f->m, AS_convert_layout, 1, &src, 1, &t, op->loc);
-	cv->results[0]->layout = layout_attr(f->m, want);
+	set_layout(f->m, cv->results[0], want);
 	op_insert_before(op, cv);
 	op->operands[i] = cv->results[0];
 }
@@ -373,12 +366,12 @@ static void convert_result(F *f, Op *op, int i, const Layout *made)
 {
 	Value *res = op->results[i];
 	const Type *t = res->type;
-	const Attr *keep = res->layout;
 	Op *cv = op_build(f->m, AS_convert_layout, 1, &res, 1, &t, op->loc);
-	cv->results[0]->layout = keep;
+	cv->results[0]->layout = res->layout;
+	cv->results[0]->lay = res->lay;
 	replace_uses(f->fn, res, cv->results[0]);
 	cv->operands[0] = res;
-	res->layout = layout_attr(f->m, made);
+	set_layout(f->m, res, made);
 	if (!op->next)
 		ice("tile-sched: '%s' ends its block", op->info->name);
 	op_insert_before(op->next, cv);
@@ -397,7 +390,7 @@ static void fix_scan(F *f, Op *op)
 {
 	const Type *t = op->operands[0]->type;
 	int lo, nb;
-	tile_dim_bits(t->rank, t->shape, (int)int_attr(op, "dim", 0), &lo, &nb);
+	tile_dim_bits(t->rank, t->shape, (int)op_attr_int(op, "dim", 0), &lo, &nb);
 	Layout l = layout_of(op->operands[0]);
 	if (layout_scan_ok(&l, lo, nb))
 		return;
