@@ -8,6 +8,7 @@
 #include "layout.h"
 #include "diag.h"
 #include "xalloc.h"
+#include "verify.h"
 
 typedef struct C {
 	Module *m;
@@ -399,5 +400,8 @@ int stage_check(Module *m)
 		free(c->visible);
 		c->visible = NULL;
 	}
+	/* the cuda_tile rules of the ops kept below cuda_tile, block shapes and
+	 * terminators (operands are resolved values whatever their scope) */
+	c->errors += verify_kept_ops(m);
 	return c->errors;
 }

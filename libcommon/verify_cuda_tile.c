@@ -904,6 +904,13 @@ static void verify_block(V *v, Op *owner, Block *b)
 static void verify_op(V *v, Op *op)
 {
 	const OpInfo *info = op->info;
+	if (info->dialect != DIALECT_CUDA_TILE && v->below) {
+		/* an nv_tileaa / nv_tileas op: its rules are stage_check's */
+		for (int i = 0; i < op->nregions; i++)
+			FOR_EACH_BLOCK(b, &op->regions[i])
+				verify_block(v, op, b);
+		return;
+	}
 	if (info->dialect != DIALECT_CUDA_TILE) {
 		verr(v, op, "belongs to dialect '%s'; cuda_tile IR holds cuda_tile ops only",
 		     dialect_name(info->dialect));
@@ -1035,15 +1042,27 @@ static int parse_version(const Attr *a)
 	return bytecode_version_parse(a->u.s);
 }
 
+static int verify_module(Module *m, bool below);
+
 int verify_cuda_tile(Module *m)
 {
-	V v = { .m = m, .ver = bytecode_latest() };   /* no bytecode_version: every feature */
-	check_table();
 	if (!m->stage || strcmp(m->stage, "cuda_tile") != 0) {
 		diag_plain("the cuda_tile verifier takes IR at stage 'cuda_tile', got '%s'",
 			   m->stage ? m->stage : "?");
 		return 1;
 	}
+	return verify_module(m, false);
+}
+
+int verify_kept_ops(Module *m)
+{
+	return verify_module(m, true);
+}
+
+static int verify_module(Module *m, bool below)
+{
+	V v = { .m = m, .ver = bytecode_latest(), .below = below };   /* no bytecode_version: every feature */
+	check_table();
 	const Attr *bv = module_attr(m, "bytecode_version");
 	if (bv) {
 		v.ver = parse_version(bv);

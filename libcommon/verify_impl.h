@@ -87,6 +87,7 @@ typedef struct V {
 	size_t seen_cap, seen_n;
 	Op **syms;                   /* top-level ops with a sym_name */
 	int nsyms;
+	bool below;                  /* verify_kept_ops: IR below cuda_tile, nv ops skipped */
 } V;
 
 extern const OpRule rules[OPCODE_COUNT];
