@@ -51,7 +51,8 @@ static bool check_segments(C *c, Op *op, int ngroups, const int *fixed)
 	int total = 0;
 	for (int g = 0; g < ngroups; g++) {
 		int64_t n = s->u.ints.v[g];
-		if (n < 0 || (fixed[g] >= 0 && n != fixed[g]) || (fixed[g] == -2 && n > 1)) {
+		if (n < 0 || n > op->noperands || (fixed[g] >= 0 && n != fixed[g]) ||
+		    (fixed[g] == -2 && n > 1)) {
 			ERR(op, "'%s' op has a bad size %lld for operand group %d", op->info->name,
 			    (long long)n, g);
 			return false;

@@ -832,6 +832,23 @@ static bool check_operands(V *v, const Op *op, const OpRule *r, Groups *g)
 	return true;
 }
 
+/* Attributes the lower stages put on cuda_tile ops they keep (docs/ir.md
+ * §6.3), accepted only below cuda_tile (verify_kept_ops). */
+static const struct { enum OpCode code; AttrRule rule; } below_attrs[] = {
+	{ CT_extract, { .name = "via_shared", .kind = AK_UNIT } },
+	{ CT_entry, { .name = "num_warps", .kind = AK_INT } },
+};
+
+static const AttrRule *below_attr(const V *v, const Op *op, const char *name)
+{
+	if (!v->below)
+		return NULL;
+	for (size_t i = 0; i < sizeof below_attrs / sizeof below_attrs[0]; i++)
+		if ((int)below_attrs[i].code == (int)op->info->code && strcmp(below_attrs[i].rule.name, name) == 0)
+			return &below_attrs[i].rule;
+	return NULL;
+}
+
 static bool check_attrs(V *v, const Op *op, const OpRule *r)
 {
 	bool ok = true;
@@ -839,8 +856,8 @@ static bool check_attrs(V *v, const Op *op, const OpRule *r)
 		const NamedAttr *na = &op->attrs[i];
 		if (strcmp(na->name, "operand_segment_sizes") == 0)
 			continue;   /* check_operands */
-		const AttrRule *ar = NULL;
-		for (int j = 0; j < MAX_ATTRS && r->attrs[j].name; j++)
+		const AttrRule *ar = below_attr(v, op, na->name);
+		for (int j = 0; !ar && j < MAX_ATTRS && r->attrs[j].name; j++)
 			if (strcmp(r->attrs[j].name, na->name) == 0)
 				ar = &r->attrs[j];
 		if (!ar) {
