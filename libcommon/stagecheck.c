@@ -273,6 +273,26 @@ static void check_layouts(C *c, Op *op, Value **vals, int n)
 	}
 }
 
+/* Scheduled IR: an elementwise op and an assume work register by register,
+ * so each tile operand has the layout of the result (tile-sched converts
+ * where needed). */
+static void check_same_layout(C *c, Op *op)
+{
+	if (op->nresults != 1 || !type_is_tile(op->results[0]->type))
+		return;
+	const Attr *rl = op->results[0]->layout;
+	if (!rl || rl->kind != AT_STRING)
+		return;   /* check_layouts */
+	for (int i = 0; i < op->noperands; i++) {
+		const Attr *ol = op->operands[i]->layout;
+		if (!type_is_tile(op->operands[i]->type) || !ol || ol->kind != AT_STRING)
+			continue;
+		if (strcmp(ol->u.s, rl->u.s) != 0)
+			ERR(op, "'%s' op: operand %d has layout '%s', the result '%s' (an elementwise "
+			    "op keeps its layout)", op->info->name, i, ol->u.s, rl->u.s);
+	}
+}
+
 static void check_op(C *c, Op *op);
 
 static void check_block(C *c, Block *b)
@@ -332,8 +352,11 @@ static void check_op(C *c, Op *op)
 	default:
 		break;
 	}
-	if (c->stage == 3)
+	if (c->stage == 3) {
 		check_layouts(c, op, op->results, op->nresults);
+		if (op_is_elementwise(in) || in->code == CT_assume)
+			check_same_layout(c, op);
+	}
 	for (int r = 0; r < op->nregions; r++)
 		FOR_EACH_BLOCK(b, &op->regions[r]) {
 			if (c->stage == 3)
