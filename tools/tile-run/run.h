@@ -90,13 +90,14 @@ enum {
 };
 
 #define MAX_DST 4
-#define MAX_SRC 5
+#define MAX_SRC 10
 
 typedef struct Insn {
 	uint16_t op;
 	uint8_t ty, ty2;        /* instruction type; cvt's source type, setp's... */
 	uint8_t rnd, space, vec, mode;
 	uint8_t cmp, boolop;    /* setp/set comparison and combining op (AOP_AND...) */
+	uint8_t ty3;            /* mma: the B operand's type (ty: D, ty2: A, ty3: B, C's = D's) */
 	uint8_t nd, ns;
 	uint8_t gneg;           /* guard negated */
 	int32_t guard;          /* predicate slot, -1 none */
