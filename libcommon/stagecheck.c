@@ -254,6 +254,49 @@ static void check_atomic(C *c, Op *op, bool cas)
 		need_attr(c, op, "mode", AT_STRING);
 }
 
+static void check_tiled_load(C *c, Op *op) { check_tiled(c, op, false); }
+static void check_tiled_store(C *c, Op *op) { check_tiled(c, op, true); }
+static void check_load(C *c, Op *op) { check_ptr_mem(c, op, false); }
+static void check_store(C *c, Op *op) { check_ptr_mem(c, op, true); }
+static void check_rmw(C *c, Op *op) { check_atomic(c, op, false); }
+static void check_cas(C *c, Op *op) { check_atomic(c, op, true); }
+
+static void check_new_token(C *c, Op *op)
+{
+	if (op->noperands != 0 || op->nresults != 1 || !is_token(op->results[0]->type))
+		ERR(op, "'%s' op takes nothing and makes a token", op->info->name);
+}
+
+static void check_join_tokens(C *c, Op *op)
+{
+	if (op->noperands < 1 || op->nresults != 1 || !is_token(op->results[0]->type))
+		ERR(op, "'%s' op joins tokens into a token", op->info->name);
+	for (int i = 0; i < op->noperands; i++)
+		if (!is_token(op->operands[i]->type))
+			ERR(op, "'%s' op operands must be tokens", op->info->name);
+}
+
+static void check_convert_layout(C *c, Op *op)
+{
+	if (op->noperands != 1 || op->nresults != 1 ||
+	    op->operands[0]->type != op->results[0]->type || !type_is_tile(op->results[0]->type))
+		ERR(op, "'%s' op converts a tile to the same tile type", op->info->name);
+}
+
+/* the check column of dialect_nv_tile.def: one checker per rule */
+static void (*const nv_checks[NVC_COUNT])(C *, Op *) = {
+	[NVC_MEMREF] = check_memref,
+	[NVC_TILED_LOAD] = check_tiled_load,
+	[NVC_TILED_STORE] = check_tiled_store,
+	[NVC_LOAD] = check_load,
+	[NVC_STORE] = check_store,
+	[NVC_NEW_TOKEN] = check_new_token,
+	[NVC_JOIN_TOKENS] = check_join_tokens,
+	[NVC_ATOMIC_RMW] = check_rmw,
+	[NVC_ATOMIC_CAS] = check_cas,
+	[NVC_CONVERT_LAYOUT] = check_convert_layout,
+};
+
 static void check_layouts(C *c, Op *op, Value **vals, int n)
 {
 	for (int i = 0; i < n; i++) {
@@ -325,32 +368,10 @@ static void check_op(C *c, Op *op)
 		allowed = c->stage >= 2 && (!op_has(in, OPT_SCHED) || c->stage == 3);
 	if (!allowed)
 		ERR(op, "'%s' op is not allowed at stage %s", in->name, c->m->stage);
-	switch (in->code) {
-	case AA_make_memref: case AS_make_memref: check_memref(c, op); break;
-	case AA_tiled_load: case AS_tiled_load: check_tiled(c, op, false); break;
-	case AA_tiled_store: case AS_tiled_store: check_tiled(c, op, true); break;
-	case AA_load: case AS_load: check_ptr_mem(c, op, false); break;
-	case AA_store: case AS_store: check_ptr_mem(c, op, true); break;
-	case AA_create_mem_token: case AS_create_mem_token:
-		if (op->noperands != 0 || op->nresults != 1 || !is_token(op->results[0]->type))
-			ERR(op, "'%s' op takes nothing and makes a token", in->name);
-		break;
-	case AA_join_mem_token: case AS_join_mem_token:
-		if (op->noperands < 1 || op->nresults != 1 || !is_token(op->results[0]->type))
-			ERR(op, "'%s' op joins tokens into a token", in->name);
-		for (int i = 0; i < op->noperands; i++)
-			if (!is_token(op->operands[i]->type))
-				ERR(op, "'%s' op operands must be tokens", in->name);
-		break;
-	case AA_atomic_rmw: case AS_atomic_rmw: check_atomic(c, op, false); break;
-	case AA_atomic_cas: case AS_atomic_cas: check_atomic(c, op, true); break;
-	case AS_convert_layout:
-		if (op->noperands != 1 || op->nresults != 1 ||
-		    op->operands[0]->type != op->results[0]->type || !type_is_tile(op->results[0]->type))
-			ERR(op, "'%s' op converts a tile to the same tile type", in->name);
-		break;
-	default:
-		break;
+	if (in->dialect != DIALECT_CUDA_TILE) {
+		if (!nv_checks[in->nv_check])
+			ice("stage_check: no checker for '%s' (its check column, dialect_nv_tile.def)", in->name);
+		nv_checks[in->nv_check](c, op);
 	}
 	if (c->stage == 3) {
 		check_layouts(c, op, op->results, op->nresults);
