@@ -29,6 +29,16 @@ static bool is_scalar_int(const Type *t)
 
 static bool is_token(const Type *t) { return t && t->kind == TY_TOKEN; }
 
+static bool same_shape(const Type *a, const Type *b)
+{
+	if (a->rank != b->rank)
+		return false;
+	for (int i = 0; i < a->rank; i++)
+		if (a->shape[i] != b->shape[i])
+			return false;
+	return true;
+}
+
 static void see(C *c, Value *v)
 {
 	if (v->id >= 0 && v->id < c->nvis)
@@ -206,13 +216,18 @@ static void check_ptr_mem(C *c, Op *op, bool store)
 			ERR(op, "'%s' op value and pointer shapes differ", op->info->name);
 	Value *mask = op_group_value(op, store ? 2 : 1);
 	if (mask && (mask->type->kind != TY_TILE || mask->type->elem->kind != TY_SCALAR ||
-		     mask->type->elem->scalar != SC_I1 || mask->type->rank != vt->rank))
+		     mask->type->elem->scalar != SC_I1 || !same_shape(mask->type, vt)))
 		ERR(op, "'%s' op mask must be an i1 tile of the value's shape", op->info->name);
 	if (!store) {
 		Value *other = op_group_value(op, 2);
 		if (other && other->type != vt)
 			ERR(op, "'%s' op padding value must have the result type", op->info->name);
 	}
+	Value *tok = op_group_value(op, 3);
+	if (tok && !is_token(tok->type))
+		ERR(op, "'%s' op token operand must be a token", op->info->name);
+	if (!is_token(op->results[store ? 0 : 1]->type))
+		ERR(op, "'%s' op must produce a token", op->info->name);
 	need_attr(c, op, "memory_ordering_semantics", AT_STRING);
 	if (c->stage >= 2) {
 		need_attr(c, op, "copy", AT_STRING);
@@ -241,7 +256,7 @@ static void check_atomic(C *c, Op *op, bool cas)
 			ERR(op, "'%s' op operand %d must have the result type %s", op->info->name, i, rt->str);
 	Value *mask = op_group_value(op, cas ? 3 : 2);
 	if (mask && (mask->type->kind != TY_TILE || mask->type->elem->kind != TY_SCALAR ||
-		     mask->type->elem->scalar != SC_I1 || mask->type->rank != rt->rank))
+		     mask->type->elem->scalar != SC_I1 || !same_shape(mask->type, rt)))
 		ERR(op, "'%s' op mask must be an i1 tile of the result's shape", op->info->name);
 	Value *tok = op_group_value(op, cas ? 4 : 3);
 	if (tok && !is_token(tok->type))
@@ -252,6 +267,23 @@ static void check_atomic(C *c, Op *op, bool cas)
 	need_attr(c, op, "memory_scope", AT_STRING);
 	if (!cas)
 		need_attr(c, op, "mode", AT_STRING);
+}
+
+/* A tile type an nv op makes: every dimension a power of two, at most
+ * TILE_MAX_ELEMS elements (the cuda_tile type rule, verify_impl.h). */
+static void check_tile_shape(C *c, Op *op, const Type *t)
+{
+	if (t->kind != TY_TILE)
+		return;
+	int64_t n = 1;
+	for (int i = 0; i < t->rank; i++) {
+		int64_t d = t->shape[i];
+		if (d < 1 || (d & (d - 1)) || d > TILE_MAX_ELEMS || (n *= d) > TILE_MAX_ELEMS) {
+			ERR(op, "'%s' op: %s must have power-of-two dimensions and at most %d elements",
+			    op->info->name, t->str, TILE_MAX_ELEMS);
+			return;
+		}
+	}
 }
 
 static void check_tiled_load(C *c, Op *op) { check_tiled(c, op, false); }
@@ -369,6 +401,9 @@ static void check_op(C *c, Op *op)
 	if (!allowed)
 		ERR(op, "'%s' op is not allowed at stage %s", in->name, c->m->stage);
 	if (in->dialect != DIALECT_CUDA_TILE) {
+		/* the verifier checks the types of cuda_tile ops' results */
+		for (int i = 0; i < op->nresults; i++)
+			check_tile_shape(c, op, op->results[i]->type);
 		if (!nv_checks[in->nv_check])
 			ice("stage_check: no checker for '%s' (its check column, dialect_nv_tile.def)", in->name);
 		nv_checks[in->nv_check](c, op);

@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include "ir.h"
 
+#define TILE_MAX_ELEMS 16777216  /* elements in one tile (every stage's type rule) */
+
 int verify_cuda_tile(Module *m);
 
 /* The same per-op rules on the cuda_tile ops kept below cuda_tile (stages

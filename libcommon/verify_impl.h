@@ -11,7 +11,6 @@
 #include "diag.h"
 #include "enums.h"
 
-#define TILE_MAX_ELEMS 16777216  /* elements in one tile */
 #define MAX_ATTRS 6
 #define MAX_GROUPS 6
 #define MAX_REPORTED 100         /* errors printed; the rest are only counted */
