@@ -16,15 +16,15 @@
 
 const OpInfo op_table[OPCODE_COUNT] = {
 #define OP(n, opc, since, traits, lower, family) \
-	{ CT_##n, DIALECT_CUDA_TILE, "cuda_tile." #n, #n, opc, since, traits, LOWER_##lower, FAM_##family },
+	{ CT_##n, DIALECT_CUDA_TILE, "cuda_tile." #n, #n, opc, since, traits, LOWER_##lower, FAM_##family, NVC_NONE },
 #include "dialect_cuda_tile.def"
 #undef OP
-#define NVOP(n, dialects, traits) NVOP_IN_AA_##dialects( \
-	{ AA_##n, DIALECT_NV_TILEAA, "nv_tileaa." #n, #n, -1, 0, traits, LOWER_NA, FAM_NONE },)
+#define NVOP(n, dialects, traits, check) NVOP_IN_AA_##dialects( \
+	{ AA_##n, DIALECT_NV_TILEAA, "nv_tileaa." #n, #n, -1, 0, traits, LOWER_NA, FAM_NONE, NVC_##check },)
 #include "dialect_nv_tile.def"
 #undef NVOP
-#define NVOP(n, dialects, traits) NVOP_IN_AS_##dialects( \
-	{ AS_##n, DIALECT_NV_TILEAS, "nv_tileas." #n, #n, -1, 0, traits, LOWER_NA, FAM_NONE },)
+#define NVOP(n, dialects, traits, check) NVOP_IN_AS_##dialects( \
+	{ AS_##n, DIALECT_NV_TILEAS, "nv_tileas." #n, #n, -1, 0, traits, LOWER_NA, FAM_NONE, NVC_##check },)
 #include "dialect_nv_tile.def"
 #undef NVOP
 };

@@ -46,6 +46,13 @@ enum Family {
 	FAM_GLOBAL, FAM_MODULE, FAM_COUNT
 };
 
+/* dialect_nv_tile.def's check column: the rule of an nv_tileaa / nv_tileas
+ * op (one checker each in stagecheck.c) */
+enum NvCheck {
+	NVC_NONE, NVC_MEMREF, NVC_TILED_LOAD, NVC_TILED_STORE, NVC_LOAD, NVC_STORE, NVC_NEW_TOKEN,
+	NVC_JOIN_TOKENS, NVC_ATOMIC_RMW, NVC_ATOMIC_CAS, NVC_CONVERT_LAYOUT, NVC_COUNT
+};
+
 /* dialect_nv_tile.def's dialect column: which of the two dialects have a row */
 #define NVOP_IN_AA_AA_AS(...) __VA_ARGS__
 #define NVOP_IN_AA_AS(...)
@@ -56,10 +63,10 @@ enum OpCode {
 #define OP(name, opcode, since, traits, lower, family) CT_##name,
 #include "dialect_cuda_tile.def"
 #undef OP
-#define NVOP(name, dialects, traits) NVOP_IN_AA_##dialects(AA_##name,)
+#define NVOP(name, dialects, traits, check) NVOP_IN_AA_##dialects(AA_##name,)
 #include "dialect_nv_tile.def"
 #undef NVOP
-#define NVOP(name, dialects, traits) NVOP_IN_AS_##dialects(AS_##name,)
+#define NVOP(name, dialects, traits, check) NVOP_IN_AS_##dialects(AS_##name,)
 #include "dialect_nv_tile.def"
 #undef NVOP
 	OPCODE_COUNT
@@ -75,6 +82,7 @@ typedef struct OpInfo {
 	unsigned traits;
 	LowerKind lower;      /* cuda_tile ops: what tile-lower does; else LOWER_NA */
 	enum Family family;   /* cuda_tile ops: verifier family; else FAM_NONE */
+	enum NvCheck nv_check; /* nv_tileaa / nv_tileas ops: their rule; else NVC_NONE */
 } OpInfo;
 
 extern const OpInfo op_table[OPCODE_COUNT];

@@ -8,6 +8,7 @@
 #include "layout.h"
 #include "diag.h"
 #include "xalloc.h"
+#include "verify.h"
 
 typedef struct C {
 	Module *m;
@@ -27,6 +28,16 @@ static bool is_scalar_int(const Type *t)
 }
 
 static bool is_token(const Type *t) { return t && t->kind == TY_TOKEN; }
+
+static bool same_shape(const Type *a, const Type *b)
+{
+	if (a->rank != b->rank)
+		return false;
+	for (int i = 0; i < a->rank; i++)
+		if (a->shape[i] != b->shape[i])
+			return false;
+	return true;
+}
 
 static void see(C *c, Value *v)
 {
@@ -50,7 +61,8 @@ static bool check_segments(C *c, Op *op, int ngroups, const int *fixed)
 	int total = 0;
 	for (int g = 0; g < ngroups; g++) {
 		int64_t n = s->u.ints.v[g];
-		if (n < 0 || (fixed[g] >= 0 && n != fixed[g]) || (fixed[g] == -2 && n > 1)) {
+		if (n < 0 || n > op->noperands || (fixed[g] >= 0 && n != fixed[g]) ||
+		    (fixed[g] == -2 && n > 1)) {
 			ERR(op, "'%s' op has a bad size %lld for operand group %d", op->info->name,
 			    (long long)n, g);
 			return false;
@@ -204,13 +216,18 @@ static void check_ptr_mem(C *c, Op *op, bool store)
 			ERR(op, "'%s' op value and pointer shapes differ", op->info->name);
 	Value *mask = op_group_value(op, store ? 2 : 1);
 	if (mask && (mask->type->kind != TY_TILE || mask->type->elem->kind != TY_SCALAR ||
-		     mask->type->elem->scalar != SC_I1 || mask->type->rank != vt->rank))
+		     mask->type->elem->scalar != SC_I1 || !same_shape(mask->type, vt)))
 		ERR(op, "'%s' op mask must be an i1 tile of the value's shape", op->info->name);
 	if (!store) {
 		Value *other = op_group_value(op, 2);
 		if (other && other->type != vt)
 			ERR(op, "'%s' op padding value must have the result type", op->info->name);
 	}
+	Value *tok = op_group_value(op, 3);
+	if (tok && !is_token(tok->type))
+		ERR(op, "'%s' op token operand must be a token", op->info->name);
+	if (!is_token(op->results[store ? 0 : 1]->type))
+		ERR(op, "'%s' op must produce a token", op->info->name);
 	need_attr(c, op, "memory_ordering_semantics", AT_STRING);
 	if (c->stage >= 2) {
 		need_attr(c, op, "copy", AT_STRING);
@@ -239,7 +256,7 @@ static void check_atomic(C *c, Op *op, bool cas)
 			ERR(op, "'%s' op operand %d must have the result type %s", op->info->name, i, rt->str);
 	Value *mask = op_group_value(op, cas ? 3 : 2);
 	if (mask && (mask->type->kind != TY_TILE || mask->type->elem->kind != TY_SCALAR ||
-		     mask->type->elem->scalar != SC_I1 || mask->type->rank != rt->rank))
+		     mask->type->elem->scalar != SC_I1 || !same_shape(mask->type, rt)))
 		ERR(op, "'%s' op mask must be an i1 tile of the result's shape", op->info->name);
 	Value *tok = op_group_value(op, cas ? 4 : 3);
 	if (tok && !is_token(tok->type))
@@ -251,6 +268,66 @@ static void check_atomic(C *c, Op *op, bool cas)
 	if (!cas)
 		need_attr(c, op, "mode", AT_STRING);
 }
+
+/* A tile type an nv op makes: every dimension a power of two, at most
+ * TILE_MAX_ELEMS elements (the cuda_tile type rule, verify_impl.h). */
+static void check_tile_shape(C *c, Op *op, const Type *t)
+{
+	if (t->kind != TY_TILE)
+		return;
+	int64_t n = 1;
+	for (int i = 0; i < t->rank; i++) {
+		int64_t d = t->shape[i];
+		if (d < 1 || (d & (d - 1)) || d > TILE_MAX_ELEMS || (n *= d) > TILE_MAX_ELEMS) {
+			ERR(op, "'%s' op: %s must have power-of-two dimensions and at most %d elements",
+			    op->info->name, t->str, TILE_MAX_ELEMS);
+			return;
+		}
+	}
+}
+
+static void check_tiled_load(C *c, Op *op) { check_tiled(c, op, false); }
+static void check_tiled_store(C *c, Op *op) { check_tiled(c, op, true); }
+static void check_load(C *c, Op *op) { check_ptr_mem(c, op, false); }
+static void check_store(C *c, Op *op) { check_ptr_mem(c, op, true); }
+static void check_rmw(C *c, Op *op) { check_atomic(c, op, false); }
+static void check_cas(C *c, Op *op) { check_atomic(c, op, true); }
+
+static void check_new_token(C *c, Op *op)
+{
+	if (op->noperands != 0 || op->nresults != 1 || !is_token(op->results[0]->type))
+		ERR(op, "'%s' op takes nothing and makes a token", op->info->name);
+}
+
+static void check_join_tokens(C *c, Op *op)
+{
+	if (op->noperands < 1 || op->nresults != 1 || !is_token(op->results[0]->type))
+		ERR(op, "'%s' op joins tokens into a token", op->info->name);
+	for (int i = 0; i < op->noperands; i++)
+		if (!is_token(op->operands[i]->type))
+			ERR(op, "'%s' op operands must be tokens", op->info->name);
+}
+
+static void check_convert_layout(C *c, Op *op)
+{
+	if (op->noperands != 1 || op->nresults != 1 ||
+	    op->operands[0]->type != op->results[0]->type || !type_is_tile(op->results[0]->type))
+		ERR(op, "'%s' op converts a tile to the same tile type", op->info->name);
+}
+
+/* the check column of dialect_nv_tile.def: one checker per rule */
+static void (*const nv_checks[NVC_COUNT])(C *, Op *) = {
+	[NVC_MEMREF] = check_memref,
+	[NVC_TILED_LOAD] = check_tiled_load,
+	[NVC_TILED_STORE] = check_tiled_store,
+	[NVC_LOAD] = check_load,
+	[NVC_STORE] = check_store,
+	[NVC_NEW_TOKEN] = check_new_token,
+	[NVC_JOIN_TOKENS] = check_join_tokens,
+	[NVC_ATOMIC_RMW] = check_rmw,
+	[NVC_ATOMIC_CAS] = check_cas,
+	[NVC_CONVERT_LAYOUT] = check_convert_layout,
+};
 
 static void check_layouts(C *c, Op *op, Value **vals, int n)
 {
@@ -268,6 +345,26 @@ static void check_layouts(C *c, Op *op, Value **vals, int n)
 		    !layout_check_tile(&l, type_num_elements(v->type), c->warps, &err))
 			ERR(op, "'%s' op: bad layout '%s' of %%%d (%s): %s", op->info->name,
 			    v->layout->u.s, v->id, v->type->str, err ? err : "?");
+	}
+}
+
+/* Scheduled IR: an elementwise op and an assume work register by register,
+ * so each tile operand has the layout of the result (tile-sched converts
+ * where needed). */
+static void check_same_layout(C *c, Op *op)
+{
+	if (op->nresults != 1 || !type_is_tile(op->results[0]->type))
+		return;
+	const Attr *rl = op->results[0]->layout;
+	if (!rl || rl->kind != AT_STRING)
+		return;   /* check_layouts */
+	for (int i = 0; i < op->noperands; i++) {
+		const Attr *ol = op->operands[i]->layout;
+		if (!type_is_tile(op->operands[i]->type) || !ol || ol->kind != AT_STRING)
+			continue;
+		if (strcmp(ol->u.s, rl->u.s) != 0)
+			ERR(op, "'%s' op: operand %d has layout '%s', the result '%s' (an elementwise "
+			    "op keeps its layout)", op->info->name, i, ol->u.s, rl->u.s);
 	}
 }
 
@@ -303,35 +400,19 @@ static void check_op(C *c, Op *op)
 		allowed = c->stage >= 2 && (!op_has(in, OPT_SCHED) || c->stage == 3);
 	if (!allowed)
 		ERR(op, "'%s' op is not allowed at stage %s", in->name, c->m->stage);
-	switch (in->code) {
-	case AA_make_memref: case AS_make_memref: check_memref(c, op); break;
-	case AA_tiled_load: case AS_tiled_load: check_tiled(c, op, false); break;
-	case AA_tiled_store: case AS_tiled_store: check_tiled(c, op, true); break;
-	case AA_load: case AS_load: check_ptr_mem(c, op, false); break;
-	case AA_store: case AS_store: check_ptr_mem(c, op, true); break;
-	case AA_create_mem_token: case AS_create_mem_token:
-		if (op->noperands != 0 || op->nresults != 1 || !is_token(op->results[0]->type))
-			ERR(op, "'%s' op takes nothing and makes a token", in->name);
-		break;
-	case AA_join_mem_token: case AS_join_mem_token:
-		if (op->noperands < 1 || op->nresults != 1 || !is_token(op->results[0]->type))
-			ERR(op, "'%s' op joins tokens into a token", in->name);
-		for (int i = 0; i < op->noperands; i++)
-			if (!is_token(op->operands[i]->type))
-				ERR(op, "'%s' op operands must be tokens", in->name);
-		break;
-	case AA_atomic_rmw: case AS_atomic_rmw: check_atomic(c, op, false); break;
-	case AA_atomic_cas: case AS_atomic_cas: check_atomic(c, op, true); break;
-	case AS_convert_layout:
-		if (op->noperands != 1 || op->nresults != 1 ||
-		    op->operands[0]->type != op->results[0]->type || !type_is_tile(op->results[0]->type))
-			ERR(op, "'%s' op converts a tile to the same tile type", in->name);
-		break;
-	default:
-		break;
+	if (in->dialect != DIALECT_CUDA_TILE) {
+		/* the verifier checks the types of cuda_tile ops' results */
+		for (int i = 0; i < op->nresults; i++)
+			check_tile_shape(c, op, op->results[i]->type);
+		if (!nv_checks[in->nv_check])
+			ice("stage_check: no checker for '%s' (its check column, dialect_nv_tile.def)", in->name);
+		nv_checks[in->nv_check](c, op);
 	}
-	if (c->stage == 3)
+	if (c->stage == 3) {
 		check_layouts(c, op, op->results, op->nresults);
+		if (op_is_elementwise(in) || in->code == CT_assume)
+			check_same_layout(c, op);
+	}
 	for (int r = 0; r < op->nregions; r++)
 		FOR_EACH_BLOCK(b, &op->regions[r]) {
 			if (c->stage == 3)
@@ -399,5 +480,8 @@ int stage_check(Module *m)
 		free(c->visible);
 		c->visible = NULL;
 	}
+	/* the cuda_tile rules of the ops kept below cuda_tile, block shapes and
+	 * terminators (operands are resolved values whatever their scope) */
+	c->errors += verify_kept_ops(m);
 	return c->errors;
 }

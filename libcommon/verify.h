@@ -20,7 +20,15 @@
 #include <stddef.h>
 #include "ir.h"
 
+#define TILE_MAX_ELEMS 16777216  /* elements in one tile (every stage's type rule) */
+
 int verify_cuda_tile(Module *m);
+
+/* The same per-op rules on the cuda_tile ops kept below cuda_tile (stages
+ * nv_tileaa, nv_tileas, scheduled: op_kept_below()), and the block shape and
+ * terminator rules of every block; nv_tileaa / nv_tileas ops are left to
+ * stage_check (stagecheck.h), which calls this. Returns the error count. */
+int verify_kept_ops(Module *m);
 
 /* Checks the verifier's tables against the op and enum tables (a rules[]
  * row for exactly the cuda_tile ops, a checker for each family, enum

@@ -832,6 +832,23 @@ static bool check_operands(V *v, const Op *op, const OpRule *r, Groups *g)
 	return true;
 }
 
+/* Attributes the lower stages put on cuda_tile ops they keep (docs/ir.md
+ * §6.3), accepted only below cuda_tile (verify_kept_ops). */
+static const struct { enum OpCode code; AttrRule rule; } below_attrs[] = {
+	{ CT_extract, { .name = "via_shared", .kind = AK_UNIT } },
+	{ CT_entry, { .name = "num_warps", .kind = AK_INT } },
+};
+
+static const AttrRule *below_attr(const V *v, const Op *op, const char *name)
+{
+	if (!v->below)
+		return NULL;
+	for (size_t i = 0; i < sizeof below_attrs / sizeof below_attrs[0]; i++)
+		if ((int)below_attrs[i].code == (int)op->info->code && strcmp(below_attrs[i].rule.name, name) == 0)
+			return &below_attrs[i].rule;
+	return NULL;
+}
+
 static bool check_attrs(V *v, const Op *op, const OpRule *r)
 {
 	bool ok = true;
@@ -839,8 +856,8 @@ static bool check_attrs(V *v, const Op *op, const OpRule *r)
 		const NamedAttr *na = &op->attrs[i];
 		if (strcmp(na->name, "operand_segment_sizes") == 0)
 			continue;   /* check_operands */
-		const AttrRule *ar = NULL;
-		for (int j = 0; j < MAX_ATTRS && r->attrs[j].name; j++)
+		const AttrRule *ar = below_attr(v, op, na->name);
+		for (int j = 0; !ar && j < MAX_ATTRS && r->attrs[j].name; j++)
 			if (strcmp(r->attrs[j].name, na->name) == 0)
 				ar = &r->attrs[j];
 		if (!ar) {
@@ -904,6 +921,13 @@ static void verify_block(V *v, Op *owner, Block *b)
 static void verify_op(V *v, Op *op)
 {
 	const OpInfo *info = op->info;
+	if (info->dialect != DIALECT_CUDA_TILE && v->below) {
+		/* an nv_tileaa / nv_tileas op: its rules are stage_check's */
+		for (int i = 0; i < op->nregions; i++)
+			FOR_EACH_BLOCK(b, &op->regions[i])
+				verify_block(v, op, b);
+		return;
+	}
 	if (info->dialect != DIALECT_CUDA_TILE) {
 		verr(v, op, "belongs to dialect '%s'; cuda_tile IR holds cuda_tile ops only",
 		     dialect_name(info->dialect));
@@ -1035,15 +1059,27 @@ static int parse_version(const Attr *a)
 	return bytecode_version_parse(a->u.s);
 }
 
+static int verify_module(Module *m, bool below);
+
 int verify_cuda_tile(Module *m)
 {
-	V v = { .m = m, .ver = bytecode_latest() };   /* no bytecode_version: every feature */
-	check_table();
 	if (!m->stage || strcmp(m->stage, "cuda_tile") != 0) {
 		diag_plain("the cuda_tile verifier takes IR at stage 'cuda_tile', got '%s'",
 			   m->stage ? m->stage : "?");
 		return 1;
 	}
+	return verify_module(m, false);
+}
+
+int verify_kept_ops(Module *m)
+{
+	return verify_module(m, true);
+}
+
+static int verify_module(Module *m, bool below)
+{
+	V v = { .m = m, .ver = bytecode_latest(), .below = below };   /* no bytecode_version: every feature */
+	check_table();
 	const Attr *bv = module_attr(m, "bytecode_version");
 	if (bv) {
 		v.ver = parse_version(bv);

@@ -11,7 +11,6 @@
 #include "diag.h"
 #include "enums.h"
 
-#define TILE_MAX_ELEMS 16777216  /* elements in one tile */
 #define MAX_ATTRS 6
 #define MAX_GROUPS 6
 #define MAX_REPORTED 100         /* errors printed; the rest are only counted */
@@ -87,6 +86,7 @@ typedef struct V {
 	size_t seen_cap, seen_n;
 	Op **syms;                   /* top-level ops with a sym_name */
 	int nsyms;
+	bool below;                  /* verify_kept_ops: IR below cuda_tile, nv ops skipped */
 } V;
 
 extern const OpRule rules[OPCODE_COUNT];

@@ -28,6 +28,18 @@ static void llvm_fatal(const char *reason)
 
 /* PTX ISA version: the target's lowest, raised where LLVM needs more for
  * what we use (sm_89 converts 8-bit floats only from PTX 8.1 on). */
+/* LLVM's verifier message is one line of summary, then the offending
+ * instructions: only the summary goes into the internal error. */
+static const char *first_line(char *msg)
+{
+	if (!msg)
+		return "?";
+	char *nl = strchr(msg, '\n');
+	if (nl)
+		*nl = '\0';
+	return msg;
+}
+
 static int ptx_version(const Target *t)
 {
 	int v = t->min_ptx;
@@ -131,7 +143,7 @@ int backend_run(LLVMModuleRef mod, LLVMContextRef ctx, const PtxOpts *o, bool ne
 	LLVMDisposeTargetData(dl);
 	char *msg = NULL;
 	if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg))
-		ice("tile-ptx built invalid LLVM IR: %s", msg ? msg : "?");
+		ice("tile-ptx built invalid LLVM IR: %s", first_line(msg));
 	LLVMDisposeMessage(msg);
 	if (needs_libdevice) {
 		LLVMModuleRef ld = load_libdevice(ctx);
@@ -161,7 +173,7 @@ int backend_run(LLVMModuleRef mod, LLVMContextRef ctx, const PtxOpts *o, bool ne
 		ice("tile-ptx: the LLVM pipeline failed: %s", m);
 	}
 	if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg))
-		ice("tile-ptx: LLVM IR invalid after optimization: %s", msg ? msg : "?");
+		ice("tile-ptx: LLVM IR invalid after optimization: %s", first_line(msg));
 	LLVMDisposeMessage(msg);
 	if (o->emit_llvm) {
 		char *s = LLVMPrintModuleToString(mod);
