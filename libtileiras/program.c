@@ -80,8 +80,8 @@ int tileirasProgramCreate(TileirasProgram **out_program, const TileirasConfig *c
 		return tileiras_fail(TILEIRAS_ERROR_INVALID_CONFIG, "invalid optimization level");
 	if (c->opt_level != 0 && c->device_debug)
 		return tileiras_fail(TILEIRAS_ERROR_INVALID_CONFIG,
-				     "optimized debugging is not supported, change optimization level to 0 "
-				     "or disable full debug info");
+				     "optimized debugging is currently not supported, change the "
+				     "optimization level to 0 or disable full debug info");
 	if ((uint32_t)c->host_arch > 2)
 		return tileiras_fail(TILEIRAS_ERROR_INVALID_CONFIG, "unsupported host architecture");
 	if (c->host_arch == TILEIRAS_HOST_ARCH_ARM64EC)

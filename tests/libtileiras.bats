@@ -136,3 +136,24 @@ compare_corpus() {
 	[ "$status" -eq 5 ]
 	[ ! -e "$SCRATCH/x" ]
 }
+
+@test "tileiras-inproc: -O0, --lineinfo, --device-debug give the CLI's PTX and cubin" {
+	require_ptxas
+	f="$CORPUS/layer_norm.tileirbc"
+	for opts in "-O0" "--lineinfo" "-O0 --device-debug" "-O1 --lineinfo"; do
+		# shellcheck disable=SC2086
+		tileiras "$f" --gpu-name sm_80 $opts -o "$SCRATCH/cli.cubin"
+		# shellcheck disable=SC2086
+		tileiras "$f" --gpu-name sm_80 $opts --emit=ptx -o "$SCRATCH/cli.ptx"
+		# shellcheck disable=SC2086
+		tileiras-inproc "$f" --gpu-name=sm_80 $opts -o "$SCRATCH/in.cubin"
+		# shellcheck disable=SC2086
+		tileiras-inproc "$f" --gpu-name=sm_80 $opts --emit=ptx -o "$SCRATCH/in.ptx"
+		cmp "$SCRATCH/cli.cubin" "$SCRATCH/in.cubin" || fail "$opts: cubins differ"
+		cmp "$SCRATCH/cli.ptx" "$SCRATCH/in.ptx" || fail "$opts: PTX differs"
+	done
+	# the CLI rejects -O3 --device-debug; so does the API (code 2, NVIDIA's exit code)
+	run tileiras-inproc "$f" --gpu-name=sm_80 --device-debug -o "$SCRATCH/x"
+	[ "$status" -eq 2 ]
+	assert_output "error: optimized debugging is currently not supported, change the optimization level to 0 or disable full debug info"
+}

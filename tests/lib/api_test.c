@@ -89,8 +89,8 @@ static int run_errors(const char *file)
 	uint8_t *buf = slurp(file, &len);
 	TileirasConfig good = config_for(buf, len, 90), c;
 	static const char *const E_GPU = "unsupported GPU target", *const E_OPT = "invalid optimization level",
-		*const E_DBG = "optimized debugging is not supported, change optimization level to 0 or disable "
-			       "full debug info",
+		*const E_DBG = "optimized debugging is currently not supported, change the optimization level to 0 "
+			       "or disable full debug info",
 		*const E_ARCH = "unsupported host architecture", *const E_OS = "unsupported host operating system";
 
 	/* code 4 before anything else: no place for the program */
