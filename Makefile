@@ -128,6 +128,13 @@ check-asan:
 	scripts/fuzz-stages --bin build-asan/bin $(FUZZ_SECONDS) || st=1; \
 	exit $$st
 
+# libtileiras's threads under ThreadSanitizer (docs/libtileiras.md): api-test
+# built with -fsanitize=thread compiles corpus kernels in 4 threads at once.
+TSAN_KERNELS = $(addprefix tests/corpus/13.4/,vector_add.tileirbc softmax.tileirbc layer_norm.tileirbc reduce_sum.tileirbc matmul.tileirbc)
+check-tsan-lib:
+	$(MAKE) BUILD=build-tsan EXTRA_CFLAGS="-fsanitize=thread -fno-omit-frame-pointer" LDFLAGS="-fsanitize=thread" build-tsan/tests/api-test
+	PATH=/usr/local/cuda/bin:$$PATH TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/api-test threads 4 sm_90 $(TSAN_KERNELS)
+
 # Optional: NVIDIA's tools from their pip wheels in .venv (~550 MB, needs the
 # network), for the tests that compare with NVIDIA's tileiras (they skip without).
 VENV_PKGS = nvidia-cuda-tileiras nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm nvidia-cuda-nvcc cuda-tile numpy
@@ -136,7 +143,7 @@ venv:
 	.venv/bin/python -m pip install -q $(VENV_PKGS)
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-tsan
 
-.PHONY: all deps deps-check test example check-asan venv clean
+.PHONY: all deps deps-check test example check-asan check-tsan-lib venv clean
 -include $(shell find $(BUILD)/obj $(BUILD)/pic -name '*.d' 2>/dev/null)
