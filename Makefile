@@ -27,7 +27,7 @@ BINS = $(foreach t,$(TOOLS),$(if $(wildcard tools/$(t)/main.c),$(BUILD)/bin/$(t)
 UNIT_TESTS = $(addprefix $(BUILD)/tests/,unit-libcommon unit-layout unit-layout-map unit-verify read-truncate)
 
 all: deps-check $(BINS) $(UNIT_TESTS) $(if $(wildcard scripts/tileiras),$(BUILD)/bin/tileiras) \
-     $(BUILD)/lib/libtileiras.a $(BUILD)/lib/libtileiras.so $(BUILD)/bin/tileiras-inproc $(BUILD)/tests/api-test
+     $(BUILD)/lib/libtileiras.a $(BUILD)/lib/libtileiras.so $(BUILD)/bin/tileiras-inproc $(BUILD)/tests/api-test $(BUILD)/tests/api-test-so
 
 deps-check:
 	@command -v $(LLVM_CONFIG) >/dev/null 2>&1 || { echo "error: $(LLVM_CONFIG) not found: install the Debian package llvm-22-dev (or run scripts/install-deps as root)" >&2; exit 1; }
@@ -102,6 +102,14 @@ $(BUILD)/obj/tests/lib/%.o: CFLAGS_ALL += -Ilibtileiras
 $(BUILD)/tests/api-test: $(BUILD)/obj/tests/lib/api_test.o $(BUILD)/lib/libtileiras.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -Wl,--wrap=calloc -o $@ $^ $(LDLIBS_COMMON) $(LLVM_LINK) -lpthread
+
+# api-test-so: the same program against libtileiras.so (no calloc wrapping)
+$(BUILD)/obj/tests/lib/api_test_so.o: tests/lib/api_test.c libtileiras/tileiras.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -DAPI_TEST_SHARED -MMD -MP -c $< -o $@
+$(BUILD)/tests/api-test-so: $(BUILD)/obj/tests/lib/api_test_so.o $(BUILD)/lib/libtileiras.so
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $< -L$(BUILD)/lib -ltileiras -Wl,-rpath,'$$ORIGIN/../lib' -lpthread
 
 $(BUILD)/bin/tileiras: scripts/tileiras scripts/tileirdisasm
 	@mkdir -p $(dir $@)

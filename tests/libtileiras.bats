@@ -25,6 +25,20 @@ CORPUS="$BATS_TEST_DIRNAME/corpus/13.4"
 	refute_line --partial FAIL
 }
 
+@test "libtileiras.so: the same checks from a program linked with the shared library" {
+	require_ptxas
+	run "$BIN/../tests/api-test-so" errors "$CORPUS/vector_add.tileirbc"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	assert_line "0 failed"
+	refute_line --partial FAIL
+	run ldd "$BIN/../tests/api-test-so"
+	assert_line --regexp "libtileiras\.so => .*/lib/libtileiras\.so "
+	"$BIN/../tests/api-test-so" compile "$CORPUS/softmax.tileirbc" sm_90 3 "$SCRATCH/so.cubin" "$SCRATCH/so.ptx"
+	tileiras "$CORPUS/softmax.tileirbc" --gpu-name sm_90 -o "$SCRATCH/cli.cubin"
+	cmp "$SCRATCH/so.cubin" "$SCRATCH/cli.cubin"
+}
+
 @test "libtileiras: the library exports only the tileiras calls" {
 	run nm -D --defined-only "$BIN/../lib/libtileiras.so"
 	[ "$status" -eq 0 ]

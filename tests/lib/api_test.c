@@ -20,7 +20,10 @@
 #include "tileiras.h"
 
 /* calloc is wrapped (-Wl,--wrap=calloc) so a test can fail the handle's
- * allocation: the next calloc of this thread returns NULL. */
+ * allocation: the next calloc of this thread returns NULL. Built against
+ * libtileiras.so (API_TEST_SHARED: api-test-so) the library's own calloc
+ * cannot be wrapped, and that one check is skipped. */
+#ifndef API_TEST_SHARED
 void *__real_calloc(size_t n, size_t size);
 static _Thread_local bool fail_next_calloc;
 void *__wrap_calloc(size_t n, size_t size)
@@ -31,6 +34,7 @@ void *__wrap_calloc(size_t n, size_t size)
 	}
 	return __real_calloc(n, size);
 }
+#endif
 
 static int failures;
 
@@ -142,10 +146,12 @@ static int run_errors(const char *file)
 	c.host_os = 1;
 	c.sanitize = 2;
 	create_fails("create: sanitize 2", &c, 2, "unsupported sanitizer");
+#ifndef API_TEST_SHARED
 	c = good;
 	fail_next_calloc = true;
 	create_fails("create: allocation fails", &c, 1, "failed to allocate memory for program");
 	fail_next_calloc = false;
+#endif
 
 	/* code 4 on the handle calls */
 	TileirasByteView v;
