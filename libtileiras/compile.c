@@ -7,8 +7,10 @@
  * LLVM context), tile-pack (ptxas as a subprocess, cubin). A form the caller
  * requested is written exactly as that stage's executable writes it.
  * Diagnostics go to the program's log through this thread's diag sink. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <llvm-c/Core.h>
 #include "program.h"
 #include "diag.h"
@@ -130,6 +132,21 @@ static int pack_stage(TileirasProgram *p, const StrBuf *ptx)
 	return pack_cubin(&o, &in, &p->output, a) < 0 ? TILEIRAS_ERROR_COMPILE : TILEIRAS_SUCCESS;
 }
 
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Charge the time since *t to stage i. */
+static void lap(TileirasProgram *p, int i, double *t)
+{
+	double n = now_ms();
+	p->stage_ms[i] = n - *t;
+	*t = n;
+}
+
 int tileiras_compile(TileirasProgram *p)
 {
 	StrBuf *saved_sink = diag_sink;
@@ -140,15 +157,25 @@ int tileiras_compile(TileirasProgram *p)
 	diag_errors = 0;
 	Module *m = NULL;
 	StrBuf ptx = {0};
+	double t = now_ms();
 	int rc = read_stage(p, &m);
-	if (!rc)
+	lap(p, 0, &t);
+	if (!rc) {
 		rc = lower_stage(p, m);
-	if (!rc)
+		lap(p, 1, &t);
+	}
+	if (!rc) {
 		rc = sched_stage(p, m);
-	if (!rc)
+		lap(p, 2, &t);
+	}
+	if (!rc) {
 		rc = ptx_stage(p, m, &ptx);
-	if (!rc)
+		lap(p, 3, &t);
+	}
+	if (!rc) {
 		rc = pack_stage(p, &ptx);
+		lap(p, 4, &t);
+	}
 	if (rc && diag_errors == 0)
 		ice("%s failed without saying why", diag_tool);
 	module_free(m);

@@ -3,11 +3,13 @@
  *
  *   tileiras-inproc INPUT.tileirbc --gpu-name=sm_90 [-O N] [--lineinfo]
  *                   [--device-debug] [--sanitize=memcheck] [--emit=cubin|ptx]
- *                   [-o OUTPUT|-]
+ *                   [--time] [-o OUTPUT|-]
+ * --time: one line on stderr, "time read=MS lower=MS sched=MS ptx=MS pack=MS".
  *
  * Exit status: the API's code (NVIDIA's driver exit codes: 2 bad option or
  * configuration, 3 not Tile IR bytecode, 5 compile failure), 1 for a file
  * that cannot be read or written. Diagnostics on stderr. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +28,7 @@ int main(int argc, char **argv)
 {
 	TileirasConfig c = { .opt_level = 3 };
 	const char *input = NULL, *output = "elf.o", *emit = "cubin";
+	bool want_time = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = NULL;
@@ -45,6 +48,8 @@ int main(int argc, char **argv)
 			c.opt_level = atoi(argv[++i]);
 		else if (a[0] == '-' && a[1] == 'O' && a[2] >= '0' && a[2] <= '9' && !a[3])
 			c.opt_level = a[2] - '0';
+		else if (strcmp(a, "--time") == 0)
+			want_time = true;
 		else if (strcmp(a, "--lineinfo") == 0)
 			c.lineinfo = 1;
 		else if (strcmp(a, "--device-debug") == 0 || strcmp(a, "-g") == 0)
@@ -88,6 +93,12 @@ int main(int argc, char **argv)
 	fwrite(log.data, 1, log.size, stderr);
 	if (!rc)
 		rc = ptx ? tileirasProgramGetForm(p, TILEIRAS_FORM_PTX, &out) : tileirasProgramGetOutput(p, &out);
+	if (want_time) {
+		double ms[TILEIRAS_N_STAGES];
+		tileirasProgramGetStageTimes(p, ms);
+		fprintf(stderr, "time read=%.2f lower=%.2f sched=%.2f ptx=%.2f pack=%.2f\n", ms[0], ms[1], ms[2],
+			ms[3], ms[4]);
+	}
 	if (!rc && write_output_atomic(output, out.data, out.size) < 0)
 		rc = 1;
 	tileirasProgramRelease(p);

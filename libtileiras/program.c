@@ -111,6 +111,7 @@ static void clear_results(TileirasProgram *p)
 		p->have_form[i] = false;
 	}
 	sb_free(&p->log);
+	memset(p->stage_ms, 0, sizeof p->stage_ms);
 }
 
 int tileirasProgramCompile(TileirasProgram *p)
@@ -190,4 +191,14 @@ int tileirasProgramGetLog(TileirasProgram *p, TileirasByteView *out)
 	if (!out)
 		return tileiras_fail(TILEIRAS_ERROR_INVALID_PROGRAM, "output pointer is null");
 	return view(&p->log, out);
+}
+
+int tileirasProgramGetStageTimes(TileirasProgram *p, double ms[TILEIRAS_N_STAGES])
+{
+	if (!p)
+		return tileiras_fail(TILEIRAS_ERROR_INVALID_PROGRAM, "program is null");
+	if (!ms)
+		return tileiras_fail(TILEIRAS_ERROR_INVALID_PROGRAM, "output pointer is null");
+	memcpy(ms, p->stage_ms, sizeof p->stage_ms);
+	return ok();
 }

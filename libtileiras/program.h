@@ -17,6 +17,7 @@ struct TileirasProgram {
 	StrBuf forms[TILEIRAS_N_FORMS]; /* by bit number; len 0 = none */
 	bool have_form[TILEIRAS_N_FORMS];
 	StrBuf log;                     /* diagnostics of the last compile */
+	double stage_ms[TILEIRAS_N_STAGES];   /* wall time per stage, last compile */
 };
 
 /* Record the one-line message of a non-zero return for tileirasGetLastError

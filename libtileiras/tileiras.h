@@ -108,6 +108,12 @@ int tileirasProgramGetForm(TileirasProgram *program, unsigned form, TileirasByte
  * line); empty when there were none. 4 for NULL arguments. */
 int tileirasProgramGetLog(TileirasProgram *program, TileirasByteView *out);
 
+/* Wall milliseconds the last compile spent in each stage, in order: read,
+ * lower, sched, ptx (LLVM), pack (ptxas); 0 for a stage it did not reach.
+ * 4 for NULL arguments. */
+#define TILEIRAS_N_STAGES 5
+int tileirasProgramGetStageTimes(TileirasProgram *program, double ms[TILEIRAS_N_STAGES]);
+
 /* The one-line message of this thread's last non-zero return ("unsupported
  * GPU target"), "" when the last call succeeded. */
 const char *tileirasGetLastError(void);
