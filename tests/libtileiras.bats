@@ -136,6 +136,10 @@ compare_corpus() {
 	run tileiras-inproc "$f" --gpu-name=sm_90 -o "$SCRATCH/in.cubin"
 	[ "$status" -eq 0 ]
 	cmp "$SCRATCH/cli.cubin" "$SCRATCH/in.cubin"
+	# --time: the library's own per-stage wall times, LLVM and ptxas nonzero
+	run tileiras-inproc "$f" --gpu-name=sm_90 --time -o "$SCRATCH/in2.cubin"
+	[ "$status" -eq 0 ]
+	assert_output --regexp "^time read=[0-9.]+ lower=[0-9.]+ sched=[0-9.]+ ptx=[0-9.]*[1-9][0-9.]* pack=[0-9.]*[1-9][0-9.]*$"
 	run tileiras-inproc "$f" --gpu-name=sm_90 --emit=ptx -o -
 	[ "$status" -eq 0 ]
 	assert_line --partial ".target sm_90"
