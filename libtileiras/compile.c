@@ -127,7 +127,7 @@ static int pack_stage(TileirasProgram *p, const StrBuf *ptx)
 	};
 	if (ptx->len == 0)
 		ice("tile-ptx produced no PTX");
-	PtxInput in = { .text = (const uint8_t *)ptx->s, .len = ptx->len, .display = "<input>" };
+	PtxInput in = { .text = (const uint8_t *)ptx->s, .len = ptx->len, .display = p->input_name ? p->input_name : "<input>" };
 	char a[16];
 	return pack_cubin(&o, &in, &p->output, a) < 0 ? TILEIRAS_ERROR_COMPILE : TILEIRAS_SUCCESS;
 }
@@ -153,7 +153,7 @@ int tileiras_compile(TileirasProgram *p)
 	const char *saved_tool = diag_tool, *saved_input = diag_input;
 	int saved_errors = diag_errors;
 	diag_sink = &p->log;
-	diag_input = NULL;
+	diag_input = p->input_name;
 	diag_errors = 0;
 	Module *m = NULL;
 	StrBuf ptx = {0};

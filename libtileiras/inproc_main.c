@@ -84,6 +84,7 @@ int main(int argc, char **argv)
 		free(buf);
 		return rc;
 	}
+	tileirasProgramSetInputName(p, input);
 	bool ptx = strcmp(emit, "ptx") == 0;
 	if (ptx)
 		tileirasProgramRequestForms(p, TILEIRAS_FORM_PTX);

@@ -3,6 +3,7 @@
  * seed's; where we differ (the GPU list, arm64ec, the sanitizer value, the
  * bytecode read at compile) docs/libtileiras.md says why. No process-global
  * mutable state: the last error is per thread. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,6 +156,7 @@ int tileirasProgramRelease(TileirasProgram *p)
 	if (!p)
 		return tileiras_fail(TILEIRAS_ERROR_INVALID_PROGRAM, "program is null");
 	clear_results(p);
+	free(p->input_name);
 	free(p);
 	return ok();
 }
@@ -200,5 +202,17 @@ int tileirasProgramGetStageTimes(TileirasProgram *p, double ms[TILEIRAS_N_STAGES
 	if (!ms)
 		return tileiras_fail(TILEIRAS_ERROR_INVALID_PROGRAM, "output pointer is null");
 	memcpy(ms, p->stage_ms, sizeof p->stage_ms);
+	return ok();
+}
+
+int tileirasProgramSetInputName(TileirasProgram *p, const char *name)
+{
+	if (!p)
+		return tileiras_fail(TILEIRAS_ERROR_INVALID_PROGRAM, "program is null");
+	char *copy = NULL;
+	if (name && !(copy = strdup(name)))
+		return tileiras_fail(TILEIRAS_ERROR_ALLOCATION, "failed to allocate memory for the input name");
+	free(p->input_name);
+	p->input_name = copy;
 	return ok();
 }

@@ -11,6 +11,7 @@
 struct TileirasProgram {
 	TileirasConfig config;          /* validated; the input is borrowed */
 	char gpu_name[16];              /* "sm_90" */
+	char *input_name;               /* for diagnostics; NULL: none */
 	unsigned forms_wanted;          /* TILEIRAS_FORM_* */
 	bool compiled;                  /* output holds the last compile's cubin */
 	StrBuf output;                  /* cubin */

@@ -108,6 +108,11 @@ int tileirasProgramGetForm(TileirasProgram *program, unsigned form, TileirasByte
  * line); empty when there were none. 4 for NULL arguments. */
 int tileirasProgramGetLog(TileirasProgram *program, TileirasByteView *out);
 
+/* Name the input in diagnostics ("tile-read: NAME: offset 0x1c: error: ..."),
+ * as the CLI names its input file; NULL or never set: no name. Copied.
+ * 4 for a NULL program, 1 when the copy cannot be allocated. */
+int tileirasProgramSetInputName(TileirasProgram *program, const char *name);
+
 /* Wall milliseconds the last compile spent in each stage, in order: read,
  * lower, sched, ptx (LLVM), pack (ptxas); 0 for a stage it did not reach.
  * 4 for NULL arguments. */

@@ -159,6 +159,9 @@ static int run_errors(const char *file)
 	expect("get output: null program", tileirasProgramGetOutput(NULL, &v), 4, "program is null");
 	expect("release: null program", tileirasProgramRelease(NULL), 4, "program is null");
 	expect("get log: null program", tileirasProgramGetLog(NULL, &v), 4, "program is null");
+	expect("set input name: null program", tileirasProgramSetInputName(NULL, "x"), 4, "program is null");
+	double ms[TILEIRAS_N_STAGES];
+	expect("get stage times: null program", tileirasProgramGetStageTimes(NULL, ms), 4, "program is null");
 	TileirasProgram *p = NULL;
 	c = good;
 	c.opt_level = 0;
@@ -232,6 +235,7 @@ static int run_compile(const char *file, const char *gpu, const char *opt, const
 		return rc;
 	}
 	tileirasProgramRequestForms(p, TILEIRAS_FORM_PTX);
+	tileirasProgramSetInputName(p, file);   /* messages name the file, as the CLI's */
 	rc = tileirasProgramCompile(p);
 	TileirasByteView v;
 	tileirasProgramGetLog(p, &v);
