@@ -186,6 +186,25 @@ static int run_errors(const char *file)
 		failures++;
 	}
 	expect("get form: not requested", tileirasProgramGetForm(p, TILEIRAS_FORM_READ_JSON, &v), 4, NULL);
+	/* a second compile of the same program gives the same bytes */
+	TileirasByteView first;
+	tileirasProgramGetOutput(p, &first);
+	size_t first_len = first.size;
+	uint8_t *first_copy = malloc(first_len);
+	memcpy(first_copy, first.data, first_len);
+	expect("compile again", tileirasProgramCompile(p), 0, "");
+	expect("get output again", tileirasProgramGetOutput(p, &v), 0, "");
+	if (v.size != first_len || memcmp(v.data, first_copy, first_len) != 0) {
+		printf("FAIL a second compile gave different bytes\n");
+		failures++;
+	}
+	free(first_copy);
+	double t[TILEIRAS_N_STAGES];
+	expect("get stage times", tileirasProgramGetStageTimes(p, t), 0, "");
+	if (!(t[3] > 0 && t[4] > 0)) {
+		printf("FAIL no time in LLVM or ptxas: %g %g\n", t[3], t[4]);
+		failures++;
+	}
 	expect("get form: two bits", tileirasProgramGetForm(p, 3, &v), 2, "unknown intermediate form");
 	expect("release", tileirasProgramRelease(p), 0, "");
 
