@@ -26,7 +26,8 @@ BINS = $(foreach t,$(TOOLS),$(if $(wildcard tools/$(t)/main.c),$(BUILD)/bin/$(t)
 # (rules below, after the tools)
 UNIT_TESTS = $(addprefix $(BUILD)/tests/,unit-libcommon unit-layout unit-layout-map unit-verify read-truncate)
 
-all: deps-check $(BINS) $(UNIT_TESTS) $(if $(wildcard scripts/tileiras),$(BUILD)/bin/tileiras)
+all: deps-check $(BINS) $(UNIT_TESTS) $(if $(wildcard scripts/tileiras),$(BUILD)/bin/tileiras) \
+     $(BUILD)/lib/libtileiras.a $(BUILD)/lib/libtileiras.so $(BUILD)/bin/tileiras-inproc $(BUILD)/tests/api-test $(BUILD)/tests/api-test-so
 
 deps-check:
 	@command -v $(LLVM_CONFIG) >/dev/null 2>&1 || { echo "error: $(LLVM_CONFIG) not found: install the Debian package llvm-22-dev (or run scripts/install-deps as root)" >&2; exit 1; }
@@ -72,6 +73,44 @@ $(UNIT_TESTS):
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS_COMMON)
 
+# libtileiras (docs/libtileiras.md): the in-process C API, the stage
+# libraries chained in memory. libtileiras.a holds every object it needs
+# (libcommon's and the five stages' too: `ar q`, since libcommon and
+# tile-read both have a types.o); libtileiras.so is built from -fPIC copies
+# in $(BUILD)/pic and exports only the tileiras* calls.
+LIB_STAGES = tile-read tile-lower tile-sched tile-ptx tile-pack
+LIBTILEIRAS_SRC = libtileiras/program.c libtileiras/compile.c
+LIBTILEIRAS_ALL_SRC = $(LIBTILEIRAS_SRC) $(foreach t,$(LIB_STAGES),$($(t)_SRC)) $(COMMON_SRC)
+LLVM_LINK = $$($(LLVM_CONFIG) --ldflags --libs nvptx x86 aarch64 bitwriter bitreader linker ipo passes target mc) $$($(LLVM_CONFIG) --system-libs)
+$(BUILD)/obj/libtileiras/%.o $(BUILD)/pic/libtileiras/%.o: CFLAGS_ALL += -Ilibtileiras $(addprefix -Itools/,$(LIB_STAGES)) -I$(shell $(LLVM_CONFIG) --includedir 2>/dev/null)
+$(BUILD)/pic/%.o: %.c $(COMMON_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -fPIC $(if $(filter $(addprefix tools/,$(LLVM_TOOLS)),$(patsubst %/,%,$(dir $<))),$$($(LLVM_CONFIG) --cflags | sed 's/-std=[^ ]*//')) -I$(dir $<) -MMD -MP -c $< -o $@
+$(BUILD)/lib/libtileiras.a: $(LIBTILEIRAS_ALL_SRC:%.c=$(BUILD)/obj/%.o)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar qc $@ $^ && ranlib $@
+$(BUILD)/lib/libtileiras.so: $(LIBTILEIRAS_ALL_SRC:%.c=$(BUILD)/pic/%.o) libtileiras/exports.map
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -shared -Wl,-soname,libtileiras.so -Wl,--version-script=libtileiras/exports.map \
+		-o $@ $(filter %.o,$^) $(LDLIBS_COMMON) $(LLVM_LINK) -lpthread
+$(BUILD)/bin/tileiras-inproc: $(BUILD)/obj/libtileiras/inproc_main.o $(BUILD)/lib/libtileiras.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS_COMMON) $(LLVM_LINK) -lpthread
+# tests/lib/api_test.c (libtileiras.bats): links the static library; calloc
+# wrapped so the test can make the handle's allocation fail (code 1)
+$(BUILD)/obj/tests/lib/%.o: CFLAGS_ALL += -Ilibtileiras
+$(BUILD)/tests/api-test: $(BUILD)/obj/tests/lib/api_test.o $(BUILD)/lib/libtileiras.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -Wl,--wrap=calloc -o $@ $^ $(LDLIBS_COMMON) $(LLVM_LINK) -lpthread
+
+# api-test-so: the same program against libtileiras.so (no calloc wrapping)
+$(BUILD)/obj/tests/lib/api_test_so.o: tests/lib/api_test.c libtileiras/tileiras.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -DAPI_TEST_SHARED -MMD -MP -c $< -o $@
+$(BUILD)/tests/api-test-so: $(BUILD)/obj/tests/lib/api_test_so.o $(BUILD)/lib/libtileiras.so
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $< -L$(BUILD)/lib -ltileiras -Wl,-rpath,'$$ORIGIN/../lib' -lpthread
+
 $(BUILD)/bin/tileiras: scripts/tileiras scripts/tileirdisasm
 	@mkdir -p $(dir $@)
 	cp scripts/tileiras $@ && chmod +x $@
@@ -97,6 +136,13 @@ check-asan:
 	scripts/fuzz-stages --bin build-asan/bin $(FUZZ_SECONDS) || st=1; \
 	exit $$st
 
+# libtileiras's threads under ThreadSanitizer (docs/libtileiras.md): api-test
+# built with -fsanitize=thread compiles corpus kernels in 4 threads at once.
+TSAN_KERNELS = $(addprefix tests/corpus/13.4/,vector_add.tileirbc softmax.tileirbc layer_norm.tileirbc reduce_sum.tileirbc matmul.tileirbc)
+check-tsan-lib:
+	$(MAKE) BUILD=build-tsan EXTRA_CFLAGS="-fsanitize=thread -fno-omit-frame-pointer" LDFLAGS="-fsanitize=thread" build-tsan/tests/api-test
+	PATH=/usr/local/cuda/bin:$$PATH TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/api-test threads 4 sm_90 $(TSAN_KERNELS)
+
 # Optional: NVIDIA's tools from their pip wheels in .venv (~550 MB, needs the
 # network), for the tests that compare with NVIDIA's tileiras (they skip without).
 VENV_PKGS = nvidia-cuda-tileiras nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm nvidia-cuda-nvcc cuda-tile numpy
@@ -105,7 +151,7 @@ venv:
 	.venv/bin/python -m pip install -q $(VENV_PKGS)
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-tsan
 
-.PHONY: all deps deps-check test example check-asan venv clean
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+.PHONY: all deps deps-check test example check-asan check-tsan-lib venv clean
+-include $(shell find $(BUILD)/obj $(BUILD)/pic -name '*.d' 2>/dev/null)

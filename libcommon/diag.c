@@ -4,21 +4,60 @@
 #include <stdlib.h>
 #include "diag.h"
 #include "ir.h"
+#include "strbuf.h"
 
-const char *diag_tool = "tile";
-const char *diag_input;
-int diag_errors;
+_Thread_local const char *diag_tool = "tile";
+_Thread_local const char *diag_input;
+_Thread_local int diag_errors;
+_Thread_local StrBuf *diag_sink;
+
+void diag_raw(const char *s, size_t n)
+{
+	if (diag_sink)
+		sb_putn(diag_sink, s, n);
+	else
+		fwrite(s, 1, n, stderr);
+}
+
+/* Append a formatted message to b. */
+static void sb_vput(StrBuf *b, const char *fmt, va_list ap)
+{
+	va_list aq;
+	va_copy(aq, ap);
+	int n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n <= 0)
+		return;
+	char *tmp = malloc((size_t)n + 1);
+	if (!tmp)
+		abort();
+	vsnprintf(tmp, (size_t)n + 1, fmt, ap);
+	sb_putn(b, tmp, (size_t)n);
+	free(tmp);
+}
+
+/* Hand a finished message to the sink, or to stderr in one write. */
+static void emit(StrBuf *own)
+{
+	if (!diag_sink) {
+		fwrite(own->s ? own->s : "", 1, own->len, stderr);
+		sb_free(own);
+	}
+}
 
 void diag_verror(const char *where, const char *kind, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "%s: ", diag_tool);
+	StrBuf own = {0};
+	StrBuf *b = diag_sink ? diag_sink : &own;
+	sb_printf(b, "%s: ", diag_tool);
 	if (diag_input)
-		fprintf(stderr, "%s: ", diag_input);
+		sb_printf(b, "%s: ", diag_input);
 	if (where && *where)
-		fprintf(stderr, "%s: ", where);
-	fprintf(stderr, "%s: ", kind);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+		sb_printf(b, "%s: ", where);
+	sb_printf(b, "%s: ", kind);
+	sb_vput(b, fmt, ap);
+	sb_putc(b, '\n');
+	emit(&own);
 	if (kind[0] == 'e')
 		diag_errors++;
 }
@@ -144,9 +183,12 @@ void diag_plain(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fprintf(stderr, "%s: error: ", diag_tool);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	StrBuf own = {0};
+	StrBuf *b = diag_sink ? diag_sink : &own;
+	sb_printf(b, "%s: error: ", diag_tool);
+	sb_vput(b, fmt, ap);
+	sb_putc(b, '\n');
+	emit(&own);
 	va_end(ap);
 	diag_errors++;
 }

@@ -20,10 +20,18 @@
 #include <stdarg.h>
 
 struct Loc;
+struct StrBuf;
 
-extern const char *diag_tool;     /* "tile-read" */
-extern const char *diag_input;    /* input file name, "<stdin>" */
-extern int diag_errors;
+/* Per thread (libtileiras runs one compile per thread at a time): */
+extern _Thread_local const char *diag_tool;     /* "tile-read" */
+extern _Thread_local const char *diag_input;    /* input file name, "<stdin>" */
+extern _Thread_local int diag_errors;
+/* Where this thread's diagnostics go: NULL (the default) is stderr; else
+ * every message, and diag_raw's text, is appended to this buffer
+ * (libtileiras: the program's log). ice() still writes to stderr. */
+extern _Thread_local struct StrBuf *diag_sink;
+/* Text passed through verbatim (ptxas's messages) to the sink or stderr. */
+void diag_raw(const char *s, size_t n);
 
 void diag_error(const struct Loc *loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void diag_error_at_offset(size_t offset, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

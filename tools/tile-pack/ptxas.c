@@ -181,7 +181,7 @@ static int read_into(const char *path, StrBuf *out)
 	return 0;
 }
 
-/* Copy a tool's messages to stderr. Replace our temporary file name by the
+/* Copy a tool's messages to stderr (or the thread's diag sink). Replace our temporary file name by the
  * input's name; when we asked ptxas for -v ourselves, drop its info lines
  * (they went into the remarks). */
 static void pass_through(const char *text, const char *tmp_path, const char *display, bool drop_info)
@@ -195,10 +195,10 @@ static void pass_through(const char *text, const char *tmp_path, const char *dis
 		if (!(drop_info && info)) {
 			for (size_t i = 0; i < n;) {
 				if (tl && i + tl <= n && memcmp(s + i, tmp_path, tl) == 0) {
-					fputs(display, stderr);
+					diag_raw(display ? display : "<input>", strlen(display ? display : "<input>"));
 					i += tl;
 				} else {
-					fputc(s[i++], stderr);
+					diag_raw(&s[i++], 1);
 				}
 			}
 		}

@@ -5,6 +5,7 @@
  * needs one (the e2m1 and ue8m0 conversions); libdevice linked only
  * when a math function needs it ($CUDA_ROOT/nvvm/libdevice/libdevice.10.bc,
  * CUDA_ROOT defaulting to /usr/local/cuda); verify; "default<On>"; emit. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,17 +49,20 @@ static int ptx_version(const Target *t)
 	return v;
 }
 
+/* Once per process, whichever thread comes first (libtileiras). */
+static void init_nvptx(void)
+{
+	LLVMInstallFatalErrorHandler(llvm_fatal);
+	LLVMInitializeNVPTXTargetInfo();
+	LLVMInitializeNVPTXTarget();
+	LLVMInitializeNVPTXTargetMC();
+	LLVMInitializeNVPTXAsmPrinter();
+}
+
 LLVMTargetMachineRef backend_target_machine(const PtxOpts *o)
 {
-	static int ready;
-	if (!ready) {
-		LLVMInstallFatalErrorHandler(llvm_fatal);
-		LLVMInitializeNVPTXTargetInfo();
-		LLVMInitializeNVPTXTarget();
-		LLVMInitializeNVPTXTargetMC();
-		LLVMInitializeNVPTXAsmPrinter();
-		ready = 1;
-	}
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, init_nvptx);
 	LLVMTargetRef t;
 	char *err = NULL;
 	if (LLVMGetTargetFromTriple(TRIPLE, &t, &err)) {

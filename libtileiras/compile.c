@@ -1,0 +1,188 @@
+/* compile.c: one program's compile, the five stages chained in memory.
+ *
+ * Does what scripts/tileiras's pipeline does with the stage executables'
+ * defaults (tools/STAGE/main.c, run()), on one Module, with no JSON between
+ * the stages: tile-read (decode + cuda_tile verifier), tile-lower, tile-sched
+ * (4 warps unless an entry's tiles all have one element), tile-ptx (its own
+ * LLVM context), tile-pack (ptxas as a subprocess, cubin). A form the caller
+ * requested is written exactly as that stage's executable writes it.
+ * Diagnostics go to the program's log through this thread's diag sink. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <llvm-c/Core.h>
+#include "program.h"
+#include "diag.h"
+#include "json_ir.h"
+#include "stagecheck.h"
+#include "target.h"
+#include "tool.h"
+#include "verify.h"
+#include "tile_read.h"
+#include "lower.h"
+#include "sched.h"
+#include "ptx.h"
+#include "pack.h"
+
+/* Keep form `bit` of module m when it was asked for. */
+static void keep_json(TileirasProgram *p, unsigned bit, Module *m)
+{
+	if (!(p->forms_wanted & bit))
+		return;
+	int i = __builtin_ctz(bit);
+	size_t len;
+	char *text = json_ir_write(m, &len);
+	sb_putn(&p->forms[i], text, len);
+	free(text);
+	p->have_form[i] = true;
+}
+
+static int read_stage(TileirasProgram *p, Module **out)
+{
+	diag_tool = "tile-read";
+	Module *m = tile_read_bytecode(p->config.input_buffer_data, p->config.input_buffer_size);
+	if (!m)
+		return TILEIRAS_ERROR_INVALID_INPUT;
+	if (verify_cuda_tile(m) > 0) {
+		module_free(m);
+		return TILEIRAS_ERROR_INVALID_INPUT;
+	}
+	keep_json(p, TILEIRAS_FORM_READ_JSON, m);
+	*out = m;
+	return TILEIRAS_SUCCESS;
+}
+
+static int lower_stage(TileirasProgram *p, Module *m)
+{
+	diag_tool = "tile-lower";
+	if (verify_cuda_tile(m) || lower_to_aa(m))
+		return TILEIRAS_ERROR_COMPILE;
+	if (stage_check(m))
+		ice("tile-lower produced invalid nv_tileaa IR (see above)");
+	const Target *t = tool_pick_target(m, p->gpu_name);
+	if (!t || lower_to_as(m, t))
+		return TILEIRAS_ERROR_COMPILE;
+	if (stage_check(m))
+		ice("tile-lower produced invalid nv_tileas IR (see above)");
+	keep_json(p, TILEIRAS_FORM_LOWER_JSON, m);
+	return TILEIRAS_SUCCESS;
+}
+
+static int sched_stage(TileirasProgram *p, Module *m)
+{
+	diag_tool = "tile-sched";
+	if (stage_check(m) || sched_module(m, 4, false))
+		return TILEIRAS_ERROR_COMPILE;
+	if (stage_check(m))
+		ice("tile-sched produced invalid scheduled IR (see above)");
+	keep_json(p, TILEIRAS_FORM_SCHED_JSON, m);
+	return TILEIRAS_SUCCESS;
+}
+
+static int ptx_stage(TileirasProgram *p, Module *m, StrBuf *ptx)
+{
+	diag_tool = "tile-ptx";
+	if (stage_check(m))
+		return TILEIRAS_ERROR_COMPILE;
+	PtxOpts o = {
+		.opt = p->config.opt_level,
+		.lineinfo = p->config.lineinfo || p->config.device_debug,
+		.device_debug = p->config.device_debug != 0,
+	};
+	o.target = tool_pick_target(m, p->gpu_name);
+	if (!o.target)
+		return TILEIRAS_ERROR_COMPILE;
+	LLVMContextRef ctx = LLVMContextCreate();
+	bool libdevice = false;
+	LLVMModuleRef mod = emit_module(m, ctx, &o, &libdevice);
+	int rc = mod && backend_run(mod, ctx, &o, libdevice, ptx) == 0 ? TILEIRAS_SUCCESS
+									: TILEIRAS_ERROR_COMPILE;
+	LLVMContextDispose(ctx);
+	if (rc == TILEIRAS_SUCCESS && (p->forms_wanted & TILEIRAS_FORM_PTX)) {
+		int i = __builtin_ctz(TILEIRAS_FORM_PTX);
+		sb_putn(&p->forms[i], ptx->s ? ptx->s : "", ptx->len);
+		p->have_form[i] = true;
+	}
+	return rc;
+}
+
+static int pack_stage(TileirasProgram *p, const StrBuf *ptx)
+{
+	diag_tool = "tile-pack";
+	static const char *const arch[] = { "x86_64", "aarch64" };
+	static const char *const os[] = { "linux", "windows" };
+	PackOptions o = {
+		.gpu_name = p->gpu_name,
+		.opt_level = p->config.opt_level,
+		.lineinfo = p->config.lineinfo != 0,
+		.device_debug = p->config.device_debug != 0,
+		.memcheck = p->config.sanitize == TILEIRAS_SANITIZE_MEMCHECK,
+		.host_arch = arch[p->config.host_arch],
+		.host_os = os[p->config.host_os],
+		.symbol = "tileiras_fatbin",
+		.remark_format = "yaml",
+		.language = "auto",
+		.nv_host = "callbacks",
+	};
+	if (ptx->len == 0)
+		ice("tile-ptx produced no PTX");
+	PtxInput in = { .text = (const uint8_t *)ptx->s, .len = ptx->len, .display = p->input_name ? p->input_name : "<input>" };
+	char a[16];
+	return pack_cubin(&o, &in, &p->output, a) < 0 ? TILEIRAS_ERROR_COMPILE : TILEIRAS_SUCCESS;
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Charge the time since *t to stage i. */
+static void lap(TileirasProgram *p, int i, double *t)
+{
+	double n = now_ms();
+	p->stage_ms[i] = n - *t;
+	*t = n;
+}
+
+int tileiras_compile(TileirasProgram *p)
+{
+	StrBuf *saved_sink = diag_sink;
+	const char *saved_tool = diag_tool, *saved_input = diag_input;
+	int saved_errors = diag_errors;
+	diag_sink = &p->log;
+	diag_input = p->input_name;
+	diag_errors = 0;
+	Module *m = NULL;
+	StrBuf ptx = {0};
+	double t = now_ms();
+	int rc = read_stage(p, &m);
+	lap(p, 0, &t);
+	if (!rc) {
+		rc = lower_stage(p, m);
+		lap(p, 1, &t);
+	}
+	if (!rc) {
+		rc = sched_stage(p, m);
+		lap(p, 2, &t);
+	}
+	if (!rc) {
+		rc = ptx_stage(p, m, &ptx);
+		lap(p, 3, &t);
+	}
+	if (!rc) {
+		rc = pack_stage(p, &ptx);
+		lap(p, 4, &t);
+	}
+	if (rc && diag_errors == 0)
+		ice("%s failed without saying why", diag_tool);
+	module_free(m);
+	sb_free(&ptx);
+	diag_sink = saved_sink;
+	diag_tool = saved_tool;
+	diag_input = saved_input;
+	diag_errors = saved_errors;
+	return rc;
+}
