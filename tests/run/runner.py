@@ -47,7 +47,7 @@ SMALL = 1 << 16          # a manifest case's own sizes are used when no array ex
 RUN_TIMEOUT = 300
 
 # Kernels our stages cannot compile yet (a compile failure elsewhere is a failure).
-NOT_COMPILED = {"matmul": "cuda_tile.mmaf is not lowered yet (README: open work)"}
+NOT_COMPILED = {}
 
 # Known wrong results, by kernel label: reported as "known", not failures
 # (a pass is reported as ok with a note to drop the entry). Each names its

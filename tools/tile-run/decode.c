@@ -21,7 +21,7 @@ static const struct { const char *name; int op; } opnames[] = {
 
 /* modifier classes */
 enum { MC_TYPE = 1, MC_RND, MC_RNDI, MC_FLAG, MC_CMP, MC_LOGIC, MC_AOP, MC_SPACE, MC_VEC, MC_SHFL,
-       MC_VOTE, MC_PRMT, MC_IGNORE, MC_BAR, MC_CP, MC_LOHI, MC_TESTP, MC_MATRIX };
+       MC_VOTE, MC_PRMT, MC_IGNORE, MC_BAR, MC_CP, MC_LOHI, MC_TESTP, MC_MATRIX, MC_MMA };
 
 static const struct { const char *s; int cls; uint32_t v; } mods[] = {
 	{ "rn", MC_RND, RND_RN }, { "rz", MC_RND, RND_RZ }, { "rm", MC_RND, RND_RM }, { "rp", MC_RND, RND_RP },
@@ -56,6 +56,7 @@ static const struct { const char *s; int cls; uint32_t v; } mods[] = {
 	{ "wait_all", MC_CP, CP_WAIT_ALL },
 	{ "m8n8", MC_MATRIX, 0 }, { "x1", MC_MATRIX, 1 }, { "x2", MC_MATRIX, 2 }, { "x4", MC_MATRIX, 4 },
 	{ "trans", MC_FLAG, F_TRANS },
+	{ "m16n8k16", MC_MMA, 16 }, { "row", MC_MMA, 0 }, { "col", MC_MMA, 0 },
 	{ "finite", MC_TESTP, 1 }, { "infinite", MC_TESTP, 2 }, { "number", MC_TESTP, 3 },
 	{ "notanumber", MC_TESTP, 4 }, { "normal", MC_TESTP, 5 }, { "subnormal", MC_TESTP, 6 },
 	/* ordering, scopes, cache and proxy hints: no effect on a sequential machine */
@@ -492,14 +493,15 @@ int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, in
 		return bad(dc, "unsupported instruction '%s'%s", opcode, ""), -1;
 	in->op = (uint16_t)op;
 	in->guard = -1;
-	int types[3] = { 0 }, nty = 0;
+	int types[4] = { 0 }, nty = 0;
+	int mma_k = 0;
 	int aop = 0, logic = 0, vote = 0, bar = 0, cp = 0;
 	bool shape_m8n8 = false;
 	for (int k = 1; k < np; k++) {
 		const char *s = parts[k];
 		int ty = type_from_name(s);
 		if (ty) {
-			if (nty == 3)
+			if (nty == (op == OP_MMA ? 4 : 3))
 				return bad(dc, "too many types in '%s'%s", opcode, ""), -1;
 			types[nty++] = ty;
 			continue;
@@ -540,6 +542,12 @@ int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, in
 		case MC_MATRIX: if (v) in->vec = (uint8_t)v; else shape_m8n8 = true; break;
 		case MC_BAR: if (v) bar = (int)v; break;
 		case MC_CP: cp = (int)v; break;
+		case MC_MMA:
+			if (op != OP_MMA)
+				return bad(dc, "unsupported modifier .%s in '%s'", s, opcode), -1;
+			if (v)
+				mma_k = (int)v;
+			break;
 		case MC_IGNORE: break;
 		}
 	}
@@ -576,6 +584,22 @@ int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, in
 	if (in->rnd == RND_RS)
 		return bad(dc, "stochastic rounding (.rs) is not supported: '%s'%s", opcode, ""), -1;
 	in->ty = (uint8_t)types[0];
+	if (op == OP_MMA) {
+		/* mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}x2.f32 (exec_mma.c):
+		 * in->ty the A/B type, ty2 the D/C type, mode k */
+		if (mma_k != 16 || nty != 4 || types[0] != TY_F32 || types[3] != TY_F32 || types[1] != types[2] ||
+		    (types[1] != TY_F16 && types[1] != TY_BF16) || !need(dc, nops, 4, 4, opcode))
+			return bad(dc, "unsupported mma shape or types: '%s'%s", opcode, ""), -1;
+		in->ty = (uint8_t)types[1];
+		in->ty2 = TY_F32;
+		in->mode = (uint8_t)mma_k;
+		if (!vec_or_reg(dc, &ops[0], true, TY_F32, in->d, 4) || !vec_or_reg(dc, &ops[1], false, TY_B32, in->s, 4) ||
+		    !vec_or_reg(dc, &ops[2], false, TY_B32, in->s + 4, 2) || !vec_or_reg(dc, &ops[3], false, TY_F32, in->s + 6, 4))
+			return -1;
+		in->nd = 4;
+		in->ns = 10;
+		return 0;
+	}
 	if (op == OP_CVT) {
 		if (nty != 2)
 			return bad(dc, "cvt needs two types: '%s'%s", opcode, ""), -1;

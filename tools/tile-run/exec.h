@@ -116,6 +116,8 @@ int exec_sync(Thread *t, const Insn *in);       /* barriers; may return ST_BLOCK
 /* sched.c */
 void warp_check(Cta *c, int warp);
 void warp_check_thread(Cta *c, Thread *t);
+/* exec_mma.c: mma.sync of a warp whose lanes L[0..31] all arrived */
+void mma_resolve(Cta *c, Thread **L, const Insn *in);
 void bar_check(Cta *c, int id);
 void thread_exited(Thread *t);
 

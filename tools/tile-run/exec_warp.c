@@ -45,6 +45,9 @@ int exec_warp(Thread *t, const Insn *in)
 			t->frag[k] = (uint32_t)R[in->s[1 + k]];
 		t->cv[2] = 0xffffffffu;
 		break;
+	case OP_MMA:     /* .sync.aligned: the whole warp; operands read at resolve */
+		t->cv[2] = 0xffffffffu;
+		break;
 	case OP_BAR: case OP_BARRIER:   /* bar.warp.sync */
 		t->cv[2] = R[in->s[0]] & 0xffffffffu;
 		break;
@@ -245,6 +248,9 @@ static void resolve(Cta *c, int warp, uint32_t mask, const Insn *in)
 	}
 	case OP_LDMATRIX: case OP_STMATRIX:
 		matrix(c, L, in);
+		break;
+	case OP_MMA:
+		mma_resolve(c, L, in);     /* exec_mma.c */
 		break;
 	case OP_ELECT: {
 		int leader = __builtin_ctz(arrived);

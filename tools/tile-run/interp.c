@@ -183,7 +183,7 @@ int run_thread(Thread *t)
 			st = exec_ctrl(t, in);
 			break;
 		case OP_SHFL: case OP_VOTE: case OP_REDUX: case OP_MATCH: case OP_ACTIVEMASK: case OP_ELECT:
-		case OP_LDMATRIX: case OP_STMATRIX:
+		case OP_LDMATRIX: case OP_STMATRIX: case OP_MMA:
 			st = exec_warp(t, in);
 			if (st == ST_BLOCK) {
 				warp_check_thread(c, t);

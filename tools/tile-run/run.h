@@ -90,7 +90,7 @@ enum {
 };
 
 #define MAX_DST 4
-#define MAX_SRC 5
+#define MAX_SRC 10      /* mma.sync: 4 + 2 + 4 */
 
 typedef struct Insn {
 	uint16_t op;
