@@ -68,13 +68,7 @@ family() {
 	family --check racecheck --seed 7 --versions 13.4
 }
 
-@test "run-corpus: matmul is reported as not compiled, not passed" {
-	need_run
-	run "$PY" "$RC" --bin "$BIN" --versions 13.4 --targets sm_90 --warps 4 matmul
-	assert_success
-	echo "$output" | grep -q '^skip.*not compiled' || fail "$output"
-	if echo "$output" | grep -q '^ok '; then fail "matmul compiles now: drop it from NOT_COMPILED"; fi
-}
+@test "run-corpus: matmul (mmaf through mma.sync: f16 and bf16 -> f32, ragged sizes)" { family matmul; }
 
 @test "run-corpus fails on a wrong value, a fault and a missing output" {
 	need_run
