@@ -4,9 +4,11 @@
 # mma.sync.aligned.m16n8k16 on sm_80 and newer. The corpus matmul
 # (tests/kernels/matmul.py: 64x64x32 tiles in a K loop) to PTX and a cubin
 # for every target, the fragment layouts tile-sched gives, the atom count,
-# tile-run's mma.sync. Values against numpy: tests/run.bats
-# ("run-corpus: matmul"); NVIDIA's PTX of the same kernel on tile-run:
-# scripts/check-emulator matmul (needs .venv).
+# tile-run's mma.sync; the other operand types (tests/mma, made by
+# tests/mma/gen-mma): f16 accumulator, tf32, i8, f64, f32 (FMA), sm_75.
+# Values against numpy: tests/run.bats ("run-corpus: matmul", "... mma");
+# NVIDIA's PTX of the same kernels on tile-run: scripts/check-emulator
+# matmul mma (needs .venv).
 load helpers
 
 setup() { setup_scratch; }
@@ -46,19 +48,32 @@ MM="$CORPUS/13.4/matmul.tileirbc"
 	[ "$(grep -c convert_layout "$SCRATCH/s.txt")" -eq 4 ] || fail "$(grep -c convert_layout "$SCRATCH/s.txt") conversions, not 4 (A and B of two kernels)"
 }
 
-@test "mma: f16 mmaf before sm_80 (no m16n8k16) is a located 'not supported yet' error, not a crash" {
-	# the f16 kernel alone: drop the bf16 entry sm_75 cannot hold
-	tile-read "$MM" >"$SCRATCH/r.json"
-	/usr/bin/python3 - "$SCRATCH/r.json" >"$SCRATCH/f16.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-d["module"]["ops"] = [e for e in d["module"]["ops"] if "bf16" not in json.dumps(e)]
-assert len(d["module"]["ops"]) == 1
-json.dump(d, sys.stdout)
-PY
-	run bash -c "tile-lower --gpu-name=sm_75 '$SCRATCH/f16.json' | tile-sched | tile-ptx --gpu-name=sm_75"
-	assert_failure 1
-	assert_output --partial "loc(\"tests/kernels/matmul.py\":14:14): error: 'cuda_tile.mmaf' op: mma.sync m16n8k16 before sm_80 is not supported yet"
+@test "mma: every operand type to its instruction (tests/mma: f16 acc, tf32, i8, f64; f32 by FMA as NVIDIA), ptxas accepts" {
+	require_ptxas
+	check() {     # FILE SM PATTERN COUNT: COUNT lines of PATTERN (one kernel, 4 warps)
+		pipe "$BATS_TEST_DIRNAME/mma/$1.tileirbc" "$2" --num-warps=4 >"$SCRATCH/k.ptx" || fail "$1 $2"
+		[ "$(grep -c -- "$3" "$SCRATCH/k.ptx")" -eq "$4" ] || fail "$1 $2: $(grep -c -- "$3" "$SCRATCH/k.ptx") x '$3', not $4"
+		if grep -q '\.local' "$SCRATCH/k.ptx"; then fail "$1 $2: local memory"; fi
+		ptxas -arch="$2" "$SCRATCH/k.ptx" -o "$SCRATCH/k.cubin" || fail "$1 $2: ptxas"
+	}
+	# 64x64 tiles: 32 m16n8 atoms over 4 warps = 8 per warp, times K atoms
+	check mm_f16_f16 sm_80 'mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16' 16
+	check mm_f16_f16 sm_75 'mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16' 32
+	check mm_tf32 sm_80 'mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32' 16
+	check mm_i8 sm_80 'mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32' 16
+	check mm_i8 sm_120 'mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32' 16
+	# 32x32x8 f64: 16 m8n8 atoms over 4 warps = 4, times 2 K atoms
+	check mm_f64 sm_80 'mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64' 8
+	# 64x64x16 f32: 4096x16 FMAs over 128 threads, no tensor core (NVIDIA's choice too)
+	check mm_f32 sm_80 'fma.rn.f32' 512
+	check mm_f32 sm_75 'fma.rn.f32' 512
+	if grep -q mma.sync "$SCRATCH/k.ptx"; then fail "f32 through mma.sync"; fi
+}
+
+@test "mma: a product the target has no instruction for is a located 'not supported yet' error (f64 on sm_75)" {
+	run tileiras "$BATS_TEST_DIRNAME/mma/mm_f64.tileirbc" --gpu-name sm_75 -o "$SCRATCH/k.cubin"
+	assert_failure 5
+	assert_output --partial "loc(\"tests/mma/kernels.py\":16:14): error: 'cuda_tile.mmaf' op: a f64 x f64 -> f64 product on sm_75 is not supported yet"
 	refute_output --partial 'internal error'
 }
 

@@ -69,6 +69,7 @@ family() {
 }
 
 @test "run-corpus: matmul (mmaf through mma.sync: f16 and bf16 -> f32, ragged sizes)" { family matmul; }
+@test "run-corpus: mma (f16 acc, tf32, i8, f64, f32 by FMA; sm_75 f16 m16n8k8)" { family mma --targets sm_75,sm_80,sm_90; }
 
 @test "run-corpus fails on a wrong value, a fault and a missing output" {
 	need_run

@@ -56,7 +56,9 @@ static const struct { const char *s; int cls; uint32_t v; } mods[] = {
 	{ "wait_all", MC_CP, CP_WAIT_ALL },
 	{ "m8n8", MC_MATRIX, 0 }, { "x1", MC_MATRIX, 1 }, { "x2", MC_MATRIX, 2 }, { "x4", MC_MATRIX, 4 },
 	{ "trans", MC_FLAG, F_TRANS },
-	{ "m16n8k16", MC_MMA, 16 }, { "row", MC_MMA, 0 }, { "col", MC_MMA, 0 },
+	{ "m16n8k16", MC_MMA, MMA_M16N8K16 }, { "m16n8k8", MC_MMA, MMA_M16N8K8 },
+	{ "m16n8k32", MC_MMA, MMA_M16N8K32 }, { "m8n8k4", MC_MMA, MMA_M8N8K4 },
+	{ "row", MC_MMA, 0 }, { "col", MC_MMA, 0 },
 	{ "finite", MC_TESTP, 1 }, { "infinite", MC_TESTP, 2 }, { "number", MC_TESTP, 3 },
 	{ "notanumber", MC_TESTP, 4 }, { "normal", MC_TESTP, 5 }, { "subnormal", MC_TESTP, 6 },
 	/* ordering, scopes, cache and proxy hints: no effect on a sequential machine */
@@ -585,19 +587,23 @@ int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, in
 		return bad(dc, "stochastic rounding (.rs) is not supported: '%s'%s", opcode, ""), -1;
 	in->ty = (uint8_t)types[0];
 	if (op == OP_MMA) {
-		/* mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}x2.f32 (exec_mma.c):
-		 * in->ty the A/B type, ty2 the D/C type, mode k */
-		if (mma_k != 16 || nty != 4 || types[0] != TY_F32 || types[3] != TY_F32 || types[1] != types[2] ||
-		    (types[1] != TY_F16 && types[1] != TY_BF16) || !need(dc, nops, 4, 4, opcode))
+		/* mma.sync.aligned.SHAPE.row.col[.satfinite].D.A.B.C (exec_mma.c):
+		 * in->ty the A type, cmp the B type, ty2 the D (= C) type, mode the shape */
+		int na, nb, nc;
+		if (!mma_k || nty != 4 || types[0] != types[3] ||
+		    !mma_regs(mma_k, types[1], types[2], types[0], &na, &nb, &nc) || !need(dc, nops, 4, 4, opcode))
 			return bad(dc, "unsupported mma shape or types: '%s'%s", opcode, ""), -1;
 		in->ty = (uint8_t)types[1];
-		in->ty2 = TY_F32;
+		in->cmp = (uint8_t)types[2];
+		in->ty2 = (uint8_t)types[0];
 		in->mode = (uint8_t)mma_k;
-		if (!vec_or_reg(dc, &ops[0], true, TY_F32, in->d, 4) || !vec_or_reg(dc, &ops[1], false, TY_B32, in->s, 4) ||
-		    !vec_or_reg(dc, &ops[2], false, TY_B32, in->s + 4, 2) || !vec_or_reg(dc, &ops[3], false, TY_F32, in->s + 6, 4))
+		int rty = types[0] == TY_F64 ? TY_F64 : types[0] == TY_F32 ? TY_F32 : TY_B32;
+		int oty = types[1] == TY_F64 ? TY_F64 : TY_B32;
+		if (!vec_or_reg(dc, &ops[0], true, rty, in->d, nc) || !vec_or_reg(dc, &ops[1], false, oty, in->s, na) ||
+		    !vec_or_reg(dc, &ops[2], false, oty, in->s + na, nb) || !vec_or_reg(dc, &ops[3], false, rty, in->s + na + nb, nc))
 			return -1;
-		in->nd = 4;
-		in->ns = 10;
+		in->nd = (uint8_t)nc;
+		in->ns = (uint8_t)(na + nb + nc);
 		return 0;
 	}
 	if (op == OP_CVT) {

@@ -73,6 +73,10 @@ enum { MATCH_ANY = 1, MATCH_ALL };
 enum { PRMT_DEFAULT, PRMT_F4E, PRMT_B4E, PRMT_RC8, PRMT_ECL, PRMT_ECR, PRMT_RC16 };
 enum { BAR_SYNC = 1, BAR_ARRIVE, BAR_RED_POPC, BAR_RED_AND, BAR_RED_OR, BAR_WARP_SYNC };
 enum { CP_ASYNC = 1, CP_COMMIT, CP_WAIT_GROUP, CP_WAIT_ALL };
+enum { MMA_M16N8K16 = 1, MMA_M16N8K8, MMA_M16N8K32, MMA_M8N8K4 };     /* mma.sync shapes (exec_mma.c) */
+/* exec_mma.c: the registers of A, B and C/D of an mma.sync shape and its
+ * A, B, D types; false if tile-run does not have it */
+bool mma_regs(int shape, int a, int b, int d, int *na, int *nb, int *nc);
 
 /* Insn.flags */
 enum {

@@ -4,7 +4,7 @@
  * operands are converted into their fragment layouts (nv_tileas.
  * convert_layout, inserted after layouts are chosen). The tilings and
  * fragments are libcommon's (mma.h). An mmaf whose shapes have no tiling
- * keeps default layouts; tile-ptx then reports it unsupported.
+ * keeps default layouts; tile-ptx then reports it unsupported. mmai the same.
  * Calls only classes.c. */
 #include <stdlib.h>
 #include "sched_int.h"
@@ -12,17 +12,19 @@
 #include "opinfo.h"
 #include "irutil.h"
 #include "xalloc.h"
+#include "target.h"
 
-/* f16 / bf16 operands: m16n8k16 */
+/* The tiling of an mmaf / mmai: its atom (libcommon/mma.h) for the
+ * operand and accumulator types on the module's target. */
 static bool tiling_of(F *f, const Op *op, MmaTiling *t)
 {
-	const Type *a = op->operands[0]->type, *b = op->operands[1]->type;
-	if (op->info->code != CT_mmaf || a->rank != 2 || b->rank != 2)
+	const Type *a = op->operands[0]->type, *b = op->operands[1]->type, *c = op->operands[2]->type;
+	if (a->rank != 2 || b->rank != 2)
 		return false;
-	const Type *el = tile_elem(a);
-	if (el->kind != TY_SCALAR || (el->scalar != SC_F16 && el->scalar != SC_BF16))
-		return false;
-	return mma_tiling(a->shape[0], b->shape[1], a->shape[1], 16, f->warps, t, NULL);
+	const Attr *ta = module_attr(f->m, "target");
+	const Target *tg = ta && ta->kind == AT_STRING ? target_by_name(ta->u.s) : NULL;
+	const MmaAtom *atom = mma_atom_for(tile_elem(a), tile_elem(c), tg ? tg->sm : 80);
+	return atom && mma_tiling(atom, a->shape[0], b->shape[1], a->shape[1], f->warps, t, NULL);
 }
 
 void mma_constrain(F *f, Op *op)

@@ -87,7 +87,7 @@ static int constrain(Op *op, void *ctx)
 	case CT_broadcast:
 		f->bcasts[f->nbcasts++] = op;
 		break;
-	case CT_mmaf:
+	case CT_mmaf: case CT_mmai:
 		mma_constrain(f, op);     /* mma.c */
 		break;
 	case CT_for: {
