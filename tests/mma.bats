@@ -62,6 +62,7 @@ MM="$CORPUS/13.4/matmul.tileirbc"
 	check mm_tf32 sm_80 'mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32' 16
 	check mm_i8 sm_80 'mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32' 16
 	check mm_i8 sm_120 'mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32' 16
+	check mm_u8 sm_80 'mma.sync.aligned.m16n8k32.row.col.satfinite.s32.u8.u8.s32' 16
 	# 32x32x8 f64: 16 m8n8 atoms over 4 warps = 4, times 2 K atoms
 	check mm_f64 sm_80 'mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64' 8
 	# 64x64x16 f32: 4096x16 FMAs over 128 threads, no tensor core (NVIDIA's choice too)

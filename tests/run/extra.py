@@ -405,7 +405,8 @@ def c_mm(dt, cdt, M, N, K, tm, tn):
     so every product and sum is exact in every operand / accumulator type
     (a fragment-layout error gives a wrong integer, never a rounding)."""
     def b(rng):
-        lo, hi = (0, 8) if dt == np.uint8 else (-4, 5)
+        # 8-bit: the full range, so signedness matters (sums stay exact in i32)
+        lo, hi = {np.dtype(np.uint8): (0, 256), np.dtype(np.int8): (-128, 128)}.get(np.dtype(dt), (-4, 5))
         a = rng.integers(lo, hi, size=(M, K)).astype(dt)
         bb = rng.integers(lo, hi, size=(K, N)).astype(dt)
         c = np.zeros((M, N), cdt)
@@ -466,5 +467,6 @@ CASES = {
     "mm_tf32": X(f"{MMK}/mm_tf32.tileirbc", "mm_tf32_", c_mm(np.float32, np.float32, 100, 72, 40, 64, 64), 0),
     "mm_f64": X(f"{MMK}/mm_f64.tileirbc", "mm_", c_mm(np.float64, np.float64, 50, 40, 20, 32, 32), 0),
     "mm_i8": X(f"{MMK}/mm_i8.tileirbc", "mm_", c_mm(np.int8, np.int32, 100, 72, 100, 64, 64), 0),
+    "mm_u8": X(f"{MMK}/mm_u8.tileirbc", "mm_", c_mm(np.uint8, np.int32, 100, 72, 100, 64, 64), 0),
     "f8_roundtrip": X(f"{OPSK}/f8_roundtrip.tileirbc", "f8_roundtrip", c_f8_roundtrip, 0, ("sm_90", "sm_100", "sm_120")),
 }
