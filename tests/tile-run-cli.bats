@@ -293,3 +293,21 @@ PY
 	assert_failure 3
 	[[ $stderr == *"out-of-bounds global read"*"past the end of argument 0"* ]]
 }
+
+@test "tile-run: mma.sync m16n8k16 f16 -> f32 follows the PTX ISA fragment layout" {
+	npy "$SCRATCH/o.npy" '<f4' '(384,)' $(printf '0 %.0s' $(seq 384))
+	run tile-run "$F/mma.ptx" --grid 1 --out "$SCRATCH/out" "$SCRATCH/o.npy"
+	assert_success
+	run values "$SCRATCH/out/0.npy" f
+	local l g q i
+	for l in $(seq 0 31); do
+		g=$((l / 4)) q=$((l % 4))
+		local want=("$((16 * g)).5" "$((16 * g)).5" "$((16 * (g + 8))).5" "$((16 * (g + 8))).5"
+			"$((32 * q)).0" "$((32 * q + 16)).0" "$((32 * q)).0" "$((32 * q + 16)).0"
+			1240.0 1240.0 1240.0 1240.0)
+		for i in $(seq 0 11); do
+			[ "${lines[$((l * 12 + i))]}" = "${want[$i]}" ] ||
+				fail "lane $l value $i: got ${lines[$((l * 12 + i))]}, want ${want[$i]}"
+		done
+	done
+}

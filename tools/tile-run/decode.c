@@ -496,9 +496,9 @@ int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, in
 	in->op = (uint16_t)op;
 	in->guard = -1;
 	int types[4] = { 0 }, nty = 0;
-	int mma_k = 0;
 	int aop = 0, logic = 0, vote = 0, bar = 0, cp = 0;
 	bool shape_m8n8 = false;
+	int mma_k = 0;
 	for (int k = 1; k < np; k++) {
 		const char *s = parts[k];
 		int ty = type_from_name(s);
