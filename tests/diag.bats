@@ -58,8 +58,8 @@ placed() {
 	placed "$D/oddname-inlined.tileirbc" sm_80 5 '/src/my \22k\22 (copy).py:41:5' "'cuda_tile.ftof' op"
 }
 
-@test "diag: an op not supported yet (corpus matmul) is placed at its Python line" {
-	placed "$CORPUS/13.4/matmul.tileirbc" sm_90 5 tests/kernels/matmul.py:14:14 "'cuda_tile.mmaf' op is not supported yet"
+@test "diag: an element type the target lacks (corpus matmul's bf16 on sm_75) is placed at its Python line" {
+	placed "$CORPUS/13.4/matmul.tileirbc" sm_75 5 tests/kernels/matmul.py:12:13 "'nv_tileaa.tiled_load' op: bf16 is not supported on sm_75"
 }
 
 @test "diag: corrupted JSON IR with a call-site loc, through the driver, is placed" {

@@ -13,10 +13,11 @@ teardown() { teardown_scratch; }
 	assert_success
 	assert_output --partial "include-graph: no cycles"
 	# it did read both stages' objects: the registry reaches every family,
-	# tile-sched's driver calls its two lower files
+	# tile-sched's driver calls its three lower files
 	assert_output --partial "registry.c -> op_alloca.c op_arith.c"
-	assert_output --regexp "sched.c -> classes.c shape.c"
+	assert_output --regexp "sched.c -> classes.c mma.c shape.c"
 	assert_output --regexp "shape.c -> classes.c"
+	assert_output --regexp "mma.c -> classes.c"
 	refute_output --regexp "op_[a-z_]*\.c -> [a-z_ .]*op_"
 }
 

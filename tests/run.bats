@@ -68,13 +68,8 @@ family() {
 	family --check racecheck --seed 7 --versions 13.4
 }
 
-@test "run-corpus: matmul is reported as not compiled, not passed" {
-	need_run
-	run "$PY" "$RC" --bin "$BIN" --versions 13.4 --targets sm_90 --warps 4 matmul
-	assert_success
-	echo "$output" | grep -q '^skip.*not compiled' || fail "$output"
-	if echo "$output" | grep -q '^ok '; then fail "matmul compiles now: drop it from NOT_COMPILED"; fi
-}
+@test "run-corpus: matmul (mmaf through mma.sync: f16 and bf16 -> f32, ragged sizes)" { family matmul; }
+@test "run-corpus: mma (f16 acc, tf32, i8, f64, f32 by FMA; sm_75 f16 m16n8k8)" { family mma --targets sm_75,sm_80,sm_90; }
 
 @test "run-corpus fails on a wrong value, a fault and a missing output" {
 	need_run

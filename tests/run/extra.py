@@ -397,6 +397,24 @@ def c_strided_v4(rng):
     return [A(x), A(y), A(out)], (4, 1, 1), {2: ref}
 
 
+MMK = os.path.join(ROOT, "tests", "mma")
+
+
+def c_mm(dt, cdt, M, N, K, tm, tn):
+    """tests/mma kernels: C = A @ B over ragged sizes; small integer inputs,
+    so every product and sum is exact in every operand / accumulator type
+    (a fragment-layout error gives a wrong integer, never a rounding)."""
+    def b(rng):
+        # 8-bit: the full range, so signedness matters (sums stay exact in i32)
+        lo, hi = {np.dtype(np.uint8): (0, 256), np.dtype(np.int8): (-128, 128)}.get(np.dtype(dt), (-4, 5))
+        a = rng.integers(lo, hi, size=(M, K)).astype(dt)
+        bb = rng.integers(lo, hi, size=(K, N)).astype(dt)
+        c = np.zeros((M, N), cdt)
+        want = (a.astype(np.float64) @ bb.astype(np.float64)).astype(cdt)
+        return [A(a), A(bb), A(c)], (-(-M // tm), -(-N // tn), 1), {2: want}
+    return b
+
+
 def X(bc, prefix, build, tol, targets=EVERY):
     return Extra(bc, prefix, build, tol, targets)
 
@@ -442,5 +460,13 @@ CASES = {
     "convert_tf32": X(f"{OPSK}/convert_tf32.tileirbc", "convert_tf32", c_convert_tf32, 0),
     "f4_views": X(f"{OPSK}/f4_views.tileirbc", "f4_views", c_f4_views, 0, ("sm_100",)),
     "f4_const": X(f"{OPSK}/f4_const.tileirbc", "f4_const", c_f4_const, 0, ("sm_100",)),
+    "mm_f16_f16": X(f"{MMK}/mm_f16_f16.tileirbc", "mm_", c_mm(np.float16, np.float16, 100, 72, 40, 64, 64), 0,
+                    ("sm_75",) + EVERY),
+    "mm_f32": X(f"{MMK}/mm_f32.tileirbc", "mm_", c_mm(np.float32, np.float32, 100, 72, 40, 64, 64), 0,
+                ("sm_75",) + EVERY),
+    "mm_tf32": X(f"{MMK}/mm_tf32.tileirbc", "mm_tf32_", c_mm(np.float32, np.float32, 100, 72, 40, 64, 64), 0),
+    "mm_f64": X(f"{MMK}/mm_f64.tileirbc", "mm_", c_mm(np.float64, np.float64, 50, 40, 20, 32, 32), 0),
+    "mm_i8": X(f"{MMK}/mm_i8.tileirbc", "mm_", c_mm(np.int8, np.int32, 100, 72, 100, 64, 64), 0),
+    "mm_u8": X(f"{MMK}/mm_u8.tileirbc", "mm_", c_mm(np.uint8, np.int32, 100, 72, 100, 64, 64), 0),
     "f8_roundtrip": X(f"{OPSK}/f8_roundtrip.tileirbc", "f8_roundtrip", c_f8_roundtrip, 0, ("sm_90", "sm_100", "sm_120")),
 }

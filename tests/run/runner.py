@@ -47,7 +47,7 @@ SMALL = 1 << 16          # a manifest case's own sizes are used when no array ex
 RUN_TIMEOUT = 300
 
 # Kernels our stages cannot compile yet (a compile failure elsewhere is a failure).
-NOT_COMPILED = {"matmul": "cuda_tile.mmaf is not lowered yet (README: open work)"}
+NOT_COMPILED = {}
 
 # Known wrong results, by kernel label: reported as "known", not failures
 # (a pass is reported as ok with a note to drop the entry). Each names its
@@ -310,7 +310,7 @@ def kernels(manifest_path=mcases.DEFAULT_MANIFEST, sizes_mode="small"):
         if os.path.dirname(d) == CORPUS:            # a corpus module with hand-made inputs: every version
             fam, bc = mod, {v: os.path.join(CORPUS, v, mod + ".tileirbc") for v in VERSIONS}
         else:
-            fam = {"reduce": "reduce", "ops": "ops", "pipeline": "pipeline"}[
+            fam = {"reduce": "reduce", "ops": "ops", "pipeline": "pipeline", "mma": "mma"}[
                 os.path.relpath(d, os.path.join(ROOT, "tests")).split("/")[0]]
             bc = {"": x.bytecode}
         out.append(Kernel(fam, name, x.prefix, bc, x.targets,

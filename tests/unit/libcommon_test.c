@@ -167,8 +167,8 @@ static void test_tables(void)
 	}
 	CHECK(nshape == 8);      /* reduce scan permute cat extract insert pack unpack */
 	CHECK(op_is_shape(&op_table[CT_insert]) && !op_is_shape(&op_table[CT_broadcast]));
-	CHECK(naccept == 99);    /* every cuda_tile op (105) but module/entry/global and the three MMAs */
-	CHECK(!op_lower_accepts(&op_table[CT_mmaf]) && op_lower_accepts(&op_table[CT_atan2]));
+	CHECK(naccept == 101);   /* every cuda_tile op (105) but module/entry/global and mmaf_scaled */
+	CHECK(!op_lower_accepts(&op_table[CT_mmaf_scaled]) && op_lower_accepts(&op_table[CT_mmai]) && op_lower_accepts(&op_table[CT_mmaf]) && op_lower_accepts(&op_table[CT_atan2]));
 	CHECK(nkept == 17);      /* views, memory, tokens, shape queries, atomics, module, global */
 	CHECK(!op_kept_below(&op_table[CT_load_view_tko]) && op_kept_below(&op_table[CT_reduce]));
 	CHECK(op_table[CT_divi].family == FAM_SAME && op_table[CT_insert].family == FAM_INSERT);

@@ -135,6 +135,19 @@ int backend_run(LLVMModuleRef mod, LLVMContextRef ctx, const PtxOpts *o, bool ne
 		with.min_ptx = 75;      /* fence.proxy.alias (memory_fence_alias_tko) is PTX 7.5 */
 	if (o->device_debug && with.min_ptx < 75)
 		with.min_ptx = 75;      /* full DWARF sections use label differences, PTX 7.5 */
+	/* inline PTX an emitter marked as needing a newer ISA (op_mma.c: mma.sync on sm_75) */
+	unsigned nmin = LLVMGetNamedMetadataNumOperands(mod, "tileiras.min_ptx");
+	if (nmin) {
+		LLVMValueRef *ops = calloc(nmin, sizeof *ops);
+		LLVMGetNamedMetadataOperands(mod, "tileiras.min_ptx", ops);
+		for (unsigned i = 0; i < nmin; i++) {
+			LLVMValueRef v = LLVMGetOperand(ops[i], 0);
+			int need = v ? (int)LLVMConstIntGetZExtValue(v) : 0;
+			if (with.min_ptx < need)
+				with.min_ptx = need;
+		}
+		free(ops);
+	}
 	o = &with;
 	LLVMTargetMachineRef tm = backend_target_machine(o);
 	if (!tm) {

@@ -41,7 +41,8 @@ EmitFn emit_global, emit_get_global;
 EmitFn emit_alloca;
 /* op_fence.c: gdc_wait_tko, gdc_launch_dependents_tko, memory_fence_alias_tko */
 EmitFn emit_fence;
-/* op_mma.c (to come): mma.sync, ldmatrix, cp.async, wgmma */
+/* op_mma.c: mmaf, mmai through mma.sync (f32: FMA) */
+EmitFn emit_mma;
 
 /* registry.c: op code -> emitter, NULL where tile-ptx has none */
 extern EmitFn *const emit_table[OPCODE_COUNT];

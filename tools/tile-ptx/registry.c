@@ -61,7 +61,8 @@ EmitFn *const emit_table[OPCODE_COUNT] = {
 	/* op_fence.c */
 	[CT_gdc_wait_tko] = emit_fence, [CT_gdc_launch_dependents_tko] = emit_fence,
 	[CT_memory_fence_alias_tko] = emit_fence,
-	/* op_mma.c (to come): mmaf, mmai, mmaf_scaled and their nv_tileas forms */
+	/* op_mma.c: mmaf, mmai (mmaf_scaled to come) */
+	[CT_mmaf] = emit_mma, [CT_mmai] = emit_mma,
 };
 
 /* Every op that can reach tile-ptx has a row: the cuda_tile ops tile-lower

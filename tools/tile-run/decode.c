@@ -21,7 +21,7 @@ static const struct { const char *name; int op; } opnames[] = {
 
 /* modifier classes */
 enum { MC_TYPE = 1, MC_RND, MC_RNDI, MC_FLAG, MC_CMP, MC_LOGIC, MC_AOP, MC_SPACE, MC_VEC, MC_SHFL,
-       MC_VOTE, MC_PRMT, MC_IGNORE, MC_BAR, MC_CP, MC_LOHI, MC_TESTP, MC_MATRIX, MC_MMASHAPE, MC_MMACOL };
+       MC_VOTE, MC_PRMT, MC_IGNORE, MC_BAR, MC_CP, MC_LOHI, MC_TESTP, MC_MATRIX, MC_MMA };
 
 static const struct { const char *s; int cls; uint32_t v; } mods[] = {
 	{ "rn", MC_RND, RND_RN }, { "rz", MC_RND, RND_RZ }, { "rm", MC_RND, RND_RM }, { "rp", MC_RND, RND_RP },
@@ -54,9 +54,11 @@ static const struct { const char *s; int cls; uint32_t v; } mods[] = {
 	{ "warp", MC_BAR, BAR_WARP_SYNC },
 	{ "async", MC_CP, CP_ASYNC }, { "commit_group", MC_CP, CP_COMMIT }, { "wait_group", MC_CP, CP_WAIT_GROUP },
 	{ "wait_all", MC_CP, CP_WAIT_ALL },
-	{ "m16n8k16", MC_MMASHAPE, 16 }, { "row", MC_IGNORE, 0 }, { "col", MC_MMACOL, 0 },
 	{ "m8n8", MC_MATRIX, 0 }, { "x1", MC_MATRIX, 1 }, { "x2", MC_MATRIX, 2 }, { "x4", MC_MATRIX, 4 },
 	{ "trans", MC_FLAG, F_TRANS },
+	{ "m16n8k16", MC_MMA, MMA_M16N8K16 }, { "m16n8k8", MC_MMA, MMA_M16N8K8 },
+	{ "m16n8k32", MC_MMA, MMA_M16N8K32 }, { "m8n8k4", MC_MMA, MMA_M8N8K4 },
+	{ "row", MC_MMA, 0 }, { "col", MC_MMA, 0 },
 	{ "finite", MC_TESTP, 1 }, { "infinite", MC_TESTP, 2 }, { "number", MC_TESTP, 3 },
 	{ "notanumber", MC_TESTP, 4 }, { "normal", MC_TESTP, 5 }, { "subnormal", MC_TESTP, 6 },
 	/* ordering, scopes, cache and proxy hints: no effect on a sequential machine */
@@ -495,7 +497,7 @@ int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, in
 	in->guard = -1;
 	int types[4] = { 0 }, nty = 0;
 	int aop = 0, logic = 0, vote = 0, bar = 0, cp = 0;
-	bool shape_m8n8 = false, mma_col = false;
+	bool shape_m8n8 = false;
 	int mma_k = 0;
 	for (int k = 1; k < np; k++) {
 		const char *s = parts[k];
@@ -540,10 +542,14 @@ int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, in
 		case MC_PRMT: in->mode = (uint8_t)v; break;
 		case MC_TESTP: in->mode = (uint8_t)v; break;
 		case MC_MATRIX: if (v) in->vec = (uint8_t)v; else shape_m8n8 = true; break;
-		case MC_MMASHAPE: mma_k = (int)v; break;
-		case MC_MMACOL: mma_col = true; break;
 		case MC_BAR: if (v) bar = (int)v; break;
 		case MC_CP: cp = (int)v; break;
+		case MC_MMA:
+			if (op != OP_MMA)
+				return bad(dc, "unsupported modifier .%s in '%s'", s, opcode), -1;
+			if (v)
+				mma_k = (int)v;
+			break;
 		case MC_IGNORE: break;
 		}
 	}
@@ -580,6 +586,26 @@ int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, in
 	if (in->rnd == RND_RS)
 		return bad(dc, "stochastic rounding (.rs) is not supported: '%s'%s", opcode, ""), -1;
 	in->ty = (uint8_t)types[0];
+	if (op == OP_MMA) {
+		/* mma.sync.aligned.SHAPE.row.col[.satfinite].D.A.B.C (exec_mma.c):
+		 * in->ty the A type, cmp the B type, ty2 the D (= C) type, mode the shape */
+		int na, nb, nc;
+		if (!mma_k || nty != 4 || types[0] != types[3] ||
+		    !mma_regs(mma_k, types[1], types[2], types[0], &na, &nb, &nc) || !need(dc, nops, 4, 4, opcode))
+			return bad(dc, "unsupported mma shape or types: '%s'%s", opcode, ""), -1;
+		in->ty = (uint8_t)types[1];
+		in->cmp = (uint8_t)types[2];
+		in->ty2 = (uint8_t)types[0];
+		in->mode = (uint8_t)mma_k;
+		int rty = types[0] == TY_F64 ? TY_F64 : types[0] == TY_F32 ? TY_F32 : TY_B32;
+		int oty = types[1] == TY_F64 ? TY_F64 : TY_B32;
+		if (!vec_or_reg(dc, &ops[0], true, rty, in->d, nc) || !vec_or_reg(dc, &ops[1], false, oty, in->s, na) ||
+		    !vec_or_reg(dc, &ops[2], false, oty, in->s + na, nb) || !vec_or_reg(dc, &ops[3], false, rty, in->s + na + nb, nc))
+			return -1;
+		in->nd = (uint8_t)nc;
+		in->ns = (uint8_t)(na + nb + nc);
+		return 0;
+	}
 	if (op == OP_CVT) {
 		if (nty != 2)
 			return bad(dc, "cvt needs two types: '%s'%s", opcode, ""), -1;
@@ -588,13 +614,6 @@ int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, in
 				op == OP_SET || op == OP_SLCT)) {
 		/* add.f32.f16 (mixed precision), set.dtype.stype, slct.dtype.s32 */
 		in->ty2 = (uint8_t)types[1];
-	} else if (op == OP_MMA) {
-		/* mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}x2.f32: D, A, B, C */
-		if (nty != 4 || !mma_k || !mma_col || types[0] != TY_F32 || types[3] != TY_F32 || types[1] != types[2] ||
-		    (types[1] != TY_F16 && types[1] != TY_BF16))
-			return bad(dc, "unsupported mma form '%s' (tile-run runs m16n8k16.row.col.f32.f16/bf16.f32)%s", opcode, ""), -1;
-		in->ty2 = (uint8_t)types[1];
-		in->ty3 = (uint8_t)types[2];
 	} else if (nty > 1 && op != OP_ATOM && op != OP_RED) {
 		return bad(dc, "unsupported type combination in '%s'%s", opcode, ""), -1;
 	}
@@ -647,14 +666,6 @@ int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, in
 		in->ns = (uint8_t)(ld ? 1 : 1 + in->vec);
 		return 0;
 	}
-	case OP_MMA:
-		if (!need(dc, nops, 4, 4, opcode) || !vec_or_reg(dc, &ops[0], true, TY_F32, d, 4) ||
-		    !vec_or_reg(dc, &ops[1], false, TY_B32, s, 4) || !vec_or_reg(dc, &ops[2], false, TY_B32, s + 4, 2) ||
-		    !vec_or_reg(dc, &ops[3], false, TY_F32, s + 6, 4))
-			return -1;
-		in->nd = 4;
-		in->ns = 10;
-		return 0;
 	case OP_ATOM:
 		if (!need(dc, nops, 3, 5, opcode) || !dst(dc, &ops[0], &d[0]) || !addr(dc, &ops[1], in, &s[0]))
 			return -1;

@@ -37,7 +37,7 @@ typedef struct Thread {
 	const Insn *wait;       /* the collective waited at */
 	uint64_t cv[3];         /* values given to a warp collective (cv[2]: membermask) */
 	uint64_t maddr;         /* ldmatrix/stmatrix row address */
-	uint32_t frag[10];      /* stmatrix and mma fragments */
+	uint32_t frag[4];       /* stmatrix fragments */
 	int bar_id;
 	uint32_t cc;            /* carry flag of add.cc/addc ... */
 	Frame frames[MAX_DEPTH];
@@ -112,11 +112,12 @@ int exec_atom(Thread *t, const Insn *in);
 int exec_ctrl(Thread *t, const Insn *in);       /* calls, printf, malloc, assert */
 int exec_warp(Thread *t, const Insn *in);       /* may return ST_BLOCK */
 int exec_sync(Thread *t, const Insn *in);       /* barriers; may return ST_BLOCK */
-void mma_resolve(Thread **lanes, const Insn *in);
 
 /* sched.c */
 void warp_check(Cta *c, int warp);
 void warp_check_thread(Cta *c, Thread *t);
+/* exec_mma.c: mma.sync of a warp whose lanes L[0..31] all arrived */
+void mma_resolve(Cta *c, Thread **L, const Insn *in);
 void bar_check(Cta *c, int id);
 void thread_exited(Thread *t);
 

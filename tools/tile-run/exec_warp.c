@@ -45,13 +45,11 @@ int exec_warp(Thread *t, const Insn *in)
 			t->frag[k] = (uint32_t)R[in->s[1 + k]];
 		t->cv[2] = 0xffffffffu;
 		break;
+	case OP_MMA:     /* .sync.aligned: the whole warp; operands read at resolve */
+		t->cv[2] = 0xffffffffu;
+		break;
 	case OP_BAR: case OP_BARRIER:   /* bar.warp.sync */
 		t->cv[2] = R[in->s[0]] & 0xffffffffu;
-		break;
-	case OP_MMA:                    /* .sync.aligned: the whole warp */
-		for (int k = 0; k < 10; k++)
-			t->frag[k] = (uint32_t)R[in->s[k]];
-		t->cv[2] = 0xffffffffu;
 		break;
 	default:
 		fault(t, in, "internal: warp op %d", in->op);
@@ -252,12 +250,7 @@ static void resolve(Cta *c, int warp, uint32_t mask, const Insn *in)
 		matrix(c, L, in);
 		break;
 	case OP_MMA:
-		for (int k = 0; k < 32; k++)
-			if (!L[k]) {
-				fault(L[0] ? L[0] : &c->th[0], in, "mma.sync with lane %d exited", k);
-				return;
-			}
-		mma_resolve(L, in);
+		mma_resolve(c, L, in);     /* exec_mma.c */
 		break;
 	case OP_ELECT: {
 		int leader = __builtin_ctz(arrived);

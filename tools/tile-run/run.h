@@ -73,6 +73,10 @@ enum { MATCH_ANY = 1, MATCH_ALL };
 enum { PRMT_DEFAULT, PRMT_F4E, PRMT_B4E, PRMT_RC8, PRMT_ECL, PRMT_ECR, PRMT_RC16 };
 enum { BAR_SYNC = 1, BAR_ARRIVE, BAR_RED_POPC, BAR_RED_AND, BAR_RED_OR, BAR_WARP_SYNC };
 enum { CP_ASYNC = 1, CP_COMMIT, CP_WAIT_GROUP, CP_WAIT_ALL };
+enum { MMA_M16N8K16 = 1, MMA_M16N8K8, MMA_M16N8K32, MMA_M8N8K4 };     /* mma.sync shapes (exec_mma.c) */
+/* exec_mma.c: the registers of A, B and C/D of an mma.sync shape and its
+ * A, B, D types; false if tile-run does not have it */
+bool mma_regs(int shape, int a, int b, int d, int *na, int *nb, int *nc);
 
 /* Insn.flags */
 enum {
@@ -90,14 +94,13 @@ enum {
 };
 
 #define MAX_DST 4
-#define MAX_SRC 10
+#define MAX_SRC 10      /* mma.sync: 4 + 2 + 4 */
 
 typedef struct Insn {
 	uint16_t op;
 	uint8_t ty, ty2;        /* instruction type; cvt's source type, setp's... */
 	uint8_t rnd, space, vec, mode;
 	uint8_t cmp, boolop;    /* setp/set comparison and combining op (AOP_AND...) */
-	uint8_t ty3;            /* mma: the B operand's type (ty: D, ty2: A, ty3: B, C's = D's) */
 	uint8_t nd, ns;
 	uint8_t gneg;           /* guard negated */
 	int32_t guard;          /* predicate slot, -1 none */

@@ -87,6 +87,9 @@ static int constrain(Op *op, void *ctx)
 	case CT_broadcast:
 		f->bcasts[f->nbcasts++] = op;
 		break;
+	case CT_mmaf: case CT_mmai:
+		mma_constrain(f, op);     /* mma.c */
+		break;
 	case CT_for: {
 		Block *body = op->regions[0].first;
 		int ninit = op->noperands - 3;
@@ -232,6 +235,8 @@ static void sched_fn(Module *m, Op *fn, int warps)
 
 	/* reduction results that take their source's layout (shape.c) */
 	shape_preassign(f);
+	/* accumulators of mmaf take the fragment layout (mma.c) */
+	mma_preassign(f);
 	/* anchored classes first, but those broadcast into a bigger tile (a
 	 * loaded row of weights, say): they take the layout their broadcast
 	 * implies, below, so the broadcast needs no conversion */
@@ -297,6 +302,7 @@ static void sched_fn(Module *m, Op *fn, int warps)
 	}
 	op_walk(fn, fix_local, f);
 	shape_fix(f);                   /* shape.c */
+	mma_fix(f);                     /* mma.c */
 	free(f->vals);
 	free(f->parent);
 	free(f->vmax);

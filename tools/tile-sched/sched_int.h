@@ -2,7 +2,8 @@
  *   classes.c  value classes (union-find), anchors, blocked layouts
  *   shape.c    reduce, scan and the shape ops (docs/lowering.md §8): their
  *              class constraints, derivations and fixes; calls classes.c
- *   sched.c    the per-kernel driver (sched.h): calls both
+ *   mma.c      mmaf: fragment layouts (libcommon/mma.h); calls classes.c
+ *   sched.c    the per-kernel driver (sched.h): calls the others
  * (scripts/include-graph checks that nothing calls upward). */
 #ifndef TILE_SCHED_INT_H
 #define TILE_SCHED_INT_H
@@ -26,6 +27,8 @@ typedef struct F {
 	int nbcasts;
 	Op **shops;          /* reduce, scan, permute, cat, extract, insert, pack, unpack (shape.c) */
 	int nshops, capshops;
+	Op **mmas;           /* mmaf ops (mma.c) */
+	int nmmas, capmmas;
 } F;
 
 /* classes.c */
@@ -40,5 +43,10 @@ void shape_constrain(F *f, Op *op);          /* classes and the op list */
 void shape_preassign(F *f);                  /* reduce results that take the slice of their source */
 bool shape_propagate(F *f);                  /* one round of derivations; true if a class got a layout */
 void shape_fix(F *f);                        /* after layouts: make ops local or mark them */
+
+/* mma.c */
+void mma_constrain(F *f, Op *op);            /* accumulator and result share a class; the op list */
+void mma_preassign(F *f);                    /* accumulator classes take the fragment layout */
+void mma_fix(F *f);                          /* after layouts: operands converted to their fragments */
 
 #endif

@@ -1,0 +1,124 @@
+/* mma.c: warp-level MMA atoms, tilings and fragment layouts (mma.h). */
+#include "mma.h"
+
+#define UNPAREN(...) __VA_ARGS__
+#define FRAG(n, sh, dr, dc, qr, qc, gr, gc) \
+	{ n, { UNPAREN sh }, { UNPAREN dr }, { UNPAREN dc }, qr, qc, gr, gc }
+const MmaAtom mma_atoms[MMA_NATOMS] = {
+#define ATOM(id, m, n, k, A, B, C) [MMA_##id] = { MMA_##id, #id, m, n, k, A, B, C },
+#include "mma_atoms.def"
+#undef ATOM
+};
+#undef FRAG
+
+int mma_frag_values(const MmaFrag *f)
+{
+	int v = 1;
+	for (int i = 0; i < f->nleaf; i++)
+		v *= f->shape[i];
+	return v;
+}
+
+static bool scalar(const Type *t, ScalarKind s) { return t && t->kind == TY_SCALAR && t->scalar == s; }
+
+const MmaAtom *mma_atom_for(const Type *a, const Type *c, int sm)
+{
+	if (scalar(a, SC_F16) && (scalar(c, SC_F32) || scalar(c, SC_F16)))
+		return &mma_atoms[sm >= 80 ? MMA_M16N8K16 : MMA_M16N8K8];
+	if (scalar(a, SC_F32) && scalar(c, SC_F32))
+		return &mma_atoms[MMA_FMA];
+	if (sm < 80)
+		return NULL;
+	if (scalar(a, SC_BF16) && scalar(c, SC_F32))
+		return &mma_atoms[MMA_M16N8K16];
+	if (scalar(a, SC_TF32) && scalar(c, SC_F32))
+		return &mma_atoms[MMA_M16N8K8_TF32];
+	if (scalar(a, SC_I8) && scalar(c, SC_I32))
+		return &mma_atoms[MMA_M16N8K32];
+	if (scalar(a, SC_F64) && scalar(c, SC_F64))
+		return &mma_atoms[MMA_M8N8K4];
+	return NULL;
+}
+
+static bool pow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
+
+bool mma_tiling(const MmaAtom *atom, int64_t m, int64_t n, int64_t k, int warps, MmaTiling *t, const char **err)
+{
+	*t = (MmaTiling){ .atom = atom, .m = m, .n = n, .k = k, .wm = 1, .wn = 1, .wrep = 1 };
+	if (!pow2(m) || !pow2(n) || !pow2(k) || !pow2(warps) || m < atom->m || n < atom->n || k < atom->k) {
+		if (err)
+			*err = "a tile shape that is not a power-of-two multiple of the MMA atom";
+		return false;
+	}
+	for (int w = warps; w > 1; w /= 2) {
+		int64_t mw = m / t->wm, nw = n / t->wn;
+		bool can_m = mw / atom->m >= 2, can_n = nw / atom->n >= 2;
+		if (can_m && (mw >= nw || !can_n))
+			t->wm *= 2;
+		else if (can_n)
+			t->wn *= 2;
+		else
+			t->wrep *= 2;
+	}
+	t->mt = m / t->wm / atom->m;
+	t->nt = n / t->wn / atom->n;
+	t->kt = k / atom->k;
+	return true;
+}
+
+/* Append a mode of leaves (size-1 leaves dropped: they carry nothing). */
+static void add(Layout *l, int n, const int64_t *shape, const int64_t *stride)
+{
+	int64_t s[8], d[8];
+	int k = 0;
+	for (int i = 0; i < n; i++)
+		if (shape[i] != 1) {
+			s[k] = shape[i];
+			d[k++] = stride[i];
+		}
+	if (k == 0) {
+		s[0] = 1;
+		d[0] = 0;
+		k = 1;
+	}
+	layout_add_mode(l, k, s, d);
+}
+
+/* The layout of fragment f repeated by (r1 at s1, r2 at s2) in a tile of
+ * row length ld, warps at (sm, sn). */
+static void frag_layout(const MmaTiling *t, const MmaFrag *f, int64_t ld, int64_t r1, int64_t s1, int64_t r2,
+			int64_t s2, int64_t sm, int64_t sn, Layout *l)
+{
+	int64_t shape[8], stride[8];
+	int n = 0;
+	for (int i = 0; i < f->nleaf; i++) {
+		shape[n] = f->shape[i];
+		stride[n++] = f->drow[i] * ld + f->dcol[i];
+	}
+	shape[n] = r1;
+	stride[n++] = s1;
+	shape[n] = r2;
+	stride[n++] = s2;
+	layout_init(l);
+	add(l, n, shape, stride);
+	add(l, 2, (int64_t[]){ 4, 8 }, (int64_t[]){ f->q_drow * ld + f->q_dcol, f->g_drow * ld + f->g_dcol });
+	add(l, 3, (int64_t[]){ t->wm, t->wn, t->wrep }, (int64_t[]){ sm, sn, 0 });
+}
+
+void mma_layout_a(const MmaTiling *t, Layout *l)
+{
+	const MmaAtom *a = t->atom;
+	frag_layout(t, &a->a, t->k, t->kt, a->k, t->mt, a->m * t->k, t->m / t->wm * t->k, 0, l);
+}
+
+void mma_layout_b(const MmaTiling *t, Layout *l)
+{
+	const MmaAtom *a = t->atom;
+	frag_layout(t, &a->b, t->n, t->kt, a->k * t->n, t->nt, a->n, 0, t->n / t->wn, l);
+}
+
+void mma_layout_c(const MmaTiling *t, Layout *l)
+{
+	const MmaAtom *a = t->atom;
+	frag_layout(t, &a->c, t->n, t->nt, a->n, t->mt, a->m * t->n, t->m / t->wm * t->n, t->n / t->wn, l);
+}

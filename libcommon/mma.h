@@ -1,0 +1,64 @@
+/* mma.h: warp-level MMA (mma.sync, and an FMA fallback) as register
+ * layouts of the layout algebra (layout.h), shared by tile-sched (which
+ * gives the operands and the accumulator these layouts) and tile-ptx
+ * (which emits one instruction per atom over the registers they give).
+ * docs/lowering.md "MMA".
+ *
+ * An M x N += (M x K)(K x N) tile product is cut into atoms (mma_atoms.def:
+ * m16n8k16 for f16/bf16, m16n8k8 tf32 and sm_75 f16, m16n8k32 i8, m8n8k4
+ * f64, FMA for f32). Warps are laid over M (wm) and N (wn); more warps than
+ * atoms replicate (wrep). Each warp holds mt x nt accumulator atoms and
+ * loops over kt atoms of K. A fragment layout is the atom's value leaves,
+ * then the atom repeats, as (V, L, W) over the row-major tile:
+ *   A  V (atom A values, kt:atom_k, mt:atom_m*K)   L (q, g)   W (wm:Mw*K, wn:0, wrep:0)
+ *   B  V (atom B values, kt:atom_k*N, nt:atom_n)   L (q, g)   W (wm:0, wn:Nw, wrep:0)
+ *   C  V (atom C values, nt:atom_n, mt:atom_m*N)   L (q, g)   W (wm:Mw*N, wn:Nw, wrep:0)
+ * so register r of atom (mi, ni, ki) is, with na/nb/nc values per atom:
+ *   A  na*(ki + kt*mi) + v    B  nb*(ki + kt*ni) + v    C  nc*(ni + nt*mi) + v */
+#ifndef TILE_MMA_H
+#define TILE_MMA_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "layout.h"
+#include "ir.h"
+
+typedef enum MmaAtomId {
+#define ATOM(id, m, n, k, A, B, C) MMA_##id,
+#include "mma_atoms.def"
+#undef ATOM
+	MMA_NATOMS
+} MmaAtomId;
+
+typedef struct MmaFrag {
+	int nleaf;
+	int shape[4], drow[4], dcol[4];
+	int q_drow, q_dcol, g_drow, g_dcol;
+} MmaFrag;
+
+typedef struct MmaAtom {
+	MmaAtomId id;
+	const char *name;
+	int m, n, k;
+	MmaFrag a, b, c;
+} MmaAtom;
+
+extern const MmaAtom mma_atoms[MMA_NATOMS];
+int mma_frag_values(const MmaFrag *f);       /* values per thread of one atom */
+
+typedef struct MmaTiling {
+	const MmaAtom *atom;
+	int64_t m, n, k;              /* the tile product */
+	int wm, wn, wrep;             /* warps over M, over N, replicated */
+	int64_t mt, nt, kt;           /* atoms per warp along M, N; K atoms */
+} MmaTiling;
+
+/* The atom for operand element a, accumulator element c on target sm
+ * (mmaf and mmai); NULL when there is none yet. */
+const MmaAtom *mma_atom_for(const Type *a, const Type *c, int sm);
+/* The tiling of an m x n x k product by atom over `warps` warps; false
+ * (and *err) when the shape is not made of whole atoms or not powers of two. */
+bool mma_tiling(const MmaAtom *atom, int64_t m, int64_t n, int64_t k, int warps, MmaTiling *t, const char **err);
+void mma_layout_a(const MmaTiling *t, Layout *out);
+void mma_layout_b(const MmaTiling *t, Layout *out);
+void mma_layout_c(const MmaTiling *t, Layout *out);
+#endif

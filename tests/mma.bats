@@ -1,0 +1,114 @@
+#!/usr/bin/env bats
+# Tensor cores, warp level (issue 15, first slice; docs/lowering.md "MMA"):
+# cuda_tile.mmaf with f16 / bf16 operands and an f32 accumulator through
+# mma.sync.aligned.m16n8k16 on sm_80 and newer. The corpus matmul
+# (tests/kernels/matmul.py: 64x64x32 tiles in a K loop) to PTX and a cubin
+# for every target, the fragment layouts tile-sched gives, the atom count,
+# tile-run's mma.sync; the other operand types (tests/mma, made by
+# tests/mma/gen-mma): f16 accumulator, tf32, i8, f64, f32 (FMA), sm_75.
+# Values against numpy: tests/run.bats ("run-corpus: matmul", "... mma");
+# NVIDIA's PTX of the same kernels on tile-run: scripts/check-emulator
+# matmul mma (needs .venv).
+load helpers
+
+setup() { setup_scratch; }
+teardown() { teardown_scratch; }
+
+MM="$CORPUS/13.4/matmul.tileirbc"
+
+@test "mma: the corpus matmul compiles for sm_80/89/90/100/120: mma.sync f16 and bf16, no local memory, ptxas accepts, no spills" {
+	require_ptxas
+	for sm in sm_80 sm_89 sm_90 sm_100 sm_120; do
+		tileiras "$MM" --gpu-name "$sm" --emit=ptx -o "$SCRATCH/m.$sm.ptx" 2>"$SCRATCH/err" || fail "$sm: $(head -3 "$SCRATCH/err")"
+		grep -q 'mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32' "$SCRATCH/m.$sm.ptx" || fail "$sm: no f16 mma.sync"
+		grep -q 'mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32' "$SCRATCH/m.$sm.ptx" || fail "$sm: no bf16 mma.sync"
+		if grep -q '\.local' "$SCRATCH/m.$sm.ptx"; then fail "$sm: local memory"; fi
+		ptxas -arch="$sm" -v "$SCRATCH/m.$sm.ptx" -o "$SCRATCH/m.$sm.cubin" 2>"$SCRATCH/v" || fail "$sm: ptxas: $(head -5 "$SCRATCH/v")"
+		if grep -E '[1-9][0-9]* bytes spill' "$SCRATCH/v"; then fail "$sm: spills"; fi
+		tileiras "$MM" --gpu-name "$sm" -o "$SCRATCH/m.$sm.cubin" || fail "$sm: driver"
+	done
+}
+
+@test "mma: one mma.sync per m16n8k16 atom of each warp (64x64x32: 64 atoms over 4 warps = 16, over 8 warps = 8)" {
+	pipe "$MM" sm_80 --num-warps=4 >"$SCRATCH/w4.ptx"
+	pipe "$MM" sm_80 --num-warps=8 >"$SCRATCH/w8.ptx"
+	# two kernels (f16, bf16) in the module
+	[ "$(grep -c 'mma.sync' "$SCRATCH/w4.ptx")" -eq 32 ] || fail "4 warps: $(grep -c 'mma.sync' "$SCRATCH/w4.ptx") mma.sync"
+	[ "$(grep -c 'mma.sync' "$SCRATCH/w8.ptx")" -eq 16 ] || fail "8 warps: $(grep -c 'mma.sync' "$SCRATCH/w8.ptx") mma.sync"
+}
+
+@test "mma: tile-sched gives the accumulator its fragment layout and converts A and B into theirs" {
+	tile-read "$MM" | tile-lower --gpu-name=sm_80 | tile-sched --num-warps=4 --emit=text >"$SCRATCH/s.txt"
+	# 2x2 warps of 32x32, 2x4 atoms of 16x8 each (libcommon/mma.h)
+	grep -q 'cuda_tile.mmaf .* : tile<64x64xf32> layout(%[0-9]* = "((2,2,4,2),(4,8),(2,2)):((1,512,8,1024),(2,64),(2048,32))")' "$SCRATCH/s.txt" ||
+		fail "accumulator: $(grep mmaf "$SCRATCH/s.txt" | head -1)"
+	grep -q 'convert_layout .* : tile<64x32xf16> layout(%[0-9]* = "((2,2,2,2,2),(4,8),(2,2)):((1,256,8,16,512),(2,32),(1024,0))")' "$SCRATCH/s.txt" || fail "A fragment"
+	grep -q 'convert_layout .* : tile<32x64xf16> layout(%[0-9]* = "((2,2,2,4),(4,8),(2,2)):((64,512,1024,8),(128,1),(0,32))")' "$SCRATCH/s.txt" || fail "B fragment"
+	# the epilogue (ftof, store) keeps the accumulator's layout: no conversion after the loop
+	[ "$(grep -c convert_layout "$SCRATCH/s.txt")" -eq 4 ] || fail "$(grep -c convert_layout "$SCRATCH/s.txt") conversions, not 4 (A and B of two kernels)"
+}
+
+@test "mma: every operand type to its instruction (tests/mma: f16 acc, tf32, i8, f64; f32 by FMA as NVIDIA), ptxas accepts" {
+	require_ptxas
+	check() {     # FILE SM PATTERN COUNT: COUNT lines of PATTERN (one kernel, 4 warps)
+		pipe "$BATS_TEST_DIRNAME/mma/$1.tileirbc" "$2" --num-warps=4 >"$SCRATCH/k.ptx" || fail "$1 $2"
+		[ "$(grep -c -- "$3" "$SCRATCH/k.ptx")" -eq "$4" ] || fail "$1 $2: $(grep -c -- "$3" "$SCRATCH/k.ptx") x '$3', not $4"
+		if grep -q '\.local' "$SCRATCH/k.ptx"; then fail "$1 $2: local memory"; fi
+		ptxas -arch="$2" "$SCRATCH/k.ptx" -o "$SCRATCH/k.cubin" || fail "$1 $2: ptxas"
+	}
+	# 64x64 tiles: 32 m16n8 atoms over 4 warps = 8 per warp, times K atoms
+	check mm_f16_f16 sm_80 'mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16' 16
+	check mm_f16_f16 sm_75 'mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16' 32
+	check mm_tf32 sm_80 'mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32' 16
+	check mm_i8 sm_80 'mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32' 16
+	check mm_i8 sm_120 'mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32' 16
+	check mm_u8 sm_80 'mma.sync.aligned.m16n8k32.row.col.satfinite.s32.u8.u8.s32' 16
+	# 32x32x8 f64: 16 m8n8 atoms over 4 warps = 4, times 2 K atoms
+	check mm_f64 sm_80 'mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64' 8
+	# 64x64x16 f32: 4096x16 FMAs over 128 threads, no tensor core (NVIDIA's choice too)
+	check mm_f32 sm_80 'fma.rn.f32' 512
+	check mm_f32 sm_75 'fma.rn.f32' 512
+	if grep -q mma.sync "$SCRATCH/k.ptx"; then fail "f32 through mma.sync"; fi
+}
+
+@test "mma: a product the target has no instruction for is a located 'not supported yet' error (f64 on sm_75)" {
+	run tileiras "$BATS_TEST_DIRNAME/mma/mm_f64.tileirbc" --gpu-name sm_75 -o "$SCRATCH/k.cubin"
+	assert_failure 5
+	assert_output --partial "loc(\"tests/mma/kernels.py\":16:14): error: 'cuda_tile.mmaf' op: a f64 x f64 -> f64 product on sm_75 is not supported yet"
+	refute_output --partial 'internal error'
+}
+
+@test "mma: tile-run executes mma.sync m16n8k16 and rejects shapes it does not have" {
+	[ -x "$BIN/tile-run" ] || skip "tile-run not built"
+	# one warp, A and B all 1.0 (f16x2 0x3c003c00), C = (1, 2, 1, 2): D = C + 16
+	cat >"$SCRATCH/k.ptx" <<-'EOF'
+		.version 8.0
+		.target sm_80
+		.address_size 64
+		.visible .entry k(.param .u64 out)
+		{
+			.reg .b32 %r<20>;
+			.reg .f32 %f<12>;
+			.reg .b64 %rd<4>;
+			ld.param.u64 %rd1, [out];
+			mov.u32 %r1, %tid.x;
+			mov.b32 %r2, 0x3c003c00;
+			mov.f32 %f1, 0f3F800000;
+			mov.f32 %f2, 0f40000000;
+			mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f5,%f6,%f7,%f8}, {%r2,%r2,%r2,%r2}, {%r2,%r2}, {%f1,%f2,%f1,%f2};
+			mul.wide.u32 %rd2, %r1, 16;
+			add.s64 %rd3, %rd1, %rd2;
+			st.global.v4.f32 [%rd3], {%f5,%f6,%f7,%f8};
+			ret;
+		}
+	EOF
+	/usr/bin/python3 -c 'import numpy; numpy.save("'"$SCRATCH"'/o.npy", numpy.zeros(128, numpy.float32))'
+	run tile-run --gpu-name sm_80 --entry k --grid 1,1,1 --block 32,1,1 --out "$SCRATCH/res" "$SCRATCH/k.ptx" "$SCRATCH/o.npy"
+	assert_success
+	run /usr/bin/python3 -c 'import numpy,glob,sys; a=numpy.load(sorted(glob.glob("'"$SCRATCH"'/res/*.npy"))[0]); print(sorted(set(a.tolist())))'
+	assert_output "[17.0, 18.0]"
+	sed -i 's/m16n8k16/m16n8k32/' "$SCRATCH/k.ptx"
+	run tile-run --gpu-name sm_80 --entry k --grid 1,1,1 --block 32,1,1 --out "$SCRATCH/res2" "$SCRATCH/k.ptx" "$SCRATCH/o.npy"
+	assert_failure 1
+	assert_output --partial "m16n8k32"
+}

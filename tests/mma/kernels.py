@@ -1,0 +1,29 @@
+"""MMA kernels beyond the corpus matmul (tests/kernels/matmul.py): every
+operand / accumulator pair ct.mma allows, exported by tests/mma/gen-mma.
+C = A @ B in a K loop over tk-wide tiles, the accumulator of dtype acc_dt,
+stored as C's dtype."""
+import cuda.tile as ct
+
+
+@ct.kernel
+def mm(a, b, c, tm: ct.Constant[int], tn: ct.Constant[int], tk: ct.Constant[int]):
+    i = ct.bid(0)
+    j = ct.bid(1)
+    acc = ct.zeros((tm, tn), dtype=c.dtype)
+    for k in range(ct.num_tiles(a, axis=1, shape=(tm, tk))):
+        ta = ct.load(a, index=(i, k), shape=(tm, tk), padding_mode=ct.PaddingMode.ZERO)
+        tb = ct.load(b, index=(k, j), shape=(tk, tn), padding_mode=ct.PaddingMode.ZERO)
+        acc = ct.mma(ta, tb, acc)
+    ct.store(c, index=(i, j), tile=acc)
+
+
+@ct.kernel
+def mm_tf32(a, b, c, tm: ct.Constant[int], tn: ct.Constant[int], tk: ct.Constant[int]):
+    i = ct.bid(0)
+    j = ct.bid(1)
+    acc = ct.zeros((tm, tn), dtype=ct.float32)
+    for k in range(ct.num_tiles(a, axis=1, shape=(tm, tk))):
+        ta = ct.load(a, index=(i, k), shape=(tm, tk), padding_mode=ct.PaddingMode.ZERO)
+        tb = ct.load(b, index=(k, j), shape=(tk, tn), padding_mode=ct.PaddingMode.ZERO)
+        acc = ct.mma(ta.astype(ct.tfloat32), tb.astype(ct.tfloat32), acc)
+    ct.store(c, index=(i, j), tile=acc)

@@ -1,0 +1,195 @@
+/* op_mma.c: mmaf and mmai through warp-level MMA (op family;
+ * docs/lowering.md "MMA"). tile-sched gave the operands and the accumulator
+ * the fragment layouts of libcommon's tiling (mma.h), so every thread
+ * already holds, in registers, the fragments of its warp's atoms: for each
+ * accumulator atom (mt x nt per warp) and each K atom one instruction:
+ *   f16, bf16 -> f32 | f16   mma.sync.aligned.m16n8k16.row.col (sm_75: m16n8k8, f16)
+ *   tf32 -> f32              mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+ *   i8 x i8 -> i32           mma.sync.aligned.m16n8k32.row.col.satfinite.s32.{s8,u8}.{s8,u8}.s32
+ *   f64 -> f64               mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64
+ *   f32 -> f32               fma.rn.f32 (an 8x8x1 outer product per warp, full
+ *                            f32 accuracy, as NVIDIA's tileiras does it)
+ * Operands are packed into 32-bit registers (two 16-bit or four 8-bit
+ * elements, the first in the low bits), f64 in 64-bit ones. The result
+ * keeps the accumulator layout, so the epilogue reads it from registers.
+ * Other types (f8) and batched (rank-3) products are "not supported yet". */
+#include <stdio.h>
+#include <string.h>
+#include "emit.h"
+#include "families.h"
+#include "irutil.h"
+#include "mma.h"
+#include "diag.h"
+
+#define MAXR 16
+
+static const char *ptx_type(const Op *op, const Type *t, int operand)
+{
+	switch (t->scalar) {
+	case SC_F16: return "f16";
+	case SC_BF16: return "bf16";
+	case SC_TF32: return "tf32";
+	case SC_F32: return "f32";
+	case SC_F64: return "f64";
+	case SC_I32: return "s32";
+	case SC_I8: {
+		const char *s = op_attr_str(op, operand == 0 ? "signedness_lhs" : "signedness_rhs", "signed");
+		return s && strcmp(s, "unsigned") == 0 ? "u8" : "s8";
+	}
+	default: return "?";
+	}
+}
+
+/* k elements (of one type, bits each) as one 32-bit register, the first in
+ * the low bits; a 64-bit element is passed as it is */
+static LLVMValueRef pack(E *e, LLVMValueRef *x, int k)
+{
+	LLVMTypeRef t = LLVMTypeOf(x[0]);
+	if (k == 1)
+		return (LLVMGetTypeKind(t) == LLVMDoubleTypeKind ||
+			(LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 32))
+			       ? x[0] : LLVMBuildBitCast(e->b, x[0], ty_i32(e), "");
+	LLVMValueRef v = LLVMGetUndef(LLVMVectorType(t, (unsigned)k));
+	for (int i = 0; i < k; i++)
+		v = LLVMBuildInsertElement(e->b, v, x[i], c_i32(e, i), "");
+	return LLVMBuildBitCast(e->b, v, ty_i32(e), "");
+}
+
+static char cons_of(LLVMValueRef v)
+{
+	LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(v));
+	return k == LLVMDoubleTypeKind ? 'd' : k == LLVMFloatTypeKind ? 'f' : 'r';
+}
+
+/* one mma.sync: d (nd registers of c's types) = a * b + c */
+static void mma_sync(E *e, const char *text, LLVMValueRef *a, int na, LLVMValueRef *b, int nb, LLVMValueRef *c,
+		     int nc, LLVMValueRef *d)
+{
+	LLVMTypeRef rt[MAXR], pt[3 * MAXR];
+	LLVMValueRef args[3 * MAXR];
+	char cons[256], asmtext[512];
+	int n = 0, cl = 0, tl = snprintf(asmtext, sizeof asmtext, "%s {", text);
+	for (int i = 0; i < nc; i++) {
+		rt[i] = LLVMTypeOf(c[i]);
+		cl += snprintf(cons + cl, sizeof cons - (size_t)cl, "%s=%c", i ? "," : "", cons_of(c[i]));
+		tl += snprintf(asmtext + tl, sizeof asmtext - (size_t)tl, "%s$%d", i ? "," : "", i);
+	}
+	LLVMValueRef *groups[3] = { a, b, c };
+	int counts[3] = { na, nb, nc };
+	for (int g = 0; g < 3; g++) {
+		tl += snprintf(asmtext + tl, sizeof asmtext - (size_t)tl, "}, {");
+		for (int i = 0; i < counts[g]; i++, n++) {
+			args[n] = groups[g][i];
+			pt[n] = LLVMTypeOf(args[n]);
+			cl += snprintf(cons + cl, sizeof cons - (size_t)cl, ",%c", cons_of(args[n]));
+			tl += snprintf(asmtext + tl, sizeof asmtext - (size_t)tl, "%s$%d", i ? "," : "", nc + n);
+		}
+	}
+	snprintf(asmtext + tl, sizeof asmtext - (size_t)tl, "};");
+	LLVMTypeRef ret = nc == 1 ? rt[0] : LLVMStructTypeInContext(e->ctx, rt, (unsigned)nc, 0);
+	LLVMTypeRef ft = LLVMFunctionType(ret, pt, (unsigned)n, 0);
+	LLVMValueRef f = LLVMGetInlineAsm(ft, asmtext, strlen(asmtext), cons, strlen(cons), 0, 0,
+					  LLVMInlineAsmDialectATT, 0);
+	LLVMValueRef call = LLVMBuildCall2(e->b, ft, f, args, (unsigned)n, "");
+	unsigned kind = LLVMGetEnumAttributeKindForName("convergent", strlen("convergent"));
+	LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(e->ctx, kind, 0));
+	for (int i = 0; i < nc; i++)
+		d[i] = nc == 1 ? call : LLVMBuildExtractValue(e->b, call, (unsigned)i, "");
+}
+
+static void check_layout(const Value *v, const Layout *want)
+{
+	Layout have = value_layout(v);
+	if (!layout_equal(&have, want))
+		ice("tile-ptx: mma operand is not in its fragment layout (tile-sched)");
+}
+
+/* elements per 32-bit operand register */
+static int per_reg(const Type *el)
+{
+	int bits = scalar_bits(el->scalar);
+	return bits == 16 ? 2 : bits == 8 ? 4 : 1;
+}
+
+void emit_mma(E *e, Op *op)
+{
+	const Type *ta = op->operands[0]->type, *tb = op->operands[1]->type, *tc = op->operands[2]->type;
+	const Type *ea = tile_elem(ta), *ec = tile_elem(tc);
+	if (ta->rank != 2) {
+		unsupported(e, op, "a batched (rank-3) product");
+		return;
+	}
+	const MmaAtom *atom = mma_atom_for(ea, ec, e->o->target->sm);
+	if (!atom) {
+		char what[160];
+		snprintf(what, sizeof what, "a %s x %s -> %s product on %s", ea->str, ea->str, ec->str, e->o->target->name);
+		unsupported(e, op, what);
+		return;
+	}
+	MmaTiling t;
+	const char *err = NULL;
+	if (!mma_tiling(atom, ta->shape[0], tb->shape[1], ta->shape[1], e->warps, &t, &err)) {
+		unsupported(e, op, err);
+		return;
+	}
+	Layout la, lb, lc;
+	mma_layout_a(&t, &la);
+	mma_layout_b(&t, &lb);
+	mma_layout_c(&t, &lc);
+	check_layout(op->operands[0], &la);
+	check_layout(op->operands[1], &lb);
+	check_layout(op->operands[2], &lc);
+	check_layout(op->results[0], &lc);
+	int na = mma_frag_values(&atom->a), nb = mma_frag_values(&atom->b), nc = mma_frag_values(&atom->c);
+	char text[160];
+	snprintf(text, sizeof text, "mma.sync.aligned.m%dn%dk%d.row.col%s.%s.%s.%s.%s", atom->m, atom->n, atom->k,
+		 ec->scalar == SC_I32 ? ".satfinite" : "", ptx_type(op, ec, 2), ptx_type(op, ea, 0), ptx_type(op, ea, 1),
+		 ptx_type(op, ec, 2));
+	if (atom->id != MMA_FMA && e->o->target->sm < 80) {
+		/* mma.sync m16n8k8 is PTX 6.5; the sm_75 default is older (backend.c reads this) */
+		LLVMMetadataRef v = LLVMValueAsMetadata(c_i32(e, 65));
+		LLVMMetadataRef md = LLVMMDNodeInContext2(e->ctx, (LLVMMetadataRef[]){ v }, 1);
+		LLVMAddNamedMetadataOperand(e->mod, "tileiras.min_ptx", LLVMMetadataAsValue(e->ctx, md));
+	}
+	bool half_acc = ec->scalar == SC_F16;
+	int pa = per_reg(ea);
+	TV *A = get(e, op->operands[0]), *B = get(e, op->operands[1]), *C = get(e, op->operands[2]);
+	TV *D = tv_new(e, op->results[0]);
+	for (int64_t mi = 0; mi < t.mt; mi++)
+		for (int64_t ni = 0; ni < t.nt; ni++) {
+			int64_t cr = nc * (ni + t.nt * mi);
+			LLVMValueRef acc[MAXR];
+			for (int j = 0; j < nc; j++)
+				acc[j] = C->r[cr + j];
+			for (int64_t ki = 0; ki < t.kt; ki++) {
+				LLVMValueRef *ar = A->r + na * (ki + t.kt * mi), *br = B->r + nb * (ki + t.kt * ni);
+				if (atom->id == MMA_FMA) {
+					for (int j = 0; j < nc; j++)
+						acc[j] = call_intr(e, "llvm.fma", LLVMTypeOf(acc[j]),
+								   (LLVMValueRef[]){ ar[0], br[j], acc[j] }, 3);
+					continue;
+				}
+				LLVMValueRef a[MAXR], b[MAXR], c[MAXR], d[MAXR];
+				for (int j = 0; j < na / pa; j++)
+					a[j] = pack(e, ar + pa * j, pa);
+				for (int j = 0; j < nb / pa; j++)
+					b[j] = pack(e, br + pa * j, pa);
+				int ncr = half_acc ? nc / 2 : nc;
+				for (int j = 0; j < ncr; j++)
+					c[j] = half_acc ? pack(e, acc + 2 * j, 2) : acc[j];
+				mma_sync(e, text, a, na / pa, b, nb / pa, c, ncr, d);
+				for (int j = 0; j < ncr; j++) {
+					if (!half_acc) {
+						acc[j] = d[j];
+						continue;
+					}
+					LLVMValueRef v = LLVMBuildBitCast(e->b, d[j], LLVMVectorType(LLVMTypeOf(acc[0]), 2), "");
+					acc[2 * j] = LLVMBuildExtractElement(e->b, v, c_i32(e, 0), "");
+					acc[2 * j + 1] = LLVMBuildExtractElement(e->b, v, c_i32(e, 1), "");
+				}
+			}
+			for (int j = 0; j < nc; j++)
+				D->r[cr + j] = acc[j];
+		}
+	set(e, op->results[0], D);
+}

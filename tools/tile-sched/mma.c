@@ -1,0 +1,77 @@
+/* mma.c: the layouts of mmaf (docs/lowering.md "MMA"): the accumulator,
+ * its result and everything in their class (the loop-carried accumulator,
+ * its epilogue) take the mma.sync accumulator fragment layout; the A and B
+ * operands are converted into their fragment layouts (nv_tileas.
+ * convert_layout, inserted after layouts are chosen). The tilings and
+ * fragments are libcommon's (mma.h). An mmaf whose shapes have no tiling
+ * keeps default layouts; tile-ptx then reports it unsupported. mmai the same.
+ * Calls only classes.c. */
+#include <stdlib.h>
+#include "sched_int.h"
+#include "mma.h"
+#include "opinfo.h"
+#include "irutil.h"
+#include "xalloc.h"
+#include "target.h"
+
+/* The tiling of an mmaf / mmai: its atom (libcommon/mma.h) for the
+ * operand and accumulator types on the module's target. */
+static bool tiling_of(F *f, const Op *op, MmaTiling *t)
+{
+	const Type *a = op->operands[0]->type, *b = op->operands[1]->type, *c = op->operands[2]->type;
+	if (a->rank != 2 || b->rank != 2)
+		return false;
+	const Attr *ta = module_attr(f->m, "target");
+	const Target *tg = ta && ta->kind == AT_STRING ? target_by_name(ta->u.s) : NULL;
+	const MmaAtom *atom = mma_atom_for(tile_elem(a), tile_elem(c), tg ? tg->sm : 80);
+	return atom && mma_tiling(atom, a->shape[0], b->shape[1], a->shape[1], f->warps, t, NULL);
+}
+
+void mma_constrain(F *f, Op *op)
+{
+	unite(f, op->operands[2], op->results[0]);
+	if (f->nmmas == f->capmmas) {
+		f->capmmas = f->capmmas ? 2 * f->capmmas : 8;
+		f->mmas = xrealloc(f->mmas, sizeof *f->mmas * (size_t)f->capmmas);
+	}
+	f->mmas[f->nmmas++] = op;
+}
+
+void mma_preassign(F *f)
+{
+	for (int i = 0; i < f->nmmas; i++) {
+		MmaTiling t;
+		int r = find(f, f->mmas[i]->results[0]->id);
+		if (f->assigned[r] || !tiling_of(f, f->mmas[i], &t))
+			continue;
+		mma_layout_c(&t, &f->lay[r]);
+		f->assigned[r] = true;
+	}
+}
+
+void mma_fix(F *f)
+{
+	for (int i = 0; i < f->nmmas; i++) {
+		Op *op = f->mmas[i];
+		MmaTiling t;
+		if (!tiling_of(f, op, &t))
+			continue;
+		for (int k = 0; k < 2; k++) {
+			Layout want;
+			if (k == 0)
+				mma_layout_a(&t, &want);
+			else
+				mma_layout_b(&t, &want);
+			Value *src = op->operands[k];
+			Layout have;
+			if (layout_parse(src->layout->u.s, &have, NULL) && layout_equal(&have, &want))
+				continue;
+			const Type *ty = src->type;
+			Op *cv = op_build(f->m, AS_convert_layout, 1, &src, 1, &ty, op->loc);
+			cv->results[0]->layout = layout_attr(f->m, &want);
+			op_insert_before(op, cv);
+			op->operands[k] = cv->results[0];
+		}
+	}
+	free(f->mmas);
+}
