@@ -63,12 +63,11 @@ void mma_fix(F *f)
 			else
 				mma_layout_b(&t, &want);
 			Value *src = op->operands[k];
-			Layout have;
-			if (layout_parse(src->layout->u.s, &have, NULL) && layout_equal(&have, &want))
+			if (src->lay && layout_equal(src->lay, &want))
 				continue;
 			const Type *ty = src->type;
 			Op *cv = op_build(f->m, AS_convert_layout, 1, &src, 1, &ty, op->loc);
-			cv->results[0]->layout = layout_attr(f->m, &want);
+			set_layout(f->m, cv->results[0], &want);
 			op_insert_before(op, cv);
 			op->operands[k] = cv->results[0];
 		}
