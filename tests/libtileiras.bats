@@ -94,9 +94,11 @@ compare_corpus() {
 
 @test "libtileiras: a rejected kernel is code 5 with the stage's message in the log" {
 	require_ptxas
-	run "$API" compile "$CORPUS/matmul.tileirbc" sm_90 3 "$SCRATCH/m.cubin" "$SCRATCH/m.ptx"
+	# 8-bit floats on sm_80: tile-lower rejects them (a user error at the kernel's line)
+	F8="$ROOT/tests/pipeline/corpus/convert_f8.tileirbc"
+	run "$API" compile "$F8" sm_80 3 "$SCRATCH/m.cubin" "$SCRATCH/m.ptx"
 	[ "$status" -eq 5 ]
-	assert_line --partial "tile-lower: $CORPUS/matmul.tileirbc: loc("
+	assert_line --partial "tile-lower: $F8: loc(\"tests/pipeline/kernels/ops.py\":62:36): error: 'cuda_tile.ftof' op: 8-bit floats are not supported on sm_80"
 	assert_line "error: failed to compile Tile IR program"
 	[ ! -e "$SCRATCH/m.cubin" ]
 }
@@ -150,7 +152,7 @@ compare_corpus() {
 	run tileiras-inproc "$f" --gpu-name=sm_60 -o "$SCRATCH/x"
 	[ "$status" -eq 2 ]
 	assert_output "error: unsupported GPU target"
-	run tileiras-inproc "$CORPUS/matmul.tileirbc" --gpu-name=sm_90 -o "$SCRATCH/x"
+	run tileiras-inproc "$ROOT/tests/pipeline/corpus/convert_f8.tileirbc" --gpu-name=sm_80 -o "$SCRATCH/x"
 	[ "$status" -eq 5 ]
 	[ ! -e "$SCRATCH/x" ]
 }
