@@ -330,6 +330,14 @@ static bool dst(DecodeCtx *dc, const RawOperand *o, int32_t *slot)
 }
 
 /* [base+off]: base slot (0 for a bare number) and offset; space from a symbol */
+/* the second register of a destination pair (setp's p|q, elect's r|p): o->name2 */
+static bool dst_second(DecodeCtx *dc, const RawOperand *o, int32_t *slot)
+{
+	RawOperand q = *o;
+	snprintf(q.name, sizeof q.name, "%s", o->name2);
+	return dst(dc, &q, slot);
+}
+
 static bool addr(DecodeCtx *dc, const RawOperand *o, Insn *in, int32_t *slot)
 {
 	if (o->kind != RO_ADDR)
@@ -763,9 +771,7 @@ int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, in
 			return -1;
 		in->nd = 1;
 		if (ops[0].pair) {
-			RawOperand q = ops[0];
-			snprintf(q.name, sizeof q.name, "%s", ops[0].name2);
-			if (!dst(dc, &q, &d[1]))
+			if (!dst_second(dc, &ops[0], &d[1]))
 				return -1;
 			in->nd = 2;
 		}
@@ -791,9 +797,7 @@ int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, in
 			return -1;
 		in->nd = 1;
 		if (ops[0].pair) {
-			RawOperand q = ops[0];
-			snprintf(q.name, sizeof q.name, "%s", ops[0].name2);
-			if (!dst(dc, &q, &d[1]))
+			if (!dst_second(dc, &ops[0], &d[1]))
 				return -1;
 			in->nd = 2;
 		}
@@ -810,9 +814,7 @@ int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, in
 		in->nd = 1;
 		d[1] = 1;
 		if (ops[0].pair) {
-			RawOperand q = ops[0];
-			snprintf(q.name, sizeof q.name, "%s", ops[0].name2);
-			if (!dst(dc, &q, &d[1]))
+			if (!dst_second(dc, &ops[0], &d[1]))
 				return -1;
 		}
 		in->nd = 2;
@@ -823,9 +825,7 @@ int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, in
 			return -1;
 		in->nd = 1;
 		if (ops[0].pair) {
-			RawOperand q = ops[0];
-			snprintf(q.name, sizeof q.name, "%s", ops[0].name2);
-			if (!dst(dc, &q, &d[1]))
+			if (!dst_second(dc, &ops[0], &d[1]))
 				return -1;
 			in->nd = 2;
 		}
@@ -896,9 +896,7 @@ int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, in
 		return -1;
 	in->nd = 1;
 	if (ops[0].pair) {
-		RawOperand q = ops[0];
-		snprintf(q.name, sizeof q.name, "%s", ops[0].name2);
-		if (!dst(dc, &q, &d[1]))
+		if (!dst_second(dc, &ops[0], &d[1]))
 			return -1;
 		in->nd = 2;
 	}
