@@ -24,7 +24,8 @@ const char *pack_host_triple(const char *arch, const char *os)
 	return win ? "x86_64-pc-windows-msvc" : "x86_64-unknown-linux-gnu";
 }
 
-int pack_host_object(const PackOptions *o, const void *fatbin, size_t len, StrBuf *obj)
+int host_module_open(HostModule *h, const PackOptions *o, const char *name, int opt_level,
+		     int code_model)
 {
 	LLVMInitializeX86TargetInfo();
 	LLVMInitializeX86Target();
@@ -35,22 +36,52 @@ int pack_host_object(const PackOptions *o, const void *fatbin, size_t len, StrBu
 	LLVMInitializeAArch64TargetMC();
 	LLVMInitializeAArch64AsmPrinter();
 
-	const char *triple = pack_host_triple(o->host_arch, o->host_os);
+	h->triple = pack_host_triple(o->host_arch, o->host_os);
 	LLVMTargetRef target;
 	char *err = NULL;
-	if (LLVMGetTargetFromTriple(triple, &target, &err)) {
-		diag_plain("LLVM has no target for %s: %s", triple, err);
+	if (LLVMGetTargetFromTriple(h->triple, &target, &err)) {
+		diag_plain("LLVM has no target for %s: %s", h->triple, err);
 		LLVMDisposeMessage(err);
 		return -1;
 	}
-	LLVMTargetMachineRef tm = LLVMCreateTargetMachine(target, triple, "generic", "",
-							  LLVMCodeGenLevelNone, LLVMRelocPIC,
-							  LLVMCodeModelDefault);
-	LLVMContextRef ctx = LLVMContextCreate();
-	LLVMModuleRef m = LLVMModuleCreateWithNameInContext("tileiras", ctx);
-	LLVMSetTarget(m, triple);
-	LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
-	LLVMSetModuleDataLayout(m, td);
+	h->tm = LLVMCreateTargetMachine(target, h->triple, "generic", "",
+					(LLVMCodeGenOptLevel)opt_level, LLVMRelocPIC,
+					(LLVMCodeModel)code_model);
+	h->ctx = LLVMContextCreate();
+	h->m = LLVMModuleCreateWithNameInContext(name, h->ctx);
+	LLVMSetTarget(h->m, h->triple);
+	h->td = LLVMCreateTargetDataLayout(h->tm);
+	LLVMSetModuleDataLayout(h->m, h->td);
+	return 0;
+}
+
+int host_module_emit(HostModule *h, const char *what, StrBuf *obj)
+{
+	int rc = 0;
+	char *err = NULL;
+	LLVMMemoryBufferRef mb = NULL;
+	if (LLVMTargetMachineEmitToMemoryBuffer(h->tm, h->m, LLVMObjectFile, &err, &mb)) {
+		diag_plain("LLVM could not emit the %s for %s: %s", what, h->triple, err);
+		LLVMDisposeMessage(err);
+		rc = -1;
+	} else {
+		sb_putn(obj, LLVMGetBufferStart(mb), LLVMGetBufferSize(mb));
+		LLVMDisposeMemoryBuffer(mb);
+	}
+	LLVMDisposeTargetData(h->td);
+	LLVMDisposeModule(h->m);
+	LLVMContextDispose(h->ctx);
+	LLVMDisposeTargetMachine(h->tm);
+	return rc;
+}
+
+int pack_host_object(const PackOptions *o, const void *fatbin, size_t len, StrBuf *obj)
+{
+	HostModule h;
+	if (host_module_open(&h, o, "tileiras", LLVMCodeGenLevelNone, LLVMCodeModelDefault))
+		return -1;
+	LLVMContextRef ctx = h.ctx;
+	LLVMModuleRef m = h.m;
 
 	LLVMValueRef bytes = LLVMConstStringInContext2(ctx, fatbin, len, 1);
 	LLVMValueRef g = LLVMAddGlobal(m, LLVMTypeOf(bytes), o->symbol);
@@ -70,19 +101,5 @@ int pack_host_object(const PackOptions *o, const void *fatbin, size_t len, StrBu
 	LLVMSetAlignment(sz, 8);
 	sb_free(&sname);
 
-	int rc = 0;
-	LLVMMemoryBufferRef mb = NULL;
-	if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &err, &mb)) {
-		diag_plain("LLVM could not emit the host object for %s: %s", triple, err);
-		LLVMDisposeMessage(err);
-		rc = -1;
-	} else {
-		sb_putn(obj, LLVMGetBufferStart(mb), LLVMGetBufferSize(mb));
-		LLVMDisposeMemoryBuffer(mb);
-	}
-	LLVMDisposeTargetData(td);
-	LLVMDisposeModule(m);
-	LLVMContextDispose(ctx);
-	LLVMDisposeTargetMachine(tm);
-	return rc;
+	return host_module_emit(&h, "host object", obj);
 }

@@ -89,32 +89,14 @@ static LLVMValueRef pre_load(LLVMModuleRef m, LLVMContextRef ctx, LLVMValueRef t
 
 int pack_nv_host(const PackOptions *o, const char *const *names, int n, StrBuf *obj)
 {
-	LLVMInitializeX86TargetInfo();
-	LLVMInitializeX86Target();
-	LLVMInitializeX86TargetMC();
-	LLVMInitializeX86AsmPrinter();
-	LLVMInitializeAArch64TargetInfo();
-	LLVMInitializeAArch64Target();
-	LLVMInitializeAArch64TargetMC();
-	LLVMInitializeAArch64AsmPrinter();
-
 	const char *triple = pack_host_triple(o->host_arch, o->host_os);
 	bool x86 = strncmp(triple, "x86_64", 6) == 0;
-	LLVMTargetRef target;
-	char *err = NULL;
-	if (LLVMGetTargetFromTriple(triple, &target, &err)) {
-		diag_plain("LLVM has no target for %s: %s", triple, err);
-		LLVMDisposeMessage(err);
+	HostModule h;
+	if (host_module_open(&h, o, "tileir_host", LLVMCodeGenLevelDefault,
+			     x86 ? LLVMCodeModelLarge : LLVMCodeModelDefault))
 		return -1;
-	}
-	LLVMTargetMachineRef tm = LLVMCreateTargetMachine(target, triple, "generic", "",
-							  LLVMCodeGenLevelDefault, LLVMRelocPIC,
-							  x86 ? LLVMCodeModelLarge : LLVMCodeModelDefault);
-	LLVMContextRef ctx = LLVMContextCreate();
-	LLVMModuleRef m = LLVMModuleCreateWithNameInContext("tileir_host", ctx);
-	LLVMSetTarget(m, triple);
-	LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
-	LLVMSetModuleDataLayout(m, td);
+	LLVMContextRef ctx = h.ctx;
+	LLVMModuleRef m = h.m;
 	LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
 	LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
 	LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
@@ -171,23 +153,9 @@ int pack_nv_host(const PackOptions *o, const char *const *names, int n, StrBuf *
 					      i64c(i64, 2), pl };
 	LLVMSetInitializer(table, LLVMConstNamedStruct(tab_ty, tab, CALLBACKS_WORDS));
 
-	int rc = 0;
 	char *verr = NULL;
 	if (LLVMVerifyModule(m, LLVMReturnStatusAction, &verr))
 		ice("the .nv.host module is invalid LLVM IR: %s", verr ? verr : "?");
 	LLVMDisposeMessage(verr);
-	LLVMMemoryBufferRef mb = NULL;
-	if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &err, &mb)) {
-		diag_plain("LLVM could not emit the .nv.host object for %s: %s", triple, err);
-		LLVMDisposeMessage(err);
-		rc = -1;
-	} else {
-		sb_putn(obj, LLVMGetBufferStart(mb), LLVMGetBufferSize(mb));
-		LLVMDisposeMemoryBuffer(mb);
-	}
-	LLVMDisposeTargetData(td);
-	LLVMDisposeModule(m);
-	LLVMContextDispose(ctx);
-	LLVMDisposeTargetMachine(tm);
-	return rc;
+	return host_module_emit(&h, ".nv.host object", obj);
 }

@@ -88,6 +88,20 @@ int ptx_entry_names(const uint8_t *ptx, size_t len, StrBuf *names);
 int pack_nv_host(const PackOptions *o, const char *const *names, int n, StrBuf *obj);
 /* "x86_64-unknown-linux-gnu" ... for --host-arch / --host-os (hostobj.c). */
 const char *pack_host_triple(const char *arch, const char *os);
+/* A host LLVM module for --host-arch/--host-os (hostobj.c): host_module_open
+ * makes the target machine, context and module (0, or -1 after a diagnostic);
+ * host_module_emit writes the object to obj and disposes of everything (what
+ * names the object in its error message). */
+typedef struct HostModule {
+	const char *triple;
+	struct LLVMOpaqueTargetMachine *tm;
+	struct LLVMOpaqueContext *ctx;
+	struct LLVMOpaqueModule *m;
+	struct LLVMOpaqueTargetData *td;
+} HostModule;
+int host_module_open(HostModule *h, const PackOptions *o, const char *name, int opt_level,
+		     int code_model);
+int host_module_emit(HostModule *h, const char *what, StrBuf *obj);
 /* A host relocatable object holding the fatbin (LLVM C API). */
 int pack_host_object(const PackOptions *o, const void *fatbin, size_t len, StrBuf *obj);
 
