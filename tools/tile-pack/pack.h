@@ -84,6 +84,9 @@ int pack_fatbin(const PackOptions *o, const PtxInput *in, const StrBuf *cubin,
 		const char *arch, StrBuf *fatbin);
 /* The entries' names, in PTX order, NUL-separated in names (tileir.c). */
 int ptx_entry_names(const uint8_t *ptx, size_t len, StrBuf *names);
+/* The CUDA toolkit root: the first of CUDA_ROOT, CUDA_HOME, CUDA_PATH set
+ * (*var names it), else /usr/local/cuda (*var NULL) (ptxas.c). */
+const char *pack_cuda_root(const char **var);
 /* The .nv.host launch-callback object for these entries (nvhost.c). */
 int pack_nv_host(const PackOptions *o, const char *const *names, int n, StrBuf *obj);
 /* "x86_64-unknown-linux-gnu" ... for --host-arch / --host-os (hostobj.c). */

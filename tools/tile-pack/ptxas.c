@@ -16,19 +16,24 @@
 #include "tool.h"
 #include "xalloc.h"
 
-static char *search_tool(const char *name, StrBuf *looked)
+const char *pack_cuda_root(const char **var)
 {
 	static const char *const vars[] = { "CUDA_ROOT", "CUDA_HOME", "CUDA_PATH" };
-	const char *root = NULL, *var = NULL;
-	for (size_t i = 0; i < sizeof vars / sizeof vars[0] && !root; i++) {
+	for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
 		const char *v = getenv(vars[i]);
 		if (v && *v) {
-			root = v;
-			var = vars[i];
+			*var = vars[i];
+			return v;
 		}
 	}
-	if (!root)
-		root = "/usr/local/cuda";
+	*var = NULL;
+	return "/usr/local/cuda";
+}
+
+static char *search_tool(const char *name, StrBuf *looked)
+{
+	const char *var;
+	const char *root = pack_cuda_root(&var);
 	StrBuf p = {0};
 	sb_printf(&p, "%s/bin/%s", root, name);
 	if (access(sb_cstr(&p), X_OK) == 0)

@@ -104,17 +104,8 @@ static void on_path(Cands *c, const char *name, bool as_prefix)
 
 static void candidates(Cands *c, StrBuf *looked)
 {
-	static const char *const vars[] = { "CUDA_ROOT", "CUDA_HOME", "CUDA_PATH" };
-	const char *root = NULL, *var = NULL;
-	for (size_t i = 0; i < sizeof vars / sizeof vars[0] && !root; i++) {
-		const char *v = getenv(vars[i]);
-		if (v && *v) {
-			root = v;
-			var = vars[i];
-		}
-	}
-	if (!root)
-		root = "/usr/local/cuda";
+	const char *var;
+	const char *root = pack_cuda_root(&var);
 	StrBuf p = {0};
 	sb_printf(&p, "%s/bin/ptxas", root);
 	add(c, p.s);
