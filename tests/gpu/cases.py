@@ -90,7 +90,7 @@ def names_in(expr):
 
 # --- the manifest ----------------------------------------------------------------
 
-INIT_KINDS = {"normal", "normal_zeros", "uniform", "randint", "randint_zeros", "zeros", "fill"}
+INIT_KINDS = {"normal", "normal_zeros", "uniform", "randint", "randint_zeros", "randint_nonzero", "zeros", "fill"}
 METRICS = {"exact", "relnorm", "printf"}
 INT_RANGE = {"i8": (-2**7, 2**7), "i16": (-2**15, 2**15), "i32": (-2**31, 2**31), "i64": (-2**63, 2**63)}
 
@@ -333,10 +333,12 @@ def generate(init, dtype, shape, rng, env):
             v[rng.random(n) < 1 / 16] = 0
     elif kind == "uniform":
         v = rng.uniform(args[0], args[1], n).astype(np.float32)
-    elif kind in ("randint", "randint_zeros"):
+    elif kind in ("randint", "randint_zeros", "randint_nonzero"):
         v = rng.integers(int(args[0]), int(args[1]), n, dtype=np.int64)
         if kind == "randint_zeros":
             v[rng.random(n) < 1 / 16] = 0
+        elif kind == "randint_nonzero":     # a divisor: x / 0 is undefined behaviour
+            v[v == 0] = 1
     elif kind == "zeros":
         v = np.zeros(n)
     elif kind == "fill":
