@@ -61,12 +61,13 @@ PY
 		--no-triton --out "$SCRATCH/o" --seed 7
 	assert_success
 	assert_output --partial "correctness (b1 = block (1,1,1)"
-	assert_output --partial "blocks used: nvidia=(1,1,1), nvidia=(128,1,1), ours=(128,1,1)"
+	assert_output --partial "blocks used: nvidia=(1,1,1), nvidia=(128,1,1), ours=(1,1,1), ours=(128,1,1)"
+	assert_line --regexp '^  ours b1 +4/4 ok'
 	assert_line --regexp '^  nv b1 +4/4 ok'
 	assert_output --partial "summary: 4 kernels timed for nvidia, 4 for ours"
 	assert_file_exists "$SCRATCH/o/gpu-check.json"
 	assert_file_exists "$SCRATCH/o/gpu-check.txt"
-	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["config"]["seed"] == 7 and len(d["results"]) == 12' \
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["config"]["seed"] == 7 and len(d["results"]) == 16' \
 		"$SCRATCH/o/gpu-check.json"
 }
 
