@@ -60,6 +60,7 @@ static const char *const E_MOS_RED[] = { "relaxed", NULL };
 #define A_STR(n) { n, AK_STR, REQ, 0, NULL, NULL }
 #define A_UNIT(n, since) { n, AK_UNIT, OPT, since, NULL, NULL }
 #define A_IDENT { "identities", AK_ARRAY, REQ, 0, NULL, NULL }
+#define A_BELOW(n, kind) { n, kind, BELOW, 0, NULL, NULL }   /* set by the lower stages only */
 
 /* the `rule` column of dialect_cuda_tile.def: operand groups, segmented?,
  * results min..max (-1 = any), regions, element class of the operands, of
@@ -713,23 +714,6 @@ static bool check_operands(V *v, const Op *op, const OpRule *r, Groups *g)
 	return true;
 }
 
-/* Attributes the lower stages put on cuda_tile ops they keep (docs/ir.md
- * §6.3), accepted only below cuda_tile (verify_kept_ops). */
-static const struct { enum OpCode code; AttrRule rule; } below_attrs[] = {
-	{ CT_extract, { .name = "via_shared", .kind = AK_UNIT } },
-	{ CT_entry, { .name = "num_warps", .kind = AK_INT } },
-};
-
-static const AttrRule *below_attr(const V *v, const Op *op, const char *name)
-{
-	if (!v->below)
-		return NULL;
-	for (size_t i = 0; i < sizeof below_attrs / sizeof below_attrs[0]; i++)
-		if ((int)below_attrs[i].code == (int)op->info->code && strcmp(below_attrs[i].rule.name, name) == 0)
-			return &below_attrs[i].rule;
-	return NULL;
-}
-
 static bool check_attrs(V *v, const Op *op, const OpRule *r)
 {
 	bool ok = true;
@@ -737,16 +721,18 @@ static bool check_attrs(V *v, const Op *op, const OpRule *r)
 		const NamedAttr *na = &op->attrs[i];
 		if (strcmp(na->name, "operand_segment_sizes") == 0)
 			continue;   /* check_operands */
-		const AttrRule *ar = below_attr(v, op, na->name);
+		const AttrRule *ar = NULL;
 		for (int j = 0; !ar && j < MAX_ATTRS && r->attrs[j].name; j++)
-			if (strcmp(r->attrs[j].name, na->name) == 0)
+			if (strcmp(r->attrs[j].name, na->name) == 0 && (r->attrs[j].req != BELOW || v->below))
 				ar = &r->attrs[j];
 		if (!ar) {
 			char buf[512];
 			size_t len = 0;
 			buf[0] = 0;
 			for (int j = 0; j < MAX_ATTRS && r->attrs[j].name && len < sizeof buf; j++) {
-				int w = snprintf(buf + len, sizeof buf - len, "%s%s", j ? ", " : "",
+				if (r->attrs[j].req == BELOW)
+					continue;   /* never listed, as below cuda_tile they are known */
+				int w = snprintf(buf + len, sizeof buf - len, "%s%s", len ? ", " : "",
 						 r->attrs[j].name);
 				if (w > 0)
 					len += (size_t)w;
