@@ -920,6 +920,17 @@ const char *verify_check_tables(char *buf, size_t n)
 	return NULL;
 }
 
+const char *verify_rule_attr(int opcode, int i)
+{
+	if (opcode < 0 || opcode >= OPCODE_COUNT)
+		return NULL;
+	const OpRule *r = &rules[opcode];
+	for (int j = 0; j < MAX_ATTRS && r->attrs[j].name; j++)
+		if (r->attrs[j].req != BELOW && i-- == 0)
+			return r->attrs[j].name;
+	return NULL;
+}
+
 static int parse_version(const Attr *a)
 {
 	if (!a || a->kind != AT_STRING)

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "reader.h"
 #include "opinfo.h"
+#include "verify.h"
 #include "diag.h"
 #include "xalloc.h"
 
@@ -77,7 +78,20 @@ void ops_check_layouts(void)
 		}
 		if (!layouts[i])
 			ice("dialect_cuda_tile.def: no layout for '%s'", o->name);
+		/* the layout decodes exactly the attributes the verifier's rule takes */
+		int nattrs = 0, nfields = 0;
+		while (verify_rule_attr(i, nattrs))
+			nattrs++;
 		for (const Field *f = layouts[i]; f->kind != F_END; f++) {
+			if (f->name) {
+				bool in_rule = false;
+				for (int j = 0; !in_rule && j < nattrs; j++)
+					in_rule = strcmp(verify_rule_attr(i, j), f->name) == 0;
+				if (!in_rule)
+					ice("dialect_cuda_tile.def: '%s': layout attribute '%s' is not in its rule",
+					    o->name, f->name);
+				nfields++;
+			}
 			if (f->since && (!bytecode_version_known(f->since) || f->since < o->since))
 				ice("dialect_cuda_tile.def: '%s': layout field version %d is not a bytecode version from %s on",
 				    o->name, f->since, bytecode_version_name(o->since));
@@ -85,6 +99,8 @@ void ops_check_layouts(void)
 						  (f->since && !enum_spelling(f->en, (uint64_t)f->dflt, o->since))))
 				ice("dialect_cuda_tile.def: '%s': bad enum layout field '%s'", o->name, f->name);
 		}
+		if (nfields != nattrs)
+			ice("dialect_cuda_tile.def: '%s': its rule takes an attribute its layout lacks", o->name);
 	}
 }
 
