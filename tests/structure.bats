@@ -46,7 +46,7 @@ ct_rows() {
 			{ print name ": emit_" emit " is not declared in families.h"; bad = 1 }
 		# an elementwise op: its case in its emitter family file
 		if (traits ~ /(^|\|)EW(\||$)/) {
-			cmd = "grep -lw \"emit_" emit "\" " ptx "/op_*.c | xargs grep -lw \"CT_" name "\""
+			cmd = "grep -lw \"emit_" emit "\" " ptx "/op_*.c | xargs -r grep -lw \"CT_" name "\""
 			file = ""; cmd | getline file; close(cmd)
 			if (file == "") { print name ": no CT_" name " case in the file of emit_" emit; bad = 1 }
 		}
