@@ -15,15 +15,15 @@
 #define SCHED OPT_SCHED
 
 const OpInfo op_table[OPCODE_COUNT] = {
-#define OP(n, opc, since, traits, lower, family) \
+#define OP(n, opc, since, traits, lower, family, emit, rule, layout) \
 	{ CT_##n, DIALECT_CUDA_TILE, "cuda_tile." #n, #n, opc, since, traits, LOWER_##lower, FAM_##family, NVC_NONE },
 #include "dialect_cuda_tile.def"
 #undef OP
-#define NVOP(n, dialects, traits, check) NVOP_IN_AA_##dialects( \
+#define NVOP(n, dialects, traits, check, emit) NVOP_IN_AA_##dialects( \
 	{ AA_##n, DIALECT_NV_TILEAA, "nv_tileaa." #n, #n, -1, 0, traits, LOWER_NA, FAM_NONE, NVC_##check },)
 #include "dialect_nv_tile.def"
 #undef NVOP
-#define NVOP(n, dialects, traits, check) NVOP_IN_AS_##dialects( \
+#define NVOP(n, dialects, traits, check, emit) NVOP_IN_AS_##dialects( \
 	{ AS_##n, DIALECT_NV_TILEAS, "nv_tileas." #n, #n, -1, 0, traits, LOWER_NA, FAM_NONE, NVC_##check },)
 #include "dialect_nv_tile.def"
 #undef NVOP
@@ -32,7 +32,7 @@ const OpInfo op_table[OPCODE_COUNT] = {
 /* cuda_tile ops by bytecode opcode (a repeated opcode does not compile:
  * -Woverride-init is part of -Wextra) */
 static const OpInfo *const by_opcode[256] = {
-#define OP(n, opc, since, traits, lower, family) [opc] = &op_table[CT_##n],
+#define OP(n, opc, since, traits, lower, family, emit, rule, layout) [opc] = &op_table[CT_##n],
 #include "dialect_cuda_tile.def"
 #undef OP
 };

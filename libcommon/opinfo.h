@@ -60,13 +60,13 @@ enum NvCheck {
 #define NVOP_IN_AS_AS(...) __VA_ARGS__
 
 enum OpCode {
-#define OP(name, opcode, since, traits, lower, family) CT_##name,
+#define OP(name, opcode, since, traits, lower, family, emit, rule, layout) CT_##name,
 #include "dialect_cuda_tile.def"
 #undef OP
-#define NVOP(name, dialects, traits, check) NVOP_IN_AA_##dialects(AA_##name,)
+#define NVOP(name, dialects, traits, check, emit) NVOP_IN_AA_##dialects(AA_##name,)
 #include "dialect_nv_tile.def"
 #undef NVOP
-#define NVOP(name, dialects, traits, check) NVOP_IN_AS_##dialects(AS_##name,)
+#define NVOP(name, dialects, traits, check, emit) NVOP_IN_AS_##dialects(AS_##name,)
 #include "dialect_nv_tile.def"
 #undef NVOP
 	OPCODE_COUNT

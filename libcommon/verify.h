@@ -37,4 +37,10 @@ int verify_kept_ops(Module *m);
  * Run by the C unit tests (tests/unit/libcommon_test.c). */
 const char *verify_check_tables(char *buf, size_t n);
 
+/* The i-th attribute (from 0) a cuda_tile op's rule takes at stage
+ * cuda_tile (not those only the lower stages put on it), NULL past the
+ * last: for tile-read's check that an op's wire layout and its verifier
+ * rule name the same attributes (ops_check_layouts). */
+const char *verify_rule_attr(int opcode, int i);
+
 #endif

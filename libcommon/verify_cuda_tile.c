@@ -1,6 +1,7 @@
 /* verify_cuda_tile.c: the cuda_tile verifier (verify.h).
  *
- * Driven by one table row per op (`rules[]`, indexed by OpCode): the operand
+ * Driven by one row per op (`rules[]`, indexed by OpCode, built from the
+ * `rule` column of libcommon/dialect_cuda_tile.def): the operand
  * groups, whether the op carries operand_segment_sizes, the result count,
  * the region count, the attributes it takes, and a type-rule family with its
  * element classes and flags. The generic part (this file) checks counts,
@@ -59,142 +60,23 @@ static const char *const E_MOS_RED[] = { "relaxed", NULL };
 #define A_STR(n) { n, AK_STR, REQ, 0, NULL, NULL }
 #define A_UNIT(n, since) { n, AK_UNIT, OPT, since, NULL, NULL }
 #define A_IDENT { "identities", AK_ARRAY, REQ, 0, NULL, NULL }
+#define A_BELOW(n, kind) { n, kind, BELOW, 0, NULL, NULL }   /* set by the lower stages only */
 
-/* one row: operand groups, segmented?, results min..max (-1 = any), regions,
- * element class of the operands, of the result, flags, attributes (the
- * op's type-rule family is the `family` column of dialect_cuda_tile.def) */
+/* the `rule` column of dialect_cuda_tile.def: operand groups, segmented?,
+ * results min..max (-1 = any), regions, element class of the operands, of
+ * the result, flags, attributes (the op's type-rule family is its `family`
+ * column) */
 #define SAME(ops, ec, fl, ...) { ops, 0, 1, 1, 0, ec, 0, fl, { __VA_ARGS__ } }
 #define SAMEI(ops, ...) SAME(ops, EC_INT, 0, __VA_ARGS__)
 #define SAMEF(ops, ...) SAME(ops, EC_BF, 0, __VA_ARGS__)
 #define CONV(ec, ec2, fl, ...) { "1", 0, 1, 1, 0, ec, ec2, fl, { __VA_ARGS__ } }
 #define ROW(ops, seg, rmin, rmax, nreg, ...) { ops, seg, rmin, rmax, nreg, 0, 0, 0, { __VA_ARGS__ } }
+#define IMPURE(ops, seg, rmin, rmax, ...) { ops, seg, rmin, rmax, 0, 0, 0, F_IMPURE, { __VA_ARGS__ } }
 
 const OpRule rules[OPCODE_COUNT] = {
-	[CT_absf] = SAMEF("1", { 0 }),
-	[CT_absi] = SAMEI("1", { 0 }),
-	[CT_addf] = SAMEF("11", A_RM(E_RND_IEEE), A_FTZ),
-	[CT_addi] = SAMEI("11", A_OVF),
-	[CT_andi] = SAMEI("11", { 0 }),
-	[CT_assert] = ROW("1", 0, 0, 0, 0, A_STR("message")),
-	[CT_assume] = { "1", 0, 1, 1, 0, 0, 0, F_IMPURE,
-			{ { "predicate", AK_PRED, REQ, 0, NULL, NULL } } },
-	[CT_atomic_cas_tko] = ROW("111??", 1, 2, 2, 0, A_MOS(E_MOS_ATOMIC), A_SCOPE),
-	[CT_atomic_rmw_tko] = ROW("11??", 1, 2, 2, 0, A_MOS(E_MOS_ATOMIC), A_SCOPE,
-				  ENUM_("mode", RMW_MODE, NULL, REQ, 0, NULL)),
-	[CT_bitcast] = CONV(EC_NUM, EC_NUM, W_SAMEWIDTH, { 0 }),
-	[CT_break] = ROW("*", 0, 0, 0, 0, { 0 }),
-	[CT_broadcast] = ROW("1", 0, 1, 1, 0, { 0 }),
-	[CT_cat] = ROW("11", 0, 1, 1, 0, A_INT("dim")),
-	[CT_ceil] = SAMEF("1", { 0 }),
-	[CT_cmpf] = { "11", 0, 1, 1, 0, EC_BF, 0, 0,
-		      { ENUM_("comparison_predicate", CMP_PRED, NULL, REQ, 0, NULL),
-			ENUM_("comparison_ordering", CMP_ORD, NULL, REQ, 0, NULL) } },
-	[CT_cmpi] = { "11", 0, 1, 1, 0, EC_INT, 0, 0,
-		      { ENUM_("comparison_predicate", CMP_PRED, NULL, REQ, 0, NULL), A_SIGN } },
-	[CT_constant] = ROW("", 0, 1, 1, 0, { "value", AK_DENSE, REQ, 0, NULL, NULL }),
-	[CT_continue] = ROW("*", 0, 0, 0, 0, { 0 }),
-	[CT_cos] = SAMEF("1", { 0 }),
-	[CT_cosh] = SAMEF("1", { 0 }),
-	[CT_divf] = SAME("11", EC_BF, F_APPROX_F32 | F_FULL_F32, A_RM(E_RND_DIVF), A_FTZ),
-	[CT_divi] = SAME("11", EC_INT, F_DIVI | F_IMPURE, A_SIGN,
-			 ENUM_("rounding", ROUNDING, E_RND_DIVI, REQ, 0, NULL)),
-	[CT_entry] = ROW("", 0, 0, 0, 1, A_STR("sym_name"),
-			 { "function_type", AK_TYPE, REQ, 0, NULL, NULL }, A_HINTS,
-			 { "arg_attrs", AK_ARRAY, OPT, 0, NULL, NULL },
-			 { "res_attrs", AK_ARRAY, OPT, 0, NULL, NULL }),
-	[CT_exp] = SAME("1", EC_BF, F_APPROX_F32, ENUM_("rounding_mode", ROUNDING, E_RND_FULL, REQ, 1303, "full")),
-	[CT_exp2] = SAMEF("1", A_FTZ),
-	[CT_exti] = CONV(EC_INT | B(I4), EC_INT, W_WIDER, A_SIGN),
-	[CT_extract] = ROW("1*", 0, 1, 1, 0, { 0 }),
-	[CT_floor] = SAMEF("1", { 0 }),
-	[CT_fma] = SAMEF("111", A_RM(E_RND_IEEE), A_FTZ),
-	[CT_for] = ROW("111*", 0, 0, -1, 1, A_UNIT("unsignedCmp", 1302)),
-	[CT_ftof] = CONV(EC_FT, EC_FT, W_DIFFTYPE | F_FTOF, A_RM(NULL)),
-	[CT_ftoi] = CONV(EC_FT, EC_INT, 0, A_SIGN, A_RM(E_RND_FTOI), A_UNIT("saturating", 1304)),
-	[CT_get_global] = ROW("", 0, 1, 1, 0, A_STR("name")),
-	[CT_get_index_space_shape] = { "1", 0, 1, -1, 0, 0, 0, F_IMPURE, { { 0 } } },
-	[CT_get_num_tile_blocks] = ROW("", 0, 3, 3, 0, { 0 }),
-	[CT_get_tensor_shape] = { "1", 0, 0, -1, 0, 0, 0, F_IMPURE, { { 0 } } },
-	[CT_get_tile_block_id] = ROW("", 0, 3, 3, 0, { 0 }),
-	[CT_global] = ROW("", 0, 0, 0, 0, A_STR("sym_name"),
-			  { "value", AK_DENSE, REQ, 0, NULL, NULL }, A_INT("alignment"),
-			  A_UNIT("constant", 1303),
-			  ENUM_("symbol_visibility", VISIBILITY, NULL, OPT, 1303, "public")),
-	[CT_if] = ROW("1", 0, 0, -1, 2, { 0 }),
-	[CT_int_to_ptr] = CONV(B(I64), EC_PTR, 0, { 0 }),
-	[CT_iota] = ROW("", 0, 1, 1, 0, { 0 }),
-	[CT_itof] = CONV(EC_INT, EC_FT, F_ITOF, A_SIGN, A_RM(E_RND_ITOF)),
-	[CT_join_tokens] = ROW("*", 0, 1, 1, 0, { 0 }),
-	[CT_load_ptr_tko] = ROW("1???", 1, 2, 2, 0, A_MOS(E_MOS_LOAD), A_SCOPE_OPT, A_HINTS),
-	[CT_load_view_tko] = ROW("1*?", 1, 2, 2, 0, A_MOS(E_MOS_LOAD), A_SCOPE_OPT,
-				 A_HINTS, A_INBOUNDS),
-	[CT_log] = SAMEF("1", { 0 }),
-	[CT_log2] = SAMEF("1", { 0 }),
-	[CT_loop] = ROW("*", 0, 0, -1, 1, { 0 }),
-	[CT_make_partition_view] = ROW("1", 0, 1, 1, 0, { 0 }),
-	[CT_make_tensor_view] = { "1**", 1, 1, 1, 0, 0, 0, F_IMPURE, { { 0 } } },
-	[CT_make_token] = ROW("", 0, 1, 1, 0, { 0 }),
-	[CT_maxf] = SAMEF("11", A_UNIT("propagate_nan", 0), A_FTZ),
-	[CT_maxi] = SAMEI("11", A_SIGN),
-	[CT_minf] = SAMEF("11", A_UNIT("propagate_nan", 0), A_FTZ),
-	[CT_mini] = SAMEI("11", A_SIGN),
-	[CT_mmaf] = ROW("111", 0, 1, 1, 0, A_UNIT("fast_acc", 1303)),
-	[CT_mmai] = ROW("111", 0, 1, 1, 0, ENUM_("signedness_lhs", SIGNEDNESS, NULL, REQ, 0, NULL),
-			ENUM_("signedness_rhs", SIGNEDNESS, NULL, REQ, 0, NULL)),
-	[CT_module] = ROW("", 0, 0, 0, 0, { 0 }),
-	[CT_mulf] = SAMEF("11", A_RM(E_RND_IEEE), A_FTZ),
-	[CT_mulhii] = SAMEI("11", { 0 }),
-	[CT_muli] = SAMEI("11", A_OVF),
-	[CT_negf] = SAMEF("1", { 0 }),
-	[CT_negi] = SAMEI("1", ENUM_("overflow", OVERFLOW, E_OVF_NEGI, REQ, 1302, "none")),
-	[CT_offset] = ROW("11", 0, 1, 1, 0, { 0 }),
-	[CT_ori] = SAMEI("11", { 0 }),
-	[CT_permute] = ROW("1", 0, 1, 1, 0, { "permutation", AK_I32S, REQ, 0, NULL, NULL }),
-	[CT_pow] = SAMEF("11", { 0 }),
-	[CT_print_tko] = ROW("*?", 1, 1, 1, 0, A_STR("str")),
-	[CT_ptr_to_int] = CONV(EC_PTR, B(I64), 0, { 0 }),
-	[CT_ptr_to_ptr] = CONV(EC_PTR, EC_PTR, 0, { 0 }),
-	[CT_reduce] = ROW("*", 0, 1, -1, 1, A_INT("dim"), A_IDENT),
-	[CT_remf] = SAMEF("11", { 0 }),
-	[CT_remi] = SAMEI("11", A_SIGN),
-	[CT_reshape] = ROW("1", 0, 1, 1, 0, { 0 }),
-	[CT_return] = ROW("*", 0, 0, 0, 0, { 0 }),
-	[CT_rsqrt] = SAMEF("1", A_FTZ),
-	[CT_scan] = ROW("*", 0, 1, -1, 1, A_INT("dim"),
-			{ "reverse", AK_BOOL, REQ, 0, NULL, NULL }, A_IDENT),
-	[CT_select] = ROW("111", 0, 1, 1, 0, { 0 }),
-	[CT_shli] = SAMEI("11", A_OVF),
-	[CT_shri] = SAMEI("11", A_SIGN),
-	[CT_sin] = SAMEF("1", { 0 }),
-	[CT_sinh] = SAMEF("1", { 0 }),
-	[CT_sqrt] = SAME("1", EC_BF, F_APPROX_F32, A_RM(E_RND_SQRT), A_FTZ),
-	[CT_store_ptr_tko] = ROW("11??", 1, 1, 1, 0, A_MOS(E_MOS_STORE), A_SCOPE_OPT, A_HINTS),
-	[CT_store_view_tko] = ROW("11*?", 1, 1, 1, 0, A_MOS(E_MOS_STORE), A_SCOPE_OPT,
-				  A_HINTS, A_INBOUNDS),
-	[CT_subf] = SAMEF("11", A_RM(E_RND_IEEE), A_FTZ),
-	[CT_subi] = SAMEI("11", A_OVF),
-	[CT_tan] = SAMEF("1", { 0 }),
-	[CT_tanh] = SAMEF("1", ENUM_("rounding_mode", ROUNDING, E_RND_FULL, REQ, 1302, "full")),
-	[CT_trunci] = CONV(EC_INT, EC_INT | B(I4), W_NARROWER, A_OVF),
-	[CT_xori] = SAMEI("11", { 0 }),
-	[CT_yield] = ROW("*", 0, 0, 0, 0, { 0 }),
-	[CT_atan2] = SAMEF("11", { 0 }),
-	[CT_pack] = ROW("1", 0, 1, 1, 0, { 0 }),
-	[CT_unpack] = ROW("1", 0, 1, 1, 0, { 0 }),
-	[CT_alloca] = ROW("", 0, 1, 1, 0, A_INT("num_elem"), A_INT("alignment"),
-			  A_UNIT("global", 0)),
-	[CT_mmaf_scaled] = ROW("11111", 0, 1, 1, 0, { 0 }),
-	[CT_make_gather_scatter_view] = ROW("1", 0, 1, 1, 0, { 0 }),
-	[CT_make_strided_view] = ROW("1", 0, 1, 1, 0, { 0 }),
-	[CT_atomic_red_view_tko] = ROW("1*1?", 1, 1, 1, 0, A_MOS(E_MOS_RED),
-				       ENUM_("memory_scope", SCOPE, E_SCOPE_RED, REQ, 0, NULL),
-				       ENUM_("mode", RMW_MODE, E_MODE_RED, REQ, 0, NULL),
-				       { "inbounds", AK_BOOLS, OPT, 1305, NULL, NULL }),
-	[CT_insert] = ROW("11*", 0, 1, 1, 0, { 0 }),
-	[CT_gdc_launch_dependents_tko] = ROW("?", 0, 1, 1, 0, { 0 }),
-	[CT_gdc_wait_tko] = ROW("?", 0, 1, 1, 0, { 0 }),
-	[CT_fpowi] = ROW("11", 0, 1, 1, 0, { 0 }),
-	[CT_memory_fence_alias_tko] = ROW("1", 0, 1, 1, 0, { 0 }),
+#define OP(name, opcode, since, traits, lower, family, emit, rule, layout) [CT_##name] = rule,
+#include "dialect_cuda_tile.def"
+#undef OP
 };
 
 /* ------------------------------------------------------------ diagnostics */
@@ -832,23 +714,6 @@ static bool check_operands(V *v, const Op *op, const OpRule *r, Groups *g)
 	return true;
 }
 
-/* Attributes the lower stages put on cuda_tile ops they keep (docs/ir.md
- * §6.3), accepted only below cuda_tile (verify_kept_ops). */
-static const struct { enum OpCode code; AttrRule rule; } below_attrs[] = {
-	{ CT_extract, { .name = "via_shared", .kind = AK_UNIT } },
-	{ CT_entry, { .name = "num_warps", .kind = AK_INT } },
-};
-
-static const AttrRule *below_attr(const V *v, const Op *op, const char *name)
-{
-	if (!v->below)
-		return NULL;
-	for (size_t i = 0; i < sizeof below_attrs / sizeof below_attrs[0]; i++)
-		if ((int)below_attrs[i].code == (int)op->info->code && strcmp(below_attrs[i].rule.name, name) == 0)
-			return &below_attrs[i].rule;
-	return NULL;
-}
-
 static bool check_attrs(V *v, const Op *op, const OpRule *r)
 {
 	bool ok = true;
@@ -856,16 +721,18 @@ static bool check_attrs(V *v, const Op *op, const OpRule *r)
 		const NamedAttr *na = &op->attrs[i];
 		if (strcmp(na->name, "operand_segment_sizes") == 0)
 			continue;   /* check_operands */
-		const AttrRule *ar = below_attr(v, op, na->name);
+		const AttrRule *ar = NULL;
 		for (int j = 0; !ar && j < MAX_ATTRS && r->attrs[j].name; j++)
-			if (strcmp(r->attrs[j].name, na->name) == 0)
+			if (strcmp(r->attrs[j].name, na->name) == 0 && (r->attrs[j].req != BELOW || v->below))
 				ar = &r->attrs[j];
 		if (!ar) {
 			char buf[512];
 			size_t len = 0;
 			buf[0] = 0;
 			for (int j = 0; j < MAX_ATTRS && r->attrs[j].name && len < sizeof buf; j++) {
-				int w = snprintf(buf + len, sizeof buf - len, "%s%s", j ? ", " : "",
+				if (r->attrs[j].req == BELOW)
+					continue;   /* never listed, as below cuda_tile they are known */
+				int w = snprintf(buf + len, sizeof buf - len, "%s%s", len ? ", " : "",
 						 r->attrs[j].name);
 				if (w > 0)
 					len += (size_t)w;
@@ -1009,13 +876,14 @@ static int cmp_sym(const void *x, const void *y)
 	return 1;
 }
 
-/* Every cuda_tile op needs a row (a new op in dialect_cuda_tile.def needs
- * one in rules[] too); cheap enough to run on every call. */
+/* Every cuda_tile op has a row (its `rule` column in dialect_cuda_tile.def:
+ * a row without one does not compile; this catches an empty one); cheap
+ * enough to run on every call. */
 static void check_table(void)
 {
 	for (int i = 0; i < OPCODE_COUNT; i++)
 		if (op_table[i].dialect == DIALECT_CUDA_TILE && !rules[i].operands)
-			ice("verify: no rule for '%s' in rules[] (verify_cuda_tile.c)", op_table[i].name);
+			ice("verify: no rule for '%s' (its rule column, dialect_cuda_tile.def)", op_table[i].name);
 }
 
 #define BAD(...) do { snprintf(buf, n, __VA_ARGS__); return buf; } while (0)
@@ -1049,6 +917,17 @@ const char *verify_check_tables(char *buf, size_t n)
 				    ar->name, ar->dflt, enum_kind_what(ar->ek));
 		}
 	}
+	return NULL;
+}
+
+const char *verify_rule_attr(int opcode, int i)
+{
+	if (opcode < 0 || opcode >= OPCODE_COUNT)
+		return NULL;
+	const OpRule *r = &rules[opcode];
+	for (int j = 0; j < MAX_ATTRS && r->attrs[j].name; j++)
+		if (r->attrs[j].req != BELOW && i-- == 0)
+			return r->attrs[j].name;
 	return NULL;
 }
 

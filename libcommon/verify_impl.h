@@ -33,12 +33,14 @@ enum {
 	AK_HINTS,     /* optimization_hints: dict of dicts */
 	AK_BOOLS,     /* dense bool array (13.4 inbounds) */
 };
-enum { OPT = 0, REQ = 1 };
+/* AttrRule.req: optional, required, or put on the op by the lower stages
+ * (docs/ir.md §6.3) and accepted only below cuda_tile (verify_kept_ops) */
+enum { OPT = 0, REQ = 1, BELOW = 2 };
 
 typedef struct AttrRule {
 	const char *name;
 	unsigned char kind;
-	unsigned char req;           /* REQ: must be present (from `since` on) */
+	unsigned char req;           /* REQ: must be present (from `since` on); OPT; BELOW */
 	short since;                 /* first bytecode version with it; older: absent or default */
 	const char *const *allow;    /* AK_ENUM: the spellings this op accepts; NULL: all of `ek` */
 	const char *dflt;            /* value that older versions imply */

@@ -19,6 +19,12 @@ teardown() { teardown_scratch; }
 	assert_output --regexp "shape.c -> classes.c"
 	assert_output --regexp "mma.c -> classes.c"
 	refute_output --regexp "op_[a-z_]*\.c -> [a-z_ .]*op_"
+	# headers by layer: the context at the bottom, the utility layer and the
+	# family emitters' declarations each over it only; the registry sees
+	# the emitters, not the utility layer
+	assert_output --regexp "  emit\.h -> context\.h"
+	assert_output --regexp "  families\.h -> context\.h"$'\n'
+	assert_output --regexp "  registry\.c -> families\.h"$'\n'
 }
 
 # fake STAGE FILE=BODY...: a stage of C files under $SCRATCH, compiled

@@ -153,6 +153,7 @@ UNIT="$BIN/../tests/unit-verify"
 
 # ---------------------------------------------------------------- one rule each
 @test "verify rejects an attribute the op does not take (unknown_attr)" { verify_fails unknown_attr "has unknown attribute 'rounding' (it takes: overflow)"; }
+@test "verify rejects an attribute only the lower stages put on an op, at stage cuda_tile (below_attr)" { verify_fails below_attr "has unknown attribute 'via_shared' (it takes: none)"; }
 @test "verify rejects a required attribute is missing (missing_attr)" { verify_fails missing_attr "requires attribute 'overflow'"; }
 @test "verify rejects an enum value spelled wrong (enum_unknown)" { verify_fails enum_unknown "attribute 'comparison_predicate' has unknown value 'lt'"; }
 @test "verify rejects an enum value the op does not accept (enum_not_allowed)" { verify_fails enum_not_allowed "rounding_mode 'approx' is not supported by this op"; }

@@ -1,10 +1,12 @@
 /* families.h: the op emitters, one group per op family file (op_*.c).
- * Each has the registry's signature (EmitFn, emit.h): emit op, set its
- * results' registers. registry.c maps every op to one of them; a family
- * file calls only the utility layer (emit.h), never another family. */
+ * Each has the registry's signature (EmitFn, context.h): emit op, set its
+ * results' registers. registry.c maps every op to one of them (the emit
+ * column of the op's .def row names it); a family file calls only the
+ * utility layer (emit.h), never another family. */
 #ifndef TILE_PTX_FAMILIES_H
 #define TILE_PTX_FAMILIES_H
-#include "emit.h"
+#include "context.h"
+#include "opinfo.h"
 
 /* op_arith.c: integer and float arithmetic, compare, select, offset */
 EmitFn emit_arith;

@@ -99,18 +99,33 @@ void emit_memref(E *e, Op *op)
 	e->mr[op->results[0]->id] = mr;
 }
 
-static LLVMValueRef pad_value(E *e, const Type *el, const char *pad)
+/* The padding attribute (docs/ir.md §6.1) as a PaddingValue: PAD_NONE when
+ * absent (zero is used); a spelling not in the list reads as pos_inf, as it
+ * always has (the stage checker does not check the attribute). */
+static PaddingValue padding_of(const Op *op)
+{
+	const char *s = op_attr_str(op, "padding", NULL);
+	if (!s)
+		return PAD_NONE;
+	for (PaddingValue p = PAD_ZERO; p <= PAD_NEG_INF; p++)
+		if (strcmp(s, padding_name(p)) == 0)
+			return p;
+	return PAD_POS_INF;
+}
+
+static LLVMValueRef pad_value(E *e, const Type *el, PaddingValue pad)
 {
 	LLVMTypeRef t = elem_ty(e, el);
-	if (!is_llvm_float(el) || !pad || strcmp(pad, "zero") == 0)
+	if (!is_llvm_float(el))
 		return LLVMConstNull(t);
-	double v = 0;
-	if (strcmp(pad, "neg_zero") == 0)
-		return LLVMConstReal(t, -0.0);
-	if (strcmp(pad, "nan") == 0)
-		return LLVMConstReal(t, __builtin_nan(""));
-	v = __builtin_inf();
-	return LLVMConstReal(t, strcmp(pad, "neg_inf") == 0 ? -v : v);
+	switch (pad) {
+	case PAD_NEG_ZERO: return LLVMConstReal(t, -0.0);
+	case PAD_NAN: return LLVMConstReal(t, __builtin_nan(""));
+	case PAD_POS_INF: return LLVMConstReal(t, __builtin_inf());
+	case PAD_NEG_INF: return LLVMConstReal(t, -__builtin_inf());
+	case PAD_NONE: case PAD_ZERO: break;
+	}
+	return LLVMConstNull(t);
 }
 
 static Order order_of(E *e, const Op *op, bool store)
@@ -220,7 +235,7 @@ void emit_tiled(E *e, Op *op)
 		org[i] = LLVMBuildMul(e->b, as_i64(e, scalar(e, op->operands[is + i])),
 				      c_i64(e, op_attr_int_at(op, "step", i, tt->shape[i])), "");
 	}
-	const char *pad = op_attr_str(op, "padding", NULL);
+	PaddingValue pad = padding_of(op);
 	LLVMValueRef primary = store ? owner_pred(e, &t->lay) : NULL;
 	for (int r = 0; r < t->n; r += vec) {
 		if (store && !layout_reg_is_primary(&t->lay, r))

@@ -1,5 +1,6 @@
 /* ops.c: function bodies. One generic decoder driven by the layout table
- * (layouts.def), plus values, blocks and regions.
+ * (the `layout` column of libcommon/dialect_cuda_tile.def), plus values,
+ * blocks and regions.
  *
  * Values are numbered per function: the arguments, then each op's serialized
  * results, appended after the op and its regions. A nested block appends its
@@ -11,6 +12,7 @@
 #include <string.h>
 #include "reader.h"
 #include "opinfo.h"
+#include "verify.h"
 #include "diag.h"
 #include "xalloc.h"
 
@@ -55,14 +57,14 @@ typedef struct Field {
 #define ALL(lo, hi)             { .kind = F_ALL, .n = (lo), .max = (hi) }
 #define REGIONS(k)              { .kind = F_REGIONS, .n = (k) }
 
-#define LAYOUT(op, ...) static const Field lay_##op[] = { __VA_ARGS__, { .kind = F_END } };
-#include "layouts.def"
-#undef LAYOUT
+/* the `layout` column of dialect_cuda_tile.def */
+#define LAYOUT(...)             (const Field[]){ __VA_ARGS__, { .kind = F_END } }
+#define NO_LAYOUT               NULL
 
 static const Field *const layouts[OPCODE_COUNT] = {
-#define LAYOUT(op, ...) [CT_##op] = lay_##op,
-#include "layouts.def"
-#undef LAYOUT
+#define OP(name, opcode, since, traits, lower, family, emit, rule, layout) [CT_##name] = layout,
+#include "dialect_cuda_tile.def"
+#undef OP
 };
 
 void ops_check_layouts(void)
@@ -71,19 +73,34 @@ void ops_check_layouts(void)
 		const OpInfo *o = &op_table[i];
 		if (o->dialect != DIALECT_CUDA_TILE || op_has(o, OPT_STRUCT)) {
 			if (layouts[i])
-				ice("layouts.def: '%s' cannot be in a function body but has a row", o->name);
+				ice("dialect_cuda_tile.def: '%s' cannot be in a function body but has a layout", o->name);
 			continue;
 		}
 		if (!layouts[i])
-			ice("layouts.def: no row for '%s'", o->name);
+			ice("dialect_cuda_tile.def: no layout for '%s'", o->name);
+		/* the layout decodes exactly the attributes the verifier's rule takes */
+		int nattrs = 0, nfields = 0;
+		while (verify_rule_attr(i, nattrs))
+			nattrs++;
 		for (const Field *f = layouts[i]; f->kind != F_END; f++) {
+			if (f->name) {
+				bool in_rule = false;
+				for (int j = 0; !in_rule && j < nattrs; j++)
+					in_rule = strcmp(verify_rule_attr(i, j), f->name) == 0;
+				if (!in_rule)
+					ice("dialect_cuda_tile.def: '%s': layout attribute '%s' is not in its rule",
+					    o->name, f->name);
+				nfields++;
+			}
 			if (f->since && (!bytecode_version_known(f->since) || f->since < o->since))
-				ice("layouts.def: '%s': field version %d is not a bytecode version from %s on",
+				ice("dialect_cuda_tile.def: '%s': layout field version %d is not a bytecode version from %s on",
 				    o->name, f->since, bytecode_version_name(o->since));
 			if (f->kind == F_ENUM && (f->en >= EK_COUNT ||
 						  (f->since && !enum_spelling(f->en, (uint64_t)f->dflt, o->since))))
-				ice("layouts.def: '%s': bad enum field '%s'", o->name, f->name);
+				ice("dialect_cuda_tile.def: '%s': bad enum layout field '%s'", o->name, f->name);
 		}
+		if (nfields != nattrs)
+			ice("dialect_cuda_tile.def: '%s': its rule takes an attribute its layout lacks", o->name);
 	}
 }
 

@@ -112,8 +112,10 @@ bool debug_finish(Reader *rd, const DebugCursor *dc, size_t at, const char *fnam
 
 /* ops.c */
 bool ops_read_function(Reader *rd, Cur *body, Block *b, DebugCursor *dc);
-/* Checks layouts.def against the op table (every op that can be in a body
- * has a row, versions known and not older than the op); ice() if not. */
+/* Checks the layout column of dialect_cuda_tile.def against the other
+ * columns (exactly the ops that can be in a body have a layout, versions
+ * known and not older than the op, the attributes it decodes are those its
+ * rule takes); ice() if not. */
 void ops_check_layouts(void);
 
 #endif

@@ -52,13 +52,12 @@ static Op *enclosing_loop(Op *op)
 
 static int64_t vec_elems(const Op *op, const Type *elem)
 {
-	const Attr *a = op_attr(op, "vector_bytes");
 	int eb = elem_bytes(elem);
 	if (elem->kind == TY_SCALAR && elem->scalar == SC_F4E2M1FN)
-		return a && a->kind == AT_INT ? 2 * a->u.i : 2;     /* two to a byte */
-	if (!a || a->kind != AT_INT || eb == 0)
+		return 2 * op_attr_int(op, "vector_bytes", 1);     /* two to a byte */
+	if (eb == 0)
 		return 1;
-	return a->u.i / eb;
+	return op_attr_int(op, "vector_bytes", eb) / eb;        /* absent: one element */
 }
 
 static int constrain(Op *op, void *ctx)

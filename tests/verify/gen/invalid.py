@@ -36,6 +36,8 @@ T = "tile<128xi32>"
 # ---------------------------------------------------------------- structure / attributes
 @case("unknown_attr", "has unknown attribute 'rounding' (it takes: overflow)", "an attribute the op does not take")
 def _(f): a = ci(f); f.op("addi", [I32], [a, a], {"overflow": "none", "rounding": "zero"})
+@case("below_attr", "has unknown attribute 'via_shared' (it takes: none)", "an attribute only the lower stages put on an op (via_shared), at stage cuda_tile")
+def _(f): f.op("extract", ["tile<4xi32>"], [ci(f, 0, "tile<16xi32>"), ci(f)], {"via_shared": True})
 @case("missing_attr", "requires attribute 'overflow'", "a required attribute is missing")
 def _(f): a = ci(f); f.op("addi", [I32], [a, a])
 @case("enum_unknown", "attribute 'comparison_predicate' has unknown value 'lt'", "an enum value spelled wrong")
