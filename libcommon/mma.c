@@ -122,3 +122,17 @@ void mma_layout_c(const MmaTiling *t, Layout *l)
 	const MmaAtom *a = t->atom;
 	frag_layout(t, &a->c, t->n, t->nt, a->n, t->mt, a->m * t->n, t->m / t->wm * t->n, t->n / t->wn, l);
 }
+
+int mma_swizzle_shift(int64_t row_bytes)
+{
+	int s = 0;
+	while (((int64_t)1 << s) < row_bytes)
+		s++;
+	return s < 7 ? 7 : s;
+}
+
+bool mma_ldmatrix_ok(const MmaAtom *atom, const Type *a, int sm)
+{
+	return sm >= 75 && (atom->id == MMA_M16N8K16 || atom->id == MMA_M16N8K8) &&
+	       (scalar(a, SC_F16) || scalar(a, SC_BF16));
+}

@@ -837,6 +837,8 @@ static bool check_operands(V *v, const Op *op, const OpRule *r, Groups *g)
 static const struct { enum OpCode code; AttrRule rule; } below_attrs[] = {
 	{ CT_extract, { .name = "via_shared", .kind = AK_UNIT } },
 	{ CT_entry, { .name = "num_warps", .kind = AK_INT } },
+	{ CT_mmaf, { .name = "via_ldmatrix", .kind = AK_UNIT } },
+	{ CT_mmai, { .name = "via_ldmatrix", .kind = AK_UNIT } },
 };
 
 static const AttrRule *below_attr(const V *v, const Op *op, const char *name)

@@ -12,14 +12,20 @@
  * Operands are packed into 32-bit registers (two 16-bit or four 8-bit
  * elements, the first in the low bits), f64 in 64-bit ones. The result
  * keeps the accumulator layout, so the epilogue reads it from registers.
+ * An mmaf marked `via_ldmatrix` (tile-sched: f16 / bf16 on sm_75+) has A and
+ * B in their own layouts: they are staged in shared memory, swizzled, and
+ * the fragments loaded with ldmatrix / ldmatrix.trans (util_ldsm.c), a
+ * barrier before the writes (the previous use's reads) and one after.
  * Other types (f8) and batched (rank-3) products are "not supported yet". */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "emit.h"
 #include "families.h"
 #include "irutil.h"
 #include "mma.h"
 #include "diag.h"
+#include "xalloc.h"
 
 #define MAXR 16
 
@@ -136,8 +142,13 @@ void emit_mma(E *e, Op *op)
 	mma_layout_a(&t, &la);
 	mma_layout_b(&t, &lb);
 	mma_layout_c(&t, &lc);
-	check_layout(op->operands[0], &la);
-	check_layout(op->operands[1], &lb);
+	bool ldsm = op_attr_flag(op, "via_ldmatrix");
+	if (ldsm && !mma_ldmatrix_ok(atom, ea, e->o->target->sm))
+		ice("tile-ptx: via_ldmatrix on an mma that ldmatrix cannot feed");
+	if (!ldsm) {
+		check_layout(op->operands[0], &la);
+		check_layout(op->operands[1], &lb);
+	}
 	check_layout(op->operands[2], &lc);
 	check_layout(op->results[0], &lc);
 	int na = mma_frag_values(&atom->a), nb = mma_frag_values(&atom->b), nc = mma_frag_values(&atom->c);
@@ -154,6 +165,22 @@ void emit_mma(E *e, Op *op)
 	bool half_acc = ec->scalar == SC_F16;
 	int pa = per_reg(ea);
 	TV *A = get(e, op->operands[0]), *B = get(e, op->operands[1]), *C = get(e, op->operands[2]);
+	LLVMValueRef *ar0 = A->r, *br0 = B->r, *fa = NULL, *fb = NULL;
+	if (ldsm) {
+		LLVMValueRef buf = mma_stage_buf(e, op);
+		LLVMValueRef boff = c_i64(e, mma_stage_b_offset(op));
+		LLVMValueRef bbase = LLVMBuildGEP2(e->b, LLVMInt8TypeInContext(e->ctx), buf, &boff, 1, "");
+		barrier(e);     /* the previous use's ldmatrix reads */
+		mma_stage_store(e, A, ea, buf, t.k);
+		mma_stage_store(e, B, ea, bbase, t.n);
+		barrier(e);
+		fa = xcalloc((size_t)layout_nregs(&la), sizeof *fa);
+		fb = xcalloc((size_t)layout_nregs(&lb), sizeof *fb);
+		mma_ldsm(e, buf, &la, t.k, ea, false, fa);
+		mma_ldsm(e, bbase, &lb, t.n, ea, true, fb);
+		ar0 = fa;
+		br0 = fb;
+	}
 	TV *D = tv_new(e, op->results[0]);
 	for (int64_t mi = 0; mi < t.mt; mi++)
 		for (int64_t ni = 0; ni < t.nt; ni++) {
@@ -162,7 +189,7 @@ void emit_mma(E *e, Op *op)
 			for (int j = 0; j < nc; j++)
 				acc[j] = C->r[cr + j];
 			for (int64_t ki = 0; ki < t.kt; ki++) {
-				LLVMValueRef *ar = A->r + na * (ki + t.kt * mi), *br = B->r + nb * (ki + t.kt * ni);
+				LLVMValueRef *ar = ar0 + na * (ki + t.kt * mi), *br = br0 + nb * (ki + t.kt * ni);
 				if (atom->id == MMA_FMA) {
 					for (int j = 0; j < nc; j++)
 						acc[j] = call_intr(e, "llvm.fma", LLVMTypeOf(acc[j]),
@@ -191,5 +218,7 @@ void emit_mma(E *e, Op *op)
 			for (int j = 0; j < nc; j++)
 				D->r[cr + j] = acc[j];
 		}
+	free(fa);
+	free(fb);
 	set(e, op->results[0], D);
 }

@@ -1,0 +1,225 @@
+/* util_ldsm.c: MMA operands through shared memory and ldmatrix (utility
+ * layer, emit.h; docs/lowering.md "MMA"). Used by op_mma.c for an mmaf
+ * that tile-sched marked `via_ldmatrix` (f16 / bf16 atoms, sm_75+).
+ *
+ * Staging buffer. Each kernel with such an mmaf gets one static shared
+ * array, __tile_mma_<kernel>, as large as its largest mmaf needs: A (M x K)
+ * at 0, B (K x N) after it at a 128-byte boundary, both row-major and
+ * swizzled (libcommon's mma_swizzle: 16-byte chunks XORed with the row
+ * bits, so the eight rows an ldmatrix phase reads hit eight different
+ * chunks of a 128-byte line: no bank conflicts).
+ *
+ * Writes (mma_stage_store). Every first owner writes its registers of the
+ * operand in the operand's own layout: runs of up to 16 bytes of
+ * consecutive elements as one vector store (a run stays whole under the
+ * swizzle), else element by element.
+ *
+ * Reads (mma_ldsm). A fragment register pair (two 16-bit values) of an
+ * m16n8k16 / m16n8k8 atom is one 8x8 matrix: A's (.row) rows are A's rows,
+ * lane 4r + q holding row r, columns 2q, 2q+1, which is ldmatrix's
+ * distribution; B's (.col) pair is (k = 2q, 2q+1; n = g), the transpose of
+ * the row-major K x N tile's 8x8 block, which is ldmatrix.trans's. Row r
+ * of the matrix starts at its origin + r * cols in both cases, so lane l
+ * gives the address of row l % 8 of the instruction's matrix l / 8; four
+ * matrices (pairs) per ldmatrix.x4, the rest .x2 / .x1. The fragment
+ * layout is checked to be exactly that (an internal error otherwise). */
+#include <stdio.h>
+#include <string.h>
+#include "emit.h"
+#include "irutil.h"
+#include "mma.h"
+#include "diag.h"
+
+/* ------------------------------------------------------------ buffer */
+
+static int64_t stage_bytes(Op *op)
+{
+	if ((op->info->code != CT_mmaf && op->info->code != CT_mmai) || !op_attr_flag(op, "via_ldmatrix"))
+		return 0;
+	int eb = elem_bytes(tile_elem(op->operands[0]->type));
+	int64_t a = type_num_elements(op->operands[0]->type) * eb;
+	return ((a + 127) & ~(int64_t)127) + type_num_elements(op->operands[1]->type) * eb;
+}
+
+static int need_walk(Op *op, void *ctx)
+{
+	int64_t *max = ctx, b = stage_bytes(op);
+	if (b > *max)
+		*max = b;
+	return 0;
+}
+
+int64_t mma_stage_b_offset(Op *op)
+{
+	int eb = elem_bytes(tile_elem(op->operands[0]->type));
+	return (type_num_elements(op->operands[0]->type) * eb + 127) & ~(int64_t)127;
+}
+
+LLVMValueRef mma_stage_buf(E *e, Op *op)
+{
+	size_t n;
+	const char *fname = LLVMGetValueName2(e->fn, &n);
+	char name[300];
+	snprintf(name, sizeof name, "__tile_mma_%.*s", (int)(n > 250 ? 250 : n), fname);
+	LLVMValueRef g = LLVMGetNamedGlobal(e->mod, name);
+	if (g)
+		return g;
+	int64_t max = 0;
+	op_walk(op_toplevel(op), need_walk, &max);
+	if (max > 48 * 1024) {
+		diag_error(op->loc, "'%s' op needs %lld bytes of shared memory; more than 48 KiB "
+			   "(static shared memory) is not supported yet", op->info->name, (long long)max);
+		e->errors++;
+		max = 128;
+	}
+	LLVMTypeRef at = LLVMArrayType2(LLVMInt8TypeInContext(e->ctx), (uint64_t)max);
+	g = LLVMAddGlobalInAddressSpace(e->mod, at, name, 3);
+	LLVMSetInitializer(g, LLVMGetUndef(at));
+	LLVMSetLinkage(g, LLVMInternalLinkage);
+	LLVMSetAlignment(g, 128);
+	return g;
+}
+
+/* base + swizzled(byte offset x, i32), an i8 addrspace(3) pointer */
+static LLVMValueRef swz_ptr(E *e, LLVMValueRef base, LLVMValueRef x, int shift)
+{
+	LLVMValueRef hi = LLVMBuildAnd(e->b, LLVMBuildLShr(e->b, x, c_i32(e, shift), ""), c_i32(e, 7), "");
+	LLVMValueRef p = LLVMBuildXor(e->b, x, LLVMBuildShl(e->b, hi, c_i32(e, 4), ""), "");
+	LLVMValueRef o64 = LLVMBuildZExt(e->b, p, ty_i64(e), "");
+	return LLVMBuildGEP2(e->b, LLVMInt8TypeInContext(e->ctx), base, &o64, 1, "");
+}
+
+/* ------------------------------------------------------------ writes */
+
+/* registers k .. k+v-1 of l: v consecutive primary elements, v-aligned */
+static bool run_ok(const Layout *l, int64_t k, int v, int64_t nregs)
+{
+	if (k % v || k + v > nregs)
+		return false;
+	int64_t o = layout_eval_mode(l, 0, k);
+	if (o % v)
+		return false;
+	for (int i = 0; i < v; i++)
+		if (layout_eval_mode(l, 0, k + i) != o + i || !layout_reg_is_primary(l, k + i))
+			return false;
+	return true;
+}
+
+void mma_stage_store(E *e, TV *s, const Type *el, LLVMValueRef base, int64_t cols)
+{
+	int eb = elem_bytes(el);
+	int shift = mma_swizzle_shift(cols * eb);
+	const Layout *l = &s->lay;
+	/* the longest run the thread part keeps aligned */
+	int64_t talign = 16 / eb;
+	for (int mode = 1; mode < 3; mode++)
+		for (int64_t c = 1; c < layout_mode_size(l, mode); c <<= 1)
+			while (talign > 1 && layout_eval_mode(l, mode, c) % talign)
+				talign /= 2;
+	LLVMValueRef prim = owner_pred(e, l);
+	LLVMTypeRef et = elem_ty(e, el), mt = mem_ty(e, el);
+	for (int64_t k = 0; k < s->n;) {
+		if (!layout_reg_is_primary(l, k)) {
+			k++;
+			continue;
+		}
+		int v = (int)talign;
+		while (v > 1 && !run_ok(l, k, v, s->n))
+			v /= 2;
+		LLVMValueRef x = LLVMBuildMul(e->b, elem_offset(e, l, k), c_i32(e, eb), "");
+		LLVMValueRef p = swz_ptr(e, base, x, shift);
+		LLVMValueRef val;
+		if (v == 1) {
+			val = mt != et ? LLVMBuildZExt(e->b, s->r[k], mt, "") : s->r[k];
+		} else {
+			val = LLVMGetUndef(LLVMVectorType(et, (unsigned)v));
+			for (int i = 0; i < v; i++)
+				val = LLVMBuildInsertElement(e->b, val, s->r[k + i], c_i32(e, i), "");
+		}
+		guarded_store(e, val, p, (unsigned)(v * eb), prim, &order_weak);
+		k += v;
+	}
+}
+
+/* ------------------------------------------------------------ reads */
+
+static void check_frag(const Layout *l, int64_t cols, bool trans)
+{
+	int64_t want[5] = { 2, 4, cols, 2 * cols, 4 * cols };
+	if (trans) {
+		int64_t t[5] = { 2 * cols, 4 * cols, 1, 2, 4 };
+		for (int b = 0; b < 5; b++)
+			want[b] = t[b];
+	}
+	bool ok = layout_mode_size(l, 1) == 32 && layout_nregs(l) % 2 == 0;
+	for (int b = 0; ok && b < 5; b++)
+		ok = layout_eval_mode(l, 1, (int64_t)1 << b) == want[b];
+	for (int64_t p = 0; ok && 2 * p < layout_nregs(l); p++)
+		ok = layout_eval_mode(l, 0, 2 * p + 1) - layout_eval_mode(l, 0, 2 * p) == (trans ? cols : 1);
+	if (!ok)
+		ice("tile-ptx: an mma operand fragment that is not made of ldmatrix 8x8 matrices");
+}
+
+/* W(warp) of l at run time (i32) */
+static LLVMValueRef warp_part(E *e, const Layout *l)
+{
+	LLVMValueRef w = c_i32(e, 0);
+	for (int64_t c = 1, b = 0; c < layout_mode_size(l, 2); c <<= 1, b++) {
+		int64_t s = layout_eval_mode(l, 2, c);
+		if (!s)
+			continue;
+		LLVMValueRef bit = LLVMBuildAnd(e->b, LLVMBuildLShr(e->b, e->warp, c_i32(e, b), ""), c_i32(e, 1), "");
+		w = LLVMBuildAdd(e->b, w, LLVMBuildMul(e->b, bit, c_i32(e, s), ""), "");
+	}
+	return w;
+}
+
+void mma_ldsm(E *e, LLVMValueRef base, const Layout *frag, int64_t cols, const Type *el, bool trans,
+	      LLVMValueRef *out)
+{
+	int eb = elem_bytes(el);
+	int shift = mma_swizzle_shift(cols * eb);
+	check_frag(frag, cols, trans);
+	int64_t npairs = layout_nregs(frag) / 2;
+	/* this lane's row of its matrix, and which matrix of an instruction it addresses */
+	LLVMValueRef row = LLVMBuildMul(e->b, LLVMBuildAnd(e->b, e->lane, c_i32(e, 7), ""), c_i32(e, cols), "");
+	LLVMValueRef lane_part = LLVMBuildAdd(e->b, warp_part(e, frag), row, "");
+	LLVMValueRef mat = LLVMBuildLShr(e->b, e->lane, c_i32(e, 3), "");
+	LLVMTypeRef i32 = ty_i32(e), pair = LLVMVectorType(elem_ty(e, el), 2);
+	unsigned conv = LLVMGetEnumAttributeKindForName("convergent", strlen("convergent"));
+	for (int64_t p = 0; p < npairs;) {
+		int c = npairs - p >= 4 ? 4 : npairs - p >= 2 ? 2 : 1;
+		LLVMValueRef sel = c_i32(e, layout_eval_mode(frag, 0, 2 * p));
+		for (int i = 1; i < c; i++) {
+			LLVMValueRef is = LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildAnd(e->b, mat, c_i32(e, c - 1), ""),
+							c_i32(e, i), "");
+			sel = LLVMBuildSelect(e->b, is, c_i32(e, layout_eval_mode(frag, 0, 2 * (p + i))), sel, "");
+		}
+		LLVMValueRef x = LLVMBuildMul(e->b, LLVMBuildAdd(e->b, lane_part, sel, ""), c_i32(e, eb), "");
+		LLVMValueRef addr = LLVMBuildPtrToInt(e->b, swz_ptr(e, base, x, shift), ty_i64(e), "");
+		char text[160], cons[64];
+		int tl = snprintf(text, sizeof text, "ldmatrix.sync.aligned.m8n8.x%d%s.shared.b16 {", c, trans ? ".trans" : "");
+		int cl = 0;
+		for (int i = 0; i < c; i++) {
+			tl += snprintf(text + tl, sizeof text - (size_t)tl, "%s$%d", i ? "," : "", i);
+			cl += snprintf(cons + cl, sizeof cons - (size_t)cl, "=r,");
+		}
+		snprintf(text + tl, sizeof text - (size_t)tl, "}, [$%d];", c);
+		snprintf(cons + cl, sizeof cons - (size_t)cl, "l,~{memory}");
+		LLVMTypeRef rt[4] = { i32, i32, i32, i32 };
+		LLVMTypeRef ret = c == 1 ? i32 : LLVMStructTypeInContext(e->ctx, rt, (unsigned)c, 0);
+		LLVMTypeRef pt = ty_i64(e);
+		LLVMTypeRef ft = LLVMFunctionType(ret, &pt, 1, 0);
+		LLVMValueRef f = LLVMGetInlineAsm(ft, text, strlen(text), cons, strlen(cons), 1, 0,
+						  LLVMInlineAsmDialectATT, 0);
+		LLVMValueRef call = LLVMBuildCall2(e->b, ft, f, &addr, 1, "");
+		LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(e->ctx, conv, 0));
+		for (int i = 0; i < c; i++) {
+			LLVMValueRef r = c == 1 ? call : LLVMBuildExtractValue(e->b, call, (unsigned)i, "");
+			LLVMValueRef v = LLVMBuildBitCast(e->b, r, pair, "");
+			out[2 * (p + i)] = LLVMBuildExtractElement(e->b, v, c_i32(e, 0), "");
+			out[2 * (p + i) + 1] = LLVMBuildExtractElement(e->b, v, c_i32(e, 1), "");
+		}
+		p += c;
+	}
+}
