@@ -75,7 +75,13 @@ static inline int64_t mma_swizzle(int64_t byte_off, int shift)
 {
 	return byte_off ^ (((byte_off >> shift) & 7) << 4);
 }
-/* Whether the atom's A and B fragments are 8x8 matrices of 16-bit pairs
- * that ldmatrix (A) and ldmatrix.trans (B) load (f16 / bf16 atoms). */
+/* Whether ldmatrix can load the atom's fragments: 8 rows of 16 bytes, a
+ * thread's 4-byte register at row lane/4, bytes 4*(lane%4): A (.row) from
+ * the row-major tile; B from the row-major K x N tile with .trans for
+ * 16-bit elements (f16, bf16: sm_75+), else from its transpose, staged
+ * N x K (i8 m16n8k32, tf32 m16n8k8: sm_80+). */
 bool mma_ldmatrix_ok(const MmaAtom *atom, const Type *a, int sm);
+/* l (offsets into a rows x cols row-major tile) as offsets into its
+ * transpose (cols x rows); false when a leaf runs across rows. */
+bool mma_layout_transpose(const Layout *l, int64_t rows, int64_t cols, Layout *out);
 #endif

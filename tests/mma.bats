@@ -40,7 +40,7 @@ MM="$CORPUS/13.4/matmul.tileirbc"
 	[ "$(grep -c 'mma.sync' "$SCRATCH/w8.ptx")" -eq 16 ] || fail "8 warps: $(grep -c 'mma.sync' "$SCRATCH/w8.ptx") mma.sync"
 }
 
-@test "mma: tile-sched gives the accumulator its fragment layout; f16/bf16 operands go via_ldmatrix (no conversion), others are converted into their fragments" {
+@test "mma: tile-sched gives the accumulator its fragment layout; f16/bf16/tf32/i8 operands go via_ldmatrix (no conversion), f64 ones are converted into their fragments" {
 	tile-read "$MM" | tile-lower --gpu-name=sm_80 | tile-sched --num-warps=4 --emit=text >"$SCRATCH/s.txt"
 	# 2x2 warps of 32x32, 2x4 atoms of 16x8 each (libcommon/mma.h)
 	grep -q 'cuda_tile.mmaf .* {via_ldmatrix = true} : tile<64x64xf32> layout(%[0-9]* = "((2,2,4,2),(4,8),(2,2)):((1,512,8,1024),(2,64),(2048,32))")' "$SCRATCH/s.txt" ||
@@ -48,10 +48,15 @@ MM="$CORPUS/13.4/matmul.tileirbc"
 	# A and B stay in their load layouts (tile-ptx stages them for ldmatrix); the epilogue
 	# (ftof, store) keeps the accumulator's layout: no conversion anywhere
 	[ "$(grep -c convert_layout "$SCRATCH/s.txt")" -eq 0 ] || fail "$(grep -c convert_layout "$SCRATCH/s.txt") conversions, not 0"
-	# tf32 has no ldmatrix path yet: its operands are converted into the fragments
-	tile-read "$BATS_TEST_DIRNAME/mma/mm_tf32.tileirbc" | tile-lower --gpu-name=sm_80 | tile-sched --num-warps=4 --emit=text >"$SCRATCH/t.txt"
-	if grep -q via_ldmatrix "$SCRATCH/t.txt"; then fail "tf32 via_ldmatrix"; fi
-	[ "$(grep -c convert_layout "$SCRATCH/t.txt")" -eq 2 ] || fail "tf32: $(grep -c convert_layout "$SCRATCH/t.txt") conversions, not 2"
+	for k in mm_tf32 mm_i8; do
+		tile-read "$BATS_TEST_DIRNAME/mma/$k.tileirbc" | tile-lower --gpu-name=sm_80 | tile-sched --num-warps=4 --emit=text >"$SCRATCH/t.txt"
+		grep -q 'cuda_tile.mma[fi] .*via_ldmatrix = true' "$SCRATCH/t.txt" || fail "$k: not via_ldmatrix"
+		[ "$(grep -c convert_layout "$SCRATCH/t.txt")" -eq 0 ] || fail "$k: conversions"
+	done
+	# f64 (m8n8k4) has no ldmatrix path: its operands are converted into the fragments
+	tile-read "$BATS_TEST_DIRNAME/mma/mm_f64.tileirbc" | tile-lower --gpu-name=sm_80 | tile-sched --num-warps=4 --emit=text >"$SCRATCH/t.txt"
+	if grep -q via_ldmatrix "$SCRATCH/t.txt"; then fail "f64 via_ldmatrix"; fi
+	[ "$(grep -c convert_layout "$SCRATCH/t.txt")" -eq 2 ] || fail "f64: $(grep -c convert_layout "$SCRATCH/t.txt") conversions, not 2"
 }
 
 @test "mma: every operand type to its instruction (tests/mma: f16 acc, tf32, i8, f64; f32 by FMA as NVIDIA), ptxas accepts" {
@@ -60,7 +65,8 @@ MM="$CORPUS/13.4/matmul.tileirbc"
 		pipe "$BATS_TEST_DIRNAME/mma/$1.tileirbc" "$2" --num-warps=4 >"$SCRATCH/k.ptx" || fail "$1 $2"
 		[ "$(grep -c -- "$3" "$SCRATCH/k.ptx")" -eq "$4" ] || fail "$1 $2: $(grep -c -- "$3" "$SCRATCH/k.ptx") x '$3', not $4"
 		if grep -q '\.local' "$SCRATCH/k.ptx"; then fail "$1 $2: local memory"; fi
-		ptxas -arch="$2" "$SCRATCH/k.ptx" -o "$SCRATCH/k.cubin" || fail "$1 $2: ptxas"
+		ptxas -arch="$2" -v "$SCRATCH/k.ptx" -o "$SCRATCH/k.cubin" 2>"$SCRATCH/v" || fail "$1 $2: ptxas"
+		if grep -E '[1-9][0-9]* bytes spill' "$SCRATCH/v"; then fail "$1 $2: spills"; fi
 	}
 	# 64x64 tiles: 32 m16n8 atoms over 4 warps = 8 per warp, times K atoms
 	check mm_f16_f16 sm_80 'mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16' 16
@@ -72,6 +78,13 @@ MM="$CORPUS/13.4/matmul.tileirbc"
 	check mm_i8 sm_80 'mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32' 16
 	check mm_i8 sm_120 'mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32' 16
 	check mm_u8 sm_80 'mma.sync.aligned.m16n8k32.row.col.satfinite.s32.u8.u8.s32' 16
+	# i8 and tf32 through ldmatrix too: A from the row-major tile, B from its transpose (no .trans)
+	check mm_i8 sm_80 'ldmatrix.sync.aligned.m8n8.x4.shared.b16' 8
+	check mm_i8 sm_89 'ldmatrix.sync.aligned.m8n8.x4.shared.b16' 8
+	check mm_tf32 sm_80 'ldmatrix.sync.aligned.m8n8.x4.shared.b16' 8
+	check mm_tf32 sm_90 'ldmatrix.sync.aligned.m8n8.x4.shared.b16' 8
+	check mm_tf32 sm_100 'ldmatrix.sync.aligned.m8n8.x4.shared.b16' 8
+	check mm_f16_f16 sm_120 'ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16' 4
 	# 32x32x8 f64: 16 m8n8 atoms over 4 warps = 4, times 2 K atoms
 	check mm_f64 sm_80 'mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64' 8
 	# 64x64x16 f32: 4096x16 FMAs over 128 threads, no tensor core (NVIDIA's choice too)

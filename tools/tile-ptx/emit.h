@@ -201,8 +201,8 @@ LLVMValueRef xchg_load(E *e, LLVMValueRef base, LLVMValueRef byte_off, const Typ
 /* ------------------------------------------------------------ util_ldsm.c */
 LLVMValueRef mma_stage_buf(E *e, Op *op);            /* the kernel's MMA staging buffer (via_ldmatrix) */
 int64_t mma_stage_b_offset(Op *op);                  /* byte offset of B in it */
-/* s (rows of `cols` elements, row-major) into the buffer at base, swizzled */
-void mma_stage_store(E *e, TV *s, const Type *el, LLVMValueRef base, int64_t cols);
+/* s (rows x cols, row-major) into the buffer at base, swizzled; transposed: as cols x rows */
+void mma_stage_store(E *e, TV *s, const Type *el, LLVMValueRef base, int64_t rows, int64_t cols, bool transpose);
 /* the registers of fragment layout frag by ldmatrix (.trans for B) */
 void mma_ldsm(E *e, LLVMValueRef base, const Layout *frag, int64_t cols, const Type *el, bool trans,
 	      LLVMValueRef *out);

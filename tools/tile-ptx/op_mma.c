@@ -12,10 +12,13 @@
  * Operands are packed into 32-bit registers (two 16-bit or four 8-bit
  * elements, the first in the low bits), f64 in 64-bit ones. The result
  * keeps the accumulator layout, so the epilogue reads it from registers.
- * An mmaf marked `via_ldmatrix` (tile-sched: f16 / bf16 on sm_75+) has A and
- * B in their own layouts: they are staged in shared memory, swizzled, and
- * the fragments loaded with ldmatrix / ldmatrix.trans (util_ldsm.c), a
- * barrier before the writes (the previous use's reads) and one after.
+ * An mmaf marked `via_ldmatrix` (tile-sched: f16 / bf16 on sm_75+, i8 and
+ * tf32 on sm_80+; libcommon's mma_ldmatrix_ok) has A and B in their own
+ * layouts: they are staged in shared memory, swizzled, and the fragments
+ * loaded with ldmatrix (util_ldsm.c): A from the row-major M x K tile, B
+ * with .trans from K x N for 16-bit elements, else without from its
+ * transpose (N x K); a barrier before the writes (the previous use's
+ * reads) and one after.
  * Other types (f8) and batched (rank-3) products are "not supported yet". */
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,14 +173,19 @@ void emit_mma(E *e, Op *op)
 		LLVMValueRef buf = mma_stage_buf(e, op);
 		LLVMValueRef boff = c_i64(e, mma_stage_b_offset(op));
 		LLVMValueRef bbase = LLVMBuildGEP2(e->b, LLVMInt8TypeInContext(e->ctx), buf, &boff, 1, "");
+		/* 16-bit B by ldmatrix.trans from K x N; others from its transpose */
+		bool btrans = scalar_bits(ea->scalar) == 16;
+		Layout lbt = lb;
+		if (!btrans && !mma_layout_transpose(&lb, t.k, t.n, &lbt))
+			ice("tile-ptx: an mma B fragment that does not transpose");
 		barrier(e);     /* the previous use's ldmatrix reads */
-		mma_stage_store(e, A, ea, buf, t.k);
-		mma_stage_store(e, B, ea, bbase, t.n);
+		mma_stage_store(e, A, ea, buf, t.m, t.k, false);
+		mma_stage_store(e, B, ea, bbase, t.k, t.n, !btrans);
 		barrier(e);
 		fa = xcalloc((size_t)layout_nregs(&la), sizeof *fa);
 		fb = xcalloc((size_t)layout_nregs(&lb), sizeof *fb);
 		mma_ldsm(e, buf, &la, t.k, ea, false, fa);
-		mma_ldsm(e, bbase, &lb, t.n, ea, true, fb);
+		mma_ldsm(e, bbase, &lbt, btrans ? t.n : t.k, ea, btrans, fb);
 		ar0 = fa;
 		br0 = fb;
 	}

@@ -105,19 +105,67 @@ static bool run_ok(const Layout *l, int64_t k, int v, int64_t nregs)
 	return true;
 }
 
-void mma_stage_store(E *e, TV *s, const Type *el, LLVMValueRef base, int64_t cols)
+/* element offset o of the rows x cols tile where it is staged: o itself,
+ * or (c, r) of the cols x rows transpose (offsets of disjoint bits add) */
+static int64_t place(int64_t o, int64_t rows, int64_t cols, bool tr)
+{
+	return tr ? (o % cols) * rows + o / cols : o;
+}
+
+static LLVMValueRef place_rt(E *e, LLVMValueRef o, int64_t rows, int64_t cols, bool tr)
+{
+	if (!tr)
+		return o;
+	int lc = 0;
+	while (((int64_t)1 << lc) < cols)
+		lc++;
+	LLVMValueRef c = LLVMBuildAnd(e->b, o, c_i32(e, cols - 1), "");
+	LLVMValueRef r = LLVMBuildLShr(e->b, o, c_i32(e, lc), "");
+	return LLVMBuildAdd(e->b, LLVMBuildMul(e->b, c, c_i32(e, rows), ""), r, "");
+}
+
+static LLVMValueRef swz_rt(E *e, LLVMValueRef x, int shift)
+{
+	LLVMValueRef hi = LLVMBuildAnd(e->b, LLVMBuildLShr(e->b, x, c_i32(e, shift), ""), c_i32(e, 7), "");
+	return LLVMBuildXor(e->b, x, LLVMBuildShl(e->b, hi, c_i32(e, 4), ""), "");
+}
+
+/* Addresses. When the thread part of s's offsets (lane, warp strides:
+ * powers of two) and the register part have disjoint bits, the swizzle,
+ * linear over bits, splits: swz(thr | v) = swz(thr) ^ swz(v); the bits of
+ * swz(v) that swz(thr) never has are added as an immediate, the others
+ * XORed into one of a few base registers. Otherwise each address is
+ * computed whole. */
+void mma_stage_store(E *e, TV *s, const Type *el, LLVMValueRef base, int64_t rows, int64_t cols, bool transpose)
 {
 	int eb = elem_bytes(el);
-	int shift = mma_swizzle_shift(cols * eb);
+	int shift = mma_swizzle_shift((transpose ? rows : cols) * eb);
 	const Layout *l = &s->lay;
-	/* the longest run the thread part keeps aligned */
-	int64_t talign = 16 / eb;
+	int64_t tbits = 0, tsw = 0;
+	bool lin = true;
+	for (int mode = 1; mode < 3; mode++)
+		for (int64_t c = 1; c < layout_mode_size(l, mode); c <<= 1) {
+			int64_t x = layout_eval_mode(l, mode, c);
+			lin &= (x & (x - 1)) == 0 && (tbits & x) == 0;
+			tbits |= x;
+			int64_t y = place(x, rows, cols, transpose) * eb;
+			tsw |= y | mma_swizzle(y, shift);
+		}
+	for (int64_t k = 0; k < s->n; k++)
+		lin &= (layout_eval_mode(l, 0, k) & tbits) == 0;
+	/* the longest run the thread part keeps aligned (none transposed) */
+	int64_t talign = transpose ? 1 : 16 / eb;
 	for (int mode = 1; mode < 3; mode++)
 		for (int64_t c = 1; c < layout_mode_size(l, mode); c <<= 1)
 			while (talign > 1 && layout_eval_mode(l, mode, c) % talign)
 				talign /= 2;
 	LLVMValueRef prim = owner_pred(e, l);
-	LLVMTypeRef et = elem_ty(e, el), mt = mem_ty(e, el);
+	LLVMTypeRef et = elem_ty(e, el), mt = mem_ty(e, el), i8 = LLVMInt8TypeInContext(e->ctx);
+	LLVMValueRef thr = lin ? swz_rt(e, LLVMBuildMul(e->b, place_rt(e, lw_of(e, l)->off, rows, cols, transpose),
+							 c_i32(e, eb), ""), shift) : NULL;
+	int64_t lo_key[64];
+	LLVMValueRef lo_base[64];
+	int nlo = 0;
 	for (int64_t k = 0; k < s->n;) {
 		if (!layout_reg_is_primary(l, k)) {
 			k++;
@@ -126,8 +174,28 @@ void mma_stage_store(E *e, TV *s, const Type *el, LLVMValueRef base, int64_t col
 		int v = (int)talign;
 		while (v > 1 && !run_ok(l, k, v, s->n))
 			v /= 2;
-		LLVMValueRef x = LLVMBuildMul(e->b, elem_offset(e, l, k), c_i32(e, eb), "");
-		LLVMValueRef p = swz_ptr(e, base, x, shift);
+		LLVMValueRef p;
+		if (lin) {
+			int64_t cst = mma_swizzle(place(layout_eval_mode(l, 0, k), rows, cols, transpose) * eb, shift);
+			int64_t lo = cst & tsw, hi = cst & ~tsw;
+			int i = 0;
+			while (i < nlo && lo_key[i] != lo)
+				i++;
+			if (i == nlo) {
+				if (nlo == 64)
+					i = 0, nlo = 0;     /* too many: start over (never with tile shapes) */
+				lo_key[i] = lo;
+				LLVMValueRef x = lo ? LLVMBuildXor(e->b, thr, c_i32(e, lo), "") : thr;
+				LLVMValueRef x64 = LLVMBuildZExt(e->b, x, ty_i64(e), "");
+				lo_base[i] = LLVMBuildGEP2(e->b, i8, base, &x64, 1, "");
+				nlo = i + 1 > nlo ? i + 1 : nlo;
+			}
+			LLVMValueRef h = c_i64(e, hi);
+			p = LLVMBuildGEP2(e->b, i8, lo_base[i], &h, 1, "");
+		} else {
+			LLVMValueRef o = place_rt(e, elem_offset(e, l, k), rows, cols, transpose);
+			p = swz_ptr(e, base, LLVMBuildMul(e->b, o, c_i32(e, eb), ""), shift);
+		}
 		LLVMValueRef val;
 		if (v == 1) {
 			val = mt != et ? LLVMBuildZExt(e->b, s->r[k], mt, "") : s->r[k];
@@ -143,19 +211,22 @@ void mma_stage_store(E *e, TV *s, const Type *el, LLVMValueRef base, int64_t col
 
 /* ------------------------------------------------------------ reads */
 
-static void check_frag(const Layout *l, int64_t cols, bool trans)
+/* vpr: values per 32-bit register (4 bytes of a matrix row, ldmatrix's
+ * unit); trans: 16-bit .trans, pairs along the rows */
+static void check_frag(const Layout *l, int64_t cols, bool trans, int vpr)
 {
-	int64_t want[5] = { 2, 4, cols, 2 * cols, 4 * cols };
+	int64_t want[5] = { vpr, 2 * vpr, cols, 2 * cols, 4 * cols };
 	if (trans) {
 		int64_t t[5] = { 2 * cols, 4 * cols, 1, 2, 4 };
 		for (int b = 0; b < 5; b++)
 			want[b] = t[b];
 	}
-	bool ok = layout_mode_size(l, 1) == 32 && layout_nregs(l) % 2 == 0;
+	bool ok = layout_mode_size(l, 1) == 32 && layout_nregs(l) % vpr == 0;
 	for (int b = 0; ok && b < 5; b++)
 		ok = layout_eval_mode(l, 1, (int64_t)1 << b) == want[b];
-	for (int64_t p = 0; ok && 2 * p < layout_nregs(l); p++)
-		ok = layout_eval_mode(l, 0, 2 * p + 1) - layout_eval_mode(l, 0, 2 * p) == (trans ? cols : 1);
+	for (int64_t p = 0; ok && vpr * p < layout_nregs(l); p++)
+		for (int i = 1; ok && i < vpr; i++)
+			ok = layout_eval_mode(l, 0, vpr * p + i) - layout_eval_mode(l, 0, vpr * p) == (trans ? cols : i);
 	if (!ok)
 		ice("tile-ptx: an mma operand fragment that is not made of ldmatrix 8x8 matrices");
 }
@@ -179,21 +250,22 @@ void mma_ldsm(E *e, LLVMValueRef base, const Layout *frag, int64_t cols, const T
 {
 	int eb = elem_bytes(el);
 	int shift = mma_swizzle_shift(cols * eb);
-	check_frag(frag, cols, trans);
-	int64_t npairs = layout_nregs(frag) / 2;
+	int vpr = 4 / eb;
+	check_frag(frag, cols, trans, vpr);
+	int64_t npairs = layout_nregs(frag) / vpr;
 	/* this lane's row of its matrix, and which matrix of an instruction it addresses */
 	LLVMValueRef row = LLVMBuildMul(e->b, LLVMBuildAnd(e->b, e->lane, c_i32(e, 7), ""), c_i32(e, cols), "");
 	LLVMValueRef lane_part = LLVMBuildAdd(e->b, warp_part(e, frag), row, "");
 	LLVMValueRef mat = LLVMBuildLShr(e->b, e->lane, c_i32(e, 3), "");
-	LLVMTypeRef i32 = ty_i32(e), pair = LLVMVectorType(elem_ty(e, el), 2);
+	LLVMTypeRef i32 = ty_i32(e), pair = vpr > 1 ? LLVMVectorType(elem_ty(e, el), (unsigned)vpr) : elem_ty(e, el);
 	unsigned conv = LLVMGetEnumAttributeKindForName("convergent", strlen("convergent"));
 	for (int64_t p = 0; p < npairs;) {
 		int c = npairs - p >= 4 ? 4 : npairs - p >= 2 ? 2 : 1;
-		LLVMValueRef sel = c_i32(e, layout_eval_mode(frag, 0, 2 * p));
+		LLVMValueRef sel = c_i32(e, layout_eval_mode(frag, 0, vpr * p));
 		for (int i = 1; i < c; i++) {
 			LLVMValueRef is = LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildAnd(e->b, mat, c_i32(e, c - 1), ""),
 							c_i32(e, i), "");
-			sel = LLVMBuildSelect(e->b, is, c_i32(e, layout_eval_mode(frag, 0, 2 * (p + i))), sel, "");
+			sel = LLVMBuildSelect(e->b, is, c_i32(e, layout_eval_mode(frag, 0, vpr * (p + i))), sel, "");
 		}
 		LLVMValueRef x = LLVMBuildMul(e->b, LLVMBuildAdd(e->b, lane_part, sel, ""), c_i32(e, eb), "");
 		LLVMValueRef addr = LLVMBuildPtrToInt(e->b, swz_ptr(e, base, x, shift), ty_i64(e), "");
@@ -217,8 +289,8 @@ void mma_ldsm(E *e, LLVMValueRef base, const Layout *frag, int64_t cols, const T
 		for (int i = 0; i < c; i++) {
 			LLVMValueRef r = c == 1 ? call : LLVMBuildExtractValue(e->b, call, (unsigned)i, "");
 			LLVMValueRef v = LLVMBuildBitCast(e->b, r, pair, "");
-			out[2 * (p + i)] = LLVMBuildExtractElement(e->b, v, c_i32(e, 0), "");
-			out[2 * (p + i) + 1] = LLVMBuildExtractElement(e->b, v, c_i32(e, 1), "");
+			for (int j = 0; j < vpr; j++)
+				out[vpr * (p + i) + j] = vpr == 1 ? v : LLVMBuildExtractElement(e->b, v, c_i32(e, j), "");
 		}
 		p += c;
 	}
