@@ -1,10 +1,11 @@
 /* util_ldsm.c: MMA operands through shared memory and ldmatrix (utility
  * layer, emit.h; docs/lowering.md "MMA"). Used by op_mma.c for an mmaf
- * that tile-sched marked `via_ldmatrix` (f16 / bf16 atoms, sm_75+).
+ * that tile-sched marked `via_ldmatrix` (libcommon's mma_ldmatrix_ok:
+ * f16 / bf16 on sm_75+, i8 and tf32 on sm_80+).
  *
  * Staging buffer. Each kernel with such an mmaf gets one static shared
  * array, __tile_mma_<kernel>, as large as its largest mmaf needs: A (M x K)
- * at 0, B (K x N) after it at a 128-byte boundary, both row-major and
+ * at 0, B after it at a 128-byte boundary (K x N, or N x K transposed),
  * swizzled (libcommon's mma_swizzle: 16-byte chunks XORed with the row
  * bits, so the eight rows an ldmatrix phase reads hit eight different
  * chunks of a 128-byte line: no bank conflicts).
@@ -12,17 +13,18 @@
  * Writes (mma_stage_store). Every first owner writes its registers of the
  * operand in the operand's own layout: runs of up to 16 bytes of
  * consecutive elements as one vector store (a run stays whole under the
- * swizzle), else element by element.
+ * swizzle), else element by element; transposed ones element by element.
  *
- * Reads (mma_ldsm). A fragment register pair (two 16-bit values) of an
- * m16n8k16 / m16n8k8 atom is one 8x8 matrix: A's (.row) rows are A's rows,
- * lane 4r + q holding row r, columns 2q, 2q+1, which is ldmatrix's
- * distribution; B's (.col) pair is (k = 2q, 2q+1; n = g), the transpose of
- * the row-major K x N tile's 8x8 block, which is ldmatrix.trans's. Row r
- * of the matrix starts at its origin + r * cols in both cases, so lane l
- * gives the address of row l % 8 of the instruction's matrix l / 8; four
- * matrices (pairs) per ldmatrix.x4, the rest .x2 / .x1. The fragment
- * layout is checked to be exactly that (an internal error otherwise). */
+ * Reads (mma_ldsm). A fragment register (4 bytes: two 16-bit values, four
+ * 8-bit, one tf32) of these atoms is row lane/4, bytes 4*(lane%4) of an
+ * 8-row x 16-byte matrix, ldmatrix's distribution: A (.row) from the
+ * row-major tile; B (.col) with ldmatrix.trans from the row-major K x N
+ * tile for 16-bit values (a pair (k = 2q, 2q+1; n = g) is the transpose's
+ * row), else without .trans from the transposed (N x K) staging. Row r of
+ * a matrix starts at its origin + r * cols, so lane l gives the address of
+ * row l % 8 of the instruction's matrix l / 8; four matrices per
+ * ldmatrix.x4, the rest .x2 / .x1. The fragment layout is checked to be
+ * exactly that (an internal error otherwise). */
 #include <stdio.h>
 #include <string.h>
 #include "emit.h"
@@ -268,7 +270,7 @@ void mma_ldsm(E *e, LLVMValueRef base, const Layout *frag, int64_t cols, const T
 			sel = LLVMBuildSelect(e->b, is, c_i32(e, layout_eval_mode(frag, 0, vpr * (p + i))), sel, "");
 		}
 		LLVMValueRef x = LLVMBuildMul(e->b, LLVMBuildAdd(e->b, lane_part, sel, ""), c_i32(e, eb), "");
-		LLVMValueRef addr = LLVMBuildPtrToInt(e->b, swz_ptr(e, base, x, shift), ty_i64(e), "");
+		LLVMValueRef addr = LLVMBuildPtrToInt(e->b, swz_ptr(e, base, x, shift), ty_i32(e), "");   /* a shared-window offset */
 		char text[160], cons[64];
 		int tl = snprintf(text, sizeof text, "ldmatrix.sync.aligned.m8n8.x%d%s.shared.b16 {", c, trans ? ".trans" : "");
 		int cl = 0;
@@ -277,10 +279,10 @@ void mma_ldsm(E *e, LLVMValueRef base, const Layout *frag, int64_t cols, const T
 			cl += snprintf(cons + cl, sizeof cons - (size_t)cl, "=r,");
 		}
 		snprintf(text + tl, sizeof text - (size_t)tl, "}, [$%d];", c);
-		snprintf(cons + cl, sizeof cons - (size_t)cl, "l,~{memory}");
+		snprintf(cons + cl, sizeof cons - (size_t)cl, "r,~{memory}");
 		LLVMTypeRef rt[4] = { i32, i32, i32, i32 };
 		LLVMTypeRef ret = c == 1 ? i32 : LLVMStructTypeInContext(e->ctx, rt, (unsigned)c, 0);
-		LLVMTypeRef pt = ty_i64(e);
+		LLVMTypeRef pt = ty_i32(e);
 		LLVMTypeRef ft = LLVMFunctionType(ret, &pt, 1, 0);
 		LLVMValueRef f = LLVMGetInlineAsm(ft, text, strlen(text), cons, strlen(cons), 1, 0,
 						  LLVMInlineAsmDialectATT, 0);
