@@ -203,9 +203,10 @@ LLVMValueRef mma_stage_buf(E *e, Op *op);            /* the kernel's MMA staging
 int64_t mma_stage_b_offset(Op *op);                  /* byte offset of B in it */
 /* s (rows x cols, row-major) into the buffer at base, swizzled; transposed: as cols x rows */
 void mma_stage_store(E *e, TV *s, const Type *el, LLVMValueRef base, int64_t rows, int64_t cols, bool transpose);
-/* the registers of fragment layout frag by ldmatrix (.trans for B) */
+/* 4-byte registers units[0..n) of fragment layout frag (out[4/bytes * unit + j])
+ * by ldmatrix (.trans for 16-bit B) */
 void mma_ldsm(E *e, LLVMValueRef base, const Layout *frag, int64_t cols, const Type *el, bool trans,
-	      LLVMValueRef *out);
+	      const int64_t *units, int nunits, LLVMValueRef *out);
 
 /* ------------------------------------------------------------ util_xchg.c */
 /* Move tiles into dst's layout through shared memory, or warp shuffles

@@ -22,8 +22,8 @@
  * tile for 16-bit values (a pair (k = 2q, 2q+1; n = g) is the transpose's
  * row), else without .trans from the transposed (N x K) staging. Row r of
  * a matrix starts at its origin + r * cols, so lane l gives the address of
- * row l % 8 of the instruction's matrix l / 8; four matrices per
- * ldmatrix.x4, the rest .x2 / .x1. The fragment layout is checked to be
+ * row l % 8 of the instruction's matrix l / 8; four matrices (of the
+ * registers asked for) per ldmatrix.x4, the rest .x2 / .x1. The fragment layout is checked to be
  * exactly that (an internal error otherwise). */
 #include <stdio.h>
 #include <string.h>
@@ -248,13 +248,13 @@ static LLVMValueRef warp_part(E *e, const Layout *l)
 }
 
 void mma_ldsm(E *e, LLVMValueRef base, const Layout *frag, int64_t cols, const Type *el, bool trans,
-	      LLVMValueRef *out)
+	      const int64_t *units, int nunits, LLVMValueRef *out)
 {
 	int eb = elem_bytes(el);
 	int shift = mma_swizzle_shift(cols * eb);
 	int vpr = 4 / eb;
 	check_frag(frag, cols, trans, vpr);
-	int64_t npairs = layout_nregs(frag) / vpr;
+	int64_t npairs = nunits;
 	/* this lane's row of its matrix, and which matrix of an instruction it addresses */
 	LLVMValueRef row = LLVMBuildMul(e->b, LLVMBuildAnd(e->b, e->lane, c_i32(e, 7), ""), c_i32(e, cols), "");
 	LLVMValueRef lane_part = LLVMBuildAdd(e->b, warp_part(e, frag), row, "");
@@ -263,11 +263,11 @@ void mma_ldsm(E *e, LLVMValueRef base, const Layout *frag, int64_t cols, const T
 	unsigned conv = LLVMGetEnumAttributeKindForName("convergent", strlen("convergent"));
 	for (int64_t p = 0; p < npairs;) {
 		int c = npairs - p >= 4 ? 4 : npairs - p >= 2 ? 2 : 1;
-		LLVMValueRef sel = c_i32(e, layout_eval_mode(frag, 0, vpr * p));
+		LLVMValueRef sel = c_i32(e, layout_eval_mode(frag, 0, vpr * units[p]));
 		for (int i = 1; i < c; i++) {
 			LLVMValueRef is = LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildAnd(e->b, mat, c_i32(e, c - 1), ""),
 							c_i32(e, i), "");
-			sel = LLVMBuildSelect(e->b, is, c_i32(e, layout_eval_mode(frag, 0, vpr * (p + i))), sel, "");
+			sel = LLVMBuildSelect(e->b, is, c_i32(e, layout_eval_mode(frag, 0, vpr * units[p + i])), sel, "");
 		}
 		LLVMValueRef x = LLVMBuildMul(e->b, LLVMBuildAdd(e->b, lane_part, sel, ""), c_i32(e, eb), "");
 		LLVMValueRef addr = LLVMBuildPtrToInt(e->b, swz_ptr(e, base, x, shift), ty_i32(e), "");   /* a shared-window offset */
@@ -292,7 +292,7 @@ void mma_ldsm(E *e, LLVMValueRef base, const Layout *frag, int64_t cols, const T
 			LLVMValueRef r = c == 1 ? call : LLVMBuildExtractValue(e->b, call, (unsigned)i, "");
 			LLVMValueRef v = LLVMBuildBitCast(e->b, r, pair, "");
 			for (int j = 0; j < vpr; j++)
-				out[vpr * (p + i) + j] = vpr == 1 ? v : LLVMBuildExtractElement(e->b, v, c_i32(e, j), "");
+				out[vpr * units[p + i] + j] = vpr == 1 ? v : LLVMBuildExtractElement(e->b, v, c_i32(e, j), "");
 		}
 		p += c;
 	}
