@@ -200,3 +200,26 @@ MM="$CORPUS/13.4/matmul.tileirbc"
 	run expect 1 0 "$SCRATCH/n1"
 	assert_success
 }
+
+@test "mma: via_ldmatrix on a product ldmatrix cannot feed (hand-written IR: f64) is a located error of the input, not an internal one" {
+	tile-read "$BATS_TEST_DIRNAME/mma/mm_f64.tileirbc" | tile-lower --gpu-name=sm_80 | tile-sched --num-warps=4 >"$SCRATCH/s.json"
+	/usr/bin/python3 - "$SCRATCH/s.json" >"$SCRATCH/m.json" <<-'EOF2'
+		import json, sys
+		d = json.load(open(sys.argv[1]))
+		def walk(x):
+		    if isinstance(x, dict):
+		        if x.get("op") == "cuda_tile.mmaf":
+		            x.setdefault("attrs", {})["via_ldmatrix"] = True
+		        for v in x.values(): walk(v)
+		    elif isinstance(x, list):
+		        for v in x: walk(v)
+		walk(d)
+		json.dump(d, sys.stdout)
+	EOF2
+	run tile-ptx --gpu-name=sm_80 <"$SCRATCH/s.json"
+	assert_success
+	run tile-ptx --gpu-name=sm_80 <"$SCRATCH/m.json"
+	assert_failure 1
+	assert_output --partial "loc(\"tests/mma/kernels.py\":16:14): error: 'cuda_tile.mmaf' op: via_ldmatrix on a f64 product on sm_80, which ldmatrix cannot feed"
+	refute_output --partial 'internal error'
+}

@@ -147,8 +147,13 @@ void emit_mma(E *e, Op *op)
 	mma_layout_b(&t, &lb);
 	mma_layout_c(&t, &lc);
 	bool ldsm = op_attr_flag(op, "via_ldmatrix");
-	if (ldsm && !mma_ldmatrix_ok(atom, ea, e->o->target->sm))
-		ice("tile-ptx: via_ldmatrix on an mma that ldmatrix cannot feed");
+	if (ldsm && !mma_ldmatrix_ok(atom, ea, e->o->target->sm)) {
+		/* a hand-written IR can say so: the input's error, not ours */
+		diag_error(op->loc, "'%s' op: via_ldmatrix on a %s product on %s, which ldmatrix cannot feed",
+			   op->info->name, ea->str, e->o->target->name);
+		e->errors++;
+		return;
+	}
 	if (!ldsm) {
 		check_layout(op->operands[0], &la);
 		check_layout(op->operands[1], &lb);
