@@ -122,3 +122,33 @@ void mma_layout_c(const MmaTiling *t, Layout *l)
 	const MmaAtom *a = t->atom;
 	frag_layout(t, &a->c, t->n, t->nt, a->n, t->mt, a->m * t->n, t->m / t->wm * t->n, t->n / t->wn, l);
 }
+
+int mma_swizzle_shift(int64_t row_bytes)
+{
+	int s = 0;
+	while (((int64_t)1 << s) < row_bytes)
+		s++;
+	return s < 7 ? 7 : s;
+}
+
+bool mma_ldmatrix_ok(const MmaAtom *atom, const Type *a, int sm)
+{
+	if (sm >= 75 && (atom->id == MMA_M16N8K16 || atom->id == MMA_M16N8K8) && (scalar(a, SC_F16) || scalar(a, SC_BF16)))
+		return true;
+	return sm >= 80 && (atom->id == MMA_M16N8K32 || atom->id == MMA_M16N8K8_TF32);
+}
+
+bool mma_layout_transpose(const Layout *l, int64_t rows, int64_t cols, Layout *out)
+{
+	*out = *l;
+	for (int i = 0; i < layout_nleaves(l); i++) {
+		int64_t s = l->stride[i], n = l->shape[i];
+		if (s % cols == 0)
+			out->stride[i] = s / cols;
+		else if (s * n <= cols)
+			out->stride[i] = s * rows;
+		else
+			return false;
+	}
+	return true;
+}

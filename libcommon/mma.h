@@ -61,4 +61,27 @@ bool mma_tiling(const MmaAtom *atom, int64_t m, int64_t n, int64_t k, int warps,
 void mma_layout_a(const MmaTiling *t, Layout *out);
 void mma_layout_b(const MmaTiling *t, Layout *out);
 void mma_layout_c(const MmaTiling *t, Layout *out);
+
+/* Operands staged in shared memory for ldmatrix (docs/lowering.md "MMA"):
+ * an operand tile, row-major with rows of row_bytes, is stored at
+ * mma_swizzle(byte offset, mma_swizzle_shift(row_bytes)): the 16-byte
+ * chunk bits [4, 7) XORed with the three offset bits from `shift` up
+ * (CuTe's Swizzle<3,4,shift>), shift = max(7, log2 row_bytes), so the
+ * eight 16-byte rows of an 8x8 matrix that ldmatrix reads land in eight
+ * different chunks of a 128-byte line: no bank conflict. A bijection on
+ * every 128-byte-aligned range; 16-byte chunks stay whole. */
+int mma_swizzle_shift(int64_t row_bytes);
+static inline int64_t mma_swizzle(int64_t byte_off, int shift)
+{
+	return byte_off ^ (((byte_off >> shift) & 7) << 4);
+}
+/* Whether ldmatrix can load the atom's fragments: 8 rows of 16 bytes, a
+ * thread's 4-byte register at row lane/4, bytes 4*(lane%4): A (.row) from
+ * the row-major tile; B from the row-major K x N tile with .trans for
+ * 16-bit elements (f16, bf16: sm_75+), else from its transpose, staged
+ * N x K (i8 m16n8k32, tf32 m16n8k8: sm_80+). */
+bool mma_ldmatrix_ok(const MmaAtom *atom, const Type *a, int sm);
+/* l (offsets into a rows x cols row-major tile) as offsets into its
+ * transpose (cols x rows); false when a leaf runs across rows. */
+bool mma_layout_transpose(const Layout *l, int64_t rows, int64_t cols, Layout *out);
 #endif

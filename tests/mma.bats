@@ -16,12 +16,15 @@ teardown() { teardown_scratch; }
 
 MM="$CORPUS/13.4/matmul.tileirbc"
 
-@test "mma: the corpus matmul compiles for sm_80/89/90/100/120: mma.sync f16 and bf16, no local memory, ptxas accepts, no spills" {
+@test "mma: the corpus matmul compiles for sm_80/89/90/100/120: mma.sync f16 and bf16 fed by ldmatrix (.trans for B), no local memory, ptxas accepts, no spills" {
 	require_ptxas
 	for sm in sm_80 sm_89 sm_90 sm_100 sm_120; do
 		tileiras "$MM" --gpu-name "$sm" --emit=ptx -o "$SCRATCH/m.$sm.ptx" 2>"$SCRATCH/err" || fail "$sm: $(head -3 "$SCRATCH/err")"
 		grep -q 'mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32' "$SCRATCH/m.$sm.ptx" || fail "$sm: no f16 mma.sync"
 		grep -q 'mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32' "$SCRATCH/m.$sm.ptx" || fail "$sm: no bf16 mma.sync"
+		# per kernel and K step: A 4 x ldmatrix.x4, B 4 x ldmatrix.x4.trans (2 kernels)
+		[ "$(grep -c 'ldmatrix.sync.aligned.m8n8.x4.shared.b16' "$SCRATCH/m.$sm.ptx")" -eq 8 ] || fail "$sm: A ldmatrix count"
+		[ "$(grep -c 'ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16' "$SCRATCH/m.$sm.ptx")" -eq 8 ] || fail "$sm: B ldmatrix.trans count"
 		if grep -q '\.local' "$SCRATCH/m.$sm.ptx"; then fail "$sm: local memory"; fi
 		ptxas -arch="$sm" -v "$SCRATCH/m.$sm.ptx" -o "$SCRATCH/m.$sm.cubin" 2>"$SCRATCH/v" || fail "$sm: ptxas: $(head -5 "$SCRATCH/v")"
 		if grep -E '[1-9][0-9]* bytes spill' "$SCRATCH/v"; then fail "$sm: spills"; fi
@@ -37,15 +40,23 @@ MM="$CORPUS/13.4/matmul.tileirbc"
 	[ "$(grep -c 'mma.sync' "$SCRATCH/w8.ptx")" -eq 16 ] || fail "8 warps: $(grep -c 'mma.sync' "$SCRATCH/w8.ptx") mma.sync"
 }
 
-@test "mma: tile-sched gives the accumulator its fragment layout and converts A and B into theirs" {
+@test "mma: tile-sched gives the accumulator its fragment layout; f16/bf16/tf32/i8 operands go via_ldmatrix (no conversion), f64 ones are converted into their fragments" {
 	tile-read "$MM" | tile-lower --gpu-name=sm_80 | tile-sched --num-warps=4 --emit=text >"$SCRATCH/s.txt"
 	# 2x2 warps of 32x32, 2x4 atoms of 16x8 each (libcommon/mma.h)
-	grep -q 'cuda_tile.mmaf .* : tile<64x64xf32> layout(%[0-9]* = "((2,2,4,2),(4,8),(2,2)):((1,512,8,1024),(2,64),(2048,32))")' "$SCRATCH/s.txt" ||
+	grep -q 'cuda_tile.mmaf .* {via_ldmatrix = true} : tile<64x64xf32> layout(%[0-9]* = "((2,2,4,2),(4,8),(2,2)):((1,512,8,1024),(2,64),(2048,32))")' "$SCRATCH/s.txt" ||
 		fail "accumulator: $(grep mmaf "$SCRATCH/s.txt" | head -1)"
-	grep -q 'convert_layout .* : tile<64x32xf16> layout(%[0-9]* = "((2,2,2,2,2),(4,8),(2,2)):((1,256,8,16,512),(2,32),(1024,0))")' "$SCRATCH/s.txt" || fail "A fragment"
-	grep -q 'convert_layout .* : tile<32x64xf16> layout(%[0-9]* = "((2,2,2,4),(4,8),(2,2)):((64,512,1024,8),(128,1),(0,32))")' "$SCRATCH/s.txt" || fail "B fragment"
-	# the epilogue (ftof, store) keeps the accumulator's layout: no conversion after the loop
-	[ "$(grep -c convert_layout "$SCRATCH/s.txt")" -eq 4 ] || fail "$(grep -c convert_layout "$SCRATCH/s.txt") conversions, not 4 (A and B of two kernels)"
+	# A and B stay in their load layouts (tile-ptx stages them for ldmatrix); the epilogue
+	# (ftof, store) keeps the accumulator's layout: no conversion anywhere
+	[ "$(grep -c convert_layout "$SCRATCH/s.txt")" -eq 0 ] || fail "$(grep -c convert_layout "$SCRATCH/s.txt") conversions, not 0"
+	for k in mm_tf32 mm_i8; do
+		tile-read "$BATS_TEST_DIRNAME/mma/$k.tileirbc" | tile-lower --gpu-name=sm_80 | tile-sched --num-warps=4 --emit=text >"$SCRATCH/t.txt"
+		grep -q 'cuda_tile.mma[fi] .*via_ldmatrix = true' "$SCRATCH/t.txt" || fail "$k: not via_ldmatrix"
+		[ "$(grep -c convert_layout "$SCRATCH/t.txt")" -eq 0 ] || fail "$k: conversions"
+	done
+	# f64 (m8n8k4) has no ldmatrix path: its operands are converted into the fragments
+	tile-read "$BATS_TEST_DIRNAME/mma/mm_f64.tileirbc" | tile-lower --gpu-name=sm_80 | tile-sched --num-warps=4 --emit=text >"$SCRATCH/t.txt"
+	if grep -q via_ldmatrix "$SCRATCH/t.txt"; then fail "f64 via_ldmatrix"; fi
+	[ "$(grep -c convert_layout "$SCRATCH/t.txt")" -eq 2 ] || fail "f64: $(grep -c convert_layout "$SCRATCH/t.txt") conversions, not 2"
 }
 
 @test "mma: every operand type to its instruction (tests/mma: f16 acc, tf32, i8, f64; f32 by FMA as NVIDIA), ptxas accepts" {
@@ -54,15 +65,26 @@ MM="$CORPUS/13.4/matmul.tileirbc"
 		pipe "$BATS_TEST_DIRNAME/mma/$1.tileirbc" "$2" --num-warps=4 >"$SCRATCH/k.ptx" || fail "$1 $2"
 		[ "$(grep -c -- "$3" "$SCRATCH/k.ptx")" -eq "$4" ] || fail "$1 $2: $(grep -c -- "$3" "$SCRATCH/k.ptx") x '$3', not $4"
 		if grep -q '\.local' "$SCRATCH/k.ptx"; then fail "$1 $2: local memory"; fi
-		ptxas -arch="$2" "$SCRATCH/k.ptx" -o "$SCRATCH/k.cubin" || fail "$1 $2: ptxas"
+		ptxas -arch="$2" -v "$SCRATCH/k.ptx" -o "$SCRATCH/k.cubin" 2>"$SCRATCH/v" || fail "$1 $2: ptxas"
+		if grep -E '[1-9][0-9]* bytes spill' "$SCRATCH/v"; then fail "$1 $2: spills"; fi
 	}
 	# 64x64 tiles: 32 m16n8 atoms over 4 warps = 8 per warp, times K atoms
 	check mm_f16_f16 sm_80 'mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16' 16
 	check mm_f16_f16 sm_75 'mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16' 32
+	# f16 operands through ldmatrix on sm_75 too (4 .x4 for A, 4 .x4.trans for B)
+	check mm_f16_f16 sm_75 'ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16' 4
+	check mm_f16_f16 sm_80 'ldmatrix.sync.aligned.m8n8.x4.shared.b16' 4
 	check mm_tf32 sm_80 'mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32' 16
 	check mm_i8 sm_80 'mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32' 16
 	check mm_i8 sm_120 'mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32' 16
 	check mm_u8 sm_80 'mma.sync.aligned.m16n8k32.row.col.satfinite.s32.u8.u8.s32' 16
+	# i8 and tf32 through ldmatrix too: A from the row-major tile, B from its transpose (no .trans)
+	check mm_i8 sm_80 'ldmatrix.sync.aligned.m8n8.x4.shared.b16' 8
+	check mm_i8 sm_89 'ldmatrix.sync.aligned.m8n8.x4.shared.b16' 8
+	check mm_tf32 sm_80 'ldmatrix.sync.aligned.m8n8.x4.shared.b16' 8
+	check mm_tf32 sm_90 'ldmatrix.sync.aligned.m8n8.x4.shared.b16' 8
+	check mm_tf32 sm_100 'ldmatrix.sync.aligned.m8n8.x4.shared.b16' 8
+	check mm_f16_f16 sm_120 'ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16' 4
 	# 32x32x8 f64: 16 m8n8 atoms over 4 warps = 4, times 2 K atoms
 	check mm_f64 sm_80 'mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64' 8
 	# 64x64x16 f32: 4096x16 FMAs over 128 threads, no tensor core (NVIDIA's choice too)
@@ -111,4 +133,93 @@ MM="$CORPUS/13.4/matmul.tileirbc"
 	run tile-run --gpu-name sm_80 --entry k --grid 1,1,1 --block 32,1,1 --out "$SCRATCH/res2" "$SCRATCH/k.ptx" "$SCRATCH/o.npy"
 	assert_failure 1
 	assert_output --partial "m16n8k32"
+}
+
+@test "mma: tile-run's ldmatrix .x1/.x2/.x4 and .trans give each lane the PTX ISA's fragment (row t/4, columns 2(t%4), +1)" {
+	[ -x "$BIN/tile-run" ] || skip "tile-run not built"
+	# 32 rows of 16 bytes (four 8x8 b16 matrices) copied to shared memory; lane l gives row l's address
+	cat >"$SCRATCH/k.ptx" <<-'EOF2'
+		.version 8.0
+		.target sm_80
+		.address_size 64
+		.visible .entry k(.param .u64 in, .param .u64 out)
+		{
+			.shared .align 16 .b8 sm[512];
+			.reg .b32 %r<12>;
+			.reg .b64 %rd<10>;
+			ld.param.u64 %rd1, [in];
+			ld.param.u64 %rd2, [out];
+			mov.u32 %r1, %tid.x;
+			mul.wide.u32 %rd3, %r1, 16;
+			add.s64 %rd4, %rd1, %rd3;
+			ld.global.v4.b32 {%r2,%r3,%r4,%r5}, [%rd4];
+			mov.u64 %rd5, sm;
+			add.s64 %rd6, %rd5, %rd3;
+			st.shared.v4.b32 [%rd6], {%r2,%r3,%r4,%r5};
+			bar.sync 0;
+			mov.b32 %r6, 0; mov.b32 %r7, 0; mov.b32 %r8, 0; mov.b32 %r9, 0;
+			ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r6,%r7,%r8,%r9}, [%rd6];
+			add.s64 %rd8, %rd2, %rd3;
+			st.global.v4.b32 [%rd8], {%r6,%r7,%r8,%r9};
+			ret;
+		}
+	EOF2
+	/usr/bin/python3 -c 'import numpy; numpy.save("'"$SCRATCH"'/in.npy", numpy.arange(256, dtype=numpy.uint16) * 7 + 3); numpy.save("'"$SCRATCH"'/o.npy", numpy.zeros(128, numpy.uint32))'
+	expect() {    # NMAT TRANS OUTDIR: every lane's registers against numpy
+		/usr/bin/python3 - "$1" "$2" "$3" "$SCRATCH/in.npy" <<-'EOF2'
+			import numpy, sys
+			nm, tr, out = int(sys.argv[1]), sys.argv[2] == "1", sys.argv[3]
+			M = numpy.load(sys.argv[4]).astype(numpy.uint32).reshape(4, 8, 8)
+			got = numpy.load(out + "/1.npy").reshape(32, 4)
+			for t in range(32):
+			    for i in range(4):
+			        r, c = t // 4, 2 * (t % 4)
+			        lo, hi = (M[i][c][r], M[i][c + 1][r]) if tr else (M[i][r][c], M[i][r][c + 1])
+			        want = int(lo | hi << 16) if i < nm else 0
+			        if int(got[t][i]) != want:
+			            sys.exit("lane %d matrix %d: %#x, not %#x" % (t, i, int(got[t][i]), want))
+		EOF2
+	}
+	run tile-run --gpu-name sm_80 --entry k --grid 1,1,1 --block 32,1,1 --out "$SCRATCH/r4" "$SCRATCH/k.ptx" "$SCRATCH/in.npy" "$SCRATCH/o.npy"
+	assert_success
+	run expect 4 0 "$SCRATCH/r4"
+	assert_success
+	sed 's/x4.shared.b16/x4.trans.shared.b16/' "$SCRATCH/k.ptx" >"$SCRATCH/t.ptx"
+	run tile-run --gpu-name sm_80 --entry k --grid 1,1,1 --block 32,1,1 --out "$SCRATCH/t4" "$SCRATCH/t.ptx" "$SCRATCH/in.npy" "$SCRATCH/o.npy"
+	assert_success
+	run expect 4 1 "$SCRATCH/t4"
+	assert_success
+	sed 's/x4.shared.b16 {%r6,%r7,%r8,%r9}/x2.trans.shared.b16 {%r6,%r7}/' "$SCRATCH/k.ptx" >"$SCRATCH/t2.ptx"
+	run tile-run --gpu-name sm_80 --entry k --grid 1,1,1 --block 32,1,1 --out "$SCRATCH/t2" "$SCRATCH/t2.ptx" "$SCRATCH/in.npy" "$SCRATCH/o.npy"
+	assert_success
+	run expect 2 1 "$SCRATCH/t2"
+	assert_success
+	sed 's/x4.shared.b16 {%r6,%r7,%r8,%r9}/x1.shared.b16 {%r6}/' "$SCRATCH/k.ptx" >"$SCRATCH/n1.ptx"
+	run tile-run --gpu-name sm_80 --entry k --grid 1,1,1 --block 32,1,1 --out "$SCRATCH/n1" "$SCRATCH/n1.ptx" "$SCRATCH/in.npy" "$SCRATCH/o.npy"
+	assert_success
+	run expect 1 0 "$SCRATCH/n1"
+	assert_success
+}
+
+@test "mma: via_ldmatrix on a product ldmatrix cannot feed (hand-written IR: f64) is a located error of the input, not an internal one" {
+	tile-read "$BATS_TEST_DIRNAME/mma/mm_f64.tileirbc" | tile-lower --gpu-name=sm_80 | tile-sched --num-warps=4 >"$SCRATCH/s.json"
+	/usr/bin/python3 - "$SCRATCH/s.json" >"$SCRATCH/m.json" <<-'EOF2'
+		import json, sys
+		d = json.load(open(sys.argv[1]))
+		def walk(x):
+		    if isinstance(x, dict):
+		        if x.get("op") == "cuda_tile.mmaf":
+		            x.setdefault("attrs", {})["via_ldmatrix"] = True
+		        for v in x.values(): walk(v)
+		    elif isinstance(x, list):
+		        for v in x: walk(v)
+		walk(d)
+		json.dump(d, sys.stdout)
+	EOF2
+	run tile-ptx --gpu-name=sm_80 <"$SCRATCH/s.json"
+	assert_success
+	run tile-ptx --gpu-name=sm_80 <"$SCRATCH/m.json"
+	assert_failure 1
+	assert_output --partial "loc(\"tests/mma/kernels.py\":16:14): error: 'cuda_tile.mmaf' op: via_ldmatrix on a f64 product on sm_80, which ldmatrix cannot feed"
+	refute_output --partial 'internal error'
 }

@@ -113,6 +113,16 @@ void xchg_store(E *e, LLVMValueRef base, LLVMValueRef byte_off, LLVMValueRef v, 
 		LLVMValueRef pred);
 LLVMValueRef xchg_load(E *e, LLVMValueRef base, LLVMValueRef byte_off, const Type *el);
 
+/* ------------------------------------------------------------ util_ldsm.c */
+LLVMValueRef mma_stage_buf(E *e, Op *op);            /* the kernel's MMA staging buffer (via_ldmatrix) */
+int64_t mma_stage_b_offset(Op *op);                  /* byte offset of B in it */
+/* s (rows x cols, row-major) into the buffer at base, swizzled; transposed: as cols x rows */
+void mma_stage_store(E *e, TV *s, const Type *el, LLVMValueRef base, int64_t rows, int64_t cols, bool transpose);
+/* 4-byte registers units[0..n) of fragment layout frag (out[4/bytes * unit + j])
+ * by ldmatrix (.trans for 16-bit B) */
+void mma_ldsm(E *e, LLVMValueRef base, const Layout *frag, int64_t cols, const Type *el, bool trans,
+	      const int64_t *units, int nunits, LLVMValueRef *out);
+
 /* ------------------------------------------------------------ util_xchg.c */
 /* Move tiles into dst's layout through shared memory, or warp shuffles
  * when the move stays in each warp (see util_xchg.c). */

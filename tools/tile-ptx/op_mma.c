@@ -12,14 +12,24 @@
  * Operands are packed into 32-bit registers (two 16-bit or four 8-bit
  * elements, the first in the low bits), f64 in 64-bit ones. The result
  * keeps the accumulator layout, so the epilogue reads it from registers.
+ * An mmaf marked `via_ldmatrix` (tile-sched: f16 / bf16 on sm_75+, i8 and
+ * tf32 on sm_80+; libcommon's mma_ldmatrix_ok) has A and B in their own
+ * layouts: they are staged in shared memory, swizzled, and the fragments
+ * loaded with ldmatrix (util_ldsm.c): A from the row-major M x K tile, B
+ * with .trans from K x N for 16-bit elements, else without from its
+ * transpose (N x K); a barrier before the writes (the previous use's
+ * reads) and one after; each K atom's fragments are loaded just before
+ * its instructions (K atoms outermost).
  * Other types (f8) and batched (rank-3) products are "not supported yet". */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "emit.h"
 #include "families.h"
 #include "irutil.h"
 #include "mma.h"
 #include "diag.h"
+#include "xalloc.h"
 
 #define MAXR 16
 
@@ -136,8 +146,18 @@ void emit_mma(E *e, Op *op)
 	mma_layout_a(&t, &la);
 	mma_layout_b(&t, &lb);
 	mma_layout_c(&t, &lc);
-	check_layout(op->operands[0], &la);
-	check_layout(op->operands[1], &lb);
+	bool ldsm = op_attr_flag(op, "via_ldmatrix");
+	if (ldsm && !mma_ldmatrix_ok(atom, ea, e->o->target->sm)) {
+		/* a hand-written IR can say so: the input's error, not ours */
+		diag_error(op->loc, "'%s' op: via_ldmatrix on a %s product on %s, which ldmatrix cannot feed",
+			   op->info->name, ea->str, e->o->target->name);
+		e->errors++;
+		return;
+	}
+	if (!ldsm) {
+		check_layout(op->operands[0], &la);
+		check_layout(op->operands[1], &lb);
+	}
 	check_layout(op->operands[2], &lc);
 	check_layout(op->results[0], &lc);
 	int na = mma_frag_values(&atom->a), nb = mma_frag_values(&atom->b), nc = mma_frag_values(&atom->c);
@@ -154,15 +174,49 @@ void emit_mma(E *e, Op *op)
 	bool half_acc = ec->scalar == SC_F16;
 	int pa = per_reg(ea);
 	TV *A = get(e, op->operands[0]), *B = get(e, op->operands[1]), *C = get(e, op->operands[2]);
+	LLVMValueRef *ar0 = A->r, *br0 = B->r, *fa = NULL, *fb = NULL, bbase = NULL, buf = NULL;
+	Layout lbt = lb;
+	bool btrans = scalar_bits(ea->scalar) == 16;
+	int vpr = 4 / (elem_bytes(ea) ? elem_bytes(ea) : 1);
+	if (ldsm) {
+		buf = mma_stage_buf(e, op);
+		LLVMValueRef boff = c_i64(e, mma_stage_b_offset(op));
+		bbase = LLVMBuildGEP2(e->b, LLVMInt8TypeInContext(e->ctx), buf, &boff, 1, "");
+		/* 16-bit B by ldmatrix.trans from K x N; others from its transpose */
+		if (!btrans && !mma_layout_transpose(&lb, t.k, t.n, &lbt))
+			ice("tile-ptx: an mma B fragment that does not transpose");
+		barrier(e);     /* the previous use's ldmatrix reads */
+		mma_stage_store(e, A, ea, buf, t.m, t.k, false);
+		mma_stage_store(e, B, ea, bbase, t.k, t.n, !btrans);
+		barrier(e);
+		fa = xcalloc((size_t)layout_nregs(&la), sizeof *fa);
+		fb = xcalloc((size_t)layout_nregs(&lb), sizeof *fb);
+		ar0 = fa;
+		br0 = fb;
+	}
 	TV *D = tv_new(e, op->results[0]);
-	for (int64_t mi = 0; mi < t.mt; mi++)
-		for (int64_t ni = 0; ni < t.nt; ni++) {
-			int64_t cr = nc * (ni + t.nt * mi);
-			LLVMValueRef acc[MAXR];
-			for (int j = 0; j < nc; j++)
-				acc[j] = C->r[cr + j];
-			for (int64_t ki = 0; ki < t.kt; ki++) {
-				LLVMValueRef *ar = A->r + na * (ki + t.kt * mi), *br = B->r + nb * (ki + t.kt * ni);
+	int64_t nacc = t.mt * t.nt;
+	LLVMValueRef *accs = xcalloc((size_t)(nacc * nc), sizeof *accs);
+	for (int64_t i = 0; i < nacc * nc; i++)
+		accs[i] = C->r[i];
+	/* K atoms outermost: with ldmatrix, only one K step's fragments are live */
+	for (int64_t ki = 0; ki < t.kt; ki++) {
+		if (ldsm) {
+			int64_t ua[256], ub[256];
+			int nua = 0, nub = 0;
+			for (int64_t mi = 0; mi < t.mt; mi++)
+				for (int j = 0; j < na / vpr && nua < 256; j++)
+					ua[nua++] = (na * (ki + t.kt * mi)) / vpr + j;
+			for (int64_t ni = 0; ni < t.nt; ni++)
+				for (int j = 0; j < nb / vpr && nub < 256; j++)
+					ub[nub++] = (nb * (ki + t.kt * ni)) / vpr + j;
+			mma_ldsm(e, buf, &la, t.k, ea, false, ua, nua, fa);
+			mma_ldsm(e, bbase, &lbt, btrans ? t.n : t.k, ea, btrans, ub, nub, fb);
+		}
+		for (int64_t mi = 0; mi < t.mt; mi++)
+			for (int64_t ni = 0; ni < t.nt; ni++) {
+				LLVMValueRef *acc = accs + nc * (ni + t.nt * mi);
+				LLVMValueRef *ar = ar0 + na * (ki + t.kt * mi), *br = br0 + nb * (ki + t.kt * ni);
 				if (atom->id == MMA_FMA) {
 					for (int j = 0; j < nc; j++)
 						acc[j] = call_intr(e, "llvm.fma", LLVMTypeOf(acc[j]),
@@ -188,8 +242,11 @@ void emit_mma(E *e, Op *op)
 					acc[2 * j + 1] = LLVMBuildExtractElement(e->b, v, c_i32(e, 1), "");
 				}
 			}
-			for (int j = 0; j < nc; j++)
-				D->r[cr + j] = acc[j];
-		}
+	}
+	for (int64_t i = 0; i < nacc * nc; i++)
+		D->r[i] = accs[i];
+	free(accs);
+	free(fa);
+	free(fb);
 	set(e, op->results[0], D);
 }

@@ -1,8 +1,11 @@
 /* mma.c: the layouts of mmaf (docs/lowering.md "MMA"): the accumulator,
  * its result and everything in their class (the loop-carried accumulator,
- * its epilogue) take the mma.sync accumulator fragment layout; the A and B
- * operands are converted into their fragment layouts (nv_tileas.
- * convert_layout, inserted after layouts are chosen). The tilings and
+ * its epilogue) take the mma.sync accumulator fragment layout. The A and B
+ * operands: with 16-bit atoms on sm_75+ (mma_ldmatrix_ok) they keep their
+ * own layouts and the mmaf gets the unit attribute `via_ldmatrix`: tile-ptx
+ * stages them in shared memory (swizzled) and loads the fragments with
+ * ldmatrix; otherwise they are converted into their fragment layouts
+ * (nv_tileas.convert_layout, inserted after layouts are chosen). The tilings and
  * fragments are libcommon's (mma.h). An mmaf whose shapes have no tiling
  * keeps default layouts; tile-ptx then reports it unsupported. mmai the same.
  * Calls only classes.c. */
@@ -16,14 +19,19 @@
 
 /* The tiling of an mmaf / mmai: its atom (libcommon/mma.h) for the
  * operand and accumulator types on the module's target. */
+static int target_sm(F *f)
+{
+	const Attr *ta = module_attr(f->m, "target");
+	const Target *tg = ta && ta->kind == AT_STRING ? target_by_name(ta->u.s) : NULL;
+	return tg ? tg->sm : 80;
+}
+
 static bool tiling_of(F *f, const Op *op, MmaTiling *t)
 {
 	const Type *a = op->operands[0]->type, *b = op->operands[1]->type, *c = op->operands[2]->type;
 	if (a->rank != 2 || b->rank != 2)
 		return false;
-	const Attr *ta = module_attr(f->m, "target");
-	const Target *tg = ta && ta->kind == AT_STRING ? target_by_name(ta->u.s) : NULL;
-	const MmaAtom *atom = mma_atom_for(tile_elem(a), tile_elem(c), tg ? tg->sm : 80);
+	const MmaAtom *atom = mma_atom_for(tile_elem(a), tile_elem(c), target_sm(f));
 	return atom && mma_tiling(atom, a->shape[0], b->shape[1], a->shape[1], f->warps, t, NULL);
 }
 
@@ -56,6 +64,10 @@ void mma_fix(F *f)
 		MmaTiling t;
 		if (!tiling_of(f, op, &t))
 			continue;
+		if (mma_ldmatrix_ok(t.atom, tile_elem(op->operands[0]->type), target_sm(f))) {
+			op_set_attr(f->m, op, "via_ldmatrix", attr_bool(f->m, true));
+			continue;
+		}
 		for (int k = 0; k < 2; k++) {
 			Layout want;
 			if (k == 0)

@@ -1,0 +1,299 @@
+/* util_ldsm.c: MMA operands through shared memory and ldmatrix (utility
+ * layer, emit.h; docs/lowering.md "MMA"). Used by op_mma.c for an mmaf
+ * that tile-sched marked `via_ldmatrix` (libcommon's mma_ldmatrix_ok:
+ * f16 / bf16 on sm_75+, i8 and tf32 on sm_80+).
+ *
+ * Staging buffer. Each kernel with such an mmaf gets one static shared
+ * array, __tile_mma_<kernel>, as large as its largest mmaf needs: A (M x K)
+ * at 0, B after it at a 128-byte boundary (K x N, or N x K transposed),
+ * swizzled (libcommon's mma_swizzle: 16-byte chunks XORed with the row
+ * bits, so the eight rows an ldmatrix phase reads hit eight different
+ * chunks of a 128-byte line: no bank conflicts).
+ *
+ * Writes (mma_stage_store). Every first owner writes its registers of the
+ * operand in the operand's own layout: runs of up to 16 bytes of
+ * consecutive elements as one vector store (a run stays whole under the
+ * swizzle), else element by element; transposed ones element by element.
+ *
+ * Reads (mma_ldsm). A fragment register (4 bytes: two 16-bit values, four
+ * 8-bit, one tf32) of these atoms is row lane/4, bytes 4*(lane%4) of an
+ * 8-row x 16-byte matrix, ldmatrix's distribution: A (.row) from the
+ * row-major tile; B (.col) with ldmatrix.trans from the row-major K x N
+ * tile for 16-bit values (a pair (k = 2q, 2q+1; n = g) is the transpose's
+ * row), else without .trans from the transposed (N x K) staging. Row r of
+ * a matrix starts at its origin + r * cols, so lane l gives the address of
+ * row l % 8 of the instruction's matrix l / 8; four matrices (of the
+ * registers asked for) per ldmatrix.x4, the rest .x2 / .x1. The fragment layout is checked to be
+ * exactly that (an internal error otherwise). */
+#include <stdio.h>
+#include <string.h>
+#include "emit.h"
+#include "irutil.h"
+#include "mma.h"
+#include "diag.h"
+
+/* ------------------------------------------------------------ buffer */
+
+static int64_t stage_bytes(Op *op)
+{
+	if ((op->info->code != CT_mmaf && op->info->code != CT_mmai) || !op_attr_flag(op, "via_ldmatrix"))
+		return 0;
+	int eb = elem_bytes(tile_elem(op->operands[0]->type));
+	int64_t a = type_num_elements(op->operands[0]->type) * eb;
+	return ((a + 127) & ~(int64_t)127) + type_num_elements(op->operands[1]->type) * eb;
+}
+
+static int need_walk(Op *op, void *ctx)
+{
+	int64_t *max = ctx, b = stage_bytes(op);
+	if (b > *max)
+		*max = b;
+	return 0;
+}
+
+int64_t mma_stage_b_offset(Op *op)
+{
+	int eb = elem_bytes(tile_elem(op->operands[0]->type));
+	return (type_num_elements(op->operands[0]->type) * eb + 127) & ~(int64_t)127;
+}
+
+LLVMValueRef mma_stage_buf(E *e, Op *op)
+{
+	size_t n;
+	const char *fname = LLVMGetValueName2(e->fn, &n);
+	char name[300];
+	snprintf(name, sizeof name, "__tile_mma_%.*s", (int)(n > 250 ? 250 : n), fname);
+	LLVMValueRef g = LLVMGetNamedGlobal(e->mod, name);
+	if (g)
+		return g;
+	int64_t max = 0;
+	op_walk(op_toplevel(op), need_walk, &max);
+	if (max > 48 * 1024) {
+		diag_error(op->loc, "'%s' op needs %lld bytes of shared memory; more than 48 KiB "
+			   "(static shared memory) is not supported yet", op->info->name, (long long)max);
+		e->errors++;
+		max = 128;
+	}
+	LLVMTypeRef at = LLVMArrayType2(LLVMInt8TypeInContext(e->ctx), (uint64_t)max);
+	g = LLVMAddGlobalInAddressSpace(e->mod, at, name, 3);
+	LLVMSetInitializer(g, LLVMGetUndef(at));
+	LLVMSetLinkage(g, LLVMInternalLinkage);
+	LLVMSetAlignment(g, 128);
+	return g;
+}
+
+/* base + swizzled(byte offset x, i32), an i8 addrspace(3) pointer */
+static LLVMValueRef swz_ptr(E *e, LLVMValueRef base, LLVMValueRef x, int shift)
+{
+	LLVMValueRef hi = LLVMBuildAnd(e->b, LLVMBuildLShr(e->b, x, c_i32(e, shift), ""), c_i32(e, 7), "");
+	LLVMValueRef p = LLVMBuildXor(e->b, x, LLVMBuildShl(e->b, hi, c_i32(e, 4), ""), "");
+	LLVMValueRef o64 = LLVMBuildZExt(e->b, p, ty_i64(e), "");
+	return LLVMBuildGEP2(e->b, LLVMInt8TypeInContext(e->ctx), base, &o64, 1, "");
+}
+
+/* ------------------------------------------------------------ writes */
+
+/* registers k .. k+v-1 of l: v consecutive primary elements, v-aligned */
+static bool run_ok(const Layout *l, int64_t k, int v, int64_t nregs)
+{
+	if (k % v || k + v > nregs)
+		return false;
+	int64_t o = layout_eval_mode(l, 0, k);
+	if (o % v)
+		return false;
+	for (int i = 0; i < v; i++)
+		if (layout_eval_mode(l, 0, k + i) != o + i || !layout_reg_is_primary(l, k + i))
+			return false;
+	return true;
+}
+
+/* element offset o of the rows x cols tile where it is staged: o itself,
+ * or (c, r) of the cols x rows transpose (offsets of disjoint bits add) */
+static int64_t place(int64_t o, int64_t rows, int64_t cols, bool tr)
+{
+	return tr ? (o % cols) * rows + o / cols : o;
+}
+
+static LLVMValueRef place_rt(E *e, LLVMValueRef o, int64_t rows, int64_t cols, bool tr)
+{
+	if (!tr)
+		return o;
+	int lc = 0;
+	while (((int64_t)1 << lc) < cols)
+		lc++;
+	LLVMValueRef c = LLVMBuildAnd(e->b, o, c_i32(e, cols - 1), "");
+	LLVMValueRef r = LLVMBuildLShr(e->b, o, c_i32(e, lc), "");
+	return LLVMBuildAdd(e->b, LLVMBuildMul(e->b, c, c_i32(e, rows), ""), r, "");
+}
+
+static LLVMValueRef swz_rt(E *e, LLVMValueRef x, int shift)
+{
+	LLVMValueRef hi = LLVMBuildAnd(e->b, LLVMBuildLShr(e->b, x, c_i32(e, shift), ""), c_i32(e, 7), "");
+	return LLVMBuildXor(e->b, x, LLVMBuildShl(e->b, hi, c_i32(e, 4), ""), "");
+}
+
+/* Addresses. When the thread part of s's offsets (lane, warp strides:
+ * powers of two) and the register part have disjoint bits, the swizzle,
+ * linear over bits, splits: swz(thr | v) = swz(thr) ^ swz(v); the bits of
+ * swz(v) that swz(thr) never has are added as an immediate, the others
+ * XORed into one of a few base registers. Otherwise each address is
+ * computed whole. */
+void mma_stage_store(E *e, TV *s, const Type *el, LLVMValueRef base, int64_t rows, int64_t cols, bool transpose)
+{
+	int eb = elem_bytes(el);
+	int shift = mma_swizzle_shift((transpose ? rows : cols) * eb);
+	const Layout *l = &s->lay;
+	int64_t tbits = 0, tsw = 0;
+	bool lin = true;
+	for (int mode = 1; mode < 3; mode++)
+		for (int64_t c = 1; c < layout_mode_size(l, mode); c <<= 1) {
+			int64_t x = layout_eval_mode(l, mode, c);
+			lin &= (x & (x - 1)) == 0 && (tbits & x) == 0;
+			tbits |= x;
+			int64_t y = place(x, rows, cols, transpose) * eb;
+			tsw |= y | mma_swizzle(y, shift);
+		}
+	for (int64_t k = 0; k < s->n; k++)
+		lin &= (layout_eval_mode(l, 0, k) & tbits) == 0;
+	/* the longest run the thread part keeps aligned (none transposed) */
+	int64_t talign = transpose ? 1 : 16 / eb;
+	for (int mode = 1; mode < 3; mode++)
+		for (int64_t c = 1; c < layout_mode_size(l, mode); c <<= 1)
+			while (talign > 1 && layout_eval_mode(l, mode, c) % talign)
+				talign /= 2;
+	LLVMValueRef prim = owner_pred(e, l);
+	LLVMTypeRef et = elem_ty(e, el), mt = mem_ty(e, el), i8 = LLVMInt8TypeInContext(e->ctx);
+	LLVMValueRef thr = lin ? swz_rt(e, LLVMBuildMul(e->b, place_rt(e, lw_of(e, l)->off, rows, cols, transpose),
+							 c_i32(e, eb), ""), shift) : NULL;
+	int64_t lo_key[64];
+	LLVMValueRef lo_base[64];
+	int nlo = 0;
+	for (int64_t k = 0; k < s->n;) {
+		if (!layout_reg_is_primary(l, k)) {
+			k++;
+			continue;
+		}
+		int v = (int)talign;
+		while (v > 1 && !run_ok(l, k, v, s->n))
+			v /= 2;
+		LLVMValueRef p;
+		if (lin) {
+			int64_t cst = mma_swizzle(place(layout_eval_mode(l, 0, k), rows, cols, transpose) * eb, shift);
+			int64_t lo = cst & tsw, hi = cst & ~tsw;
+			int i = 0;
+			while (i < nlo && lo_key[i] != lo)
+				i++;
+			if (i == nlo) {
+				if (nlo == 64)
+					i = 0, nlo = 0;     /* too many: start over (never with tile shapes) */
+				lo_key[i] = lo;
+				LLVMValueRef x = lo ? LLVMBuildXor(e->b, thr, c_i32(e, lo), "") : thr;
+				LLVMValueRef x64 = LLVMBuildZExt(e->b, x, ty_i64(e), "");
+				lo_base[i] = LLVMBuildGEP2(e->b, i8, base, &x64, 1, "");
+				nlo = i + 1 > nlo ? i + 1 : nlo;
+			}
+			LLVMValueRef h = c_i64(e, hi);
+			p = LLVMBuildGEP2(e->b, i8, lo_base[i], &h, 1, "");
+		} else {
+			LLVMValueRef o = place_rt(e, elem_offset(e, l, k), rows, cols, transpose);
+			p = swz_ptr(e, base, LLVMBuildMul(e->b, o, c_i32(e, eb), ""), shift);
+		}
+		LLVMValueRef val;
+		if (v == 1) {
+			val = mt != et ? LLVMBuildZExt(e->b, s->r[k], mt, "") : s->r[k];
+		} else {
+			val = LLVMGetUndef(LLVMVectorType(et, (unsigned)v));
+			for (int i = 0; i < v; i++)
+				val = LLVMBuildInsertElement(e->b, val, s->r[k + i], c_i32(e, i), "");
+		}
+		guarded_store(e, val, p, (unsigned)(v * eb), prim, &order_weak);
+		k += v;
+	}
+}
+
+/* ------------------------------------------------------------ reads */
+
+/* vpr: values per 32-bit register (4 bytes of a matrix row, ldmatrix's
+ * unit); trans: 16-bit .trans, pairs along the rows */
+static void check_frag(const Layout *l, int64_t cols, bool trans, int vpr)
+{
+	int64_t want[5] = { vpr, 2 * vpr, cols, 2 * cols, 4 * cols };
+	if (trans) {
+		int64_t t[5] = { 2 * cols, 4 * cols, 1, 2, 4 };
+		for (int b = 0; b < 5; b++)
+			want[b] = t[b];
+	}
+	bool ok = layout_mode_size(l, 1) == 32 && layout_nregs(l) % vpr == 0;
+	for (int b = 0; ok && b < 5; b++)
+		ok = layout_eval_mode(l, 1, (int64_t)1 << b) == want[b];
+	for (int64_t p = 0; ok && vpr * p < layout_nregs(l); p++)
+		for (int i = 1; ok && i < vpr; i++)
+			ok = layout_eval_mode(l, 0, vpr * p + i) - layout_eval_mode(l, 0, vpr * p) == (trans ? cols : i);
+	if (!ok)
+		ice("tile-ptx: an mma operand fragment that is not made of ldmatrix 8x8 matrices");
+}
+
+/* W(warp) of l at run time (i32) */
+static LLVMValueRef warp_part(E *e, const Layout *l)
+{
+	LLVMValueRef w = c_i32(e, 0);
+	for (int64_t c = 1, b = 0; c < layout_mode_size(l, 2); c <<= 1, b++) {
+		int64_t s = layout_eval_mode(l, 2, c);
+		if (!s)
+			continue;
+		LLVMValueRef bit = LLVMBuildAnd(e->b, LLVMBuildLShr(e->b, e->warp, c_i32(e, b), ""), c_i32(e, 1), "");
+		w = LLVMBuildAdd(e->b, w, LLVMBuildMul(e->b, bit, c_i32(e, s), ""), "");
+	}
+	return w;
+}
+
+void mma_ldsm(E *e, LLVMValueRef base, const Layout *frag, int64_t cols, const Type *el, bool trans,
+	      const int64_t *units, int nunits, LLVMValueRef *out)
+{
+	int eb = elem_bytes(el);
+	int shift = mma_swizzle_shift(cols * eb);
+	int vpr = 4 / eb;
+	check_frag(frag, cols, trans, vpr);
+	int64_t npairs = nunits;
+	/* this lane's row of its matrix, and which matrix of an instruction it addresses */
+	LLVMValueRef row = LLVMBuildMul(e->b, LLVMBuildAnd(e->b, e->lane, c_i32(e, 7), ""), c_i32(e, cols), "");
+	LLVMValueRef lane_part = LLVMBuildAdd(e->b, warp_part(e, frag), row, "");
+	LLVMValueRef mat = LLVMBuildLShr(e->b, e->lane, c_i32(e, 3), "");
+	LLVMTypeRef i32 = ty_i32(e), pair = vpr > 1 ? LLVMVectorType(elem_ty(e, el), (unsigned)vpr) : elem_ty(e, el);
+	unsigned conv = LLVMGetEnumAttributeKindForName("convergent", strlen("convergent"));
+	for (int64_t p = 0; p < npairs;) {
+		int c = npairs - p >= 4 ? 4 : npairs - p >= 2 ? 2 : 1;
+		LLVMValueRef sel = c_i32(e, layout_eval_mode(frag, 0, vpr * units[p]));
+		for (int i = 1; i < c; i++) {
+			LLVMValueRef is = LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildAnd(e->b, mat, c_i32(e, c - 1), ""),
+							c_i32(e, i), "");
+			sel = LLVMBuildSelect(e->b, is, c_i32(e, layout_eval_mode(frag, 0, vpr * units[p + i])), sel, "");
+		}
+		LLVMValueRef x = LLVMBuildMul(e->b, LLVMBuildAdd(e->b, lane_part, sel, ""), c_i32(e, eb), "");
+		LLVMValueRef addr = LLVMBuildPtrToInt(e->b, swz_ptr(e, base, x, shift), ty_i32(e), "");   /* a shared-window offset */
+		char text[160], cons[64];
+		int tl = snprintf(text, sizeof text, "ldmatrix.sync.aligned.m8n8.x%d%s.shared.b16 {", c, trans ? ".trans" : "");
+		int cl = 0;
+		for (int i = 0; i < c; i++) {
+			tl += snprintf(text + tl, sizeof text - (size_t)tl, "%s$%d", i ? "," : "", i);
+			cl += snprintf(cons + cl, sizeof cons - (size_t)cl, "=r,");
+		}
+		snprintf(text + tl, sizeof text - (size_t)tl, "}, [$%d];", c);
+		snprintf(cons + cl, sizeof cons - (size_t)cl, "r,~{memory}");
+		LLVMTypeRef rt[4] = { i32, i32, i32, i32 };
+		LLVMTypeRef ret = c == 1 ? i32 : LLVMStructTypeInContext(e->ctx, rt, (unsigned)c, 0);
+		LLVMTypeRef pt = ty_i32(e);
+		LLVMTypeRef ft = LLVMFunctionType(ret, &pt, 1, 0);
+		LLVMValueRef f = LLVMGetInlineAsm(ft, text, strlen(text), cons, strlen(cons), 1, 0,
+						  LLVMInlineAsmDialectATT, 0);
+		LLVMValueRef call = LLVMBuildCall2(e->b, ft, f, &addr, 1, "");
+		LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(e->ctx, conv, 0));
+		for (int i = 0; i < c; i++) {
+			LLVMValueRef r = c == 1 ? call : LLVMBuildExtractValue(e->b, call, (unsigned)i, "");
+			LLVMValueRef v = LLVMBuildBitCast(e->b, r, pair, "");
+			for (int j = 0; j < vpr; j++)
+				out[vpr * units[p + i] + j] = vpr == 1 ? v : LLVMBuildExtractElement(e->b, v, c_i32(e, j), "");
+		}
+		p += c;
+	}
+}
