@@ -12,4 +12,9 @@
  * element gets 1 (its own num_warps attribute) */
 int sched_module(Module *m, int num_warps, bool fixed);
 
+/* remarks.c: memory-access and layout-conversion remarks of scheduled IR
+ * (libcommon/remark.h), appended to b */
+struct StrBuf;
+void sched_remarks(Module *m, struct StrBuf *b, bool yaml, unsigned kinds);   /* kinds: REMARK_* bits, 0 = all */
+
 #endif
