@@ -3,8 +3,9 @@
  * Guarantees: scheduled IR in which every tile value carries a register
  * layout (docs/ir.md §4.3) that holds each element of its tile for
  * --num-warps warps (module attribute num_warps; without the option an
- * entry whose tiles all have one element gets 1 warp, as NVIDIA's tileiras
- * gives it, in the entry's own num_warps attribute), every broadcast and
+ * entry with 13.5's num_worker_warps_per_cta hint gets that many (hints.c),
+ * and one whose tiles all have one element gets 1 warp, as NVIDIA's tileiras
+ * gives them, in the entry's own num_warps attribute), every broadcast and
  * reshape is a register copy, and conversions are explicit
  * (nv_tileas.convert_layout). With --remarks-output-file=F it also writes
  * remarks (remarks.c) to F, in --remark-format (yaml, the default, or
@@ -80,7 +81,7 @@ static int run(ToolRun *r)
 	Module *m = r->in;
 	r->out = m;
 	r->in = NULL;
-	if (stage_check(m))
+	if (stage_check(m) || (!fixed_warps && check_hints(m)))
 		return EXIT_INPUT;
 	if (sched_module(m, num_warps, fixed_warps))
 		return EXIT_INPUT;
