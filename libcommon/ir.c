@@ -227,6 +227,16 @@ const Loc *loc_new(Module *m, const char *file, unsigned line, unsigned col,
 	return l;
 }
 
+const Loc *loc_with_func_flags(Module *m, const Loc *l, unsigned flags)
+{
+	if (l->func_flags == flags)
+		return l;
+	Loc *c = arena_alloc(m->arena, sizeof *c);
+	*c = *l;
+	c->func_flags = flags;
+	return c;
+}
+
 static Value *new_value(Module *m, const Type *t)
 {
 	Value *v = arena_alloc(m->arena, sizeof *v);

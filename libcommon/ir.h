@@ -106,6 +106,7 @@ struct Loc {
 	const char *file;       /* NULL = unknown location */
 	unsigned line, col;
 	const char *func;       /* enclosing subprogram name, or NULL */
+	unsigned func_flags;    /* 13.5's DISubprogram flags of func: 1 = declaration (0: none or older) */
 	const Loc *caller;      /* call-site chain (inlining), or NULL */
 };
 
@@ -239,6 +240,8 @@ Block *region_add_block(Module *m, Region *r, int nargs, const Type *const *argt
 void block_append(Block *b, Op *op);
 void block_insert_before(Block *b, Op *before, Op *op);
 void op_remove(Op *op);
+/* l with its subprogram's flags set (l itself when they are already those) */
+const Loc *loc_with_func_flags(Module *m, const Loc *l, unsigned flags);
 const Loc *loc_new(Module *m, const char *file, unsigned line, unsigned col,
 		   const char *func, const Loc *caller);
 

@@ -425,7 +425,7 @@ static const Attr *read_attr_dict(R *r, const json_t *obj)
 
 static const Loc *read_loc(R *r, const json_t *j, int depth)
 {
-	static const char *const k[] = { "file", "line", "col", "func", "caller", NULL };
+	static const char *const k[] = { "file", "line", "col", "func", "func_flags", "caller", NULL };
 	if (!json_is_object(j)) {
 		rfail(r, "expected a location object, got %s", jtype_name(j));
 		return NULL;
@@ -440,8 +440,13 @@ static const Loc *read_loc(R *r, const json_t *j, int depth)
 	const json_t *line = file ? need(r, j, "line", JSON_INTEGER) : NULL;
 	const json_t *col = line ? need(r, j, "col", JSON_INTEGER) : NULL;
 	const json_t *func = col ? opt(r, j, "func", JSON_STRING) : NULL;
+	const json_t *ff = col ? opt(r, j, "func_flags", JSON_INTEGER) : NULL;
 	if (r->failed)
 		return NULL;
+	if (ff && (!func || json_integer_value(ff) != 1)) {
+		rfail(r, "func_flags needs a func and must be 1 (declaration)");
+		return NULL;
+	}
 	json_int_t l = json_integer_value(line), c = json_integer_value(col);
 	if (l < 0 || l > 0xFFFFFFFF || c < 0 || c > 0xFFFFFFFF) {
 		rfail(r, "line and col must be in [0, 2^32)");
@@ -456,8 +461,9 @@ static const Loc *read_loc(R *r, const json_t *j, int depth)
 		if (!caller)
 			return NULL;
 	}
-	return loc_new(r->m, json_string_value(file), (unsigned)l, (unsigned)c,
-		       func ? json_string_value(func) : NULL, caller);
+	const Loc *lo = loc_new(r->m, json_string_value(file), (unsigned)l, (unsigned)c,
+				func ? json_string_value(func) : NULL, caller);
+	return ff ? loc_with_func_flags(r->m, lo, (unsigned)json_integer_value(ff)) : lo;
 }
 
 /* "%N" -> N, or -1 */
@@ -921,6 +927,8 @@ static json_t *write_loc(const Loc *l)
 			      "col", (json_int_t)l->col);
 	if (l->func)
 		json_object_set_new(o, "func", json_string(l->func));
+	if (l->func && l->func_flags)
+		json_object_set_new(o, "func_flags", json_integer((json_int_t)l->func_flags));
 	if (l->caller && l->caller->file)
 		json_object_set_new(o, "caller", write_loc(l->caller));
 	return o;

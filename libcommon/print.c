@@ -106,6 +106,8 @@ static void print_loc(StrBuf *b, const Loc *l)
 	sb_puts(b, " loc(");
 	put_string(b, l->file);
 	sb_printf(b, ":%u:%u", l->line, l->col);
+	if (l->func && l->func_flags)     /* bit 0, the only one: DISubprogram `declaration` */
+		sb_puts(b, " subprogram_flags = declaration");
 	if (l->caller && l->caller->file) {
 		sb_puts(b, " called from ");
 		put_string(b, l->caller->file);

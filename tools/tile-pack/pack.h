@@ -110,8 +110,14 @@ int pack_host_object(const PackOptions *o, const void *fatbin, size_t len, StrBu
 
 /* ptxas -v parsing and remark writing (remarks.c). */
 int parse_ptxas_usage(const char *log, KernelUsage **out);
-void write_remarks(StrBuf *b, const KernelUsage *k, int n, const char *format);
+/* ptx (may be NULL) gives each kernel's CTA size, for its occupancy */
+void write_remarks(StrBuf *b, const KernelUsage *k, int n, const char *format, const char *ptx, size_t ptx_len);
 void free_usage(KernelUsage *k, int n);
+/* occupancy.c: threads per CTA the PTX declares for an entry (0: none),
+ * and the theoretical occupancy on k->arch (-1: unknown target or usage). */
+typedef struct Occupancy { long threads, ctas_per_sm; int percent; const char *limiter; } Occupancy;
+long ptx_cta_threads(const char *ptx, size_t len, const char *name);
+int kernel_occupancy(const KernelUsage *k, long threads, Occupancy *o);
 /* The remark that the cubin is plain PTX, not TILEIR, and why (--language=auto). */
 void write_language_remark(StrBuf *b, const char *why, const char *format);
 

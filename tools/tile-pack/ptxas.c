@@ -409,7 +409,7 @@ again:
 		StrBuf y = {0};
 		if (why_plain.len)
 			write_language_remark(&y, why_plain.s, o->remark_format);
-		write_remarks(&y, k, nk, o->remark_format);
+		write_remarks(&y, k, nk, o->remark_format, (const char *)in->text, in->len);
 		rc = write_output_atomic(o->remarks_file, y.s ? y.s : "", y.len) < 0 ? -1 : 0;
 		sb_free(&y);
 		sb_free(&log);

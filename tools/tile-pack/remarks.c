@@ -142,7 +142,7 @@ static const struct { const char *key, *note; size_t off; } fields[] = {
 	{ "ConstantMemory", "bytes of parameter constant bank (cmem[0])", offsetof(KernelUsage, cmem0) },
 };
 
-void write_remarks(StrBuf *b, const KernelUsage *k, int n, const char *format)
+void write_remarks(StrBuf *b, const KernelUsage *k, int n, const char *format, const char *ptx, size_t ptx_len)
 {
 	bool yaml = !format || strcmp(format, "yaml") == 0;
 	for (int i = 0; i < n; i++) {
@@ -166,6 +166,17 @@ void write_remarks(StrBuf *b, const KernelUsage *k, int n, const char *format)
 				sb_printf(b, "  - %s:%*s%ld\n", fields[f].key, (int)(16 - strlen(fields[f].key)), "", v);
 			else
 				sb_printf(b, "       = note: %s = %ld\n", fields[f].key, v);
+		}
+		Occupancy oc;
+		if (ptx && kernel_occupancy(&k[i], ptx_cta_threads(ptx, ptx_len, k[i].name), &oc) == 0) {
+			if (yaml)
+				sb_printf(b, "  - CTAThreads:      %ld\n  - CTAsPerSM:       %ld\n"
+					     "  - Occupancy:       '%d%%'\n  - OccupancyLimit:  '%s'\n",
+					  oc.threads, oc.ctas_per_sm, oc.percent, oc.limiter);
+			else
+				sb_printf(b, "       = note: CTAThreads = %ld\n       = note: CTAsPerSM = %ld\n"
+					     "       = note: Occupancy = %d%%\n       = note: OccupancyLimit = %s\n",
+					  oc.threads, oc.ctas_per_sm, oc.percent, oc.limiter);
 		}
 		sb_puts(b, yaml ? "...\n" : "\n\n");
 	}

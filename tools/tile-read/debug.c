@@ -107,7 +107,7 @@ static unsigned u32_field(Cur *c, const char *what)
 
 /* The subprogram enclosing scope `ref` (a DISubprogram or DILexicalBlock):
  * its name. Lexical blocks chain to their parents; the chain is bounded. */
-static const char *scope_function(Reader *rd, uint64_t ref, size_t at)
+static const char *scope_function(Reader *rd, uint64_t ref, size_t at, unsigned *flags)
 {
 	for (int depth = 0; depth < MAX_SCOPE_DEPTH; depth++) {
 		if (!expect_kind(rd, ref, at, DI_SUBPROGRAM, DI_LEXICAL_BLOCK, "a location's scope"))
@@ -138,8 +138,12 @@ static const char *scope_function(Reader *rd, uint64_t ref, size_t at)
 		size_t cat = c.pos;
 		uint64_t unit = cur_varint(&c);
 		u32_field(&c, "subprogram scope line");
-		if (rd->version >= 1305)
-			u32_field(&c, "subprogram flags");   /* 13.5; cuTile writes 0 ("unused") */
+		size_t flat = c.pos;
+		*flags = rd->version >= 1305 ? u32_field(&c, "subprogram flags") : 0;   /* 13.5 */
+		if (*flags & ~1u) {     /* bit 0 `declaration` is the only one NVIDIA's reader knows */
+			rd_fail(rd, flat, "DISubprogram has unknown flag bits 0x%x", *flags & ~1u);
+			return NULL;
+		}
 		if (!cur_done(&c, "DISubprogram") ||
 		    !expect_kind(rd, file, fat, DI_FILE, DI_FILE, "a subprogram's file") ||
 		    !expect_kind(rd, unit, cat, DI_COMPILE_UNIT, DI_COMPILE_UNIT,
@@ -165,7 +169,7 @@ static const Loc *append_caller(Reader *rd, const Loc *l, const Loc *caller, siz
 		? append_caller(rd, l->caller, caller, at, depth + 1) : caller;
 	if (rd->failed)
 		return NULL;
-	return loc_new(rd->m, l->file, l->line, l->col, l->func, rest);
+	return loc_with_func_flags(rd->m, loc_new(rd->m, l->file, l->line, l->col, l->func, rest), l->func_flags);
 }
 
 static const Loc *resolve_entry(Reader *rd, uint64_t ref, size_t at, int depth)
@@ -187,8 +191,9 @@ static const Loc *resolve_entry(Reader *rd, uint64_t ref, size_t at, int depth)
 		if (!cur_done(&c, "DILoc"))
 			return NULL;
 		const char *fname = string_get(rd, file, nat);
-		const char *func = fname ? scope_function(rd, scope, sat) : NULL;
-		return func ? loc_new(rd->m, fname, line, col, func, NULL) : NULL;
+		unsigned flags = 0;
+		const char *func = fname ? scope_function(rd, scope, sat, &flags) : NULL;
+		return func ? loc_with_func_flags(rd->m, loc_new(rd->m, fname, line, col, func, NULL), flags) : NULL;
 	}
 	if (tag == DI_CALL_SITE) {
 		size_t eat = c.pos;

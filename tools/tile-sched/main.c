@@ -3,21 +3,30 @@
  * Guarantees: scheduled IR in which every tile value carries a register
  * layout (docs/ir.md §4.3) that holds each element of its tile for
  * --num-warps warps (module attribute num_warps; without the option an
- * entry whose tiles all have one element gets 1 warp, as NVIDIA's tileiras
- * gives it, in the entry's own num_warps attribute), every broadcast and
+ * entry with 13.5's num_worker_warps_per_cta hint gets that many (hints.c),
+ * and one whose tiles all have one element gets 1 warp, as NVIDIA's tileiras
+ * gives them, in the entry's own num_warps attribute), every broadcast and
  * reshape is a register copy, and conversions are explicit
- * (nv_tileas.convert_layout). */
+ * (nv_tileas.convert_layout). With --remarks-output-file=F it also writes
+ * remarks (remarks.c) to F, in --remark-format (yaml, the default, or
+ * command-line). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tool.h"
 #include "diag.h"
 #include "stagecheck.h"
 #include "sched.h"
+#include "strbuf.h"
+#include "remark.h"
 
 static int num_warps = 4;
 static bool fixed_warps;     /* --num-warps given: every entry gets it */
 static const char *gpu;   /* accepted from the driver; no effect yet */
 static int opt;
+static const char *remarks_file;   /* --remarks-output-file */
+static bool remarks_yaml = true;   /* --remark-format */
+static unsigned remark_kinds;      /* --remark-kinds; 0 = all */
 
 static int option(ToolRun *r, const char *name, const char *value, bool *takes_value)
 {
@@ -26,6 +35,29 @@ static int option(ToolRun *r, const char *name, const char *value, bool *takes_v
 	if (used || want) {
 		*takes_value = want;
 		return used;
+	}
+	if (strcmp(name, "--remarks-output-file") == 0 || strcmp(name, "--remark-format") == 0 ||
+	    strcmp(name, "--remark-kinds") == 0) {
+		if (!value) {
+			*takes_value = true;
+			return 0;
+		}
+		if (strcmp(name, "--remarks-output-file") == 0) {
+			remarks_file = value;
+		} else if (strcmp(name, "--remark-kinds") == 0) {
+			int k = remark_kinds_parse(value);
+			if (k < 0) {
+				diag_plain("--remark-kinds takes a list of passed, missed, failed, analysis, not '%s'", value);
+				return -1;
+			}
+			remark_kinds = (unsigned)k;
+		} else if (strcmp(value, "yaml") == 0 || strcmp(value, "command-line") == 0) {
+			remarks_yaml = value[0] == 'y';
+		} else {
+			diag_plain("--remark-format takes yaml or command-line, not '%s'", value);
+			return -1;
+		}
+		return 1;
 	}
 	if (strcmp(name, "--num-warps") != 0)
 		return 0;
@@ -49,12 +81,23 @@ static int run(ToolRun *r)
 	Module *m = r->in;
 	r->out = m;
 	r->in = NULL;
-	if (stage_check(m))
+	if (stage_check(m) || (!fixed_warps && check_hints(m)))
 		return EXIT_INPUT;
 	if (sched_module(m, num_warps, fixed_warps))
 		return EXIT_INPUT;
 	if (stage_check(m))
 		ice("tile-sched produced invalid scheduled IR (see above)");
+	if (remarks_file) {
+		StrBuf b = { 0 };
+		sched_remarks(m, &b, remarks_yaml, remark_kinds);
+		FILE *f = fopen(remarks_file, "w");
+		if (!f || fputs(sb_cstr(&b), f) < 0 || fclose(f) != 0) {
+			diag_plain("cannot write remark file '%s'", remarks_file);
+			sb_free(&b);
+			return EXIT_INPUT;
+		}
+		sb_free(&b);
+	}
 	return EXIT_OK;
 }
 
@@ -67,7 +110,10 @@ int main(int argc, char **argv)
 		.summary = "Assign a register layout to every tile value (nv_tileas -> scheduled).",
 		.options_help = "  --num-warps=N      warps per CTA, a power of two 1..32 (default 4; 1 for an\n"
 				"                     entry whose tiles all have one element)\n"
-				"  --gpu-name=SM, --opt-level=N  accepted for the driver; no effect yet\n",
+				"  --gpu-name=SM, --opt-level=N  accepted for the driver; no effect yet\n"
+				"  --remarks-output-file=F  write memory and layout remarks to F\n"
+				"  --remark-format=yaml|command-line  their form (default yaml)\n"
+				"  --remark-kinds=LIST  only these kinds: passed,missed,failed,analysis\n",
 		.in_stages = stages,
 		.default_emit = "json",
 		.emits = emits,

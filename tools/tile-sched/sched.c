@@ -336,7 +336,8 @@ int sched_module(Module *m, int num_warps, bool fixed)
 			/* NVIDIA's tileiras gives a kernel of single-element tiles one warp */
 			bool all = true;
 			op_walk(fn, one_element, &all);
-			int w = !fixed && all ? 1 : num_warps;
+			int hint = fixed ? 0 : entry_hint_warps(m, fn);    /* 13.5's num_worker_warps */
+			int w = hint ? hint : !fixed && all ? 1 : num_warps;
 			if (w != num_warps)
 				op_set_attr(m, fn, "num_warps", attr_int(m, w, NULL));
 			sched_fn(m, fn, w);

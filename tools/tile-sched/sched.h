@@ -12,4 +12,16 @@
  * element gets 1 (its own num_warps attribute) */
 int sched_module(Module *m, int num_warps, bool fixed);
 
+/* hints.c: the warps an entry's optimization_hints ask for
+ * (num_worker_warps_per_cta for the module's target, else its default), or 0 */
+int entry_hint_warps(const Module *m, const Op *fn);
+/* 1 (after an error message for each) when an entry's hint is not a power
+ * of two from 1 to 32 */
+int check_hints(const Module *m);
+
+/* remarks.c: memory-access and layout-conversion remarks of scheduled IR
+ * (libcommon/remark.h), appended to b */
+struct StrBuf;
+void sched_remarks(Module *m, struct StrBuf *b, bool yaml, unsigned kinds);   /* kinds: REMARK_* bits, 0 = all */
+
 #endif

@@ -4,6 +4,8 @@
  *              class constraints, derivations and fixes; calls classes.c
  *   mma.c      mmaf: fragment layouts (libcommon/mma.h); calls classes.c
  *   sched.c    the per-kernel driver (sched.h): calls the others
+ *   remarks.c  remarks on the scheduled IR (sched.h), beside the others:
+ *              reads layouts and attributes only
  * (scripts/include-graph checks that nothing calls upward). */
 #ifndef TILE_SCHED_INT_H
 #define TILE_SCHED_INT_H

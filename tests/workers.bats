@@ -1,0 +1,83 @@
+#!/usr/bin/env bats
+# 13.5's num_worker_warps hint (cuTile's @ct.kernel(num_worker_warps=N)):
+# tile-sched makes the CTA 32 x N threads (.reqntid), the hint for the
+# target before the default one, as NVIDIA's tileiras does; the kernels
+# still compute what numpy does on tile-run. Kernels: tests/workers/README.md.
+load helpers
+bats_require_minimum_version 1.5.0
+
+setup() {
+	setup_scratch
+	cd "$SCRATCH"
+	W="$ROOT/tests/workers"
+}
+teardown() { teardown_scratch; }
+
+PY=/usr/bin/python3
+
+reqntid() {   # reqntid FILE GPU: the .reqntid of its (only) entry
+	tileiras --gpu-name="$2" --emit=ptx -o - "$1" | sed -n 's/^\.reqntid \([0-9]*\).*/\1/p'
+}
+
+@test "workers: .reqntid is 32 x num_worker_warps on every target" {
+	for g in sm_80 sm_90 sm_100 sm_120; do
+		[ "$(reqntid "$W/vadd8_sm90.tileirbc" $g)" = 256 ] || fail "vadd8 on $g"
+		[ "$(reqntid "$W/vadd2_sm90.tileirbc" $g)" = 64 ] || fail "vadd2 on $g"
+	done
+	# without the hint: the default 4 warps
+	[ "$(reqntid "$CORPUS/13.5/vector_add.tileirbc" sm_90 | sort -u)" = 128 ]
+}
+
+@test "workers: the hint for the target wins over the default one" {
+	[ "$(reqntid "$W/bytarget.tileirbc" sm_100)" = 256 ]
+	[ "$(reqntid "$W/bytarget.tileirbc" sm_90)" = 64 ]
+	[ "$(reqntid "$W/bytarget.tileirbc" sm_120)" = 64 ]
+}
+
+@test "workers: a hint that is not a power of two from 1 to 32 is the user's error, at the entry" {
+	tileiras --gpu-name=sm_90 --emit=json --stop-after=tile-read -o r.json "$W/vadd2_sm90.tileirbc"
+	for n in 3 64 0; do
+		python3 -c 'import json, sys
+d = json.load(open("r.json"))
+d["module"]["ops"][0]["attrs"]["optimization_hints"]["dict"]["default"]["dict"]["num_worker_warps_per_cta"]["int"] = int(sys.argv[1])
+json.dump(d, open("bad.json", "w"))' $n
+		run tileiras --gpu-name=sm_90 --emit=ptx -o x.ptx bad.json
+		assert_failure 5
+		assert_output --partial "loc(\"tests/workers/workers.py\":22:0): error: num_worker_warps_per_cta must be a power of two from 1 to 32, not $n"
+	done
+}
+
+@test "workers: 256- and 64-thread CTAs compute a + b and a - b as numpy does (tile-run, ragged size)" {
+	[ -x "$BIN/tile-run" ] || skip "tile-run not built"
+	"$PY" -c 'import numpy' 2>/dev/null || skip "no numpy for $PY (apt-get install python3-numpy)"
+	"$PY" -c 'import numpy as np
+r = np.random.default_rng(7)
+n = 3001
+np.save("a.npy", r.standard_normal(n).astype(np.float32))
+np.save("b.npy", r.standard_normal(n).astype(np.float32))
+np.save("c.npy", np.full(n, 9, np.float32))'
+	for k in "vadd8_sm90:sm_90:3:+" "vadd8_sm100:sm_100:3:+" "vadd2_sm90:sm_90:12:+" "bytarget:sm_100:12:-" "bytarget:sm_90:12:-"; do
+		IFS=: read -r f g grid op <<<"$k"
+		rm -rf out
+		run tile-run --gpu-name "$g" --grid "$grid" --out out "$W/$f.tileirbc" a.npy 3001 1 b.npy 3001 1 c.npy 3001 1
+		assert_success
+		run "$PY" -c 'import numpy as np, sys
+a, b, c = np.load("a.npy"), np.load("b.npy"), np.load("out/6.npy")
+want = a + b if sys.argv[1] == "+" else a - b
+sys.exit(0 if np.array_equal(c, want) else "%s: %d of %d differ" % (sys.argv[2], (c != want).sum(), c.size))' "$op" "$f $g"
+		assert_success
+	done
+}
+
+@test "workers: our cubin's REQNTID is NVIDIA's" {
+	require_ptxas
+	require_nvidia
+	for k in vadd8_sm90:sm_90 vadd2_sm90:sm_100 bytarget:sm_100 bytarget:sm_90; do
+		f=${k%%:*} g=${k##*:}
+		env -u CUDA_HOME "$NVBIN/tileiras" --gpu-name=$g -o nv.cubin "$W/$f.tileirbc"
+		tileiras --gpu-name=$g -o our.cubin "$W/$f.tileirbc"
+		nv=$("$NVBIN/cuobjdump" -elf nv.cubin | grep -A2 EIATTR_REQNTID | grep Value)
+		ours=$("$NVBIN/cuobjdump" -elf our.cubin | grep -A2 EIATTR_REQNTID | grep Value)
+		[ -n "$nv" ] && [ "$nv" = "$ours" ] || fail "$f $g: NVIDIA '$nv', ours '$ours'"
+	done
+}

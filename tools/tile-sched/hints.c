@@ -1,0 +1,52 @@
+/* hints.c: the CTA size an entry asks for (13.5's num_worker_warps_per_cta,
+ * cuTile's @ct.kernel(num_worker_warps=N)), from its optimization_hints:
+ * the dictionary under the module's target (`sm_90`, ...), else the one
+ * under `default`. NVIDIA's tileiras makes the CTA 32 * N threads on every
+ * target (docs/lowering.md §4). A hint that is not a power of two from 1
+ * to 32 (cuTile's own limits) is the user's error. */
+#include <string.h>
+#include "sched.h"
+#include "diag.h"
+#include "opinfo.h"
+
+/* the num_worker_warps_per_cta attribute that applies, or NULL */
+static const Attr *hint_attr(const Module *m, const Op *fn)
+{
+	const Attr *h = op_attr(fn, "optimization_hints");
+	if (!h || h->kind != AT_DICT)
+		return 0;
+	const Attr *t = module_attr(m, "target");
+	const Attr *d = t && t->kind == AT_STRING ? dict_get(h, t->u.s) : NULL;
+	const Attr *w = d && d->kind == AT_DICT ? dict_get(d, "num_worker_warps_per_cta") : NULL;
+	if (!w) {
+		d = dict_get(h, "default");
+		w = d && d->kind == AT_DICT ? dict_get(d, "num_worker_warps_per_cta") : NULL;
+	}
+	return w;
+}
+
+static bool valid(const Attr *w)
+{
+	return w->kind == AT_INT && w->u.i >= 1 && w->u.i <= 32 && !(w->u.i & (w->u.i - 1));
+}
+
+int entry_hint_warps(const Module *m, const Op *fn)
+{
+	const Attr *w = hint_attr(m, fn);
+	return w && valid(w) ? (int)w->u.i : 0;
+}
+
+int check_hints(const Module *m)
+{
+	int bad = 0;
+	FOR_EACH_OP(fn, &m->body) {
+		const Attr *w = fn->info->code == CT_entry ? hint_attr(m, fn) : NULL;
+		if (w && !valid(w)) {
+			/* cuTile's own check: "num_worker_warps should be a power of 2 in [1, 32]" */
+			diag_error(fn->loc, "num_worker_warps_per_cta must be a power of two from 1 to 32, not %lld",
+				   w->kind == AT_INT ? (long long)w->u.i : 0LL);
+			bad = 1;
+		}
+	}
+	return bad;
+}
