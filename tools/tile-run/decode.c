@@ -596,6 +596,8 @@ int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, in
 		in->mode = (uint8_t)cp;
 		if (!cp)
 			return bad(dc, "unsupported instruction '%s'%s", opcode, ""), -1;
+	} else if (op == OP_SETMAXNREG) {
+		/* setmaxnreg.inc/.dec: register allocation only, a no-op here */
 	} else if (logic || aop || vote) {
 		return bad(dc, "unsupported modifier in '%s'%s", opcode, ""), -1;
 	}
