@@ -4,7 +4,7 @@
  * tile-run uses its own 128-byte encoding, filled from a "tmap:" argument:
  *   0  u32 magic 'TRTM'     4 u32 rank        8 u64 global address
  *   16 u64 dims[5]          56 u64 strides[4] (bytes, dims 1..rank-1)
- *   88 u32 box[5]           108 u8 element bytes  109 u8 swizzle (0, 32/16, ...: 0 1 2 3 = none 32 64 128)
+ *   88 u32 box[5]           108 u8 element bytes  109 u8 swizzle (0 none, 1 32B, 2 64B, 3 128B)
  *   110 u8 oob (1: NaN)     rest zero
  * Constraints checked as cuTensorMapEncodeTiled's: rank 1..5, global address
  * and strides multiples of 16, box 1..256 per dimension, inner box bytes a
