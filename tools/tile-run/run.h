@@ -49,8 +49,8 @@ typedef enum {
 	OP_COUNT,
 	/* internal forms chosen by the decoder */
 	OP_MOV_CLOCK,           /* mov from %clock/%clock64/%globaltimer */
-	OP_CALL_VPRINTF, OP_CALL_MALLOC, OP_CALL_FREE, OP_CALL_ASSERT, OP_CALL_FUNC,
 	OP_ASYNC,               /* cp.async.bulk[.tensor], cp.async.mbarrier.arrive (exec_async.c) */
+	OP_CALL_VPRINTF, OP_CALL_MALLOC, OP_CALL_FREE, OP_CALL_ASSERT, OP_CALL_FUNC,   /* last: target is a call */
 } Op;
 
 typedef enum { SP_GENERIC, SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_PARAM, SP_CONST } Space;
