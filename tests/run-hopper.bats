@@ -29,7 +29,7 @@ need_run() {
 	run "$PY" "$H/check-tma-wgmma" "$BIN/tile-run"
 	echo "$output"
 	assert_success
-	[ "$(echo "$output" | grep -c '^ok ')" -eq 4 ]
+	[ "$(echo "$output" | grep -c "^ok ")" -eq 8 ]
 }
 
 @test "hopper: the same under racecheck (mbarrier phases order the TMA writes and the wgmma reads)" {
@@ -37,7 +37,7 @@ need_run() {
 	run "$PY" "$H/check-tma-wgmma" "$BIN/tile-run" --check racecheck
 	echo "$output"
 	assert_success
-	[ "$(echo "$output" | grep -c '^ok ')" -eq 4 ]
+	[ "$(echo "$output" | grep -c "^ok ")" -eq 8 ]
 }
 
 @test "hopper: control: descriptors naming another swizzle than the TMA's give a wrong D" {
@@ -45,7 +45,7 @@ need_run() {
 	run "$PY" "$H/check-tma-wgmma" "$BIN/tile-run" --wrong-swizzle
 	echo "$output"
 	assert_success
-	[ "$(echo "$output" | grep -c '^ok ')" -eq 3 ]
+	[ "$(echo "$output" | grep -c "^ok ")" -eq 6 ]
 }
 
 @test "hopper: an mbarrier phase nobody completes is a deadlock, not a hang" {
@@ -92,13 +92,13 @@ PTX
 	"$PY" -c 'import numpy as np; np.save("'"$SCRATCH"'/a.npy", np.zeros((64, 64), np.float16))'
 	A="$SCRATCH/a.npy"
 	# a number where a map belongs: the copy that reads it faults, naming the fix
-	run tile-run "$H/tma_wgmma.ptx" --grid 1 "$A" "$A" "$A" 0 "tmap:1,64x64" 64 1 16 1024
+	run tile-run "$H/tma_wgmma.ptx" --entry tma_wgmma --grid 1 "$A" "$A" "$A" 0 "tmap:1,64x64" 64 1 16 1024
 	assert_failure 3
 	assert_output --partial "no 2d tile-run tensor map"
-	run tile-run "$H/tma_wgmma.ptx" --grid 1 "$A" "$A" "$A" "tmap:0,64x64,swizzle=64" "tmap:1,64x64" 64 1 16 1024
+	run tile-run "$H/tma_wgmma.ptx" --entry tma_wgmma --grid 1 "$A" "$A" "$A" "tmap:0,64x64,swizzle=64" "tmap:1,64x64" 64 1 16 1024
 	assert_failure 1
 	assert_output --partial "at most the swizzle span"
-	run tile-run "$H/tma_wgmma.ptx" --grid 1 "$A" "$A" "$A" "tmap:7,64x64" "tmap:1,64x64" 64 1 16 1024
+	run tile-run "$H/tma_wgmma.ptx" --entry tma_wgmma --grid 1 "$A" "$A" "$A" "tmap:7,64x64" "tmap:1,64x64" 64 1 16 1024
 	assert_failure 1
 	assert_output --partial "expected tmap:N,BOX"
 }
