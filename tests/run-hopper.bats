@@ -8,6 +8,8 @@
 #    mbarrier and multiplies with wgmma; checked exactly against numpy for
 #    no swizzle, 32B, 64B and 128B, under memcheck and racecheck, and a
 #    control with the wrong swizzle in the descriptors must fail.
+#  - tests/run/hopper/bulk.ptx: cp.async.bulk global->shared->global with
+#    mbarrier transaction counts and alternating phase parities.
 #  - NVIDIA's sm_90 PTX of the corpus matmul, tests/mma and softmax_v4 (when
 #    .venv has NVIDIA's tileiras; skipped otherwise).
 # Needs Debian's numpy (/usr/bin/python3) and tile-run.
@@ -46,6 +48,19 @@ need_run() {
 	echo "$output"
 	assert_success
 	[ "$(echo "$output" | grep -c "^ok ")" -eq 6 ]
+}
+
+@test "hopper: cp.async.bulk both ways through an mbarrier's phases (bulk.ptx), memcheck catches a copy past the end" {
+	need_run
+	"$PY" -c 'import numpy as np; np.save("'"$SCRATCH"'/in.npy", np.arange(1024, dtype=np.float32) * 3 - 7); np.save("'"$SCRATCH"'/out.npy", np.zeros(1024, np.float32))'
+	for seed in 0 1 2; do
+		run tile-run "$H/bulk.ptx" --grid 1 --check racecheck --seed $seed --out "$SCRATCH/o" "$SCRATCH/in.npy" "$SCRATCH/out.npy" 4096
+		assert_success
+		"$PY" -c 'import numpy as np, sys; sys.exit(not (np.load("'"$SCRATCH"'/o/1.npy") == np.arange(1024, dtype=np.float32) * 3 - 7).all())'
+	done
+	run tile-run "$H/bulk.ptx" --grid 1 "$SCRATCH/in.npy" "$SCRATCH/out.npy" 5120
+	assert_failure 3
+	assert_output --partial "out-of-bounds global read"
 }
 
 @test "hopper: an mbarrier phase nobody completes is a deadlock, not a hang" {
