@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include "exec.h"
 #include "npy.h"
+#include "tensormap.h"
 #include "target.h"
 
 int launch(void);
@@ -38,7 +39,8 @@ static const char usage_text[] =
 	"  --check memcheck|racecheck|none   (default memcheck)\n"
 	"  --seed N         randomize the thread schedule\n"
 	"  --stats          print emulated instruction counts to stderr\n"
-	"ARG: FILE.npy (array) or NUMBER (decimal, 0x hex, hex float), one per kernel parameter\n"
+	"ARG: FILE.npy (array) or NUMBER (decimal, 0x hex, hex float), one per kernel parameter,\n"
+	"     or tmap:N,B0xB1..[,swizzle=32|64|128][,oob=nan] (a TMA tensor map of array argument N)\n"
 	"exit: 0 ran, 1 bad input, 2 usage, 3 the kernel faulted\n";
 
 static int usage(const char *fmt, const char *a)
@@ -430,9 +432,9 @@ int run_main(int argc, char **argv)
 			  f->reqntid[2], block[0], block[1], block[2]);
 		return RUN_INPUT;
 	}
-	for (int k = 0; k < f->nparams; k++)
-		if (f->params[k].hidden) {
-			run_error("%s takes hidden parameter %d (a %u-byte TMA tensor map its host code fills); tile-run cannot fill those yet",
+	for (int k = 0; k < f->nparams && k < nargs; k++)
+		if (f->params[k].hidden && strncmp(args[k], "tmap:", 5) != 0) {
+			run_error("%s takes hidden parameter %d (a %u-byte TMA tensor map its host code fills): pass it as tmap:N,BOX",
 				  f->name, k, f->params[k].size);
 			return RUN_INPUT;
 		}
@@ -473,11 +475,30 @@ int run_main(int argc, char **argv)
 			memcpy(r->kparams + pa->offset, &dev, 8);
 			continue;
 		}
+		if (strncmp(a, "tmap:", 5) == 0)
+			continue;       /* after every array has its address */
 		if (!is_number(a)) {
 			run_error("argument %d: '%s' is neither a .npy file nor a number", k, a);
 			return RUN_INPUT;
 		}
 		if (!scalar_arg(k, a, pa, r->kparams + pa->offset, abi_scalar_type(f, k)))
+			return RUN_INPUT;
+	}
+	for (int k = 0; k < nargs; k++) {      /* tensor maps (tensormap.c) */
+		if (strncmp(args[k], "tmap:", 5) != 0)
+			continue;
+		const Param *pa = &f->params[k];
+		if (pa->size != 128) {
+			run_error("argument %d: a tensor map for parameter %d, which is not a 128-byte .b8 array", k, k);
+			return RUN_INPUT;
+		}
+		uint64_t *devs = xcalloc((size_t)nargs, sizeof *devs);
+		for (int j = 0; j < nargs; j++)
+			if (is_array[j])
+				memcpy(&devs[j], r->kparams + f->params[j].offset, 8);
+		bool ok = tensormap_from_arg(r->kparams + pa->offset, args[k], arrays, is_array, nargs, devs, k);
+		free(devs);
+		if (!ok)
 			return RUN_INPUT;
 	}
 	if (!abi_check(f, args, nargs, arrays, is_array))

@@ -75,6 +75,8 @@ static const struct { const char *s; int cls; uint32_t v; } mods[] = {
 	{ "L1", MC_IGNORE, 0 }, { "L2", MC_IGNORE, 0 }, { "level::eviction_priority", MC_IGNORE, 0 },
 	{ "wait", MC_IGNORE, 0 }, { "launch_dependents", MC_IGNORE, 0 }, { "inc", MC_IGNORE, 0 },
 	{ "dec", MC_IGNORE, 0 }, { "gl", MC_IGNORE, 0 }, { "unified", MC_IGNORE, 0 },
+	{ "tensormap", MC_IGNORE, 0 },          /* prefetch.tensormap */
+	{ "mbarrier_init", MC_IGNORE, 0 },      /* fence.mbarrier_init */
 };
 
 static bool bad(DecodeCtx *dc, const char *fmt, const char *a, const char *b)
@@ -342,6 +344,8 @@ static bool addr(DecodeCtx *dc, const RawOperand *o, Insn *in, int32_t *slot)
 {
 	if (o->kind != RO_ADDR)
 		return bad(dc, "expected an address operand [..]%s%s", "", "");
+	if (o->nsub)
+		return bad(dc, "unexpected coordinate vector in an address%s%s", "", "");
 	in->off = o->off;
 	if (!o->name[0]) {
 		in->off += (int64_t)o->imm.bits;
@@ -503,6 +507,10 @@ int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, in
 		return bad(dc, "unsupported instruction '%s'%s", opcode, ""), -1;
 	in->op = (uint16_t)op;
 	in->guard = -1;
+	/* Hopper's async machinery: decode_async.c */
+	if (op == OP_WGMMA || op == OP_MBARRIER ||
+	    (op == OP_CP && (strstr(opcode, ".bulk") || strstr(opcode, ".mbarrier"))))
+		return decode_async(dc, in, opcode, parts, np, ops, nops);
 	int types[4] = { 0 }, nty = 0;
 	int aop = 0, logic = 0, vote = 0, bar = 0, cp = 0;
 	bool shape_m8n8 = false;
@@ -588,6 +596,8 @@ int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, in
 		in->mode = (uint8_t)cp;
 		if (!cp)
 			return bad(dc, "unsupported instruction '%s'%s", opcode, ""), -1;
+	} else if (op == OP_SETMAXNREG) {
+		/* setmaxnreg.inc/.dec: register allocation only, a no-op here */
 	} else if (logic || aop || vote) {
 		return bad(dc, "unsupported modifier in '%s'%s", opcode, ""), -1;
 	}
@@ -923,4 +933,25 @@ int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, in
 	if (!ty && op != OP_TRAP)
 		return bad(dc, "instruction without a type: '%s'%s", opcode, ""), -1;
 	return 0;
+}
+
+/* for decode_async.c */
+bool dc_bad(DecodeCtx *dc, const char *fmt, const char *a, const char *b)
+{
+	return bad(dc, fmt, a, b);
+}
+
+bool dc_src(DecodeCtx *dc, const RawOperand *o, int ty, int32_t *slot)
+{
+	return src(dc, o, ty, slot);
+}
+
+bool dc_dst(DecodeCtx *dc, const RawOperand *o, int32_t *slot)
+{
+	return dst(dc, o, slot);
+}
+
+bool dc_addr(DecodeCtx *dc, const RawOperand *o, Insn *in, int32_t *slot)
+{
+	return addr(dc, o, in, slot);
 }

@@ -22,7 +22,7 @@ typedef struct Frame {
 	uint8_t *P;
 } Frame;
 
-enum { TS_RUN, TS_BAR, TS_WARP, TS_EXIT };
+enum { TS_RUN, TS_BAR, TS_WARP, TS_EXIT, TS_MBAR };     /* TS_MBAR: at an mbarrier try_wait (exec_async.c) */
 
 #define MAX_DEPTH 16
 
@@ -39,6 +39,8 @@ typedef struct Thread {
 	uint64_t maddr;         /* ldmatrix/stmatrix row address */
 	uint32_t frag[4];       /* stmatrix fragments */
 	int bar_id;
+	uint32_t mbar;          /* TS_MBAR: the mbarrier's shared offset ... */
+	uint8_t mpar;           /* ... and the phase parity waited for */
 	uint32_t cc;            /* carry flag of add.cc/addc ... */
 	Frame frames[MAX_DEPTH];
 } Thread;
@@ -112,6 +114,8 @@ int exec_atom(Thread *t, const Insn *in);
 int exec_ctrl(Thread *t, const Insn *in);       /* calls, printf, malloc, assert */
 int exec_warp(Thread *t, const Insn *in);       /* may return ST_BLOCK */
 int exec_sync(Thread *t, const Insn *in);       /* barriers; may return ST_BLOCK */
+int exec_async(Thread *t, const Insn *in);      /* mbarrier, cp.async.bulk[.tensor]; may return ST_BLOCK */
+int exec_wgmma(Thread *t, const Insn *in);      /* wgmma.* */
 
 /* sched.c */
 void warp_check(Cta *c, int warp);

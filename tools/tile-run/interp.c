@@ -207,6 +207,12 @@ int run_thread(Thread *t)
 		case OP_NANOSLEEP: case OP_BRKPT:
 			st = ST_NEXT;
 			break;
+		case OP_MBARRIER: case OP_ASYNC:
+			st = exec_async(t, in);
+			break;
+		case OP_WGMMA:
+			st = exec_wgmma(t, in);
+			break;
 		default:
 			fault(t, in, "instruction not implemented by tile-run");
 			st = ST_FAULT;

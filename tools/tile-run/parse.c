@@ -521,6 +521,12 @@ static bool operand(P *p, RawOperand *o)
 			o->off = (int64_t)((uint64_t)o->off + (neg ? 0 - v : v));
 			p->i++;
 		}
+		if (accept(p, ",")) {   /* [tensorMap, {c0, c1, ...}] of cp.async.bulk.tensor */
+			if (!accept(p, "{"))
+				return fail(p, "expected a coordinate vector {..} in an address%s", "");
+			if (!operand_list(p, &o->sub, &o->nsub, "}") || !expect(p, "}"))
+				return false;
+		}
 		return expect(p, "]");
 	}
 	if (accept(p, "{")) {
@@ -1047,6 +1053,7 @@ void module_free(Module *m)
 	free(m->files);
 	free(m->locs);
 	free(m->calls);
+	free(m->xs);
 	free(m->path);
 	free(m);
 }

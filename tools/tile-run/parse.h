@@ -86,4 +86,11 @@ Var *module_lookup_var(Module *m, const char *name, int *index);
 int module_lookup_func(Module *m, const char *name);
 int dc_const_slot(DecodeCtx *dc, uint64_t v);
 int dc_new_slot(DecodeCtx *dc);
+/* operand helpers of decode.c, for decode_async.c */
+bool dc_bad(DecodeCtx *dc, const char *fmt, const char *a, const char *b);
+bool dc_src(DecodeCtx *dc, const RawOperand *o, int ty, int32_t *slot);
+bool dc_dst(DecodeCtx *dc, const RawOperand *o, int32_t *slot);
+bool dc_addr(DecodeCtx *dc, const RawOperand *o, Insn *in, int32_t *slot);
+/* decode_async.c: wgmma.*, mbarrier.*, cp.async.bulk*, cp.async.mbarrier.arrive */
+int decode_async(DecodeCtx *dc, Insn *in, const char *opcode, char **parts, int np, RawOperand *ops, int nops);
 #endif

@@ -49,7 +49,8 @@ typedef enum {
 	OP_COUNT,
 	/* internal forms chosen by the decoder */
 	OP_MOV_CLOCK,           /* mov from %clock/%clock64/%globaltimer */
-	OP_CALL_VPRINTF, OP_CALL_MALLOC, OP_CALL_FREE, OP_CALL_ASSERT, OP_CALL_FUNC,
+	OP_ASYNC,               /* cp.async.bulk[.tensor], cp.async.mbarrier.arrive (exec_async.c) */
+	OP_CALL_VPRINTF, OP_CALL_MALLOC, OP_CALL_FREE, OP_CALL_ASSERT, OP_CALL_FUNC,   /* last: target is a call */
 } Op;
 
 typedef enum { SP_GENERIC, SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_PARAM, SP_CONST } Space;
@@ -73,6 +74,13 @@ enum { MATCH_ANY = 1, MATCH_ALL };
 enum { PRMT_DEFAULT, PRMT_F4E, PRMT_B4E, PRMT_RC8, PRMT_ECL, PRMT_ECR, PRMT_RC16 };
 enum { BAR_SYNC = 1, BAR_ARRIVE, BAR_RED_POPC, BAR_RED_AND, BAR_RED_OR, BAR_WARP_SYNC };
 enum { CP_ASYNC = 1, CP_COMMIT, CP_WAIT_GROUP, CP_WAIT_ALL };
+/* Hopper async machinery (decode_async.c, exec_async.c, exec_wgmma.c): Insn.mode */
+enum { MB_INIT = 1, MB_ARRIVE, MB_ARRIVE_DROP, MB_EXPECT_TX, MB_COMPLETE_TX, MB_TEST_WAIT, MB_TRY_WAIT, MB_INVAL,
+       MB_PENDING };                                            /* OP_MBARRIER */
+enum { AS_MBAR_ARRIVE = 1, AS_BULK, AS_TENSOR, AS_NOP };        /* OP_ASYNC */
+enum { WG_FENCE = 1, WG_COMMIT, WG_WAIT, WG_MMA };              /* OP_WGMMA */
+/* Insn.boolop bits of those ops */
+enum { AF_PARITY = 1, AF_EXPECT_TX = 2, AF_NOINC = 4, AF_TRANS_A = 8, AF_TRANS_B = 16, AF_NEG_A = 32, AF_NEG_B = 64 };
 enum { MMA_M16N8K16 = 1, MMA_M16N8K8, MMA_M16N8K32, MMA_M8N8K4 };     /* mma.sync shapes (exec_mma.c) */
 /* exec_mma.c: the registers of A, B and C/D of an mma.sync shape and its
  * A, B, D types; false if tile-run does not have it */
@@ -175,6 +183,8 @@ typedef struct Module {
 	uint32_t local_total;   /* bytes of .local per thread, all functions */
 	CallInfo *calls;
 	int ncalls;
+	int32_t *xs;            /* extra operand slots (wgmma's D registers, bulk copies' offsets): Insn.target indexes */
+	int nxs;
 } Module;
 
 /* Device address map. Global-space addresses are generic addresses; the

@@ -1,6 +1,6 @@
 /* sched.c: the launch. CTAs run one after another in grid order (x fastest);
  * a CTA's threads are cooperative contexts: each runs until it waits at a
- * barrier or warp collective, exits, or yields after a quantum; the
+ * barrier, an mbarrier (try_wait: exec_async.c wakes it) or warp collective, exits, or yields after a quantum; the
  * scheduler goes round them in thread order (shuffled each round with
  * --seed) until all have exited. No runnable thread while some wait is a
  * deadlock, reported as a fault. Faults print one report with the
@@ -92,12 +92,12 @@ static void deadlock(Cta *c)
 {
 	for (int k = 0; k < c->n; k++) {
 		Thread *t = &c->th[k];
-		if (t->state == TS_BAR || t->state == TS_WARP) {
+		if (t->state == TS_BAR || t->state == TS_WARP || t->state == TS_MBAR) {
 			int waiting = 0;
 			for (int j = 0; j < c->n; j++)
-				waiting += c->th[j].state == TS_BAR || c->th[j].state == TS_WARP;
-			fault(t, t->wait, "deadlock: %d threads wait at barriers or warp collectives that can never complete (this one: %s)",
-			      waiting, t->state == TS_BAR ? "barrier" : "warp collective");
+				waiting += c->th[j].state == TS_BAR || c->th[j].state == TS_WARP || c->th[j].state == TS_MBAR;
+			fault(t, t->wait, "deadlock: %d threads wait at barriers, mbarriers or warp collectives that can never complete (this one: %s)",
+			      waiting, t->state == TS_BAR ? "barrier" : t->state == TS_MBAR ? "mbarrier" : "warp collective");
 			return;
 		}
 	}

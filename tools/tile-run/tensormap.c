@@ -1,0 +1,119 @@
+/* tensormap.c: tile-run's tensor maps. The driver's CUtensorMap is an
+ * opaque 128-byte object (cuTensorMapEncodeTiled fills it); PTX only
+ * passes its address to cp.async.bulk.tensor and prefetch.tensormap, so
+ * tile-run uses its own 128-byte encoding, filled from a "tmap:" argument:
+ *   0  u32 magic 'TRTM'     4 u32 rank        8 u64 global address
+ *   16 u64 dims[5]          56 u64 strides[4] (bytes, dims 1..rank-1)
+ *   88 u32 box[5]           108 u8 element bytes  109 u8 swizzle (0 none, 1 32B, 2 64B, 3 128B)
+ *   110 u8 oob (1: NaN)     rest zero
+ * Constraints checked as cuTensorMapEncodeTiled's: rank 1..5, global address
+ * and strides multiples of 16, box 1..256 per dimension, inner box bytes a
+ * multiple of 16 and at most the swizzle span. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "run.h"
+#include "tensormap.h"
+
+#define MAGIC 0x4d545254u
+
+bool tensormap_from_arg(uint8_t out[128], const char *spec, const Npy *arrays, const bool *is_array, int nargs,
+			const uint64_t *devs, int pos)
+{
+	const char *p = spec + 5;
+	char *end;
+	long n = strtol(p, &end, 10);
+	if (end == p || *end != ',' || n < 0 || n >= nargs || n == pos || !is_array[n]) {
+		run_error("argument %d: '%s': expected tmap:N,BOX (N an array argument before or after it)", pos, spec);
+		return false;
+	}
+	const Npy *a = &arrays[n];
+	TensorMap tm = { 0 };
+	tm.rank = a->ndim;
+	tm.esize = a->itemsize;
+	tm.addr = devs[n];
+	if (tm.rank < 1 || tm.rank > 5) {
+		run_error("argument %d: array argument %ld has %d dimensions (a tensor map takes 1 to 5)", pos, n, a->ndim);
+		return false;
+	}
+	for (int j = 0; j < tm.rank; j++)
+		tm.dims[j] = a->shape[tm.rank - 1 - j];
+	tm.strides[0] = tm.esize;
+	for (int j = 1; j < tm.rank; j++)
+		tm.strides[j] = tm.strides[j - 1] * tm.dims[j - 1];
+	p = end + 1;
+	for (int j = 0; j < tm.rank; j++) {
+		unsigned long b = strtoul(p, &end, 10);
+		if (end == p || b < 1 || b > 256 || (j < tm.rank - 1 ? *end != 'x' : (*end && *end != ','))) {
+			run_error("argument %d: '%s': the box needs %d sizes 1..256, innermost first (e.g. 64x32)", pos, spec,
+				  tm.rank);
+			return false;
+		}
+		tm.box[j] = (uint32_t)b;
+		p = end + (*end == 'x');
+	}
+	while (*p == ',') {
+		p++;
+		if (strncmp(p, "swizzle=", 8) == 0) {
+			tm.swizzle = (int)strtol(p + 8, &end, 10);
+			if (tm.swizzle != 0 && tm.swizzle != 32 && tm.swizzle != 64 && tm.swizzle != 128)
+				break;
+			p = end;
+		} else if (strncmp(p, "oob=nan", 7) == 0) {
+			tm.oob_nan = true;
+			p += 7;
+		} else {
+			break;
+		}
+	}
+	if (*p) {
+		run_error("argument %d: '%s': unknown tensor-map option '%s' (swizzle=32|64|128, oob=nan)", pos, spec, p);
+		return false;
+	}
+	uint64_t inner = (uint64_t)tm.box[0] * tm.esize;
+	if (tm.addr % 16 || inner % 16 || (tm.swizzle && inner > (uint64_t)tm.swizzle)) {
+		run_error("argument %d: '%s': the inner box is %llu bytes (a multiple of 16, at most the swizzle span)", pos,
+			  spec, (unsigned long long)inner);
+		return false;
+	}
+	for (int j = 1; j < tm.rank; j++)
+		if (tm.strides[j] % 16) {
+			run_error("argument %d: '%s': global stride %d is %llu bytes, not a multiple of 16", pos, spec, j,
+				  (unsigned long long)tm.strides[j]);
+			return false;
+		}
+	memset(out, 0, 128);
+	uint32_t u32;
+	u32 = MAGIC;
+	memcpy(out, &u32, 4);
+	u32 = (uint32_t)tm.rank;
+	memcpy(out + 4, &u32, 4);
+	memcpy(out + 8, &tm.addr, 8);
+	memcpy(out + 16, tm.dims, 40);
+	memcpy(out + 56, tm.strides + 1, 32);
+	memcpy(out + 88, tm.box, 20);
+	out[108] = (uint8_t)tm.esize;
+	out[109] = (uint8_t)(tm.swizzle == 32 ? 1 : tm.swizzle == 64 ? 2 : tm.swizzle == 128 ? 3 : 0);
+	out[110] = tm.oob_nan;
+	return true;
+}
+
+bool tensormap_decode(const uint8_t *p, TensorMap *tm)
+{
+	uint32_t magic, rank;
+	memcpy(&magic, p, 4);
+	memcpy(&rank, p + 4, 4);
+	if (magic != MAGIC || rank < 1 || rank > 5)
+		return false;
+	memset(tm, 0, sizeof *tm);
+	tm->rank = (int)rank;
+	memcpy(&tm->addr, p + 8, 8);
+	memcpy(tm->dims, p + 16, 40);
+	memcpy(tm->strides + 1, p + 56, 32);
+	memcpy(tm->box, p + 88, 20);
+	tm->esize = p[108];
+	tm->strides[0] = tm->esize;
+	tm->swizzle = p[109] ? 16 << p[109] : 0;
+	tm->oob_nan = p[110];
+	return tm->esize == 1 || tm->esize == 2 || tm->esize == 4 || tm->esize == 8;
+}
