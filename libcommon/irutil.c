@@ -139,3 +139,15 @@ const char *loc_str(const Loc *l, char *buf, size_t n)
 		snprintf(buf, n, "%s:%u:%u", l->file, l->line, l->col);
 	return buf;
 }
+
+int64_t pow2_factor(int64_t x)
+{
+	if (x == 0)
+		return (int64_t)1 << 30;
+	if (x < 0)
+		x = -x;
+	int64_t f = 1;
+	while (f < ((int64_t)1 << 30) && x % (f * 2) == 0)
+		f *= 2;
+	return f;
+}

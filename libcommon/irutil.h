@@ -12,6 +12,10 @@ int op_group(const Op *op, int g, int *start);
 /* The single operand of group g, or NULL when the group is empty. */
 Value *op_group_value(const Op *op, int g);
 
+/* Largest power of two dividing x (at most 2^30; 2^30 for 0): what a
+ * divisibility fact or a constant stride/shape guarantees. */
+int64_t pow2_factor(int64_t x);
+
 /* Replace every use of `from` by `to` in the ops nested under `root`. */
 void replace_uses(Op *root, Value *from, Value *to);
 /* Does any op under root use v? */

@@ -752,3 +752,28 @@ bool layout_local_gather(const Layout *src, const Layout *dst, const TileMap *m,
 	}
 	return true;
 }
+
+int layout_run_width(const Layout *l, int cap)
+{
+	int64_t n = layout_nregs(l);
+	for (int v = cap; v > 1; v /= 2) {
+		if (n % v)
+			continue;
+		bool ok = true;
+		for (int m = 1; m <= 2 && ok; m++)
+			for (int i = l->begin[m]; i < l->begin[m + 1]; i++)
+				if (l->stride[i] % v)
+					ok = false;
+		for (int64_t r = 0; r < n && ok; r += v) {
+			int64_t base = layout_eval_mode(l, 0, r);
+			if (base % v)
+				ok = false;
+			for (int k = 1; k < v && ok; k++)
+				if (layout_eval_mode(l, 0, r + k) != base + k)
+					ok = false;
+		}
+		if (ok)
+			return v;
+	}
+	return 1;
+}

@@ -92,6 +92,10 @@ static inline int64_t layout_nregs(const Layout *l) { return layout_mode_size(l,
 /* Number of consecutive registers starting at register r that hold
  * consecutive elements (stride-1 run), capped at `cap`. */
 int64_t layout_contiguous_regs(const Layout *l, int64_t r, int64_t cap);
+/* Largest power of two v <= cap such that runs of v registers starting at
+ * multiples of v hold v consecutive, v-aligned elements in every thread:
+ * the vector width of a global access in layout l. */
+int layout_run_width(const Layout *l, int cap);
 /* Is (lane, warp, register) the first owner of its element? Used to let one
  * thread store a replicated element: true iff every stride-0 coordinate is 0. */
 bool layout_reg_is_primary(const Layout *l, int64_t r);

@@ -17,16 +17,6 @@ typedef struct Facts {
 	int64_t div_by;     /* known divisor (power of two), 1 if none */
 } Facts;
 
-static int64_t pow2_factor(int64_t x)
-{
-	if (x == 0)
-		return (int64_t)1 << 30;
-	int64_t f = 1;
-	while (f < ((int64_t)1 << 30) && x % (f * 2) == 0)
-		f *= 2;
-	return f;
-}
-
 /* Facts about a scalar value: from the assume chain, or a constant. */
 static Facts value_facts(Value *v)
 {

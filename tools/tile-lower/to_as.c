@@ -14,18 +14,6 @@
 #include "irutil.h"
 #include "diag.h"
 
-static int64_t pow2_factor(int64_t x)
-{
-	if (x == 0)
-		return (int64_t)1 << 30;
-	if (x < 0)
-		x = -x;
-	int64_t f = 1;
-	while (f < ((int64_t)1 << 30) && x % (f * 2) == 0)
-		f *= 2;
-	return f;
-}
-
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
 /* Widest legal access in bytes for a tiled load/store (see the file comment).

@@ -23,33 +23,6 @@
 #include "diag.h"
 #include "xalloc.h"
 
-/* Largest power of two v <= cap such that runs of v registers starting at
- * multiples of v hold v consecutive, v-aligned elements in every thread. */
-static int chunk_width(const Layout *l, int cap)
-{
-	int64_t n = layout_nregs(l);
-	for (int v = cap; v > 1; v /= 2) {
-		if (n % v)
-			continue;
-		bool ok = true;
-		for (int m = 1; m <= 2 && ok; m++)
-			for (int i = l->begin[m]; i < l->begin[m + 1]; i++)
-				if (l->stride[i] % v)
-					ok = false;
-		for (int64_t r = 0; r < n && ok; r += v) {
-			int64_t base = layout_eval_mode(l, 0, r);
-			if (base % v)
-				ok = false;
-			for (int k = 1; k < v && ok; k++)
-				if (layout_eval_mode(l, 0, r + k) != base + k)
-					ok = false;
-		}
-		if (ok)
-			return v;
-	}
-	return 1;
-}
-
 void emit_join_tokens(E *e, Op *op)
 {
 	Tok *r = &e->tok[op->results[0]->id];
@@ -205,7 +178,7 @@ void emit_tiled(E *e, Op *op)
 	bool dup_regs = false;
 	for (int i = t->lay.begin[0]; i < t->lay.begin[1]; i++)
 		dup_regs |= t->lay.stride[i] == 0 && t->lay.shape[i] > 1;
-	int vec = dup_regs || ord.ord != LLVMAtomicOrderingNotAtomic ? 1 : chunk_width(&t->lay, cap);
+	int vec = dup_regs || ord.ord != LLVMAtomicOrderingNotAtomic ? 1 : layout_run_width(&t->lay, cap);
 	if (f4 && vec < 2) {
 		unsupported(e, op, ord.ord != LLVMAtomicOrderingNotAtomic ? "an ordered f4E2M1FN access"
 			    : "an f4E2M1FN access whose layout splits a byte between threads");

@@ -5,7 +5,7 @@
  *     per access, masked or not); when narrower than 16 bytes a !Missed
  *     RemarkMemoryVectorWidthLimited with every fact that caps it (the
  *     facts tile-lower's to_as.c weighs for vector_bytes, and the layout's
- *     per-thread run that tile-ptx's op_memory.c chunk_width takes); when
+ *     per-thread run that layout_run_width gives, as tile-ptx's op_memory.c uses it); when
  *     bounds-checked a !Analysis RemarkMemoryMaskedAccess saying why;
  *   - per nv_tileas.convert_layout (Pass Layout) a !Analysis
  *     RemarkLayoutConversion: the two layouts and the shared memory the
@@ -19,46 +19,6 @@
 #include "remark.h"
 
 typedef struct R { RemarkOut o; const char *func; } R;
-
-/* tile-ptx op_memory.c's chunk_width: the largest power of two v <= cap
- * such that runs of v registers at multiples of v hold v consecutive,
- * v-aligned elements in every thread. */
-static int run_width(const Layout *l, int cap)
-{
-	int64_t n = layout_nregs(l);
-	for (int v = cap; v > 1; v /= 2) {
-		if (n % v)
-			continue;
-		bool ok = true;
-		for (int m = 1; m <= 2 && ok; m++)
-			for (int i = l->begin[m]; i < l->begin[m + 1]; i++)
-				if (l->stride[i] % v)
-					ok = false;
-		for (int64_t r = 0; r < n && ok; r += v) {
-			int64_t base = layout_eval_mode(l, 0, r);
-			if (base % v)
-				ok = false;
-			for (int k = 1; k < v && ok; k++)
-				if (layout_eval_mode(l, 0, r + k) != base + k)
-					ok = false;
-		}
-		if (ok)
-			return v;
-	}
-	return 1;
-}
-
-static int64_t pow2_factor(int64_t x)
-{
-	if (x == 0)
-		return (int64_t)1 << 30;
-	if (x < 0)
-		x = -x;
-	int64_t f = 1;
-	while (f < ((int64_t)1 << 30) && x % (f * 2) == 0)
-		f *= 2;
-	return f;
-}
 
 /* One Reason per fact that caps a tiled access below 16 bytes (to_as.c's
  * tiled_vector_bytes, fact by fact). */
@@ -131,7 +91,7 @@ static void memory_remark(R *s, Op *op)
 	bool dup = false;
 	for (int i = l ? l->begin[0] : 0; l && i < l->begin[1]; i++)
 		dup |= l->stride[i] == 0 && l->shape[i] > 1;
-	int vec = !l || dup || ordered ? 1 : run_width(l, (int)(legal / eb));
+	int vec = !l || dup || ordered ? 1 : layout_run_width(l, (int)(legal / eb));
 	int masked_dims = 0, mask = 0;
 	if (tiled) {
 		for (int d = 0; d < val->type->rank; d++)
