@@ -15,8 +15,8 @@ int sched_module(Module *m, int num_warps, bool fixed);
 /* hints.c: the warps an entry's optimization_hints ask for
  * (num_worker_warps_per_cta for the module's target, else its default), or 0 */
 int entry_hint_warps(const Module *m, const Op *fn);
-/* 1 (after an error message for each) when an entry's hint is not a power
- * of two from 1 to 32 */
+/* a warning for each entry whose hint is ignored (not a power of two) or
+ * clamped (above 32); 0 (hints are never an error, as with NVIDIA's) */
 int check_hints(const Module *m);
 
 /* remarks.c: memory-access and layout-conversion remarks of scheduled IR
