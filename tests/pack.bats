@@ -393,6 +393,34 @@ SH
 	assert_output --partial "ptxas $SCRATCH/tk/bin/ptxas (release 13.0.0), plain PTX module"
 }
 
+@test "ptxas --version is asked once per ptxas file (the version cache), again when the file changes" {
+	fake_ptxas "$SCRATCH/vc" 13.5
+	# the fake counts the times it is asked its version
+	sed -i "2i [ \"\$1\" = --version ] && echo asked >>$SCRATCH/vc/asked" "$SCRATCH/vc/ptxas"
+	export TILEIRAS_CACHE_DIR="$SCRATCH/cache" TILEIRAS_PTXAS="$SCRATCH/vc/ptxas"
+	for i in 1 2 3; do
+		run tile-pack -v "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.cubin"
+		assert_success
+		assert_output --partial "(release 13.5.0), TILEIR module"
+	done
+	[ "$(wc -l <"$SCRATCH/vc/asked")" -eq 1 ]
+	grep -q " 1 13 5 0 $SCRATCH/vc/ptxas\$" "$SCRATCH/cache/ptxas-versions"
+	# a new release installed over it: asked again, and the new version is what counts
+	sed -i 's/release 13.5, V13.5.0/release 13.6, V13.6.0/' "$SCRATCH/vc/ptxas"
+	run tile-pack -v "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.cubin"
+	assert_output --partial "(release 13.6.0), TILEIR module"
+	[ "$(wc -l <"$SCRATCH/vc/asked")" -eq 2 ]
+	[ "$(grep -c "$SCRATCH/vc/ptxas" "$SCRATCH/cache/ptxas-versions")" -eq 1 ]
+	# TILEIRAS_NO_CACHE: asked every time
+	TILEIRAS_NO_CACHE=1 tile-pack "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.cubin"
+	TILEIRAS_NO_CACHE=1 tile-pack "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.cubin"
+	[ "$(wc -l <"$SCRATCH/vc/asked")" -eq 4 ]
+	# a cache that cannot be written is not an error
+	printf x >"$SCRATCH/file"
+	TILEIRAS_CACHE_DIR="$SCRATCH/file/sub" tile-pack "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.cubin"
+	[ "$(wc -l <"$SCRATCH/vc/asked")" -eq 5 ]
+}
+
 @test "TILEIR: '.language 7' in every entry header, .version raised to 9.2, the launch metadata global, line numbers kept" {
 	fake_ptxas "$SCRATCH/new" 13.5
 	got="$SCRATCH/new/got.ptx"

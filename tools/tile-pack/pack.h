@@ -25,7 +25,8 @@ typedef struct PackOptions {
 	const char *host_arch;      /* "x86_64" | "aarch64" */
 	const char *host_os;        /* "linux" | "windows" */
 	const char *symbol;         /* host object symbol for the fatbin */
-	const char *remarks_file;   /* NULL: no remarks */
+	const char *remarks_file;   /* NULL: no remarks (unless remarks_out) */
+	StrBuf *remarks_out;        /* non-NULL: append the remarks here instead (libtileiras) */
 	const char *remark_format;  /* "yaml" | "command-line" */
 	const char *ptxas;          /* NULL: look it up (pack_find_tool) */
 	const char *fatbinary;
@@ -41,6 +42,11 @@ typedef struct PtxasVersion {
 	bool known;
 	int major, minor, patch;
 } PtxasVersion;
+
+/* ptxas_vcache.c: what `ptxas --version` said of this very file before
+ * (in this process, or in the on-disk cache); put remembers a known one. */
+bool ptxas_vcache_get(const char *ptxas, PtxasVersion *v);
+void ptxas_vcache_put(const char *ptxas, const PtxasVersion *v);
 
 /* The PTX to assemble: its bytes, and a regular file holding the same bytes
  * when there is one (ptxas then names it in its messages). */

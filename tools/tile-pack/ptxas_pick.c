@@ -11,6 +11,7 @@
  *   5. a ptxas beside the tile-pack executable.
  * The version is what `ptxas --version` prints ("release 13.5, V13.5.37");
  * one that prints none counts as 0.0.0 (still usable, never preferred).
+ * Versions already asked of the same file come from ptxas_vcache.c.
  * Guarantees: a runnable path and its version, or NULL after one message
  * naming where it looked. */
 #ifndef _GNU_SOURCE
@@ -141,6 +142,8 @@ static void candidates(Cands *c, StrBuf *looked)
 static void version_of(const char *ptxas, PtxasVersion *v)
 {
 	*v = (PtxasVersion){0};
+	if (ptxas_vcache_get(ptxas, v))
+		return;
 	const char *argv[] = { ptxas, "--version", NULL };
 	ProcResult pr;
 	proc_run((char *const *)argv, NULL, 0, 10000, &pr);
@@ -148,6 +151,8 @@ static void version_of(const char *ptxas, PtxasVersion *v)
 	if (s && sscanf(s + 3, "%d.%d.%d", &v->major, &v->minor, &v->patch) >= 2)
 		v->known = true;
 	proc_result_free(&pr);
+	if (v->known)
+		ptxas_vcache_put(ptxas, v);
 }
 
 static bool newer(const PtxasVersion *a, const PtxasVersion *b)
