@@ -5,7 +5,8 @@
  * the stages: tile-read (decode + cuda_tile verifier), tile-lower, tile-sched
  * (4 warps unless an entry's tiles all have one element), tile-ptx (its own
  * LLVM context), tile-pack (ptxas as a subprocess, cubin). A form the caller
- * requested is written exactly as that stage's executable writes it.
+ * requested is written exactly as that stage's executable writes it; so
+ * are remarks (tile-sched's memory/layout remarks, then ptxas's resources).
  * Diagnostics go to the program's log through this thread's diag sink. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
@@ -24,6 +25,11 @@
 #include "sched.h"
 #include "ptx.h"
 #include "pack.h"
+#include "remark.h"
+
+_Static_assert((int)TILEIRAS_REMARK_PASSED == (int)REMARK_PASSED && (int)TILEIRAS_REMARK_MISSED == (int)REMARK_MISSED &&
+		       (int)TILEIRAS_REMARK_FAILED == (int)REMARK_FAILURE && (int)TILEIRAS_REMARK_ANALYSIS == (int)REMARK_ANALYSIS,
+	       "libtileiras's remark bits are tile-sched's");
 
 /* Keep form `bit` of module m when it was asked for. */
 static void keep_json(TileirasProgram *p, unsigned bit, Module *m)
@@ -72,10 +78,13 @@ static int lower_stage(TileirasProgram *p, Module *m)
 static int sched_stage(TileirasProgram *p, Module *m)
 {
 	diag_tool = "tile-sched";
-	if (stage_check(m) || sched_module(m, 4, false))
+	if (stage_check(m) || check_hints(m) || sched_module(m, 4, false))
 		return TILEIRAS_ERROR_COMPILE;
 	if (stage_check(m))
 		ice("tile-sched produced invalid scheduled IR (see above)");
+	/* the same bits: TILEIRAS_REMARK_* == REMARK_* (tileiras.h) */
+	if (p->remark_kinds)
+		sched_remarks(m, &p->remarks, p->remark_yaml, p->remark_kinds);
 	keep_json(p, TILEIRAS_FORM_SCHED_JSON, m);
 	return TILEIRAS_SUCCESS;
 }
@@ -121,7 +130,8 @@ static int pack_stage(TileirasProgram *p, const StrBuf *ptx)
 		.host_arch = arch[p->config.host_arch],
 		.host_os = os[p->config.host_os],
 		.symbol = "tileiras_fatbin",
-		.remark_format = "yaml",
+		.remark_format = p->remark_yaml ? "yaml" : "command-line",
+		.remarks_out = p->remark_resources ? &p->remarks : NULL,
 		.language = "auto",
 		.nv_host = "callbacks",
 	};
@@ -176,6 +186,8 @@ int tileiras_compile(TileirasProgram *p)
 		rc = pack_stage(p, &ptx);
 		lap(p, 4, &t);
 	}
+	if (rc)
+		sb_free(&p->remarks);   /* as the CLI: no remarks from a failed compile */
 	if (rc && diag_errors == 0)
 		ice("%s failed without saying why", diag_tool);
 	module_free(m);

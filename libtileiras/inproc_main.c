@@ -3,8 +3,16 @@
  *
  *   tileiras-inproc INPUT.tileirbc --gpu-name=sm_90 [-O N] [--lineinfo]
  *                   [--device-debug] [--sanitize=memcheck] [--emit=cubin|ptx]
- *                   [--time] [-o OUTPUT|-]
+ *                   [--time] [-o OUTPUT|-] [--input-name=NAME]
+ *                   [--host-arch=x86_64|aarch64] [--host-os=linux|windows]
+ *                   [--remark-kinds=LIST] [--resource-remarks]
+ *                   [--remark-format=yaml|command-line] [--remarks-output-file=F]
  * --time: one line on stderr, "time read=MS lower=MS sched=MS ptx=MS pack=MS".
+ * --input-name: how messages name the input (scripts/tileiras passes the
+ * user's file when it reads a copy). Remarks are what the stages write with
+ * the same options (tile-sched --remark-kinds, tile-pack's ptxas resource
+ * remarks), sched's then pack's, to F (default: stdout) after a successful
+ * compile. This is scripts/tileiras's fast path (docs/libtileiras.md).
  *
  * Exit status: the API's code (NVIDIA's driver exit codes: 2 bad option or
  * configuration, 3 not Tile IR bytecode, 5 compile failure), 1 for a file
@@ -15,6 +23,7 @@
 #include <string.h>
 #include "tileiras.h"
 #include "tool.h"
+#include "remark.h"
 
 static int usage(const char *why)
 {
@@ -27,8 +36,10 @@ static int usage(const char *why)
 int main(int argc, char **argv)
 {
 	TileirasConfig c = { .opt_level = 3 };
-	const char *input = NULL, *output = "elf.o", *emit = "cubin";
-	bool want_time = false;
+	const char *input = NULL, *output = "elf.o", *emit = "cubin", *input_name = NULL;
+	const char *remarks_file = NULL;
+	unsigned remark_kinds = 0;
+	bool want_time = false, resource_remarks = false, remark_yaml = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = NULL;
@@ -50,6 +61,23 @@ int main(int argc, char **argv)
 			c.opt_level = a[2] - '0';
 		else if (strcmp(a, "--time") == 0)
 			want_time = true;
+		else if (strncmp(a, "--input-name=", 13) == 0)
+			input_name = a + 13;
+		else if (strcmp(a, "--host-arch=x86_64") == 0 || strcmp(a, "--host-arch=aarch64") == 0)
+			c.host_arch = a[12] == 'x' ? TILEIRAS_HOST_ARCH_X86_64 : TILEIRAS_HOST_ARCH_AARCH64;
+		else if (strcmp(a, "--host-os=linux") == 0 || strcmp(a, "--host-os=windows") == 0)
+			c.host_os = a[10] == 'l' ? TILEIRAS_HOST_OS_LINUX : TILEIRAS_HOST_OS_WINDOWS;
+		else if (strncmp(a, "--remark-kinds=", 15) == 0) {
+			int k = remark_kinds_parse(a + 15);
+			if (k <= 0)
+				return usage("--remark-kinds takes a list of passed, missed, failed, analysis");
+			remark_kinds = (unsigned)k;
+		} else if (strcmp(a, "--resource-remarks") == 0)
+			resource_remarks = true;
+		else if (strcmp(a, "--remark-format=yaml") == 0 || strcmp(a, "--remark-format=command-line") == 0)
+			remark_yaml = a[16] == 'y';
+		else if (strncmp(a, "--remarks-output-file=", 22) == 0)
+			remarks_file = a + 22;
 		else if (strcmp(a, "--lineinfo") == 0)
 			c.lineinfo = 1;
 		else if (strcmp(a, "--device-debug") == 0 || strcmp(a, "-g") == 0)
@@ -84,7 +112,8 @@ int main(int argc, char **argv)
 		free(buf);
 		return rc;
 	}
-	tileirasProgramSetInputName(p, input);
+	tileirasProgramSetInputName(p, input_name ? input_name : input);
+	tileirasProgramRequestRemarks(p, remark_kinds, resource_remarks, remark_yaml);
 	bool ptx = strcmp(emit, "ptx") == 0;
 	if (ptx)
 		tileirasProgramRequestForms(p, TILEIRAS_FORM_PTX);
@@ -100,6 +129,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "time read=%.2f lower=%.2f sched=%.2f ptx=%.2f pack=%.2f\n", ms[0], ms[1], ms[2],
 			ms[3], ms[4]);
 	}
+	bool want_remarks = remark_kinds || resource_remarks;
+	TileirasByteView rem = { 0 };
+	if (!rc && want_remarks)
+		tileirasProgramGetRemarks(p, &rem);
+	if (!rc && want_remarks && !remarks_file)
+		fwrite(rem.data, 1, rem.size, stdout);
+	if (!rc && want_remarks && remarks_file && write_output_atomic(remarks_file, rem.data, rem.size) < 0)
+		rc = 1;
 	if (!rc && write_output_atomic(output, out.data, out.size) < 0)
 		rc = 1;
 	tileirasProgramRelease(p);

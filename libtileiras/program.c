@@ -112,6 +112,7 @@ static void clear_results(TileirasProgram *p)
 		p->have_form[i] = false;
 	}
 	sb_free(&p->log);
+	sb_free(&p->remarks);
 	memset(p->stage_ms, 0, sizeof p->stage_ms);
 }
 
@@ -215,4 +216,27 @@ int tileirasProgramSetInputName(TileirasProgram *p, const char *name)
 	free(p->input_name);
 	p->input_name = copy;
 	return ok();
+}
+
+int tileirasProgramRequestRemarks(TileirasProgram *p, unsigned kinds, int resources, int yaml)
+{
+	if (!p)
+		return tileiras_fail(TILEIRAS_ERROR_INVALID_PROGRAM, "program is null");
+	if (kinds & ~(unsigned)TILEIRAS_REMARK_ALL)
+		return tileiras_fail(TILEIRAS_ERROR_INVALID_CONFIG, "unknown remark kind");
+	p->remark_kinds = kinds;
+	p->remark_resources = resources != 0;
+	p->remark_yaml = yaml != 0;
+	return ok();
+}
+
+int tileirasProgramGetRemarks(TileirasProgram *p, TileirasByteView *out)
+{
+	if (!p)
+		return tileiras_fail(TILEIRAS_ERROR_INVALID_PROGRAM, "program is null");
+	if (!out)
+		return tileiras_fail(TILEIRAS_ERROR_INVALID_PROGRAM, "output pointer is null");
+	if (!p->compiled)
+		return tileiras_fail(TILEIRAS_ERROR_INVALID_PROGRAM, "program has not been compiled");
+	return view(&p->remarks, out);
 }

@@ -19,6 +19,10 @@ struct TileirasProgram {
 	bool have_form[TILEIRAS_N_FORMS];
 	StrBuf log;                     /* diagnostics of the last compile */
 	double stage_ms[TILEIRAS_N_STAGES];   /* wall time per stage, last compile */
+	unsigned remark_kinds;          /* TILEIRAS_REMARK_* of tile-sched's remarks; 0: none */
+	bool remark_resources;          /* tile-pack's (ptxas) resource remarks */
+	bool remark_yaml;               /* YAML, else the command-line form */
+	StrBuf remarks;                 /* the last compile's remarks, sched's then pack's */
 };
 
 /* Record the one-line message of a non-zero return for tileirasGetLastError

@@ -119,6 +119,21 @@ int tileirasProgramSetInputName(TileirasProgram *program, const char *name);
 #define TILEIRAS_N_STAGES 5
 int tileirasProgramGetStageTimes(TileirasProgram *program, double ms[TILEIRAS_N_STAGES]);
 
+/* Optimization remarks, as the CLI's --remarks options make them: kinds (a
+ * bit set of TILEIRAS_REMARK_*, 0: none) of tile-sched's memory-access and
+ * layout remarks, and (resources != 0) ptxas's per-kernel resource remarks;
+ * yaml != 0: LLVM's remark YAML, else the command-line form. Requested
+ * before compiling; 2 for an unknown bit, 4 for NULL. */
+enum {
+	TILEIRAS_REMARK_PASSED = 1, TILEIRAS_REMARK_MISSED = 2, TILEIRAS_REMARK_FAILED = 4,
+	TILEIRAS_REMARK_ANALYSIS = 8, TILEIRAS_REMARK_ALL = 15,
+};
+int tileirasProgramRequestRemarks(TileirasProgram *program, unsigned kinds, int resources, int yaml);
+
+/* The remarks of the last successful compile (tile-sched's, then ptxas's;
+ * what the CLI writes to --remarks-output-file); 4 before one. */
+int tileirasProgramGetRemarks(TileirasProgram *program, TileirasByteView *out);
+
 /* The one-line message of this thread's last non-zero return ("unsupported
  * GPU target"), "" when the last call succeeded. */
 const char *tileirasGetLastError(void);

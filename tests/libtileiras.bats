@@ -5,8 +5,12 @@
 # byte for byte to the CLI's (scripts/tileiras, the stage executables) for
 # every corpus kernel on sm_80 and sm_90, a kernel the CLI rejects rejected
 # with the same code; the intermediate forms equal the stages' JSON; threads
-# compiling different kernels at once get the serial results.
+# compiling different kernels at once get the serial results. scripts/tileiras's
+# fast path (one tileiras-inproc process) against its five stages.
 load helpers
+
+# "the CLI" below is the five stage executables; the fast path has tests of its own
+export TILEIRAS_NO_INPROC=1
 
 setup() { setup_scratch; }
 teardown() { teardown_scratch; }
@@ -176,4 +180,124 @@ compare_corpus() {
 	run tileiras-inproc "$f" --gpu-name=sm_80 --device-debug -o "$SCRATCH/x"
 	[ "$status" -eq 2 ]
 	assert_output "error: optimized debugging is currently not supported, change the optimization level to 0 or disable full debug info"
+}
+
+# --- scripts/tileiras's fast path: tileiras-inproc for bytecode -> cubin ------
+
+# fast_vs_stages NAME FILE GPU OPTS...: the script with its fast path and with
+# the five stages give the same exit status, stderr, stdout, cubin and remarks;
+# each difference is a line in $SCRATCH/mismatch (check_no_mismatch), the
+# status is the compile's
+mismatch() { echo "$*" >>"$SCRATCH/mismatch"; }
+check_no_mismatch() {
+	[ ! -s "$SCRATCH/mismatch" ] || fail "$(cat "$SCRATCH/mismatch")"
+}
+fast_vs_stages() {
+	local n=$1 f=$2 g=$3 rc1=0 rc2=0
+	shift 3
+	(cd "$SCRATCH" && env -u TILEIRAS_NO_INPROC tileiras "$f" --gpu-name "$g" -o "$n.fast.cubin" \
+		--remarks-output-file="$n.fast.yaml" "$@" >"$n.fast.out" 2>"$n.fast.err") || rc1=$?
+	(cd "$SCRATCH" && tileiras "$f" --gpu-name "$g" -o "$n.slow.cubin" \
+		--remarks-output-file="$n.slow.yaml" "$@" >"$n.slow.out" 2>"$n.slow.err") || rc2=$?
+	[ "$rc1" -eq "$rc2" ] || mismatch "$n: fast path exit $rc1, stages $rc2: $(cat "$SCRATCH/$n.fast.err")"
+	sed "s/$n\.fast\./$n.X./g" "$SCRATCH/$n.fast.err" >"$SCRATCH/a"
+	sed "s/$n\.slow\./$n.X./g" "$SCRATCH/$n.slow.err" >"$SCRATCH/b"
+	cmp "$SCRATCH/a" "$SCRATCH/b" || mismatch "$n: stderr differs: $(diff "$SCRATCH/a" "$SCRATCH/b")"
+	cmp "$SCRATCH/$n.fast.out" "$SCRATCH/$n.slow.out" || mismatch "$n: stdout differs"
+	local x
+	for x in cubin yaml; do
+		local e1=0 e2=0
+		[ -e "$SCRATCH/$n.fast.$x" ] && e1=1
+		[ -e "$SCRATCH/$n.slow.$x" ] && e2=1
+		[ $e1 = $e2 ] || mismatch "$n: $x written by one way only (fast $e1, stages $e2)"
+		if [ -e "$SCRATCH/$n.fast.$x" ] || [ -e "$SCRATCH/$n.slow.$x" ]; then
+			cmp "$SCRATCH/$n.fast.$x" "$SCRATCH/$n.slow.$x" || mismatch "$n: $x differs"
+		fi
+	done
+	return "$rc1"
+}
+
+@test "fast path: every corpus kernel as cuTile compiles it (-O3 --lineinfo, YAML remarks) = the five stages (sm_90)" {
+	require_ptxas
+	local n=0 r=0
+	for f in "$CORPUS"/*.tileirbc "$ROOT"/tests/workers/*.tileirbc; do
+		b=$(basename "$f" .tileirbc)
+		if fast_vs_stages "$b" "$f" sm_90 -O3 --lineinfo --remark-format=yaml --remarks=all; then
+			n=$((n + 1))
+			[ -s "$SCRATCH/$b.fast.yaml" ] || fail "$b: no remarks"
+		else
+			r=$((r + 1))
+		fi
+	done
+	echo "$n equal, $r rejected both ways"
+	check_no_mismatch
+	[ "$n" -ge 25 ]
+}
+
+@test "fast path: command-line remarks, memory-only remarks, -O0, memcheck, sm_80 = the five stages" {
+	require_ptxas
+	f="$CORPUS/layer_norm.tileirbc"
+	fast_vs_stages a "$f" sm_80 --remarks=all
+	grep -q "remark" "$SCRATCH/a.fast.out"
+	fast_vs_stages b "$f" sm_90 --remark-format=yaml --remarks-missed=memory
+	fast_vs_stages c "$f" sm_90 --remark-format=yaml --remarks-analysis=all
+	fast_vs_stages d "$f" sm_80 -O0
+	fast_vs_stages e "$f" sm_90 --sanitize=memcheck
+	fast_vs_stages g "$CORPUS/softmax.tileirbc" sm_100 -O2
+	check_no_mismatch
+}
+
+@test "fast path: what it cannot compile, the stages do again: same messages and exit status" {
+	require_ptxas
+	run fast_vs_stages f8 "$ROOT/tests/pipeline/corpus/convert_f8.tileirbc" sm_80
+	[ "$status" -eq 5 ]
+	grep -q "tileiras: stage tile-lower failed" "$SCRATCH/f8.fast.err"
+	printf 'not bytecode' >"$SCRATCH/bad.tileirbc"
+	run fast_vs_stages bad "$SCRATCH/bad.tileirbc" sm_90
+	[ "$status" -eq 3 ]
+	# a bad hint: a warning and the default CTA, both ways (tests/workers.bats)
+	/usr/bin/python3 -c 'import sys
+d = bytearray(open(sys.argv[1], "rb").read()); d[29] = 3
+open(sys.argv[2], "wb").write(d)' "$ROOT/tests/workers/vadd2_sm90.tileirbc" "$SCRATCH/hint3.tileirbc"
+	fast_vs_stages hint "$SCRATCH/hint3.tileirbc" sm_90
+	grep -q "warning: num_worker_warps_per_cta 3 is not a power of two" "$SCRATCH/hint.fast.err"
+	check_no_mismatch
+}
+
+@test "fast path: one process does the compile; without tileiras-inproc, or when it fails, the stages do" {
+	require_ptxas
+	f="$CORPUS/softmax.tileirbc"
+	mkdir "$SCRATCH/bin"
+	cp "$BIN"/* "$SCRATCH/bin/"
+	tileiras "$f" --gpu-name sm_90 -o "$SCRATCH/want.cubin"
+	# stages that would fail: the fast path never runs them
+	for s in tile-read tile-lower tile-sched tile-ptx tile-pack; do
+		printf '#!/bin/sh\necho "%s ran" >&2\nexit 1\n' "$s" >"$SCRATCH/bin/$s"
+	done
+	run env -u TILEIRAS_NO_INPROC "$SCRATCH/bin/tileiras" "$f" --gpu-name sm_90 -o "$SCRATCH/fast.cubin"
+	assert_success
+	refute_output --partial " ran"
+	cmp "$SCRATCH/want.cubin" "$SCRATCH/fast.cubin"
+	# -v, --save-temps, a replaced stage, --emit other than cubin: the stages
+	run env -u TILEIRAS_NO_INPROC "$SCRATCH/bin/tileiras" "$f" --gpu-name sm_90 -o "$SCRATCH/x" --emit=ptx
+	assert_failure 3
+	assert_output --partial "tile-read ran"
+	# real stages, a tileiras-inproc that fails: the stages compile it
+	cp "$BIN"/tile-* "$SCRATCH/bin/"
+	printf '#!/bin/sh\necho inproc ran >&2\nexit 5\n' >"$SCRATCH/bin/tileiras-inproc"
+	run env -u TILEIRAS_NO_INPROC "$SCRATCH/bin/tileiras" "$f" --gpu-name sm_90 -o "$SCRATCH/slow.cubin"
+	assert_success
+	refute_output --partial "inproc ran"
+	cmp "$SCRATCH/want.cubin" "$SCRATCH/slow.cubin"
+}
+
+@test "libtileiras: remarks through the API equal the CLI's remark file" {
+	require_ptxas
+	f="$CORPUS/layer_norm.tileirbc"
+	tileiras "$f" --gpu-name sm_90 -o "$SCRATCH/c.cubin" --remark-format=yaml --remarks=all --remarks-output-file="$SCRATCH/cli.yaml"
+	tileiras-inproc "$f" --gpu-name=sm_90 -o "$SCRATCH/i.cubin" --remark-format=yaml --remark-kinds=passed,missed,failed,analysis --resource-remarks --remarks-output-file="$SCRATCH/in.yaml"
+	cmp "$SCRATCH/cli.yaml" "$SCRATCH/in.yaml"
+	grep -q -- "--- !Analysis" "$SCRATCH/in.yaml"
+	run tileiras-inproc "$f" --gpu-name=sm_90 -o "$SCRATCH/i.cubin" --remark-kinds=bogus
+	assert_failure 2
 }

@@ -327,7 +327,7 @@ again:
 	}
 	char olevel[8];
 	snprintf(olevel, sizeof olevel, "%d", o->opt_level);
-	bool want_usage = o->remarks_file != NULL;
+	bool want_usage = o->remarks_file != NULL || o->remarks_out != NULL;
 	bool own_v = want_usage && !has_arg(o, "-v") && !has_arg(o, "--verbose");
 	const char *argv[64 + 64];
 	int n = 0;
@@ -410,7 +410,12 @@ again:
 		if (why_plain.len)
 			write_language_remark(&y, why_plain.s, o->remark_format);
 		write_remarks(&y, k, nk, o->remark_format, (const char *)in->text, in->len);
-		rc = write_output_atomic(o->remarks_file, y.s ? y.s : "", y.len) < 0 ? -1 : 0;
+		if (o->remarks_out) {
+			sb_putn(o->remarks_out, y.s ? y.s : "", y.len);
+			rc = 0;
+		} else {
+			rc = write_output_atomic(o->remarks_file, y.s ? y.s : "", y.len) < 0 ? -1 : 0;
+		}
 		sb_free(&y);
 		sb_free(&log);
 		free_usage(k, nk);
