@@ -93,9 +93,19 @@ $(BUILD)/lib/libtileiras.so: $(LIBTILEIRAS_ALL_SRC:%.c=$(BUILD)/pic/%.o) libtile
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -shared -Wl,-soname,libtileiras.so -Wl,--version-script=libtileiras/exports.map \
 		-o $@ $(filter %.o,$^) $(LDLIBS_COMMON) $(LLVM_LINK) -lpthread
+# tileiras-inproc is what scripts/tileiras runs for every bytecode -> cubin
+# compile (its fast path), so it links LLVM statically where llvm-config has
+# the static libraries: no libLLVM.so to map and relocate at each start,
+# ~20 ms and ~20 MB less per compile (docs/benchmarks.md "Compile time").
+# INPROC_STATIC=0 links it like the tools.
+INPROC_STATIC ?= 1
+ZSTD_LIB = $(or $(firstword $(wildcard /usr/lib/*/libzstd.so /lib/*/libzstd.so /usr/lib/*/libzstd.so.1 /lib/*/libzstd.so.1)),-lzstd)
+LLVM_STATIC_LINK = $$($(LLVM_CONFIG) --ldflags) $$($(LLVM_CONFIG) --link-static --libs nvptx x86 aarch64 bitwriter bitreader linker ipo passes target mc) \
+	-lrt -ldl -lm -lz $(ZSTD_LIB) -lstdc++
+INPROC_LLVM = $(if $(and $(filter 1,$(INPROC_STATIC)),$(shell $(LLVM_CONFIG) --link-static --libs nvptx >/dev/null 2>&1 && echo y)),$(LLVM_STATIC_LINK),$(LLVM_LINK))
 $(BUILD)/bin/tileiras-inproc: $(BUILD)/obj/libtileiras/inproc_main.o $(BUILD)/lib/libtileiras.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS_COMMON) $(LLVM_LINK) -lpthread
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS_COMMON) $(INPROC_LLVM) -lpthread
 # tests/lib/api_test.c (libtileiras.bats): links the static library; calloc
 # wrapped so the test can make the handle's allocation fail (code 1)
 $(BUILD)/obj/tests/lib/%.o: CFLAGS_ALL += -Ilibtileiras
