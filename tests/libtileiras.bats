@@ -261,6 +261,14 @@ d = bytearray(open(sys.argv[1], "rb").read()); d[29] = 3
 open(sys.argv[2], "wb").write(d)' "$ROOT/tests/workers/vadd2_sm90.tileirbc" "$SCRATCH/hint3.tileirbc"
 	fast_vs_stages hint "$SCRATCH/hint3.tileirbc" sm_90
 	grep -q "warning: num_worker_warps_per_cta 3 is not a power of two" "$SCRATCH/hint.fast.err"
+	# outputs the fast path writes itself: a missing directory, standard output, a link
+	f="$CORPUS/softmax.tileirbc"
+	for o in "$SCRATCH/nodir/k.cubin" - /dev/stdout; do
+		run env -u TILEIRAS_NO_INPROC tileiras "$f" --gpu-name sm_90 -o "$o"
+		local s1=$status o1=$output
+		run tileiras "$f" --gpu-name sm_90 -o "$o"
+		[ "$s1" = "$status" ] && [ "$o1" = "$output" ] || mismatch "-o $o: fast $s1, stages $status"
+	done
 	check_no_mismatch
 }
 
