@@ -53,6 +53,9 @@ typedef enum PaddingValue {
 	PAD_NONE = -1, PAD_ZERO, PAD_NEG_ZERO, PAD_NAN, PAD_POS_INF, PAD_NEG_INF
 } PaddingValue;
 
+/* 13.5 pointer attribute (bytecode values: 0 none, 1 unicast, 2 multicast) */
+typedef enum PtrAttr { PTR_ATTR_NONE = 0, PTR_ATTR_UNICAST = 1, PTR_ATTR_MULTICAST = 2 } PtrAttr;
+
 typedef struct Type Type;
 struct Type {
 	TypeKind kind;
@@ -65,6 +68,7 @@ struct Type {
 	const int64_t *dim_map;     /* views: length rank, NULL = identity */
 	int sparse_dim;             /* gather_scatter_view */
 	PaddingValue padding;       /* views */
+	PtrAttr ptr_attr;           /* TY_PTR, TY_TENSOR_VIEW: 13.5's pointer attribute */
 	int nin, nout;              /* TY_FUNC */
 	const Type *const *ins, *const *outs;
 	const char *str;            /* canonical spelling; also the interning key */
@@ -75,6 +79,11 @@ typedef struct TypeTable TypeTable;   /* per-module interning table */
 struct Module;
 const Type *type_scalar(struct Module *m, ScalarKind k);
 const Type *type_ptr(struct Module *m, const Type *pointee);
+/* 13.5's pointer attribute: spelled ptr<f32, multicast>, tensor_view<..., unicast> */
+const Type *type_ptr_attr(struct Module *m, const Type *pointee, PtrAttr a);
+const Type *type_tensor_view_attr(struct Module *m, const Type *elem, int rank, const int64_t *shape,
+				  const int64_t *strides, PtrAttr a);
+const char *ptr_attr_name(PtrAttr a);   /* "", "unicast", "multicast" */
 const Type *type_tile(struct Module *m, const Type *elem, int rank, const int64_t *shape);
 const Type *type_tensor_view(struct Module *m, const Type *elem, int rank,
 			     const int64_t *shape, const int64_t *strides);

@@ -147,12 +147,22 @@ const Type *type_scalar(Module *m, ScalarKind k)
 	return finish(m, &p, &b);
 }
 
+const char *ptr_attr_name(PtrAttr a)
+{
+	return a == PTR_ATTR_UNICAST ? "unicast" : a == PTR_ATTR_MULTICAST ? "multicast" : "";
+}
+
+const Type *type_ptr_attr(Module *m, const Type *pointee, PtrAttr a)
+{
+	Type p = { .kind = TY_PTR, .elem = pointee, .padding = PAD_NONE, .ptr_attr = a };
+	StrBuf b = {0};
+	sb_printf(&b, "ptr<%s%s%s>", pointee->str, a ? ", " : "", ptr_attr_name(a));
+	return finish(m, &p, &b);
+}
+
 const Type *type_ptr(Module *m, const Type *pointee)
 {
-	Type p = { .kind = TY_PTR, .elem = pointee, .padding = PAD_NONE };
-	StrBuf b = {0};
-	sb_printf(&b, "ptr<%s>", pointee->str);
-	return finish(m, &p, &b);
+	return type_ptr_attr(m, pointee, PTR_ATTR_NONE);
 }
 
 const Type *type_tile(Module *m, const Type *elem, int rank, const int64_t *shape)
@@ -169,7 +179,13 @@ const Type *type_tile(Module *m, const Type *elem, int rank, const int64_t *shap
 const Type *type_tensor_view(Module *m, const Type *elem, int rank,
 			     const int64_t *shape, const int64_t *strides)
 {
-	Type p = { .kind = TY_TENSOR_VIEW, .elem = elem, .rank = rank, .padding = PAD_NONE };
+	return type_tensor_view_attr(m, elem, rank, shape, strides, PTR_ATTR_NONE);
+}
+
+const Type *type_tensor_view_attr(Module *m, const Type *elem, int rank, const int64_t *shape,
+				  const int64_t *strides, PtrAttr a)
+{
+	Type p = { .kind = TY_TENSOR_VIEW, .elem = elem, .rank = rank, .padding = PAD_NONE, .ptr_attr = a };
 	StrBuf b = {0};
 	sb_puts(&b, "tensor_view<");
 	put_dims(&b, rank, shape, 'x');
@@ -179,6 +195,8 @@ const Type *type_tensor_view(Module *m, const Type *elem, int rank,
 		put_dims(&b, rank, strides, ',');
 		sb_putc(&b, ']');
 	}
+	if (a)
+		sb_printf(&b, ", %s", ptr_attr_name(a));
 	sb_putc(&b, '>');
 	p.shape = copy_i64(m, rank, shape);
 	p.strides = copy_i64(m, rank, strides);
@@ -403,13 +421,24 @@ static const Type *parse_scalar(P *ps)
 	return type_scalar(ps->m, k);
 }
 
+/* an optional ", unicast" / ", multicast" before the closing '>' */
+static PtrAttr parse_ptr_attr(P *ps)
+{
+	if (lit(ps, ", multicast"))
+		return PTR_ATTR_MULTICAST;
+	if (lit(ps, ", unicast"))
+		return PTR_ATTR_UNICAST;
+	return PTR_ATTR_NONE;
+}
+
 static const Type *parse_elem(P *ps, int depth)
 {
 	if (lit(ps, "ptr<")) {
 		const Type *e = parse_scalar(ps);
+		PtrAttr a = e ? parse_ptr_attr(ps) : PTR_ATTR_NONE;
 		if (!e || !expect(ps, ">"))
 			return NULL;
-		return type_ptr(ps->m, e);
+		return type_ptr_attr(ps->m, e, a);
 	}
 	(void)depth;
 	return parse_scalar(ps);
@@ -528,9 +557,10 @@ static const Type *parse_type(P *ps, int depth)
 				return NULL;
 			}
 		}
+		PtrAttr a = parse_ptr_attr(ps);
 		if (!expect(ps, ">"))
 			return NULL;
-		return type_tensor_view(ps->m, e, rank, shape, strides);
+		return type_tensor_view_attr(ps->m, e, rank, shape, strides, a);
 	}
 	if (lit(ps, "partition_view<"))
 		return parse_view(ps, TY_PARTITION_VIEW, depth);

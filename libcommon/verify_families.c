@@ -591,6 +591,11 @@ static void fam_make_tv(V *v, const Op *op, const OpRule *r, const Groups *g)
 		     tv->elem->str);
 		return;
 	}
+	if (base->elem->ptr_attr != tv->ptr_attr) {
+		verr(v, op, "base %s and the tensor_view %s must have the same pointer attribute", base->str,
+		     tv->str);
+		return;
+	}
 	int dyn_shape = 0, dyn_strides = 0;
 	for (int i = 0; i < tv->rank; i++) {
 		dyn_shape += tv->shape[i] == DYN_DIM;
@@ -844,6 +849,39 @@ static void fam_atomic_red(V *v, const Op *op, const OpRule *r, const Groups *g)
 	}
 	if (check_view_access(v, op, view, g, 1, t, "value"))
 		check_atomic_mode(v, op, op_attr_str(op, "mode", NULL), t->elem);
+}
+
+/* 13.5's multimem ops: a partition view of a multicast tensor_view (NVIDIA's
+ * message when it is not), then the view access of a load or a store */
+static void fam_multimem(V *v, const Op *op, const OpRule *r, const Groups *g)
+{
+	bool load = op->info->code == CT_multimem_load_reduce_view_tko;
+	const Type *view = OT(0, 0);
+	check_optional_token(v, op, g, load ? 2 : 3, load ? 1 : 0);
+	if (view->kind != TY_PARTITION_VIEW) {
+		verr(v, op, "view must be a partition_view, got %s", view->str);
+		return;
+	}
+	if (view->view->ptr_attr != PTR_ATTR_MULTICAST) {
+		verr(v, op, "expected a multicast pointer, but got %s",
+		     view->view->ptr_attr == PTR_ATTR_UNICAST ? "unicast" : "none");
+		return;
+	}
+	if (!check_view_access(v, op, view, g, load ? 1 : 2, load ? RT(0) : OT(1, 0),
+			       load ? "result #0" : "the stored tile"))
+		return;
+	const char *red = op_attr_str(op, "reduction", NULL);
+	const Type *e = view->elem;
+	bool isf = e->kind == TY_SCALAR && scalar_is_float(e->scalar);
+	int bits = elem_bits(e);
+	const EnumVal *rv = red ? enum_lookup(EK_MULTIMEM_RED, red) : NULL;
+	if (rv && isf && rv->value != MULTIMEM_RED_add && rv->value != MULTIMEM_RED_min &&
+	    rv->value != MULTIMEM_RED_max)
+		verr(v, op, "and/or/xor/umin/umax reductions require integer element types");   /* NVIDIA's words */
+	else if (rv && !isf && bits != 32 && bits != 64)
+		verr(v, op, "reduction '%s' needs 32- or 64-bit integers or floats, got %s", red, e->str);
+	else if (!rv && bits != 16 && bits != 32 && bits != 64)
+		verr(v, op, "a multimem store needs 16-, 32- or 64-bit elements, got %s", e->str);
 }
 
 static void fam_alloca(V *v, const Op *op, const OpRule *r, const Groups *g)
@@ -1267,7 +1305,8 @@ const FamCheck fam_check[FAM_COUNT] = {
 	[FAM_MAKE_TV] = fam_make_tv, [FAM_MAKE_VIEW] = fam_make_view, [FAM_GET_SHAPE] = fam_get_shape,
 	[FAM_LOAD_PTR] = fam_load_ptr, [FAM_STORE_PTR] = fam_store_ptr,
 	[FAM_LOAD_VIEW] = fam_load_view, [FAM_STORE_VIEW] = fam_store_view,
-	[FAM_ATOMIC] = fam_atomic, [FAM_ATOMIC_RED] = fam_atomic_red, [FAM_ALLOCA] = fam_alloca,
+	[FAM_ATOMIC] = fam_atomic, [FAM_ATOMIC_RED] = fam_atomic_red, [FAM_MULTIMEM] = fam_multimem,
+	[FAM_ALLOCA] = fam_alloca,
 	[FAM_MMAF] = fam_mmaf, [FAM_MMAI] = fam_mmai, [FAM_MMAF_SCALED] = fam_mmaf_scaled,
 	[FAM_IF] = fam_if, [FAM_FOR] = fam_for, [FAM_LOOP] = fam_loop,
 	[FAM_REDUCE] = fam_reduce_scan, [FAM_SCAN] = fam_reduce_scan, [FAM_TERM] = fam_term,

@@ -155,6 +155,7 @@ static void test_tables(void)
 	/* op records */
 	CHECK(opinfo_by_bytecode(0x03) == &op_table[CT_addi]);
 	CHECK(opinfo_by_bytecode(0x7A) == &op_table[CT_memory_fence_alias_tko]);
+	CHECK(opinfo_by_bytecode(0x7D) == &op_table[CT_multimem_store_view_tko]);
 	CHECK(opinfo_by_bytecode(0x19) == NULL && opinfo_by_bytecode(256) == NULL);
 	CHECK(opinfo_by_name("nv_tileaa.convert_layout") == NULL);
 	CHECK(opinfo_by_name("nv_tileas.convert_layout") == &op_table[AS_convert_layout]);
@@ -167,9 +168,9 @@ static void test_tables(void)
 	}
 	CHECK(nshape == 8);      /* reduce scan permute cat extract insert pack unpack */
 	CHECK(op_is_shape(&op_table[CT_insert]) && !op_is_shape(&op_table[CT_broadcast]));
-	CHECK(naccept == 101);   /* every cuda_tile op (105) but module/entry/global and mmaf_scaled */
+	CHECK(naccept == 104);   /* every cuda_tile op (108) but module/entry/global and mmaf_scaled */
 	CHECK(!op_lower_accepts(&op_table[CT_mmaf_scaled]) && op_lower_accepts(&op_table[CT_mmai]) && op_lower_accepts(&op_table[CT_mmaf]) && op_lower_accepts(&op_table[CT_atan2]));
-	CHECK(nkept == 17);      /* views, memory, tokens, shape queries, atomics, module, global */
+	CHECK(nkept == 20);      /* views, memory (multimem too), tokens, shape queries, atomics, module, global */
 	CHECK(!op_kept_below(&op_table[CT_load_view_tko]) && op_kept_below(&op_table[CT_reduce]));
 	CHECK(op_table[CT_divi].family == FAM_SAME && op_table[CT_insert].family == FAM_INSERT);
 	/* versions and enums */

@@ -196,6 +196,33 @@ static bool lower_store_view(Module *m, Op *op)
 	return true;
 }
 
+/* 13.5's multimem ops become the tiled load / store of their view, marked
+ * with what tile-ptx emits for each element (attribute `multimem`:
+ * ld_reduce -> multimem.ld_reduce, red -> multimem.red, st -> multimem.st)
+ * and the `reduction` kept. Operands (view, tile, idx..., tok) of the two
+ * stores are put in store_view_tko's order (tile, view, ...) first. */
+static bool lower_multimem(Module *m, Op *op)
+{
+	int code = op->info->code;
+	const Attr *red = op_attr(op, "reduction");
+	bool ok;
+	if (code == CT_multimem_load_reduce_view_tko) {
+		ok = lower_load_view(m, op);
+	} else {
+		Value *t = op->operands[0];
+		op->operands[0] = op->operands[1];
+		op->operands[1] = t;
+		ok = lower_store_view(m, op);
+	}
+	if (!ok)
+		return false;
+	op_set_attr(m, op, "multimem", attr_string(m, code == CT_multimem_load_reduce_view_tko ? "ld_reduce"
+					      : code == CT_multimem_reduce_view_tko ? "red" : "st"));
+	if (red)
+		op_set_attr(m, op, "reduction", red);
+	return true;
+}
+
 /* The size of tensor dim d of a memref as a scalar of type t, built before op. */
 static Value *memref_size(Module *m, Value *memref, int d, const Type *t, Op *before)
 {
@@ -295,6 +322,9 @@ static void lower_op(L *l, Op *op)
 	case CT_store_view_tko:
 		ok = op->operands[1]->type->kind == TY_GATHER_SCATTER_VIEW ? lower_pointer_view_mem(m, l->fn, op)
 									   : lower_store_view(m, op);
+		break;
+	case CT_multimem_load_reduce_view_tko: case CT_multimem_reduce_view_tko: case CT_multimem_store_view_tko:
+		ok = lower_multimem(m, op);
 		break;
 	case CT_atomic_rmw_tko: case CT_atomic_cas_tko: case CT_atomic_red_view_tko:
 		ok = lower_atomic(m, l->fn, op);

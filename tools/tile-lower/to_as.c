@@ -109,7 +109,16 @@ static int to_as(Op *op, void *ctx)
 		}
 	}
 	switch (op->info->code) {
-	case AA_make_memref: op->info = &op_table[AS_make_memref]; break;
+	case AA_make_memref:
+		/* NVIDIA's rule and message (13.5): multicast memory only on these */
+		if (op->results[0]->type->ptr_attr == PTR_ATTR_MULTICAST && s->t->sm != 100 && s->t->sm != 103) {
+			diag_error(op->loc, "Incompatibility with architecture '%s': multicast pointers require "
+				   "sm_100 or sm_103 or sm_107", s->t->name);
+			s->errors++;
+			return 0;
+		}
+		op->info = &op_table[AS_make_memref];
+		break;
 	case AA_create_mem_token: op->info = &op_table[AS_create_mem_token]; break;
 	case AA_join_mem_token: op->info = &op_table[AS_join_mem_token]; break;
 	case AA_tiled_load:
@@ -122,6 +131,8 @@ static int to_as(Op *op, void *ctx)
 			s->errors++;
 			return 0;
 		}
+		if (op_attr(op, "multimem"))       /* multimem.* one element at a time */
+			vb = elem_bytes((op->info->code == AA_tiled_load ? op->results[0] : op->operands[1])->type->elem);
 		op_set_attr(m, op, "copy", attr_string(m, "vec_ldst"));
 		op_set_attr(m, op, "vector_bytes", attr_int(m, vb, NULL));
 		op->info = &op_table[op->info->code == AA_tiled_load ? AS_tiled_load : AS_tiled_store];

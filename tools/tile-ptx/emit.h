@@ -101,6 +101,10 @@ typedef struct Order {
 extern const Order order_weak;
 LLVMValueRef and_pred(E *e, LLVMValueRef a, LLVMValueRef b);      /* NULL is "true" */
 /* pred NULL: unconditional; a load gives `otherwise` where pred is false */
+/* util_multimem.c: one element of a multimem access: kind "ld_reduce" (returns
+ * the value; `otherwise` where pred is false), "red" or "st" (stores v) */
+LLVMValueRef multimem_access(E *e, const Op *op, const char *kind, const Type *el, LLVMValueRef p,
+			     LLVMValueRef v, LLVMValueRef pred, LLVMValueRef otherwise);
 LLVMValueRef guarded_load(E *e, LLVMTypeRef t, LLVMValueRef p, unsigned align, LLVMValueRef pred,
 			  LLVMValueRef otherwise, const Order *o);
 void guarded_store(E *e, LLVMValueRef v, LLVMValueRef p, unsigned align, LLVMValueRef pred, const Order *o);

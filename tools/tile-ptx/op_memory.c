@@ -13,7 +13,9 @@
  * access first waits for the accesses its token orders after
  * (util_sync.c). f4E2M1FN moves whole bytes: each chunk is an even run of
  * elements at an even offset (tile-sched gives f4 tiles such layouts,
- * tile-lower checked the view packs rows on byte boundaries). */
+ * tile-lower checked the view packs rows on byte boundaries). A tiled
+ * access marked `multimem` (13.5's multimem ops, tile-lower) is one
+ * multimem.* instruction per element (util_multimem.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,7 +180,8 @@ void emit_tiled(E *e, Op *op)
 	bool dup_regs = false;
 	for (int i = t->lay.begin[0]; i < t->lay.begin[1]; i++)
 		dup_regs |= t->lay.stride[i] == 0 && t->lay.shape[i] > 1;
-	int vec = dup_regs || ord.ord != LLVMAtomicOrderingNotAtomic ? 1 : layout_run_width(&t->lay, cap);
+	const char *multimem = op_attr_str(op, "multimem", NULL);
+	int vec = dup_regs || multimem || ord.ord != LLVMAtomicOrderingNotAtomic ? 1 : layout_run_width(&t->lay, cap);
 	if (f4 && vec < 2) {
 		unsupported(e, op, ord.ord != LLVMAtomicOrderingNotAtomic ? "an ordered f4E2M1FN access"
 			    : "an f4E2M1FN access whose layout splits a byte between threads");
@@ -227,6 +230,13 @@ void emit_tiled(E *e, Op *op)
 		if (f4)
 			off = LLVMBuildAShr(e->b, off, c_i64(e, 1), "");   /* the byte */
 		LLVMValueRef p = LLVMBuildGEP2(e->b, mt, mr->base, &off, 1, "");
+		if (multimem) {
+			if (store)
+				multimem_access(e, op, multimem, el, p, t->r[r], and_pred(e, pred, primary), NULL);
+			else
+				t->r[r] = multimem_access(e, op, multimem, el, p, NULL, pred, pad_value(e, el, pad));
+			continue;
+		}
 		if (store) {
 			LLVMValueRef v;
 			if (f4) {

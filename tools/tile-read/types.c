@@ -110,14 +110,23 @@ static bool read_padding(Cur *c, PaddingValue *pad)
 	return !c->rd->failed;
 }
 
-/* 13.4 pointer attribute: only the default (0) exists; it means the same as
- * no attribute, so it is accepted and not represented. */
-static void read_ptr_attr(Cur *c)
+/* Pointer attribute (13.4+): 0 none (13.4's "default"), 1 unicast, 2
+ * multicast (13.5: the multimem ops' views need it; NVIDIA's tileirdisasm
+ * reads exactly these three). */
+static PtrAttr read_ptr_attr(Cur *c)
 {
 	size_t at = c->pos;
 	uint64_t v = cur_varint(c);
-	if (v != 0)
+	if (v > PTR_ATTR_MULTICAST) {
 		rd_fail(c->rd, at, "unknown pointer attribute %llu", (unsigned long long)v);
+		return PTR_ATTR_NONE;
+	}
+	if (v && c->rd->version < 1305) {
+		rd_fail(c->rd, at, "pointer attribute '%s' requires bytecode version 13.5+, file version is %s",
+			ptr_attr_name((PtrAttr)v), bytecode_version_name(c->rd->version));
+		return PTR_ATTR_NONE;
+	}
+	return (PtrAttr)v;
 }
 
 static const Type *ref(Cur *c, int depth)
@@ -293,15 +302,14 @@ static const Type *read_entry(Cur *c, int depth)
 		uint64_t flags = rd->version >= 1304 ? opt_flags(c, 1, "pointer type") : 0;
 		size_t pat = c->pos;
 		const Type *e = ref(c, depth);
-		if (flags & 1)
-			read_ptr_attr(c);
+		PtrAttr pa = flags & 1 ? read_ptr_attr(c) : PTR_ATTR_NONE;
 		if (!e || rd->failed)
 			return NULL;
 		if (!is_number(e)) {
 			rd_fail(rd, pat, "pointer to '%s': the pointee must be a number type", e->str);
 			return NULL;
 		}
-		return type_ptr(m, e);
+		return type_ptr_attr(m, e, pa);
 	}
 	case TAG_TILE: {
 		int64_t shape[MAX_RANK];
@@ -343,8 +351,7 @@ static const Type *read_entry(Cur *c, int depth)
 		int rank = read_dims(c, 8, shape, "tensor_view shape");
 		size_t tat = c->pos;
 		int ns = rank < 0 ? -1 : read_dims(c, 8, strides, "tensor_view strides");
-		if (flags & 1)
-			read_ptr_attr(c);
+		PtrAttr pa = flags & 1 ? read_ptr_attr(c) : PTR_ATTR_NONE;
 		if (ns < 0 || rd->failed)
 			return NULL;
 		if (ns != rank) {
@@ -359,7 +366,7 @@ static const Type *read_entry(Cur *c, int depth)
 				return NULL;
 			}
 		}
-		return type_tensor_view(m, e, rank, shape, strides);
+		return type_tensor_view_attr(m, e, rank, shape, strides, pa);
 	}
 	case TAG_FUNC:
 		return read_func(c, depth);

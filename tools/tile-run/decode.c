@@ -493,9 +493,36 @@ static bool call(DecodeCtx *dc, Insn *in, RawOperand *ops, int nops, const char 
 	return true;
 }
 
+/* 13.5's multimem.* on a multicast address, as on a machine with one GPU in
+ * the multicast group (docs/tile-run.md): ld_reduce of one copy is a load,
+ * red a reduction, st a store. "multimem.ld_reduce.relaxed.sys.global.add.f32"
+ * -> "ld.relaxed.sys.global.f32"; "multimem.red..." -> "red..."; st alike. */
+static const char *multimem_as_plain(const char *opcode, char *out, size_t n)
+{
+	static const char *const reds[] = { "add", "min", "max", "and", "or", "xor", NULL };
+	if (strncmp(opcode, "multimem.", 9) != 0)
+		return opcode;
+	const char *rest = opcode + 9;
+	bool ldr = strncmp(rest, "ld_reduce.", 10) == 0;
+	snprintf(out, n, "%s", ldr ? "ld" : strncmp(rest, "red.", 4) == 0 ? "red" : strncmp(rest, "st.", 3) == 0 ? "st" : "multimem");
+	const char *p = strchr(rest, '.');
+	while (p && *p) {
+		const char *q = strchr(p + 1, '.');
+		size_t len = q ? (size_t)(q - p - 1) : strlen(p + 1);
+		bool drop = false;
+		for (int i = 0; ldr && reds[i]; i++)
+			drop |= strlen(reds[i]) == len && strncmp(p + 1, reds[i], len) == 0;
+		if (!drop && strlen(out) + len + 2 < n)
+			snprintf(out + strlen(out), n - strlen(out), ".%.*s", (int)len, p + 1);
+		p = q;
+	}
+	return out;
+}
+
 int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, int nops)
 {
-	char buf[128];
+	char buf[128], mm[128];
+	opcode = multimem_as_plain(opcode, mm, sizeof mm);
 	snprintf(buf, sizeof buf, "%s", opcode);
 	char *parts[16];
 	int np = 0;
