@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include "program.h"
 #include "target.h"
@@ -141,7 +142,9 @@ static int view(const StrBuf *b, TileirasByteView *out)
 	return ok();
 }
 
-int tileirasProgramGetOutput(TileirasProgram *p, TileirasByteView *out)
+/* A result of the last successful compile (p->output, p->remarks): 4 for
+ * NULL arguments or before a compile. */
+static int compiled_view(TileirasProgram *p, size_t field, TileirasByteView *out)
 {
 	if (!p)
 		return tileiras_fail(TILEIRAS_ERROR_INVALID_PROGRAM, "program is null");
@@ -149,7 +152,12 @@ int tileirasProgramGetOutput(TileirasProgram *p, TileirasByteView *out)
 		return tileiras_fail(TILEIRAS_ERROR_INVALID_PROGRAM, "output pointer is null");
 	if (!p->compiled)
 		return tileiras_fail(TILEIRAS_ERROR_INVALID_PROGRAM, "program has not been compiled");
-	return view(&p->output, out);
+	return view((const StrBuf *)((const char *)p + field), out);
+}
+
+int tileirasProgramGetOutput(TileirasProgram *p, TileirasByteView *out)
+{
+	return compiled_view(p, offsetof(TileirasProgram, output), out);
 }
 
 int tileirasProgramRelease(TileirasProgram *p)
@@ -232,11 +240,5 @@ int tileirasProgramRequestRemarks(TileirasProgram *p, unsigned kinds, int resour
 
 int tileirasProgramGetRemarks(TileirasProgram *p, TileirasByteView *out)
 {
-	if (!p)
-		return tileiras_fail(TILEIRAS_ERROR_INVALID_PROGRAM, "program is null");
-	if (!out)
-		return tileiras_fail(TILEIRAS_ERROR_INVALID_PROGRAM, "output pointer is null");
-	if (!p->compiled)
-		return tileiras_fail(TILEIRAS_ERROR_INVALID_PROGRAM, "program has not been compiled");
-	return view(&p->remarks, out);
+	return compiled_view(p, offsetof(TileirasProgram, remarks), out);
 }
