@@ -431,7 +431,9 @@ mk() { python3 "$GOLD/mkbc" "$SCRATCH/m.bc" "$@"; }
 	assert_success
 	assert_output --partial 'function_type = (tile<ptr<f32>>) -> ()'
 	mk --version 13.4 --types "10 01 02 00,0c 01 03 01,0d 01 00,07" "5c 00 00"
-	reject "$SCRATCH/m.bc" "unknown pointer attribute 1"
+	reject "$SCRATCH/m.bc" "pointer attribute 'unicast' requires bytecode version 13.5+, file version is 13.4"
+	mk --version 13.4 --types "10 01 02 00,0c 01 03 03,0d 01 00,07" "5c 00 00"
+	reject "$SCRATCH/m.bc" "unknown pointer attribute 3"
 	mk --version 13.4 --types "10 01 02 00,0c 02 03,0d 01 00,07" "5c 00 00"
 	reject "$SCRATCH/m.bc" "pointer type has unknown optional-field flags 0x2"
 	mk --version 13.4 --types "10 01 01 00,0e 00 02 01 0000000000000080 01 0100000000000000,07" "5c 00 00"
