@@ -37,6 +37,10 @@ const MmaAtom *mma_atom_for(const Type *a, const Type *c, int sm)
 		return &mma_atoms[MMA_M16N8K32];
 	if (scalar(a, SC_F64) && scalar(c, SC_F64))
 		return &mma_atoms[MMA_M8N8K4];
+	/* 8-bit floats: m16n8k32 with the i8 fragments, sm_89 and newer (NVIDIA's
+	 * choice on sm_89 and sm_120 too) */
+	if (sm >= 89 && (scalar(a, SC_F8E4M3FN) || scalar(a, SC_F8E5M2)) && (scalar(c, SC_F32) || scalar(c, SC_F16)))
+		return &mma_atoms[MMA_M16N8K32];
 	return NULL;
 }
 

@@ -91,6 +91,18 @@ MM="$CORPUS/13.4/matmul.tileirbc"
 	check mm_f32 sm_80 'fma.rn.f32' 512
 	check mm_f32 sm_75 'fma.rn.f32' 512
 	if grep -q mma.sync "$SCRATCH/k.ptx"; then fail "f32 through mma.sync"; fi
+	# 8-bit floats (sm_89+): m16n8k32 with the i8 fragments, 64x64x64 = 8 atoms per warp x 2 K atoms
+	check mm_e4m3 sm_89 'mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32' 16
+	check mm_e5m2 sm_90 'mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32' 16
+	check mm_e4m3_f16 sm_120 'mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16' 16
+	check mm_e4m3 sm_89 'ldmatrix.sync.aligned.m8n8.x4.shared.b16' 8
+}
+
+@test "mma: 8-bit float products below sm_89 are rejected like NVIDIA's (exit 5)" {
+	run tileiras --gpu-name sm_80 -o "$SCRATCH/k.cubin" "$BATS_TEST_DIRNAME/mma/mm_e4m3.tileirbc"
+	assert_failure 5
+	assert_output --partial "8-bit floats are not supported on sm_80"
+	[ ! -e "$SCRATCH/k.cubin" ]
 }
 
 @test "mma: a product the target has no instruction for is a located 'not supported yet' error (f64 on sm_75)" {

@@ -415,6 +415,29 @@ def c_mm(dt, cdt, M, N, K, tm, tn):
     return b
 
 
+# 8-bit float encodings of the integers -4..4 (numpy has no f8 dtype: the
+# arrays are uint8 holding the bits): e4m3 bias 7, e5m2 bias 15
+F8_CODES = {
+    "e4m3": {0: 0x00, 1: 0x38, 2: 0x40, 3: 0x44, 4: 0x48},
+    "e5m2": {0: 0x00, 1: 0x3C, 2: 0x40, 3: 0x42, 4: 0x44},
+}
+
+
+def c_mm_f8(fmt, cdt, M, N, K, tm, tn):
+    """tests/mma f8 kernels: A, B integers in -4..4 encoded as e4m3 / e5m2
+    bits; every product and sum (|.| <= 16 K) is exact in f32 and f16."""
+    def enc(v):
+        return np.vectorize(lambda x: F8_CODES[fmt][abs(int(x))] | (0x80 if x < 0 else 0), otypes=[np.uint8])(v)
+
+    def b(rng):
+        a = rng.integers(-4, 5, size=(M, K))
+        bb = rng.integers(-4, 5, size=(K, N))
+        c = np.zeros((M, N), cdt)
+        want = (a.astype(np.float64) @ bb.astype(np.float64)).astype(cdt)
+        return [A(enc(a)), A(enc(bb)), A(c)], (-(-M // tm), -(-N // tn), 1), {2: want}
+    return b
+
+
 def X(bc, prefix, build, tol, targets=EVERY):
     return Extra(bc, prefix, build, tol, targets)
 
@@ -468,5 +491,11 @@ CASES = {
     "mm_f64": X(f"{MMK}/mm_f64.tileirbc", "mm_", c_mm(np.float64, np.float64, 50, 40, 20, 32, 32), 0),
     "mm_i8": X(f"{MMK}/mm_i8.tileirbc", "mm_", c_mm(np.int8, np.int32, 100, 72, 100, 64, 64), 0),
     "mm_u8": X(f"{MMK}/mm_u8.tileirbc", "mm_", c_mm(np.uint8, np.int32, 100, 72, 100, 64, 64), 0),
+    "mm_e4m3": X(f"{MMK}/mm_e4m3.tileirbc", "mm_", c_mm_f8("e4m3", np.float32, 100, 72, 100, 64, 64), 0,
+                 ("sm_89", "sm_90", "sm_120")),
+    "mm_e5m2": X(f"{MMK}/mm_e5m2.tileirbc", "mm_", c_mm_f8("e5m2", np.float32, 100, 72, 100, 64, 64), 0,
+                 ("sm_89", "sm_90", "sm_120")),
+    "mm_e4m3_f16": X(f"{MMK}/mm_e4m3_f16.tileirbc", "mm_", c_mm_f8("e4m3", np.float16, 100, 72, 100, 64, 64), 0,
+                     ("sm_89", "sm_90", "sm_120")),
     "f8_roundtrip": X(f"{OPSK}/f8_roundtrip.tileirbc", "f8_roundtrip", c_f8_roundtrip, 0, ("sm_90", "sm_100", "sm_120")),
 }

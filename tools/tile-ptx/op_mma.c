@@ -20,7 +20,8 @@
  * transpose (N x K); a barrier before the writes (the previous use's
  * reads) and one after; each K atom's fragments are loaded just before
  * its instructions (K atoms outermost).
- * Other types (f8) and batched (rank-3) products are "not supported yet". */
+ *   e4m3, e5m2 -> f32 | f16  mma.sync.aligned.m16n8k32.row.col (sm_89+, the i8 fragments)
+ * Batched (rank-3) products are "not supported yet". */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,8 @@ static const char *ptx_type(const Op *op, const Type *t, int operand)
 	case SC_F32: return "f32";
 	case SC_F64: return "f64";
 	case SC_I32: return "s32";
+	case SC_F8E4M3FN: return "e4m3";
+	case SC_F8E5M2: return "e5m2";
 	case SC_I8: {
 		const char *s = op_attr_str(op, operand == 0 ? "signedness_lhs" : "signedness_rhs", "signed");
 		return s && strcmp(s, "unsigned") == 0 ? "u8" : "s8";
@@ -165,9 +168,12 @@ void emit_mma(E *e, Op *op)
 	snprintf(text, sizeof text, "mma.sync.aligned.m%dn%dk%d.row.col%s.%s.%s.%s.%s", atom->m, atom->n, atom->k,
 		 ec->scalar == SC_I32 ? ".satfinite" : "", ptx_type(op, ec, 2), ptx_type(op, ea, 0), ptx_type(op, ea, 1),
 		 ptx_type(op, ec, 2));
-	if (atom->id != MMA_FMA && e->o->target->sm < 80) {
-		/* mma.sync m16n8k8 is PTX 6.5; the sm_75 default is older (backend.c reads this) */
-		LLVMMetadataRef v = LLVMValueAsMetadata(c_i32(e, 65));
+	bool f8 = ea->scalar == SC_F8E4M3FN || ea->scalar == SC_F8E5M2;
+	if ((atom->id != MMA_FMA && e->o->target->sm < 80) || f8) {
+		/* mma.sync m16n8k8 is PTX 6.5, the sm_75 default older; e4m3/e5m2 with
+		 * an f32 D is PTX 8.4, with an f16 D 8.7 (backend.c reads this) */
+		int need = f8 ? (ec->scalar == SC_F16 ? 87 : 84) : 65;
+		LLVMMetadataRef v = LLVMValueAsMetadata(c_i32(e, need));
 		LLVMMetadataRef md = LLVMMDNodeInContext2(e->ctx, (LLVMMetadataRef[]){ v }, 1);
 		LLVMAddNamedMetadataOperand(e->mod, "tileiras.min_ptx", LLVMMetadataAsValue(e->ctx, md));
 	}

@@ -10,7 +10,8 @@
  *                      B b0,b1   row 2q + i           col g
  *   m16n8k8 tf32       A a0..a3  row g + 8*(i%2)      col q + 4*(i/2)
  *                      B b0,b1   row q + 4*i          col g
- *   m16n8k32 s8/u8     A a0..a15 row g + 8*((i/4)%2)  col 4q + i%4 + 16*(i/8)
+ *   m16n8k32 s8/u8,    A a0..a15 row g + 8*((i/4)%2)  col 4q + i%4 + 16*(i/8)
+ *   e4m3/e5m2 (sm_89+: the same fragments; D f32 or f16)
  *                      B b0..b7  row 4q + i%4 + 16*(i/4) col g
  *   m16n8k*            C, D c0..c3 row g + 8*(i/2)    col 2q + i%2
  *   m8n8k4 f64         A a0 (g, q)  B b0 (q, g)  C, D c0,c1 (g, 2q + i)
@@ -33,7 +34,7 @@ static int bits_of(int ty)
 {
 	switch (ty) {
 	case TY_F16: case TY_BF16: return 16;
-	case TY_S8: case TY_U8: return 8;
+	case TY_S8: case TY_U8: case TY_E4M3: case TY_E5M2: return 8;
 	case TY_F64: return 64;
 	default: return 32;
 	}
@@ -51,7 +52,8 @@ bool mma_regs(int shape, int a, int b, int d, int *na, int *nb, int *nc)
 		ok = (a == TY_F16 && b == a && (d == TY_F32 || d == TY_F16)) || (a == TY_TF32 && b == a && d == TY_F32);
 		break;
 	case MMA_M16N8K32:
-		ok = (a == TY_S8 || a == TY_U8) && (b == TY_S8 || b == TY_U8) && d == TY_S32;
+		ok = ((a == TY_S8 || a == TY_U8) && (b == TY_S8 || b == TY_U8) && d == TY_S32) ||
+		     ((a == TY_E4M3 || a == TY_E5M2) && (b == TY_E4M3 || b == TY_E5M2) && (d == TY_F32 || d == TY_F16));
 		break;
 	case MMA_M8N8K4:
 		ok = a == TY_F64 && b == a && d == TY_F64;
@@ -121,7 +123,7 @@ static double elem(const uint64_t *R, const int32_t *regs, int ty, int i)
 	uint32_t w = (uint32_t)R[regs[i / per]];
 	uint32_t v = bits == 32 ? w : (w >> (bits * (i % per))) & ((1u << bits) - 1);
 	switch (ty) {
-	case TY_F16: case TY_BF16: return small_to_double(v, ty);
+	case TY_F16: case TY_BF16: case TY_E4M3: case TY_E5M2: return small_to_double(v, ty);
 	case TY_S8: return (double)(int8_t)v;
 	case TY_U8: return (double)v;
 	case TY_TF32: return u2f(v & 0xffffe000u);
