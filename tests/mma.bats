@@ -96,6 +96,9 @@ MM="$CORPUS/13.4/matmul.tileirbc"
 	check mm_e5m2 sm_90 'mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32' 16
 	check mm_e4m3_f16 sm_120 'mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16' 16
 	check mm_e4m3 sm_89 'ldmatrix.sync.aligned.m8n8.x4.shared.b16' 8
+	# batched (tile-lower: one rank-2 product per batch): 2 x (32x32x32 f16: 8 atoms x 2 K atoms / 4 warps)
+	check bmm_f16 sm_80 'mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32' 8
+	check bmm_i8 sm_90 'mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32' 8
 }
 
 @test "mma: 8-bit float products below sm_89 are rejected like NVIDIA's (exit 5)" {

@@ -27,3 +27,17 @@ def mm_tf32(a, b, c, tm: ct.Constant[int], tn: ct.Constant[int], tk: ct.Constant
         tb = ct.load(b, index=(k, j), shape=(tk, tn), padding_mode=ct.PaddingMode.ZERO)
         acc = ct.mma(ta.astype(ct.tfloat32), tb.astype(ct.tfloat32), acc)
     ct.store(c, index=(i, j), tile=acc)
+
+
+@ct.kernel
+def bmm(a, b, c, tb: ct.Constant[int], tm: ct.Constant[int], tn: ct.Constant[int], tk: ct.Constant[int]):
+    """Batched: C[z] = A[z] @ B[z] for a (tb x tm x tn) block of batches z."""
+    i = ct.bid(0)
+    j = ct.bid(1)
+    z = ct.bid(2)
+    acc = ct.zeros((tb, tm, tn), dtype=c.dtype)
+    for k in range(ct.num_tiles(a, axis=2, shape=(tb, tm, tk))):
+        ta = ct.load(a, index=(z, i, k), shape=(tb, tm, tk), padding_mode=ct.PaddingMode.ZERO)
+        tb_ = ct.load(b, index=(z, k, j), shape=(tb, tk, tn), padding_mode=ct.PaddingMode.ZERO)
+        acc = ct.mma(ta, tb_, acc)
+    ct.store(c, index=(z, i, j), tile=acc)

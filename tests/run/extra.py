@@ -438,6 +438,19 @@ def c_mm_f8(fmt, cdt, M, N, K, tm, tn):
     return b
 
 
+def c_bmm(dt, cdt, Bz, M, N, K, tb, tm, tn):
+    """tests/mma batched kernels: C[z] = A[z] @ B[z], ragged M, N, K, Bz batches
+    in blocks of tb; small integers, so every result is exact."""
+    def b(rng):
+        lo, hi = {np.dtype(np.int8): (-128, 128)}.get(np.dtype(dt), (-4, 5))
+        a = rng.integers(lo, hi, size=(Bz, M, K)).astype(dt)
+        bb = rng.integers(lo, hi, size=(Bz, K, N)).astype(dt)
+        c = np.zeros((Bz, M, N), cdt)
+        want = np.matmul(a.astype(np.float64), bb.astype(np.float64)).astype(cdt)
+        return [A(a), A(bb), A(c)], (-(-M // tm), -(-N // tn), Bz // tb), {2: want}
+    return b
+
+
 def X(bc, prefix, build, tol, targets=EVERY):
     return Extra(bc, prefix, build, tol, targets)
 
@@ -491,6 +504,9 @@ CASES = {
     "mm_f64": X(f"{MMK}/mm_f64.tileirbc", "mm_", c_mm(np.float64, np.float64, 50, 40, 20, 32, 32), 0),
     "mm_i8": X(f"{MMK}/mm_i8.tileirbc", "mm_", c_mm(np.int8, np.int32, 100, 72, 100, 64, 64), 0),
     "mm_u8": X(f"{MMK}/mm_u8.tileirbc", "mm_", c_mm(np.uint8, np.int32, 100, 72, 100, 64, 64), 0),
+    "bmm_f16": X(f"{MMK}/bmm_f16.tileirbc", "bmm_", c_bmm(np.float16, np.float32, 4, 40, 36, 72, 2, 32, 32), 0,
+                 ("sm_75",) + EVERY),
+    "bmm_i8": X(f"{MMK}/bmm_i8.tileirbc", "bmm_", c_bmm(np.int8, np.int32, 8, 40, 36, 72, 4, 32, 32), 0),
     "mm_e4m3": X(f"{MMK}/mm_e4m3.tileirbc", "mm_", c_mm_f8("e4m3", np.float32, 100, 72, 100, 64, 64), 0,
                  ("sm_89", "sm_90", "sm_120")),
     "mm_e5m2": X(f"{MMK}/mm_e5m2.tileirbc", "mm_", c_mm_f8("e5m2", np.float32, 100, 72, 100, 64, 64), 0,

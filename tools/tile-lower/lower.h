@@ -19,6 +19,8 @@ int lower_to_as(Module *m, const Target *t);
  * gather/scatter; atomic_red_view_tko). Each returns false after a
  * diagnostic or on malformed operands. */
 bool lower_atomic(Module *m, Op *fn, Op *op);
+/* batched_mma.c: a rank-3 mmaf / mmai as rank-2 products of its slices */
+bool lower_batched_mma(Module *m, Op *fn, Op *op);
 bool lower_is_pointer_view(Value *v);
 bool lower_pointer_view_mem(Module *m, Op *fn, Op *op);
 bool lower_pointer_view_shape(Module *m, Op *fn, Op *op);   /* get_index_space_shape */

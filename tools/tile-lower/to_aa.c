@@ -326,6 +326,10 @@ static void lower_op(L *l, Op *op)
 	case CT_multimem_load_reduce_view_tko: case CT_multimem_reduce_view_tko: case CT_multimem_store_view_tko:
 		ok = lower_multimem(m, op);
 		break;
+	case CT_mmaf: case CT_mmai:
+		if (op->operands[2]->type->rank == 3)
+			ok = lower_batched_mma(m, l->fn, op);
+		break;
 	case CT_atomic_rmw_tko: case CT_atomic_cas_tko: case CT_atomic_red_view_tko:
 		ok = lower_atomic(m, l->fn, op);
 		break;
