@@ -101,6 +101,20 @@ MM="$CORPUS/13.4/matmul.tileirbc"
 	check bmm_i8 sm_90 'mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32' 8
 }
 
+@test "mma: mmaf_scaled compiles on sm_100/sm_120 (decoded, scaled f32 operands, FMA) and is refused below as NVIDIA's (exit 5)" {
+	require_ptxas
+	for g in sm_100 sm_120; do
+		tileiras --gpu-name $g --emit=ptx -o "$SCRATCH/s.ptx" "$BATS_TEST_DIRNAME/mma/mm_scaled_e4m3.tileirbc"
+		grep -q "fma.rn.f32" "$SCRATCH/s.ptx"
+		tileiras --gpu-name $g -o "$SCRATCH/s.cubin" "$BATS_TEST_DIRNAME/mma/mm_scaled_e5m2.tileirbc"
+	done
+	for g in sm_80 sm_90; do
+		run tileiras --gpu-name $g -o "$SCRATCH/x.cubin" "$BATS_TEST_DIRNAME/mma/mm_scaled_e4m3.tileirbc"
+		assert_failure 5
+		assert_output --partial "is not supported on $g"
+	done
+}
+
 @test "mma: 8-bit float products below sm_89 are rejected like NVIDIA's (exit 5)" {
 	run tileiras --gpu-name sm_80 -o "$SCRATCH/k.cubin" "$BATS_TEST_DIRNAME/mma/mm_e4m3.tileirbc"
 	assert_failure 5

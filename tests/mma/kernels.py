@@ -41,3 +41,19 @@ def bmm(a, b, c, tb: ct.Constant[int], tm: ct.Constant[int], tn: ct.Constant[int
         tb_ = ct.load(b, index=(z, k, j), shape=(tb, tk, tn), padding_mode=ct.PaddingMode.ZERO)
         acc = ct.mma(ta, tb_, acc)
     ct.store(c, index=(z, i, j), tile=acc)
+
+
+@ct.kernel
+def mm_scaled(a, sa, b, sb, c, tm: ct.Constant[int], tn: ct.Constant[int], tk: ct.Constant[int]):
+    """Block-scaled (mmaf_scaled): C = (A * SA) @ (B * SB), one scale per 32
+    elements of K (SA [M, K/32], SB [K/32, N], f8E8M0FNU)."""
+    i = ct.bid(0)
+    j = ct.bid(1)
+    acc = ct.zeros((tm, tn), dtype=ct.float32)
+    for k in range(ct.num_tiles(a, axis=1, shape=(tm, tk))):
+        ta = ct.load(a, index=(i, k), shape=(tm, tk), padding_mode=ct.PaddingMode.ZERO)
+        tsa = ct.load(sa, index=(i, k), shape=(tm, tk // 32), padding_mode=ct.PaddingMode.ZERO)
+        tb = ct.load(b, index=(k, j), shape=(tk, tn), padding_mode=ct.PaddingMode.ZERO)
+        tsb = ct.load(sb, index=(k, j), shape=(tk // 32, tn), padding_mode=ct.PaddingMode.ZERO)
+        acc = ct.mma_scaled(ta, tsa, tb, tsb, acc)
+    ct.store(c, index=(i, j), tile=acc)

@@ -451,6 +451,27 @@ def c_bmm(dt, cdt, Bz, M, N, K, tb, tm, tn):
     return b
 
 
+def c_mm_scaled(fmt, M, N, K, tm, tn):
+    """tests/mma block-scaled kernels: A, B integers -4..4 (e4m3 / e5m2 bits),
+    scales 2^-1, 2^0, 2^1 (f8E8M0FNU bits 126..128), one per 32 of K: every
+    product and sum is exact in f32."""
+    def enc(v):
+        return np.vectorize(lambda x: F8_CODES[fmt][abs(int(x))] | (0x80 if x < 0 else 0), otypes=[np.uint8])(v)
+
+    def b(rng):
+        a = rng.integers(-4, 5, size=(M, K))
+        bb = rng.integers(-4, 5, size=(K, N))
+        ea = rng.integers(126, 129, size=(M, K // 32))
+        eb = rng.integers(126, 129, size=(K // 32, N))
+        sa = np.repeat(2.0 ** (ea - 127), 32, axis=1)
+        sb = np.repeat(2.0 ** (eb - 127), 32, axis=0)
+        want = ((a * sa) @ (bb * sb)).astype(np.float32)
+        c = np.zeros((M, N), np.float32)
+        return ([A(enc(a)), A(ea.astype(np.uint8)), A(enc(bb)), A(eb.astype(np.uint8)), A(c)],
+                (-(-M // tm), -(-N // tn), 1), {4: want})
+    return b
+
+
 def X(bc, prefix, build, tol, targets=EVERY):
     return Extra(bc, prefix, build, tol, targets)
 
@@ -507,6 +528,10 @@ CASES = {
     "bmm_f16": X(f"{MMK}/bmm_f16.tileirbc", "bmm_", c_bmm(np.float16, np.float32, 4, 40, 36, 72, 2, 32, 32), 0,
                  ("sm_75",) + EVERY),
     "bmm_i8": X(f"{MMK}/bmm_i8.tileirbc", "bmm_", c_bmm(np.int8, np.int32, 8, 40, 36, 72, 4, 32, 32), 0),
+    "mm_scaled_e4m3": X(f"{MMK}/mm_scaled_e4m3.tileirbc", "mm_scaled_", c_mm_scaled("e4m3", 40, 36, 128, 32, 32), 0,
+                        ("sm_100", "sm_120")),
+    "mm_scaled_e5m2": X(f"{MMK}/mm_scaled_e5m2.tileirbc", "mm_scaled_", c_mm_scaled("e5m2", 40, 36, 128, 32, 32), 0,
+                        ("sm_100", "sm_120")),
     "mm_e4m3": X(f"{MMK}/mm_e4m3.tileirbc", "mm_", c_mm_f8("e4m3", np.float32, 100, 72, 100, 64, 64), 0,
                  ("sm_89", "sm_90", "sm_120")),
     "mm_e5m2": X(f"{MMK}/mm_e5m2.tileirbc", "mm_", c_mm_f8("e5m2", np.float32, 100, 72, 100, 64, 64), 0,

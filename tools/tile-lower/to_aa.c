@@ -330,6 +330,9 @@ static void lower_op(L *l, Op *op)
 		if (op->operands[2]->type->rank == 3)
 			ok = lower_batched_mma(m, l->fn, op);
 		break;
+	case CT_mmaf_scaled:
+		ok = lower_scaled_mma(m, l->fn, op);
+		break;
 	case CT_atomic_rmw_tko: case CT_atomic_cas_tko: case CT_atomic_red_view_tko:
 		ok = lower_atomic(m, l->fn, op);
 		break;
