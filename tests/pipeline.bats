@@ -328,13 +328,16 @@ assert n > 20, n
 PY
 }
 
-@test "an op that is not supported yet is a user error naming it" {
-	# mmaf_scaled is not lowered yet (mmaf and mmai are: tests/mma.bats)
-	run tile-lower "$BATS_TEST_DIRNAME/verify/valid/mma.json"
+@test "an op the target cannot run is a user error naming it (mmaf_scaled's scales below sm_100)" {
+	# every cuda_tile op lowers now (mmaf_scaled since 2026-11-24: tests/mma.bats);
+	# its f8E8M0FNU scales do not exist on sm_80
+	run tile-lower --gpu-name=sm_80 "$BATS_TEST_DIRNAME/verify/valid/mma.json"
 	assert_failure 1
-	assert_output --partial "error: 'cuda_tile.mmaf_scaled' op is not supported yet"
+	assert_output --partial "error: 'cuda_tile.ftof' op: f8E8M0FNU is not supported on sm_80"
 	refute_output --partial "'cuda_tile.mmai' op"
 	refute_output --partial 'internal error'
+	run tile-lower --gpu-name=sm_100 "$BATS_TEST_DIRNAME/verify/valid/mma.json"
+	assert_success
 	# permute was the hand-made example; it is carried now (tests/reduce.bats)
 	run tile-lower "$BATS_TEST_DIRNAME/pipeline/ir/unsupported.cuda_tile.json"
 	assert_success
