@@ -115,6 +115,38 @@ MM="$CORPUS/13.4/matmul.tileirbc"
 	done
 }
 
+@test "mma: an accumulator of more than 64 registers a thread at 4 warps gets 8 warps: 128x128 f16/bf16 launch matmuls without spills, right on tile-run" {
+	require_ptxas
+	for f in matmul.matmul.ln6.5si_mkgq matmul.matmul.ln6.uz_q1cik; do
+		for g in sm_80 sm_90; do
+			tileiras --gpu-name $g --emit=ptx -o "$SCRATCH/k.ptx" "$BATS_TEST_DIRNAME/mma/launch/$f.tileirbc"
+			grep -q '^\.reqntid 256' "$SCRATCH/k.ptx" || fail "$f $g: $(grep reqntid "$SCRATCH/k.ptx")"
+			a=$g; [ $g = sm_90 ] && a=sm_90a
+			ptxas -arch=$a -v "$SCRATCH/k.ptx" -o "$SCRATCH/k.cubin" 2>"$SCRATCH/v" || fail "$f $g: ptxas"
+			if grep -E '[1-9][0-9]* bytes spill' "$SCRATCH/v"; then fail "$f $g: spills"; fi
+		done
+	done
+	# the corpus matmul (64x64 tiles: 32 a thread) keeps 4 warps
+	tileiras --gpu-name sm_80 --emit=ptx -o "$SCRATCH/m.ptx" "$ROOT/tests/corpus/13.4/matmul.tileirbc"
+	grep -q '^\.reqntid 128' "$SCRATCH/m.ptx"
+	[ -x "$BIN/tile-run" ] && /usr/bin/python3 -c 'import numpy' 2>/dev/null || skip "tile-run or numpy missing"
+	cd "$SCRATCH"
+	/usr/bin/python3 -c 'import numpy as np
+r = np.random.default_rng(5)
+np.save("a.npy", r.integers(-4, 5, (256, 64)).astype(np.float16))
+np.save("b.npy", r.integers(-4, 5, (64, 256)).astype(np.float16))
+np.save("c.npy", np.zeros((256, 256), np.float32))'
+	for g in sm_80 sm_90; do
+		rm -rf out
+		run tile-run --gpu-name $g --grid 2,2 --out out "$BATS_TEST_DIRNAME/mma/launch/matmul.matmul.ln6.5si_mkgq.tileirbc" \
+			a.npy 256 64 64 1 b.npy 64 256 256 1 c.npy 256 256 256 1
+		assert_success
+		/usr/bin/python3 -c 'import numpy as np, sys
+a, b, c = np.load("a.npy").astype(np.float64), np.load("b.npy").astype(np.float64), np.load("out/10.npy")
+sys.exit(0 if np.array_equal(c, (a @ b).astype(np.float32)) else "wrong product")'
+	done
+}
+
 @test "mma: 8-bit float products below sm_89 are rejected like NVIDIA's (exit 5)" {
 	run tileiras --gpu-name sm_80 -o "$SCRATCH/k.cubin" "$BATS_TEST_DIRNAME/mma/mm_e4m3.tileirbc"
 	assert_failure 5

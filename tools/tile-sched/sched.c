@@ -328,16 +328,43 @@ static int one_element(Op *op, void *ctx)
 	return 0;
 }
 
+/* the largest MMA accumulator of an entry, in elements */
+static int largest_acc(Op *op, void *ctx)
+{
+	int64_t *most = ctx;
+	if ((op->info->code == CT_mmaf || op->info->code == CT_mmai) && op->nresults == 1) {
+		int64_t n = type_num_elements(op->results[0]->type);
+		if (n > *most)
+			*most = n;
+	}
+	return 0;
+}
+
+/* Warps for an entry without a hint or --num-warps: NVIDIA's one warp for a
+ * kernel of single-element tiles; 8 where an MMA accumulator would take more
+ * than 64 registers a thread over 4 warps (a 128x128 f32 tile: 128 each,
+ * which spilled; 8 warps hold it in 64 with no spill, measured 2026-11-24
+ * on tests/mma/launch's 128x128x32 f16/bf16 matmuls); else the default. */
+static int entry_warps(Op *fn, int dflt)
+{
+	bool all = true;
+	op_walk(fn, one_element, &all);
+	if (all)
+		return 1;
+	int64_t acc = 0;
+	op_walk(fn, largest_acc, &acc);
+	if (dflt == 4 && acc / (4 * 32) > 64)
+		return 8;
+	return dflt;
+}
+
 int sched_module(Module *m, int num_warps, bool fixed)
 {
 	ir_number_values(m);
 	FOR_EACH_OP(fn, &m->body)
 		if (fn->info->code == CT_entry) {
-			/* NVIDIA's tileiras gives a kernel of single-element tiles one warp */
-			bool all = true;
-			op_walk(fn, one_element, &all);
 			int hint = fixed ? 0 : entry_hint_warps(m, fn);    /* 13.5's num_worker_warps */
-			int w = hint ? hint : !fixed && all ? 1 : num_warps;
+			int w = hint ? hint : fixed ? num_warps : entry_warps(fn, num_warps);
 			if (w != num_warps)
 				op_set_attr(m, fn, "num_warps", attr_int(m, w, NULL));
 			sched_fn(m, fn, w);
