@@ -398,6 +398,7 @@ def c_strided_v4(rng):
 
 
 MMK = os.path.join(ROOT, "tests", "mma")
+TGK = os.path.join(ROOT, "tests", "tilegym")
 
 
 def c_mm(dt, cdt, M, N, K, tm, tn):
@@ -472,6 +473,70 @@ def c_mm_scaled(fmt, M, N, K, tm, tn):
     return b
 
 
+# tests/tilegym: TileGym-style row kernels (f16 entries), 3 rows of 4096 (and
+# 2 positions of rope); references in f32 numpy, outputs f16
+TGN = 4096
+
+
+def tg_rows(rng, n=3):
+    return rng.uniform(-3, 3, size=(n, TGN)).astype(np.float16)
+
+
+def c_tg_layernorm(rng):
+    x, w, b = tg_rows(rng), rng.uniform(0.5, 1.5, TGN).astype(np.float16), rng.uniform(-1, 1, TGN).astype(np.float16)
+    xf = x.astype(np.float32)
+    mean = xf.mean(1, keepdims=True)
+    d = xf - mean
+    ref = d / np.sqrt((d * d).mean(1, keepdims=True) + 1e-5) * w.astype(np.float32) + b.astype(np.float32)
+    return [A(x), A(w), A(b), A(np.zeros_like(x)), F32(1e-5)], (3, 1, 1), {3: ref.astype(np.float16)}
+
+
+def c_tg_rms(rng):
+    x, w = tg_rows(rng), rng.uniform(0.5, 1.5, TGN).astype(np.float16)
+    xf = x.astype(np.float32)
+    ref = xf / np.sqrt((xf * xf).mean(1, keepdims=True) + 1e-6) * w.astype(np.float32)
+    return [A(x), A(w), A(np.zeros_like(x)), F32(1e-6)], (3, 1, 1), {2: ref.astype(np.float16)}
+
+
+def c_tg_softmax(rng):
+    x = tg_rows(rng)
+    e = np.exp(x.astype(np.float32) - x.astype(np.float32).max(1, keepdims=True))
+    return [A(x), A(np.zeros_like(x))], (3, 1, 1), {1: (e / e.sum(1, keepdims=True)).astype(np.float16)}
+
+
+def c_tg_relu2(rng):
+    x = tg_rows(rng)
+    r = np.maximum(x.astype(np.float32), 0)
+    return [A(x), A(np.zeros_like(x))], (3, 1, 1), {1: (r * r).astype(np.float16)}
+
+
+def c_tg_swiglu(rng):
+    a, b = tg_rows(rng), tg_rows(rng)
+    af = a.astype(np.float32)
+    ref = af / (1 + np.exp(-af)) * b.astype(np.float32)
+    return [A(a), A(b), A(np.zeros_like(a))], (3, 1, 1), {2: ref.astype(np.float16)}
+
+
+def c_tg_xent(rng):
+    v = 3 * TGN + 100          # three chunks and a ragged fourth
+    x = rng.uniform(-4, 4, size=(3, v)).astype(np.float16)
+    t = rng.integers(0, v, 3).astype(np.int32)
+    xf = x.astype(np.float64)
+    m = xf.max(1)
+    ref = (np.log(np.exp(xf - m[:, None]).sum(1)) + m - xf[np.arange(3), t]).astype(np.float32)
+    return [A(x), A(t), A(np.zeros(3, np.float32))], (3, 1, 1), {2: ref}
+
+
+def c_tg_rope(rng):
+    s, h, d = 2, 32, 128
+    x = rng.uniform(-2, 2, size=(s, h, d)).astype(np.float16)
+    ang = rng.uniform(0, 6.3, size=(s, d // 2))
+    c, sn = np.cos(ang).astype(np.float32), np.sin(ang).astype(np.float32)
+    x1, x2 = x[:, :, :d // 2].astype(np.float32), x[:, :, d // 2:].astype(np.float32)
+    ref = np.concatenate([x1 * c[:, None] - x2 * sn[:, None], x2 * c[:, None] + x1 * sn[:, None]], axis=2)
+    return [A(x), A(c), A(sn), A(np.zeros_like(x))], (s, 1, 1), {3: ref.astype(np.float16)}
+
+
 def X(bc, prefix, build, tol, targets=EVERY):
     return Extra(bc, prefix, build, tol, targets)
 
@@ -532,6 +597,13 @@ CASES = {
                         ("sm_100", "sm_120")),
     "mm_scaled_e5m2": X(f"{MMK}/mm_scaled_e5m2.tileirbc", "mm_scaled_", c_mm_scaled("e5m2", 40, 36, 128, 32, 32), 0,
                         ("sm_100", "sm_120")),
+    "tilegym/layernorm": X(f"{TGK}/layernorm_fwd.tileirbc", "layernorm_fwd_Kt1_A2f16", c_tg_layernorm, 2e-3),
+    "tilegym/rms_norm": X(f"{TGK}/rms_norm_fwd.tileirbc", "rms_norm_fwd_Kt1_A2f16", c_tg_rms, 2e-3),
+    "tilegym/softmax": X(f"{TGK}/softmax_fwd.tileirbc", "softmax_fwd_Kt1_A2f16", c_tg_softmax, 1e-3),
+    "tilegym/relu_squared": X(f"{TGK}/relu_squared_fwd.tileirbc", "relu_squared_fwd_Kt1_A2f16", c_tg_relu2, 0),
+    "tilegym/swiglu": X(f"{TGK}/swiglu_fwd.tileirbc", "swiglu_fwd_Kt1_A2f16", c_tg_swiglu, 2e-3),
+    "tilegym/cross_entropy": X(f"{TGK}/cross_entropy_fwd.tileirbc", "cross_entropy_fwd_Kt1_A2f16", c_tg_xent, 1e-4),
+    "tilegym/rope": X(f"{TGK}/rope_fwd.tileirbc", "rope_fwd_Kt1_A3f16", c_tg_rope, 2e-3),
     "mm_e4m3": X(f"{MMK}/mm_e4m3.tileirbc", "mm_", c_mm_f8("e4m3", np.float32, 100, 72, 100, 64, 64), 0,
                  ("sm_89", "sm_90", "sm_120")),
     "mm_e5m2": X(f"{MMK}/mm_e5m2.tileirbc", "mm_", c_mm_f8("e5m2", np.float32, 100, 72, 100, 64, 64), 0,
