@@ -537,6 +537,58 @@ def c_tg_rope(rng):
     return [A(x), A(c), A(sn), A(np.zeros_like(x))], (s, 1, 1), {3: ref.astype(np.float16)}
 
 
+MM2 = os.path.join(ROOT, "tests", "mma2")
+
+
+def c_mm_bt(fmt, M, N, K, tm, tn):
+    """tests/mma2 mm_bt: C = A @ BT^T with BT given [N, K]; integers -4..4 (f16,
+    or e4m3 bits when fmt is "e4m3"), so every result is exact in f32."""
+    def b(rng):
+        a = rng.integers(-4, 5, size=(M, K))
+        bt = rng.integers(-4, 5, size=(N, K))
+        want = (a @ bt.T).astype(np.float32)
+        if fmt == "e4m3":
+            enc = np.vectorize(lambda x: F8_CODES[fmt][abs(int(x))] | (0x80 if x < 0 else 0), otypes=[np.uint8])
+            a, bt = enc(a), enc(bt)
+        else:
+            a, bt = a.astype(np.float16), bt.astype(np.float16)
+        return [A(a), A(bt), A(np.zeros((M, N), np.float32))], (-(-M // tm), -(-N // tn), 1), {2: want}
+    return b
+
+
+def c_mm_splitk(M, N, K, tm, tn, tk):
+    """tests/mma2 mm_splitk: one K tile per block (grid z), partial products
+    atomically added into a zeroed C; integer inputs, so any order is exact."""
+    def b(rng):
+        a = rng.integers(-4, 5, size=(M, K)).astype(np.float16)
+        bb = rng.integers(-4, 5, size=(K, N)).astype(np.float16)
+        want = (a.astype(np.float64) @ bb.astype(np.float64)).astype(np.float32)
+        return ([A(a), A(bb), A(np.zeros((M, N), np.float32))], (-(-M // tm), -(-N // tn), -(-K // tk)), {2: want})
+    return b
+
+
+def c_mm_epilogue(M, N, K, tm, tn):
+    """tests/mma2 mm_epilogue: f16(relu(A @ B + bias)); integer inputs and
+    half-integer biases, every value exact in f16 (|.| <= 16 K + 8 < 2048)."""
+    def b(rng):
+        a = rng.integers(-4, 5, size=(M, K)).astype(np.float16)
+        bb = rng.integers(-4, 5, size=(K, N)).astype(np.float16)
+        bias = (rng.integers(-16, 17, size=N) / 2).astype(np.float32)
+        want = np.maximum(a.astype(np.float64) @ bb.astype(np.float64) + bias, 0).astype(np.float16)
+        return ([A(a), A(bb), A(bias), A(np.zeros((M, N), np.float16))], (-(-M // tm), -(-N // tn), 1), {3: want})
+    return b
+
+
+def c_mm_mixed(M, N, K, tm, tn):
+    """tests/mma2 mm_mixed: int8 A (full range) x uint8 B (full range) -> i32."""
+    def b(rng):
+        a = rng.integers(-128, 128, size=(M, K)).astype(np.int8)
+        bb = rng.integers(0, 256, size=(K, N)).astype(np.uint8)
+        want = (a.astype(np.int64) @ bb.astype(np.int64)).astype(np.int32)
+        return [A(a), A(bb), A(np.zeros((M, N), np.int32))], (-(-M // tm), -(-N // tn), 1), {2: want}
+    return b
+
+
 def X(bc, prefix, build, tol, targets=EVERY):
     return Extra(bc, prefix, build, tol, targets)
 
@@ -611,4 +663,12 @@ CASES = {
     "mm_e4m3_f16": X(f"{MMK}/mm_e4m3_f16.tileirbc", "mm_", c_mm_f8("e4m3", np.float16, 100, 72, 100, 64, 64), 0,
                      ("sm_89", "sm_90", "sm_120")),
     "f8_roundtrip": X(f"{OPSK}/f8_roundtrip.tileirbc", "f8_roundtrip", c_f8_roundtrip, 0, ("sm_90", "sm_100", "sm_120")),
+    "mm_bt_f16": X(f"{MM2}/mm_bt_f16.tileirbc", "mm_bt_", c_mm_bt("f16", 100, 72, 100, 64, 64), 0),
+    "mm_bt_e4m3": X(f"{MM2}/mm_bt_e4m3.tileirbc", "mm_bt_", c_mm_bt("e4m3", 100, 72, 100, 64, 64), 0,
+                    ("sm_89", "sm_90")),
+    "mm_bt_e4m3_a16": X(f"{MM2}/mm_bt_e4m3_a16.tileirbc", "mm_bt_", c_mm_bt("e4m3", 112, 80, 96, 64, 64), 0,
+                        ("sm_89", "sm_90")),
+    "mm_splitk_f16": X(f"{MM2}/mm_splitk_f16.tileirbc", "mm_splitk_", c_mm_splitk(100, 72, 100, 64, 64, 32), 0),
+    "mm_epilogue_f16": X(f"{MM2}/mm_epilogue_f16.tileirbc", "mm_epilogue_", c_mm_epilogue(100, 72, 100, 64, 64), 0),
+    "mm_mixed_i8u8": X(f"{MM2}/mm_mixed_i8u8.tileirbc", "mm_mixed_", c_mm_mixed(100, 72, 100, 64, 64), 0),
 }

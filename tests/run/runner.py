@@ -310,7 +310,8 @@ def kernels(manifest_path=mcases.DEFAULT_MANIFEST, sizes_mode="small"):
         if os.path.dirname(d) == CORPUS:            # a corpus module with hand-made inputs: every version
             fam, bc = mod, {v: os.path.join(CORPUS, v, mod + ".tileirbc") for v in VERSIONS}
         else:
-            fam = {"reduce": "reduce", "ops": "ops", "pipeline": "pipeline", "mma": "mma", "tilegym": "tilegym"}[
+            fam = {"reduce": "reduce", "ops": "ops", "pipeline": "pipeline", "mma": "mma", "mma2": "mma2",
+                   "tilegym": "tilegym"}[
                 os.path.relpath(d, os.path.join(ROOT, "tests")).split("/")[0]]
             bc = {"": x.bytecode}
         out.append(Kernel(fam, name, x.prefix, bc, x.targets,

@@ -1,0 +1,63 @@
+"""MMA usage patterns beyond a plain C = A @ B (issue 15, tests/mma2.bats),
+exported by tests/mma2/gen-mma2: B given as [N, K] and transposed in the
+kernel, split-K with atomic adds of partial products, a fused epilogue
+(bias + ReLU + cast to f16), int8 x uint8 (mixed signedness). Ragged M, N, K
+(zero-padded loads, masked stores) come from the sizes tests/run/extra.py
+runs them at."""
+import cuda.tile as ct
+
+
+@ct.kernel
+def mm_bt(a, bt, c, tm: ct.Constant[int], tn: ct.Constant[int], tk: ct.Constant[int]):
+    """C = A @ BT^T, BT [N, K]."""
+    i = ct.bid(0)
+    j = ct.bid(1)
+    acc = ct.zeros((tm, tn), dtype=c.dtype)
+    for k in range(ct.num_tiles(a, axis=1, shape=(tm, tk))):
+        ta = ct.load(a, index=(i, k), shape=(tm, tk), padding_mode=ct.PaddingMode.ZERO)
+        tb = ct.load(bt, index=(j, k), shape=(tn, tk), padding_mode=ct.PaddingMode.ZERO)
+        acc = ct.mma(ta, ct.transpose(tb), acc)
+    ct.store(c, index=(i, j), tile=acc)
+
+
+@ct.kernel
+def mm_splitk(a, b, c, tm: ct.Constant[int], tn: ct.Constant[int], tk: ct.Constant[int]):
+    """C += A[:, Kz] @ B[Kz, :] for the K tile z = bid(2): one partial
+    product per block, added into C (zeroed by the caller) atomically."""
+    i = ct.bid(0)
+    j = ct.bid(1)
+    z = ct.bid(2)
+    ta = ct.load(a, index=(i, z), shape=(tm, tk), padding_mode=ct.PaddingMode.ZERO)
+    tb = ct.load(b, index=(z, j), shape=(tk, tn), padding_mode=ct.PaddingMode.ZERO)
+    acc = ct.mma(ta, tb, ct.zeros((tm, tn), dtype=ct.float32))
+    rows = i * tm + ct.arange(tm, dtype=ct.int32)
+    cols = j * tn + ct.arange(tn, dtype=ct.int32)
+    ct.atomic_add(c, (rows[:, None], cols[None, :]), acc)
+
+
+@ct.kernel
+def mm_epilogue(a, b, bias, c, tm: ct.Constant[int], tn: ct.Constant[int], tk: ct.Constant[int]):
+    """C = f16(relu(A @ B + bias)), bias [N] f32, accumulated in f32."""
+    i = ct.bid(0)
+    j = ct.bid(1)
+    acc = ct.zeros((tm, tn), dtype=ct.float32)
+    for k in range(ct.num_tiles(a, axis=1, shape=(tm, tk))):
+        ta = ct.load(a, index=(i, k), shape=(tm, tk), padding_mode=ct.PaddingMode.ZERO)
+        tb = ct.load(b, index=(k, j), shape=(tk, tn), padding_mode=ct.PaddingMode.ZERO)
+        acc = ct.mma(ta, tb, acc)
+    tbias = ct.load(bias, index=(j,), shape=(tn,), padding_mode=ct.PaddingMode.ZERO)
+    acc = ct.maximum(acc + tbias[None, :], 0.0)
+    ct.store(c, index=(i, j), tile=acc.astype(ct.float16))
+
+
+@ct.kernel
+def mm_mixed(a, b, c, tm: ct.Constant[int], tn: ct.Constant[int], tk: ct.Constant[int]):
+    """C = A @ B with A int8, B uint8 (mmai with mixed signedness), C int32."""
+    i = ct.bid(0)
+    j = ct.bid(1)
+    acc = ct.zeros((tm, tn), dtype=ct.int32)
+    for k in range(ct.num_tiles(a, axis=1, shape=(tm, tk))):
+        ta = ct.load(a, index=(i, k), shape=(tm, tk), padding_mode=ct.PaddingMode.ZERO)
+        tb = ct.load(b, index=(k, j), shape=(tk, tn), padding_mode=ct.PaddingMode.ZERO)
+        acc = ct.mma(ta, tb, acc)
+    ct.store(c, index=(i, j), tile=acc)
