@@ -430,3 +430,16 @@ PY
 	assert_success
 	[ -s "$SCRATCH/s.cubin" ]
 }
+
+@test "a row's element addresses: one base per thread plus constants times the stride (issue 17)" {
+	# relu_squared_fwd (tests/tilegym): 32 bf16 elements per thread, dynamic
+	# strides. Each element's address was its own 64-bit multiply (66 in the
+	# first entry) with every index live until the stores; now the thread's
+	# base is multiplied once and each element adds a constant times the stride
+	pipe "$ROOT/tests/tilegym/relu_squared_fwd.tileirbc" sm_90 >"$SCRATCH/r.ptx"
+	n=$(awk '/\.entry/ { n++ } n == 1' "$SCRATCH/r.ptx" | grep -c 'mul.lo.s64')
+	[ "$n" -le 8 ] || fail "$n 64-bit multiplies in the first entry"
+	# the loads and stores are all still there
+	[ "$(awk '/\.entry/ { n++ } n == 1' "$SCRATCH/r.ptx" | grep -c 'ld.global.b16')" = 32 ]
+	[ "$(awk '/\.entry/ { n++ } n == 1' "$SCRATCH/r.ptx" | grep -c 'st.global.b16')" = 32 ]
+}
