@@ -124,7 +124,55 @@ void mma_layout_b(const MmaTiling *t, Layout *l)
 void mma_layout_c(const MmaTiling *t, Layout *l)
 {
 	const MmaAtom *a = t->atom;
+	if (t->wg) {
+		Layout f;
+		int64_t n = t->n, mg = t->m / t->wm;
+		frag_layout(t, &a->c, n, t->nt, a->n, t->mt, 64 * n, 0, 0, &f);
+		layout_init(l);
+		for (int md = 0; md < 2; md++)
+			layout_add_mode(l, f.begin[md + 1] - f.begin[md], f.shape + f.begin[md], f.stride + f.begin[md]);
+		add(l, 3, (int64_t[]){ 4, t->wm, t->wn }, (int64_t[]){ 16 * n, mg * n, n / t->wn });
+		return;
+	}
 	frag_layout(t, &a->c, t->n, t->nt, a->n, t->mt, a->m * t->n, t->m / t->wm * t->n, t->n / t->wn, l);
+}
+
+bool mma_wgmma_tiling(const MmaAtom *atom, int64_t m, int64_t n, int64_t k, int warps, MmaTiling *t)
+{
+	if (atom->id != MMA_M16N8K16 && atom->id != MMA_M16N8K8_TF32 && atom->id != MMA_M16N8K32)
+		return false;
+	if (warps % 4 || !pow2(warps) || !pow2(m) || !pow2(n) || !pow2(k) || k < atom->k || m < 64)
+		return false;
+	int g = warps / 4, gm = 1;
+	while (gm < g && m % (64 * 2 * gm) == 0)
+		gm *= 2;
+	int gn = g / gm;
+	if (n % gn || n / gn < 8 || n / gn > 256)
+		return false;
+	*t = (MmaTiling){ .atom = atom, .m = m, .n = n, .k = k, .wm = gm, .wn = gn, .wrep = 1,
+			  .mt = m / gm / 64, .nt = n / gn / 8, .kt = k / atom->k, .wg = true };
+	return true;
+}
+
+bool mma_choose(const Type *a, const Type *c, int64_t m, int64_t n, int64_t k, int warps, int sm, MmaTiling *t,
+		const char **err)
+{
+	const MmaAtom *atom = mma_atom_for(a, c, sm);
+	if (!atom) {
+		if (err)
+			*err = NULL;
+		return false;
+	}
+	if (sm == 90 && mma_wgmma_tiling(atom, m, n, k, warps, t))
+		return true;
+	return mma_tiling(atom, m, n, k, warps, t, err);
+}
+
+int64_t mma_wgmma_offset(int64_t r, int64_t c, int64_t rows, int64_t cols, int eb)
+{
+	int64_t w = mma_wgmma_row_bytes(cols, eb), cb = c * eb;
+	int64_t b = (cb / w) * rows * w + r * w + cb % w;
+	return b ^ (((b >> 7) & (w / 16 - 1)) << 4);
 }
 
 int mma_swizzle_shift(int64_t row_bytes)

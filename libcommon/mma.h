@@ -50,6 +50,7 @@ typedef struct MmaTiling {
 	int64_t m, n, k;              /* the tile product */
 	int wm, wn, wrep;             /* warps over M, over N, replicated */
 	int64_t mt, nt, kt;           /* atoms per warp along M, N; K atoms */
+	bool wg;                      /* a wgmma tiling (below): wm, wn count warpgroups */
 } MmaTiling;
 
 /* The atom for operand element a, accumulator element c on target sm
@@ -58,6 +59,37 @@ const MmaAtom *mma_atom_for(const Type *a, const Type *c, int sm);
 /* The tiling of an m x n x k product by atom over `warps` warps; false
  * (and *err) when the shape is not made of whole atoms or not powers of two. */
 bool mma_tiling(const MmaAtom *atom, int64_t m, int64_t n, int64_t k, int warps, MmaTiling *t, const char **err);
+/* The tiling of an mmaf / mmai on target sm over `warps` warps: the
+ * wgmma one where the target has wgmma and the product fits it, else the
+ * mma.sync one; false (and *err) when there is none. Every stage that needs
+ * the product's layouts calls this, so they agree. */
+bool mma_choose(const Type *a, const Type *c, int64_t m, int64_t n, int64_t k, int warps, int sm, MmaTiling *t,
+		const char **err);
+
+/* Warpgroup MMA (sm_90 wgmma.mma_async m64nNk*, A and B from shared
+ * memory): warps in groups of four, wm warpgroups over M and wn over N;
+ * each warpgroup computes (M/wm) x (N/wn) with mt = M/wm/64 instructions
+ * of n = N/wn (8..256) per K step of the atom's k (16 for 16-bit, 8 tf32,
+ * 32 for 8-bit: 32 bytes of K each); kt K steps. Warp w of a group holds
+ * rows 16w..16w+15 of each of its m64 blocks, in each 8 columns the
+ * mma.sync m16n8 accumulator fragment (PTX ISA "wgmma .m64nNk16 register
+ * fragment D"), so the C layout is
+ *   V (atom C values, nt:8, mt:64*N)  L (q, g)  W (4:16*N, wm:(M/wm)*N, wn:N/wn)
+ * with D register i of instruction j at register j*nt*4 + i. False when
+ * the target, types or shape do not fit (M not a multiple of 64 per
+ * warpgroup row, warps not a multiple of 4, N/wn not 8..256). */
+bool mma_wgmma_tiling(const MmaAtom *atom, int64_t m, int64_t n, int64_t k, int warps, MmaTiling *t);
+/* wgmma's shared-memory operand layout (K-major, swizzled): an R x K tile
+ * of e-byte elements with W = min(128, K*e) bytes per swizzle row (the
+ * descriptor's 128B/64B/32B mode); element (r, c) at byte
+ *   (c*e / W) * R*W + r*W + (c*e % W), then ^ (((b >> 7) & (W/16 - 1)) << 4)
+ * (CuTe's Swizzle<log2(W/16),4,3>, on an address 1024-byte aligned). */
+int64_t mma_wgmma_offset(int64_t r, int64_t c, int64_t rows, int64_t cols, int eb);
+static inline int mma_wgmma_row_bytes(int64_t cols, int eb)
+{
+	return cols * eb >= 128 ? 128 : (int)(cols * eb);
+}
+
 void mma_layout_a(const MmaTiling *t, Layout *out);
 void mma_layout_b(const MmaTiling *t, Layout *out);
 void mma_layout_c(const MmaTiling *t, Layout *out);

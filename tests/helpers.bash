@@ -30,6 +30,29 @@ pipe() {
 	tile-read "$bc" | tile-lower --gpu-name="$sm" | tile-sched "$@" | tile-ptx --gpu-name="$sm"
 }
 
+# ptxas ARGS: the real ptxas, with an -arch=sm_XY (or -arch sm_XY) turned
+# into the PTX's own .target when that is its arch-specific variant
+# (sm_90a: wgmma), as tile-pack picks it (tools/tile-pack/ptxas.c); ptxas
+# refuses sm_90a PTX for -arch=sm_90.
+ptxas() {
+	local a f= t= out=()
+	for a in "$@"; do case "$a" in *.ptx) f=$a;; esac; done
+	[ -n "$f" ] && [ -f "$f" ] && t=$(sed -n 's/^\.target[[:space:]]*\(sm_[0-9]*a\).*/\1/p' "$f" | head -1)
+	local next=0
+	for a in "$@"; do
+		if [ "$next" = 1 ]; then
+			[ -n "$t" ] && [ "${t%a}" = "$a" ] && a=$t
+			next=0
+		elif [ "$a" = -arch ]; then
+			next=1
+		elif [ -n "$t" ] && [ "$a" = "-arch=${t%a}" ]; then
+			a="-arch=$t"
+		fi
+		out+=("$a")
+	done
+	command ptxas "${out[@]}"
+}
+
 # The assembler every test of PTX uses; tests needing it skip when absent.
 require_ptxas() {
 	command -v ptxas >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/ptxas ] || skip "ptxas not installed"

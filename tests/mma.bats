@@ -16,10 +16,19 @@ teardown() { teardown_scratch; }
 
 MM="$CORPUS/13.4/matmul.tileirbc"
 
-@test "mma: the corpus matmul compiles for sm_80/89/90/100/120: mma.sync f16 and bf16 fed by ldmatrix (.trans for B), no local memory, ptxas accepts, no spills" {
+@test "mma: the corpus matmul compiles for sm_80/89/90/100/120: mma.sync f16 and bf16 fed by ldmatrix (.trans for B; wgmma on sm_90), no local memory, ptxas accepts, no spills" {
 	require_ptxas
 	for sm in sm_80 sm_89 sm_90 sm_100 sm_120; do
 		tileiras "$MM" --gpu-name "$sm" --emit=ptx -o "$SCRATCH/m.$sm.ptx" 2>"$SCRATCH/err" || fail "$sm: $(head -3 "$SCRATCH/err")"
+		if [ $sm = sm_90 ]; then
+			# warpgroup MMA (tests/wgmma.bats): 64x64x32 = one m64n64 per K step of 16, two kernels
+			[ "$(grep -c 'wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16' "$SCRATCH/m.$sm.ptx")" -eq 2 ] || fail "sm_90: f16 wgmma"
+			[ "$(grep -c 'wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16' "$SCRATCH/m.$sm.ptx")" -eq 2 ] || fail "sm_90: bf16 wgmma"
+			if grep -q 'mma.sync\|ldmatrix' "$SCRATCH/m.$sm.ptx"; then fail "sm_90: mma.sync or ldmatrix beside wgmma"; fi
+			ptxas -arch="$sm" -v "$SCRATCH/m.$sm.ptx" -o "$SCRATCH/m.$sm.cubin" 2>"$SCRATCH/v" || fail "$sm: ptxas: $(head -5 "$SCRATCH/v")"
+			if grep -E '[1-9][0-9]* bytes spill' "$SCRATCH/v"; then fail "$sm: spills"; fi
+			continue
+		fi
 		grep -q 'mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32' "$SCRATCH/m.$sm.ptx" || fail "$sm: no f16 mma.sync"
 		grep -q 'mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32' "$SCRATCH/m.$sm.ptx" || fail "$sm: no bf16 mma.sync"
 		# per kernel and K step: A 4 x ldmatrix.x4, B 4 x ldmatrix.x4.trans (2 kernels)
@@ -82,7 +91,7 @@ MM="$CORPUS/13.4/matmul.tileirbc"
 	check mm_i8 sm_80 'ldmatrix.sync.aligned.m8n8.x4.shared.b16' 8
 	check mm_i8 sm_89 'ldmatrix.sync.aligned.m8n8.x4.shared.b16' 8
 	check mm_tf32 sm_80 'ldmatrix.sync.aligned.m8n8.x4.shared.b16' 8
-	check mm_tf32 sm_90 'ldmatrix.sync.aligned.m8n8.x4.shared.b16' 8
+	check mm_tf32 sm_90 'wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32' 2
 	check mm_tf32 sm_100 'ldmatrix.sync.aligned.m8n8.x4.shared.b16' 8
 	check mm_f16_f16 sm_120 'ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16' 4
 	# 32x32x8 f64: 16 m8n8 atoms over 4 warps = 4, times 2 K atoms
@@ -93,7 +102,8 @@ MM="$CORPUS/13.4/matmul.tileirbc"
 	if grep -q mma.sync "$SCRATCH/k.ptx"; then fail "f32 through mma.sync"; fi
 	# 8-bit floats (sm_89+): m16n8k32 with the i8 fragments, 64x64x64 = 8 atoms per warp x 2 K atoms
 	check mm_e4m3 sm_89 'mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32' 16
-	check mm_e5m2 sm_90 'mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32' 16
+	check mm_e5m2 sm_89 'mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32' 16
+	check mm_e5m2 sm_90 'wgmma.mma_async.sync.aligned.m64n64k32.f32.e5m2.e5m2' 2
 	check mm_e4m3_f16 sm_120 'mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16' 16
 	check mm_e4m3 sm_89 'ldmatrix.sync.aligned.m8n8.x4.shared.b16' 8
 	# batched (tile-lower: one rank-2 product per batch): 2 x (32x32x32 f16: 8 atoms x 2 K atoms / 4 warps)

@@ -75,7 +75,7 @@ LLVMTargetMachineRef backend_target_machine(const PtxOpts *o)
 	snprintf(features, sizeof features, "+ptx%d", o->min_ptx > v ? o->min_ptx : v);
 	LLVMCodeGenOptLevel lvl = o->opt == 0 ? LLVMCodeGenLevelNone : o->opt == 1 ? LLVMCodeGenLevelLess
 				 : o->opt == 2 ? LLVMCodeGenLevelDefault : LLVMCodeGenLevelAggressive;
-	return LLVMCreateTargetMachine(t, TRIPLE, target_ptx_arch(o->target, o->family ? TARGET_FAMILY : TARGET_PLAIN),
+	return LLVMCreateTargetMachine(t, TRIPLE, target_ptx_arch(o->target, o->arch ? TARGET_ARCH : o->family ? TARGET_FAMILY : TARGET_PLAIN),
 				       features, lvl,
 				       LLVMRelocDefault, LLVMCodeModelDefault);
 }
@@ -140,6 +140,12 @@ int backend_run(LLVMModuleRef mod, LLVMContextRef ctx, const PtxOpts *o, bool ne
 		with.family = true;
 		if (with.min_ptx < 88)
 			with.min_ptx = 88;     /* family-specific targets are PTX 8.8 */
+	}
+	if (LLVMGetNamedMetadataNumOperands(mod, "tileiras.arch")) {
+		/* inline PTX only the arch-specific target has (util_wgmma.c) */
+		if (!target_has(o->target, TF_ARCH_A))
+			ice("tile-ptx: an arch-specific instruction reached %s", o->target->name);
+		with.arch = true;
 	}
 	if (LLVMGetNamedFunction(mod, "llvm.nvvm.fence.proxy.alias") && with.min_ptx < 75)
 		with.min_ptx = 75;      /* fence.proxy.alias (memory_fence_alias_tko) is PTX 7.5 */

@@ -19,6 +19,7 @@
 #include "layout_map.h"
 #include "opinfo.h"
 #include "enums.h"
+#include "mma.h"
 
 /* ------------------------------------------------------------ util_types.c */
 LLVMTypeRef elem_ty(E *e, const Type *t);            /* register type of an element */
@@ -118,14 +119,22 @@ void xchg_store(E *e, LLVMValueRef base, LLVMValueRef byte_off, LLVMValueRef v, 
 LLVMValueRef xchg_load(E *e, LLVMValueRef base, LLVMValueRef byte_off, const Type *el);
 
 /* ------------------------------------------------------------ util_ldsm.c */
-LLVMValueRef mma_stage_buf(E *e, Op *op);            /* the kernel's MMA staging buffer (via_ldmatrix) */
+LLVMValueRef mma_stage_buf(E *e, Op *op);            /* the kernel's MMA staging buffer (via_ldmatrix, via_wgmma) */
 int64_t mma_stage_b_offset(Op *op);                  /* byte offset of B in it */
-/* s (rows x cols, row-major) into the buffer at base, swizzled; transposed: as cols x rows */
-void mma_stage_store(E *e, TV *s, const Type *el, LLVMValueRef base, int64_t rows, int64_t cols, bool transpose);
+/* s (rows x cols, row-major) into the buffer at base, swizzled; transposed: as cols x rows;
+ * wgmma: in wgmma's K-major layout (libcommon's mma_wgmma_offset) instead of ldmatrix's */
+void mma_stage_store(E *e, TV *s, const Type *el, LLVMValueRef base, int64_t rows, int64_t cols, bool transpose,
+		     bool wgmma);
 /* 4-byte registers units[0..n) of fragment layout frag (out[4/bytes * unit + j])
  * by ldmatrix (.trans for 16-bit B) */
 void mma_ldsm(E *e, LLVMValueRef base, const Layout *frag, int64_t cols, const Type *el, bool trans,
 	      const int64_t *units, int nunits, LLVMValueRef *out);
+
+/* ------------------------------------------------------------ util_wgmma.c */
+/* op's product by wgmma over tiling t (t->wg): A, B staged, acc (the C
+ * layout's registers) updated in place; dt/at/bt the PTX type names */
+void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, const char *at, const char *bt,
+	       LLVMValueRef *acc);
 
 /* ------------------------------------------------------------ util_xchg.c */
 /* Move tiles into dst's layout through shared memory, or warp shuffles

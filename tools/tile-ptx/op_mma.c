@@ -21,7 +21,10 @@
  * reads) and one after; each K atom's fragments are loaded just before
  * its instructions (K atoms outermost).
  *   e4m3, e5m2 -> f32 | f16  mma.sync.aligned.m16n8k32.row.col (sm_89+, the i8 fragments)
- * Batched (rank-3) products are "not supported yet". */
+ * Batched (rank-3) products are "not supported yet". On sm_90, a product
+ * tile-sched marked `via_wgmma` (libcommon's mma_choose gave it a
+ * warpgroup tiling) goes through util_wgmma.c instead: both operands
+ * staged in shared memory, wgmma.mma_async, the target sm_90a. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +127,36 @@ static int per_reg(const Type *el)
 	return bits == 16 ? 2 : bits == 8 ? 4 : 1;
 }
 
+/* min PTX ISA version of inline PTX (backend.c reads it) */
+static void need_ptx(E *e, int v)
+{
+	LLVMMetadataRef m = LLVMValueAsMetadata(c_i32(e, v));
+	LLVMMetadataRef md = LLVMMDNodeInContext2(e->ctx, (LLVMMetadataRef[]){ m }, 1);
+	LLVMAddNamedMetadataOperand(e->mod, "tileiras.min_ptx", LLVMMetadataAsValue(e->ctx, md));
+}
+
+/* a product tile-sched gave a wgmma tiling (util_wgmma.c); the PTX target
+ * becomes the arch-specific one (sm_90a: backend.c, "tileiras.arch") */
+static void emit_wgmma(E *e, Op *op, const MmaTiling *t)
+{
+	Layout lc;
+	mma_layout_c(t, &lc);
+	check_layout(op->operands[2], &lc);
+	check_layout(op->results[0], &lc);
+	const Type *ea = tile_elem(op->operands[0]->type), *ec = tile_elem(op->operands[2]->type);
+	/* wgmma is PTX 8.0; with mixed integer types (s8 x u8) 8.4 (ptxas says so) */
+	need_ptx(e, strcmp(ptx_type(op, ea, 0), ptx_type(op, ea, 1)) ? 84 : 80);
+	LLVMAddNamedMetadataOperand(e->mod, "tileiras.arch",
+				    LLVMMetadataAsValue(e->ctx, LLVMMDNodeInContext2(e->ctx, NULL, 0)));
+	TV *A = get(e, op->operands[0]), *B = get(e, op->operands[1]), *C = get(e, op->operands[2]);
+	TV *D = tv_new(e, op->results[0]);
+	int64_t n = layout_nregs(&lc);
+	for (int64_t i = 0; i < n; i++)
+		D->r[i] = C->r[i];
+	mma_wgmma(e, op, t, A, B, ptx_type(op, ec, 2), ptx_type(op, ea, 0), ptx_type(op, ea, 1), D->r);
+	set(e, op->results[0], D);
+}
+
 void emit_mma(E *e, Op *op)
 {
 	const Type *ta = op->operands[0]->type, *tb = op->operands[1]->type, *tc = op->operands[2]->type;
@@ -141,8 +174,18 @@ void emit_mma(E *e, Op *op)
 	}
 	MmaTiling t;
 	const char *err = NULL;
-	if (!mma_tiling(atom, ta->shape[0], tb->shape[1], ta->shape[1], e->warps, &t, &err)) {
+	if (!mma_choose(ea, ec, ta->shape[0], tb->shape[1], ta->shape[1], e->warps, e->o->target->sm, &t, &err)) {
 		unsupported(e, op, err);
+		return;
+	}
+	if (t.wg != op_attr_flag(op, "via_wgmma")) {
+		diag_error(op->loc, "'%s' op: %s on %s, where its tiling is %s", op->info->name,
+			   t.wg ? "no via_wgmma" : "via_wgmma", e->o->target->name, t.wg ? "wgmma's" : "mma.sync's");
+		e->errors++;
+		return;
+	}
+	if (t.wg) {
+		emit_wgmma(e, op, &t);
 		return;
 	}
 	Layout la, lb, lc;
@@ -192,8 +235,8 @@ void emit_mma(E *e, Op *op)
 		if (!btrans && !mma_layout_transpose(&lb, t.k, t.n, &lbt))
 			ice("tile-ptx: an mma B fragment that does not transpose");
 		barrier(e);     /* the previous use's ldmatrix reads */
-		mma_stage_store(e, A, ea, buf, t.m, t.k, false);
-		mma_stage_store(e, B, ea, bbase, t.k, t.n, !btrans);
+		mma_stage_store(e, A, ea, buf, t.m, t.k, false, false);
+		mma_stage_store(e, B, ea, bbase, t.k, t.n, !btrans, false);
 		barrier(e);
 		fa = xcalloc((size_t)layout_nregs(&la), sizeof *fa);
 		fb = xcalloc((size_t)layout_nregs(&lb), sizeof *fb);

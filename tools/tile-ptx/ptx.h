@@ -21,6 +21,7 @@ typedef struct PtxOpts {
 	int min_ptx;          /* a PTX ISA version the module needs (0: the target's lowest) */
 	bool emit_llvm;       /* LLVM IR text instead of PTX */
 	bool family;          /* the family-specific target (sm_100f): set by backend_run */
+	bool arch;            /* the arch-specific target (sm_90a: wgmma): set by backend_run */
 } PtxOpts;
 
 /* Build the LLVM module for m. NULL after a user error (diagnosed). */

@@ -36,11 +36,11 @@
 
 static int64_t stage_bytes(Op *op)
 {
-	if ((op->info->code != CT_mmaf && op->info->code != CT_mmai) || !op_attr_flag(op, "via_ldmatrix"))
+	if ((op->info->code != CT_mmaf && op->info->code != CT_mmai) ||
+	    (!op_attr_flag(op, "via_ldmatrix") && !op_attr_flag(op, "via_wgmma")))
 		return 0;
 	int eb = elem_bytes(tile_elem(op->operands[0]->type));
-	int64_t a = type_num_elements(op->operands[0]->type) * eb;
-	return ((a + 127) & ~(int64_t)127) + type_num_elements(op->operands[1]->type) * eb;
+	return mma_stage_b_offset(op) + type_num_elements(op->operands[1]->type) * eb;
 }
 
 static int need_walk(Op *op, void *ctx)
@@ -54,7 +54,8 @@ static int need_walk(Op *op, void *ctx)
 int64_t mma_stage_b_offset(Op *op)
 {
 	int eb = elem_bytes(tile_elem(op->operands[0]->type));
-	return (type_num_elements(op->operands[0]->type) * eb + 127) & ~(int64_t)127;
+	int64_t align = op_attr_flag(op, "via_wgmma") ? 1024 : 128;   /* wgmma: a whole swizzle pattern */
+	return (type_num_elements(op->operands[0]->type) * eb + align - 1) & ~(align - 1);
 }
 
 LLVMValueRef mma_stage_buf(E *e, Op *op)
@@ -78,7 +79,7 @@ LLVMValueRef mma_stage_buf(E *e, Op *op)
 	g = LLVMAddGlobalInAddressSpace(e->mod, at, name, 3);
 	LLVMSetInitializer(g, LLVMGetUndef(at));
 	LLVMSetLinkage(g, LLVMInternalLinkage);
-	LLVMSetAlignment(g, 128);
+	LLVMSetAlignment(g, 1024);     /* wgmma's swizzle is of absolute addresses: 1024-byte patterns */
 	return g;
 }
 
@@ -114,15 +115,20 @@ static int64_t place(int64_t o, int64_t rows, int64_t cols, bool tr)
 	return tr ? (o % cols) * rows + o / cols : o;
 }
 
+static int log2i(int64_t x)
+{
+	int l = 0;
+	while (((int64_t)1 << l) < x)
+		l++;
+	return l;
+}
+
 static LLVMValueRef place_rt(E *e, LLVMValueRef o, int64_t rows, int64_t cols, bool tr)
 {
 	if (!tr)
 		return o;
-	int lc = 0;
-	while (((int64_t)1 << lc) < cols)
-		lc++;
 	LLVMValueRef c = LLVMBuildAnd(e->b, o, c_i32(e, cols - 1), "");
-	LLVMValueRef r = LLVMBuildLShr(e->b, o, c_i32(e, lc), "");
+	LLVMValueRef r = LLVMBuildLShr(e->b, o, c_i32(e, log2i(cols)), "");
 	return LLVMBuildAdd(e->b, LLVMBuildMul(e->b, c, c_i32(e, rows), ""), r, "");
 }
 
@@ -132,16 +138,71 @@ static LLVMValueRef swz_rt(E *e, LLVMValueRef x, int shift)
 	return LLVMBuildXor(e->b, x, LLVMBuildShl(e->b, hi, c_i32(e, 4), ""), "");
 }
 
+/* Where a staged operand's elements go: the ldmatrix staging (row-major,
+ * mma_swizzle) or wgmma's (K-major, mma_wgmma_offset; B transposed so
+ * that its K runs along the staged rows). Both are bit permutations then
+ * XORs of the element offset, so linear over disjoint bits. */
+typedef struct StageGeom {
+	int64_t rows, cols;     /* the operand tile */
+	bool tr, wg;
+	int eb, shift;
+	int64_t srows, scols;   /* as staged */
+} StageGeom;
+
+static StageGeom geom(int64_t rows, int64_t cols, bool tr, bool wg, int eb)
+{
+	StageGeom g = { rows, cols, tr, wg, eb, 0, tr ? cols : rows, tr ? rows : cols };
+	g.shift = mma_swizzle_shift(g.scols * eb);
+	return g;
+}
+
+/* the byte (from the buffer's start) of element offset o */
+static int64_t stage_byte(const StageGeom *g, int64_t o)
+{
+	int64_t p = place(o, g->rows, g->cols, g->tr);
+	if (g->wg)
+		return mma_wgmma_offset(p / g->scols, p % g->scols, g->srows, g->scols, g->eb);
+	return mma_swizzle(p * g->eb, g->shift);
+}
+
+/* the same before the swizzle (wgmma) or the swizzle's input (ldmatrix) */
+static int64_t stage_byte_plain(const StageGeom *g, int64_t o)
+{
+	int64_t p = place(o, g->rows, g->cols, g->tr);
+	if (!g->wg)
+		return p * g->eb;
+	int64_t w = mma_wgmma_row_bytes(g->scols, g->eb), cb = (p % g->scols) * g->eb;
+	return (cb / w) * g->srows * w + (p / g->scols) * w + cb % w;
+}
+
+static LLVMValueRef stage_byte_rt(E *e, const StageGeom *g, LLVMValueRef o)
+{
+	LLVMValueRef p = place_rt(e, o, g->rows, g->cols, g->tr);
+	if (!g->wg)
+		return swz_rt(e, LLVMBuildMul(e->b, p, c_i32(e, g->eb), ""), g->shift);
+	int64_t w = mma_wgmma_row_bytes(g->scols, g->eb);
+	LLVMValueRef cb = LLVMBuildMul(e->b, LLVMBuildAnd(e->b, p, c_i32(e, g->scols - 1), ""), c_i32(e, g->eb), "");
+	LLVMValueRef r = LLVMBuildLShr(e->b, p, c_i32(e, log2i(g->scols)), "");
+	LLVMValueRef b = LLVMBuildAdd(e->b, LLVMBuildShl(e->b, r, c_i32(e, log2i(w)), ""),
+				      LLVMBuildAnd(e->b, cb, c_i32(e, w - 1), ""), "");
+	if (g->scols * g->eb > w)
+		b = LLVMBuildAdd(e->b, b, LLVMBuildMul(e->b, LLVMBuildLShr(e->b, cb, c_i32(e, log2i(w)), ""),
+						       c_i32(e, g->srows * w), ""), "");
+	LLVMValueRef hi = LLVMBuildAnd(e->b, LLVMBuildLShr(e->b, b, c_i32(e, 7), ""), c_i32(e, w / 16 - 1), "");
+	return LLVMBuildXor(e->b, b, LLVMBuildShl(e->b, hi, c_i32(e, 4), ""), "");
+}
+
 /* Addresses. When the thread part of s's offsets (lane, warp strides:
  * powers of two) and the register part have disjoint bits, the swizzle,
  * linear over bits, splits: swz(thr | v) = swz(thr) ^ swz(v); the bits of
  * swz(v) that swz(thr) never has are added as an immediate, the others
  * XORed into one of a few base registers. Otherwise each address is
  * computed whole. */
-void mma_stage_store(E *e, TV *s, const Type *el, LLVMValueRef base, int64_t rows, int64_t cols, bool transpose)
+void mma_stage_store(E *e, TV *s, const Type *el, LLVMValueRef base, int64_t rows, int64_t cols, bool transpose,
+		     bool wgmma)
 {
 	int eb = elem_bytes(el);
-	int shift = mma_swizzle_shift((transpose ? rows : cols) * eb);
+	StageGeom g = geom(rows, cols, transpose, wgmma, eb);
 	const Layout *l = &s->lay;
 	int64_t tbits = 0, tsw = 0;
 	bool lin = true;
@@ -150,8 +211,7 @@ void mma_stage_store(E *e, TV *s, const Type *el, LLVMValueRef base, int64_t row
 			int64_t x = layout_eval_mode(l, mode, c);
 			lin &= (x & (x - 1)) == 0 && (tbits & x) == 0;
 			tbits |= x;
-			int64_t y = place(x, rows, cols, transpose) * eb;
-			tsw |= y | mma_swizzle(y, shift);
+			tsw |= stage_byte_plain(&g, x) | stage_byte(&g, x);
 		}
 	for (int64_t k = 0; k < s->n; k++)
 		lin &= (layout_eval_mode(l, 0, k) & tbits) == 0;
@@ -163,8 +223,7 @@ void mma_stage_store(E *e, TV *s, const Type *el, LLVMValueRef base, int64_t row
 				talign /= 2;
 	LLVMValueRef prim = owner_pred(e, l);
 	LLVMTypeRef et = elem_ty(e, el), mt = mem_ty(e, el), i8 = LLVMInt8TypeInContext(e->ctx);
-	LLVMValueRef thr = lin ? swz_rt(e, LLVMBuildMul(e->b, place_rt(e, lw_of(e, l)->off, rows, cols, transpose),
-							 c_i32(e, eb), ""), shift) : NULL;
+	LLVMValueRef thr = lin ? stage_byte_rt(e, &g, lw_of(e, l)->off) : NULL;
 	int64_t lo_key[64];
 	LLVMValueRef lo_base[64];
 	int nlo = 0;
@@ -178,7 +237,7 @@ void mma_stage_store(E *e, TV *s, const Type *el, LLVMValueRef base, int64_t row
 			v /= 2;
 		LLVMValueRef p;
 		if (lin) {
-			int64_t cst = mma_swizzle(place(layout_eval_mode(l, 0, k), rows, cols, transpose) * eb, shift);
+			int64_t cst = stage_byte(&g, layout_eval_mode(l, 0, k));
 			int64_t lo = cst & tsw, hi = cst & ~tsw;
 			int i = 0;
 			while (i < nlo && lo_key[i] != lo)
@@ -195,8 +254,8 @@ void mma_stage_store(E *e, TV *s, const Type *el, LLVMValueRef base, int64_t row
 			LLVMValueRef h = c_i64(e, hi);
 			p = LLVMBuildGEP2(e->b, i8, lo_base[i], &h, 1, "");
 		} else {
-			LLVMValueRef o = place_rt(e, elem_offset(e, l, k), rows, cols, transpose);
-			p = swz_ptr(e, base, LLVMBuildMul(e->b, o, c_i32(e, eb), ""), shift);
+			LLVMValueRef x64 = LLVMBuildZExt(e->b, stage_byte_rt(e, &g, elem_offset(e, l, k)), ty_i64(e), "");
+			p = LLVMBuildGEP2(e->b, i8, base, &x64, 1, "");
 		}
 		LLVMValueRef val;
 		if (v == 1) {

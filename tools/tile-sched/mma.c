@@ -8,6 +8,9 @@
  * (nv_tileas.convert_layout, inserted after layouts are chosen). The tilings and
  * fragments are libcommon's (mma.h). An mmaf whose shapes have no tiling
  * keeps default layouts; tile-ptx then reports it unsupported. mmai the same.
+ * On sm_90 a product that fits a warpgroup tiling (mma_choose: wgmma) gets
+ * `via_wgmma` instead: A and B keep their layouts, tile-ptx stages both in
+ * wgmma's swizzled K-major shared layout and multiplies with wgmma.
  * Calls only classes.c. */
 #include <stdlib.h>
 #include "sched_int.h"
@@ -31,8 +34,8 @@ static bool tiling_of(F *f, const Op *op, MmaTiling *t)
 	const Type *a = op->operands[0]->type, *b = op->operands[1]->type, *c = op->operands[2]->type;
 	if (a->rank != 2 || b->rank != 2)
 		return false;
-	const MmaAtom *atom = mma_atom_for(tile_elem(a), tile_elem(c), target_sm(f));
-	return atom && mma_tiling(atom, a->shape[0], b->shape[1], a->shape[1], f->warps, t, NULL);
+	return mma_choose(tile_elem(a), tile_elem(c), a->shape[0], b->shape[1], a->shape[1], f->warps, target_sm(f), t,
+			  NULL);
 }
 
 void mma_constrain(F *f, Op *op)
@@ -64,6 +67,10 @@ void mma_fix(F *f)
 		MmaTiling t;
 		if (!tiling_of(f, op, &t))
 			continue;
+		if (t.wg) {
+			op_set_attr(f->m, op, "via_wgmma", attr_bool(f->m, true));
+			continue;
+		}
 		if (mma_ldmatrix_ok(t.atom, tile_elem(op->operands[0]->type), target_sm(f))) {
 			op_set_attr(f->m, op, "via_ldmatrix", attr_bool(f->m, true));
 			continue;

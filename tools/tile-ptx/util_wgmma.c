@@ -1,0 +1,188 @@
+/* util_wgmma.c: one mmaf / mmai by Hopper's warpgroup MMA (utility layer,
+ * emit.h; docs/lowering.md "MMA"), for op_mma.c when tile-sched marked the
+ * op `via_wgmma` (libcommon's mma_choose gave a wgmma tiling, mma.h).
+ *
+ * A (M x K) and B (K x N, staged transposed as N x K) are written by their
+ * owners into the kernel's MMA staging buffer (util_ldsm.c) in wgmma's
+ * K-major swizzled layout (mma_wgmma_offset: W = min(128, K * bytes)
+ * bytes a row, K beyond W in further R x W blocks), then
+ *   fence.proxy.async.shared::cta; bar.sync   (generic writes -> async reads)
+ *   wgmma.fence
+ *   per K step (32 bytes of K) and m64 block of the thread's warpgroup:
+ *     wgmma.mma_async.sync.aligned.m64nNkK.<d>.<a>.<b> {acc}, descA, descB, p[, 1, 1[, 0, 0]]
+ *   wgmma.commit_group; wgmma.wait_group 0
+ * with the accumulator registers in the C layout (mma.h: D register i of
+ * instruction j is register j * (N/wn)/2 + i; f16 pairs packed). The
+ * accumulators pass through the wait as tied operands, so nothing reads
+ * them before the products land. Descriptors (PTX ISA "Matrix Descriptor
+ * Format"; operands: $0.. the accumulators, then their tied old values,
+ * then the two descriptors and scale-d): start address >> 4 (bits 0-13), SBO = 8 rows = 8*W bytes >> 4
+ * (bits 32-45), LBO unused for swizzled K-major (0), swizzle mode (bits
+ * 62-63: 1 = 128B, 2 = 64B, 3 = 32B); the buffer is 1024-byte aligned, so
+ * the base offset is 0, and a K step inside a swizzle row is a start
+ * address 32 bytes on (what CUTLASS's descriptor iterator does). The next
+ * write to the buffer is after a bar.sync (op_mma.c), when every warpgroup
+ * has waited for its products. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "emit.h"
+#include "irutil.h"
+#include "mma.h"
+#include "xalloc.h"
+
+/* inline asm returning n values of type rt (as outputs $0..), taking args;
+ * tied: the first n args are the outputs' old values */
+static LLVMValueRef asm_many(E *e, const char *text, LLVMTypeRef rt, char cc, int n, LLVMValueRef *args, int nargs,
+			     const char *more_cons, bool tied)
+{
+	StrBuf cons = { 0 };
+	for (int i = 0; i < n; i++)
+		sb_printf(&cons, "%s=%c", i ? "," : "", cc);
+	for (int i = 0; i < nargs; i++) {
+		if (tied && i < n)
+			sb_printf(&cons, ",%d", i);
+		else
+			sb_printf(&cons, ",%c", more_cons[i - (tied ? n : 0)]);
+	}
+	sb_printf(&cons, ",~{memory}");
+	LLVMTypeRef *rts = xcalloc((size_t)n, sizeof *rts), *pts = xcalloc((size_t)(nargs ? nargs : 1), sizeof *pts);
+	for (int i = 0; i < n; i++)
+		rts[i] = rt;
+	for (int i = 0; i < nargs; i++)
+		pts[i] = LLVMTypeOf(args[i]);
+	LLVMTypeRef ret = n == 0 ? LLVMVoidTypeInContext(e->ctx) : n == 1 ? rt
+			 : LLVMStructTypeInContext(e->ctx, rts, (unsigned)n, 0);
+	LLVMTypeRef ft = LLVMFunctionType(ret, pts, (unsigned)nargs, 0);
+	LLVMValueRef f = LLVMGetInlineAsm(ft, text, strlen(text), cons.s, cons.len, 1, 0, LLVMInlineAsmDialectATT, 0);
+	LLVMValueRef call = LLVMBuildCall2(e->b, ft, f, args, (unsigned)nargs, "");
+	unsigned kind = LLVMGetEnumAttributeKindForName("convergent", strlen("convergent"));
+	LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(e->ctx, kind, 0));
+	sb_free(&cons);
+	free(rts);
+	free(pts);
+	return call;
+}
+
+static LLVMValueRef out_of(E *e, LLVMValueRef call, int n, int i)
+{
+	return n == 1 ? call : LLVMBuildExtractValue(e->b, call, (unsigned)i, "");
+}
+
+static void asm_plain(E *e, const char *text)
+{
+	asm_many(e, text, NULL, 'r', 0, NULL, 0, "", false);
+}
+
+/* the shared-window address of p (an i8 addrspace(3) pointer), i64 */
+static LLVMValueRef smem_addr(E *e, LLVMValueRef p)
+{
+	return LLVMBuildZExt(e->b, LLVMBuildPtrToInt(e->b, p, ty_i32(e), ""), ty_i64(e), "");
+}
+
+static LLVMValueRef descriptor(E *e, LLVMValueRef addr, int w)
+{
+	uint64_t mode = w == 128 ? 1 : w == 64 ? 2 : 3;
+	uint64_t bits = (uint64_t)((8 * w) >> 4) << 32 | mode << 62;
+	LLVMValueRef start = LLVMBuildAnd(e->b, LLVMBuildLShr(e->b, addr, c_i64(e, 4), ""), c_i64(e, 0x3fff), "");
+	return LLVMBuildOr(e->b, start, LLVMConstInt(ty_i64(e), bits, 0), "");
+}
+
+void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, const char *at, const char *bt,
+	       LLVMValueRef *acc)
+{
+	const Type *ea = tile_elem(op->operands[0]->type), *ec = tile_elem(op->operands[2]->type);
+	int eb = elem_bytes(ea);
+	int w = mma_wgmma_row_bytes(t->k, eb);
+	int64_t nw = t->n / t->wn, mg = t->m / t->wm;
+	bool half = ec->scalar == SC_F16, integer = ec->scalar == SC_I32;
+	bool f16in = ea->scalar == SC_F16 || ea->scalar == SC_BF16;
+	LLVMTypeRef i8 = LLVMInt8TypeInContext(e->ctx), i32 = ty_i32(e);
+	LLVMTypeRef rt = half || integer ? i32 : LLVMTypeOf(acc[0]);
+	char cc = half || integer ? 'r' : 'f';
+
+	LLVMValueRef buf = mma_stage_buf(e, op);
+	LLVMValueRef boff = c_i64(e, mma_stage_b_offset(op));
+	LLVMValueRef bbase = LLVMBuildGEP2(e->b, i8, buf, &boff, 1, "");
+	barrier(e);     /* every warpgroup is done with the buffer's previous products */
+	mma_stage_store(e, A, ea, buf, t->m, t->k, false, true);
+	mma_stage_store(e, B, ea, bbase, t->k, t->n, true, true);
+	asm_plain(e, "fence.proxy.async.shared::cta;");
+	barrier(e);
+
+	/* this warp's warpgroup: gi over M, gj over N (W mode (4, wm, wn)) */
+	LLVMValueRef g = LLVMBuildLShr(e->b, e->warp, c_i32(e, 2), "");
+	LLVMValueRef gi = LLVMBuildAnd(e->b, g, c_i32(e, t->wm - 1), "");
+	LLVMValueRef gj = LLVMBuildLShr(e->b, g, c_i32(e, __builtin_ctz((unsigned)t->wm)), "");
+	LLVMValueRef arow = LLVMBuildZExt(e->b, LLVMBuildMul(e->b, gi, c_i32(e, (int)(mg * w)), ""), ty_i64(e), "");
+	LLVMValueRef brow = LLVMBuildZExt(e->b, LLVMBuildMul(e->b, gj, c_i32(e, (int)(nw * w)), ""), ty_i64(e), "");
+	LLVMValueRef abase = LLVMBuildAdd(e->b, smem_addr(e, buf), arow, "");
+	LLVMValueRef bb = LLVMBuildAdd(e->b, smem_addr(e, bbase), brow, "");
+
+	int nd = (int)(nw / 2) / (half ? 2 : 1);       /* D registers of one instruction */
+	char head[160];
+	snprintf(head, sizeof head, "wgmma.mma_async.sync.aligned.m64n%lldk%d%s.%s.%s.%s", (long long)nw, t->atom->k,
+		 integer ? ".satfinite" : "", dt, at, bt);
+	StrBuf text = { 0 };
+	sb_printf(&text, "{\n.reg .pred p;\nsetp.ne.b32 p, $%d, 0;\n%s {", 2 * nd + 2, head);
+	for (int i = 0; i < nd; i++)
+		sb_printf(&text, "%s$%d", i ? ", " : "", i);
+	sb_printf(&text, "}, $%d, $%d, p%s;\n}", 2 * nd, 2 * nd + 1, integer ? "" : f16in ? ", 1, 1, 0, 0" : ", 1, 1");
+
+	int64_t per = nw / 2;                          /* accumulator values of one instruction */
+	LLVMValueRef *regs = xcalloc((size_t)(t->mt * nd), sizeof *regs);
+	for (int64_t j = 0; j < t->mt; j++)
+		for (int i = 0; i < nd; i++) {
+			LLVMValueRef *x = acc + j * per;
+			if (!half) {
+				regs[j * nd + i] = x[i];
+				continue;
+			}
+			LLVMValueRef v = LLVMGetUndef(LLVMVectorType(LLVMTypeOf(x[0]), 2));
+			v = LLVMBuildInsertElement(e->b, v, x[2 * i], c_i32(e, 0), "");
+			v = LLVMBuildInsertElement(e->b, v, x[2 * i + 1], c_i32(e, 1), "");
+			regs[j * nd + i] = LLVMBuildBitCast(e->b, v, i32, "");
+		}
+	asm_plain(e, "wgmma.fence.sync.aligned;");
+	int64_t kstep = 32;                            /* bytes of K per instruction */
+	LLVMValueRef *args = xcalloc((size_t)nd + 3, sizeof *args);
+	for (int64_t kk = 0; kk < t->kt; kk++) {
+		int64_t kb = kk * kstep / w, ko = kk * kstep % w;
+		for (int64_t j = 0; j < t->mt; j++) {
+			LLVMValueRef aaddr = LLVMBuildAdd(e->b, abase, c_i64(e, kb * t->m * w + 64 * j * w + ko), "");
+			LLVMValueRef baddr = LLVMBuildAdd(e->b, bb, c_i64(e, kb * t->n * w + ko), "");
+			for (int i = 0; i < nd; i++)
+				args[i] = regs[j * nd + i];
+			args[nd] = descriptor(e, aaddr, w);
+			args[nd + 1] = descriptor(e, baddr, w);
+			args[nd + 2] = c_i32(e, 1);
+			LLVMValueRef call = asm_many(e, text.s, rt, cc, nd, args, nd + 3, "llr", true);
+			for (int i = 0; i < nd; i++)
+				regs[j * nd + i] = out_of(e, call, nd, i);
+		}
+	}
+	asm_plain(e, "wgmma.commit_group.sync.aligned;");
+	/* the wait, with the accumulators tied through it (chunks of <= 128:
+	 * a second wait_group 0 returns at once) */
+	int64_t total = t->mt * nd;
+	for (int64_t c0 = 0; c0 < total; c0 += 128) {
+		int n = (int)(total - c0 < 128 ? total - c0 : 128);
+		LLVMValueRef call = asm_many(e, "wgmma.wait_group.sync.aligned 0;", rt, cc, n, regs + c0, n, "", true);
+		for (int i = 0; i < n; i++)
+			regs[c0 + i] = out_of(e, call, n, i);
+	}
+	for (int64_t j = 0; j < t->mt; j++)
+		for (int i = 0; i < nd; i++) {
+			LLVMValueRef *x = acc + j * per;
+			if (!half) {
+				x[i] = regs[j * nd + i];
+				continue;
+			}
+			LLVMValueRef v = LLVMBuildBitCast(e->b, regs[j * nd + i], LLVMVectorType(LLVMTypeOf(x[0]), 2), "");
+			x[2 * i] = LLVMBuildExtractElement(e->b, v, c_i32(e, 0), "");
+			x[2 * i + 1] = LLVMBuildExtractElement(e->b, v, c_i32(e, 1), "");
+		}
+	free(args);
+	free(regs);
+	sb_free(&text);
+}
