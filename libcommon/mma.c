@@ -168,9 +168,9 @@ bool mma_choose(const Type *a, const Type *c, int64_t m, int64_t n, int64_t k, i
 	return mma_tiling(atom, m, n, k, warps, t, err);
 }
 
-int64_t mma_wgmma_offset(int64_t r, int64_t c, int64_t rows, int64_t cols, int eb)
+int64_t mma_wgmma_offset(int64_t r, int64_t c, int64_t rows, int w, int eb)
 {
-	int64_t w = mma_wgmma_row_bytes(cols, eb), cb = c * eb;
+	int64_t cb = c * eb;
 	int64_t b = (cb / w) * rows * w + r * w + cb % w;
 	return b ^ (((b >> 7) & (w / 16 - 1)) << 4);
 }

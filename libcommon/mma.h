@@ -79,12 +79,15 @@ bool mma_choose(const Type *a, const Type *c, int64_t m, int64_t n, int64_t k, i
  * the target, types or shape do not fit (M not a multiple of 64 per
  * warpgroup row, warps not a multiple of 4, N/wn not 8..256). */
 bool mma_wgmma_tiling(const MmaAtom *atom, int64_t m, int64_t n, int64_t k, int warps, MmaTiling *t);
-/* wgmma's shared-memory operand layout (K-major, swizzled): an R x K tile
- * of e-byte elements with W = min(128, K*e) bytes per swizzle row (the
- * descriptor's 128B/64B/32B mode); element (r, c) at byte
+/* wgmma's shared-memory operand layouts, swizzled: an R x C tile of e-byte
+ * elements in rows of W bytes (32, 64 or 128: the descriptor's swizzle
+ * mode), C beyond W/e in further R x W blocks; element (r, c) at byte
  *   (c*e / W) * R*W + r*W + (c*e % W), then ^ (((b >> 7) & (W/16 - 1)) << 4)
- * (CuTe's Swizzle<log2(W/16),4,3>, on an address 1024-byte aligned). */
-int64_t mma_wgmma_offset(int64_t r, int64_t c, int64_t rows, int64_t cols, int eb);
+ * (CuTe's Swizzle<log2(W/16),4,3>, on an address 1024-byte aligned).
+ * K-major (A as M x K, B transposed as N x K): W = min(128, K*e), SBO 8*W.
+ * MN-major (16-bit B as K x N, wgmma's transpose-B): W = min(128, n*e) for
+ * the instruction's n, LBO = K*W (the next W bytes of N), SBO 8*W. */
+int64_t mma_wgmma_offset(int64_t r, int64_t c, int64_t rows, int w, int eb);
 static inline int mma_wgmma_row_bytes(int64_t cols, int eb)
 {
 	return cols * eb >= 128 ? 128 : (int)(cols * eb);

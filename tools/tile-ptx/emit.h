@@ -122,9 +122,10 @@ LLVMValueRef xchg_load(E *e, LLVMValueRef base, LLVMValueRef byte_off, const Typ
 LLVMValueRef mma_stage_buf(E *e, Op *op);            /* the kernel's MMA staging buffer (via_ldmatrix, via_wgmma) */
 int64_t mma_stage_b_offset(Op *op);                  /* byte offset of B in it */
 /* s (rows x cols, row-major) into the buffer at base, swizzled; transposed: as cols x rows;
- * wgmma: in wgmma's K-major layout (libcommon's mma_wgmma_offset) instead of ldmatrix's */
+ * wg_w > 0: in wgmma's layout with rows of wg_w bytes (libcommon's mma_wgmma_offset)
+ * instead of ldmatrix's */
 void mma_stage_store(E *e, TV *s, const Type *el, LLVMValueRef base, int64_t rows, int64_t cols, bool transpose,
-		     bool wgmma);
+		     int wg_w);
 /* 4-byte registers units[0..n) of fragment layout frag (out[4/bytes * unit + j])
  * by ldmatrix (.trans for 16-bit B) */
 void mma_ldsm(E *e, LLVMValueRef base, const Layout *frag, int64_t cols, const Type *el, bool trans,

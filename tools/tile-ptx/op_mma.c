@@ -235,8 +235,8 @@ void emit_mma(E *e, Op *op)
 		if (!btrans && !mma_layout_transpose(&lb, t.k, t.n, &lbt))
 			ice("tile-ptx: an mma B fragment that does not transpose");
 		barrier(e);     /* the previous use's ldmatrix reads */
-		mma_stage_store(e, A, ea, buf, t.m, t.k, false, false);
-		mma_stage_store(e, B, ea, bbase, t.k, t.n, !btrans, false);
+		mma_stage_store(e, A, ea, buf, t.m, t.k, false, 0);
+		mma_stage_store(e, B, ea, bbase, t.k, t.n, !btrans, 0);
 		barrier(e);
 		fa = xcalloc((size_t)layout_nregs(&la), sizeof *fa);
 		fb = xcalloc((size_t)layout_nregs(&lb), sizeof *fb);

@@ -145,13 +145,13 @@ static LLVMValueRef swz_rt(E *e, LLVMValueRef x, int shift)
 typedef struct StageGeom {
 	int64_t rows, cols;     /* the operand tile */
 	bool tr, wg;
-	int eb, shift;
+	int eb, shift, w;       /* w: wgmma's row bytes */
 	int64_t srows, scols;   /* as staged */
 } StageGeom;
 
-static StageGeom geom(int64_t rows, int64_t cols, bool tr, bool wg, int eb)
+static StageGeom geom(int64_t rows, int64_t cols, bool tr, int wg_w, int eb)
 {
-	StageGeom g = { rows, cols, tr, wg, eb, 0, tr ? cols : rows, tr ? rows : cols };
+	StageGeom g = { rows, cols, tr, wg_w > 0, eb, 0, wg_w, tr ? cols : rows, tr ? rows : cols };
 	g.shift = mma_swizzle_shift(g.scols * eb);
 	return g;
 }
@@ -161,7 +161,7 @@ static int64_t stage_byte(const StageGeom *g, int64_t o)
 {
 	int64_t p = place(o, g->rows, g->cols, g->tr);
 	if (g->wg)
-		return mma_wgmma_offset(p / g->scols, p % g->scols, g->srows, g->scols, g->eb);
+		return mma_wgmma_offset(p / g->scols, p % g->scols, g->srows, g->w, g->eb);
 	return mma_swizzle(p * g->eb, g->shift);
 }
 
@@ -171,7 +171,7 @@ static int64_t stage_byte_plain(const StageGeom *g, int64_t o)
 	int64_t p = place(o, g->rows, g->cols, g->tr);
 	if (!g->wg)
 		return p * g->eb;
-	int64_t w = mma_wgmma_row_bytes(g->scols, g->eb), cb = (p % g->scols) * g->eb;
+	int64_t w = g->w, cb = (p % g->scols) * g->eb;
 	return (cb / w) * g->srows * w + (p / g->scols) * w + cb % w;
 }
 
@@ -180,7 +180,7 @@ static LLVMValueRef stage_byte_rt(E *e, const StageGeom *g, LLVMValueRef o)
 	LLVMValueRef p = place_rt(e, o, g->rows, g->cols, g->tr);
 	if (!g->wg)
 		return swz_rt(e, LLVMBuildMul(e->b, p, c_i32(e, g->eb), ""), g->shift);
-	int64_t w = mma_wgmma_row_bytes(g->scols, g->eb);
+	int64_t w = g->w;
 	LLVMValueRef cb = LLVMBuildMul(e->b, LLVMBuildAnd(e->b, p, c_i32(e, g->scols - 1), ""), c_i32(e, g->eb), "");
 	LLVMValueRef r = LLVMBuildLShr(e->b, p, c_i32(e, log2i(g->scols)), "");
 	LLVMValueRef b = LLVMBuildAdd(e->b, LLVMBuildShl(e->b, r, c_i32(e, log2i(w)), ""),
@@ -199,10 +199,10 @@ static LLVMValueRef stage_byte_rt(E *e, const StageGeom *g, LLVMValueRef o)
  * XORed into one of a few base registers. Otherwise each address is
  * computed whole. */
 void mma_stage_store(E *e, TV *s, const Type *el, LLVMValueRef base, int64_t rows, int64_t cols, bool transpose,
-		     bool wgmma)
+		     int wg_w)
 {
 	int eb = elem_bytes(el);
-	StageGeom g = geom(rows, cols, transpose, wgmma, eb);
+	StageGeom g = geom(rows, cols, transpose, wg_w, eb);
 	const Layout *l = &s->lay;
 	int64_t tbits = 0, tsw = 0;
 	bool lin = true;

@@ -2,10 +2,12 @@
  * emit.h; docs/lowering.md "MMA"), for op_mma.c when tile-sched marked the
  * op `via_wgmma` (libcommon's mma_choose gave a wgmma tiling, mma.h).
  *
- * A (M x K) and B (K x N, staged transposed as N x K) are written by their
- * owners into the kernel's MMA staging buffer (util_ldsm.c) in wgmma's
- * K-major swizzled layout (mma_wgmma_offset: W = min(128, K * bytes)
- * bytes a row, K beyond W in further R x W blocks), then
+ * A (M x K) and B (K x N) are written by their owners into the kernel's
+ * MMA staging buffer (util_ldsm.c) in wgmma's swizzled layouts
+ * (mma_wgmma_offset): A K-major (W = min(128, K * bytes) bytes a row, K
+ * beyond W in further M x W blocks); 16-bit B as it is, MN-major (rows of
+ * the instruction's n, W = min(128, n * bytes), transpose-B 1, LBO the K x W
+ * block along N), other B transposed to N x K and K-major like A; then
  *   fence.proxy.async.shared::cta; bar.sync   (generic writes -> async reads)
  *   wgmma.fence
  *   per K step (32 bytes of K) and m64 block of the thread's warpgroup:
@@ -80,10 +82,10 @@ static LLVMValueRef smem_addr(E *e, LLVMValueRef p)
 	return LLVMBuildZExt(e->b, LLVMBuildPtrToInt(e->b, p, ty_i32(e), ""), ty_i64(e), "");
 }
 
-static LLVMValueRef descriptor(E *e, LLVMValueRef addr, int w)
+static LLVMValueRef descriptor(E *e, LLVMValueRef addr, int w, int64_t lbo)
 {
 	uint64_t mode = w == 128 ? 1 : w == 64 ? 2 : 3;
-	uint64_t bits = (uint64_t)((8 * w) >> 4) << 32 | mode << 62;
+	uint64_t bits = (uint64_t)((8 * w) >> 4) << 32 | (uint64_t)(lbo >> 4) << 16 | mode << 62;
 	LLVMValueRef start = LLVMBuildAnd(e->b, LLVMBuildLShr(e->b, addr, c_i64(e, 4), ""), c_i64(e, 0x3fff), "");
 	return LLVMBuildOr(e->b, start, LLVMConstInt(ty_i64(e), bits, 0), "");
 }
@@ -95,6 +97,10 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 	int eb = elem_bytes(ea);
 	int w = mma_wgmma_row_bytes(t->k, eb);
 	int64_t nw = t->n / t->wn, mg = t->m / t->wm;
+	/* 16-bit B as it is (K x N, MN-major, transpose-B): rows of the
+	 * instruction's n, whole swizzle rows; else transposed (N x K, K-major) */
+	bool bmn = (ea->scalar == SC_F16 || ea->scalar == SC_BF16) && nw * eb >= 32;
+	int wb = bmn ? (nw * eb >= 128 ? 128 : (int)(nw * eb)) : w;
 	bool half = ec->scalar == SC_F16, integer = ec->scalar == SC_I32;
 	bool f16in = ea->scalar == SC_F16 || ea->scalar == SC_BF16;
 	LLVMTypeRef i8 = LLVMInt8TypeInContext(e->ctx), i32 = ty_i32(e);
@@ -105,8 +111,8 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 	LLVMValueRef boff = c_i64(e, mma_stage_b_offset(op));
 	LLVMValueRef bbase = LLVMBuildGEP2(e->b, i8, buf, &boff, 1, "");
 	barrier(e);     /* every warpgroup is done with the buffer's previous products */
-	mma_stage_store(e, A, ea, buf, t->m, t->k, false, true);
-	mma_stage_store(e, B, ea, bbase, t->k, t->n, true, true);
+	mma_stage_store(e, A, ea, buf, t->m, t->k, false, w);
+	mma_stage_store(e, B, ea, bbase, t->k, t->n, !bmn, wb);
 	asm_plain(e, "fence.proxy.async.shared::cta;");
 	barrier(e);
 
@@ -115,7 +121,10 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 	LLVMValueRef gi = LLVMBuildAnd(e->b, g, c_i32(e, t->wm - 1), "");
 	LLVMValueRef gj = LLVMBuildLShr(e->b, g, c_i32(e, __builtin_ctz((unsigned)t->wm)), "");
 	LLVMValueRef arow = LLVMBuildZExt(e->b, LLVMBuildMul(e->b, gi, c_i32(e, (int)(mg * w)), ""), ty_i64(e), "");
-	LLVMValueRef brow = LLVMBuildZExt(e->b, LLVMBuildMul(e->b, gj, c_i32(e, (int)(nw * w)), ""), ty_i64(e), "");
+	/* B's part for warpgroup column gj: nw rows (K-major) or nw columns,
+	 * whole W-byte column blocks of K rows (MN-major) */
+	LLVMValueRef brow = LLVMBuildZExt(e->b, LLVMBuildMul(e->b, gj, c_i32(e, (int)(bmn ? nw * eb * t->k : nw * w)), ""),
+					  ty_i64(e), "");
 	LLVMValueRef abase = LLVMBuildAdd(e->b, smem_addr(e, buf), arow, "");
 	LLVMValueRef bb = LLVMBuildAdd(e->b, smem_addr(e, bbase), brow, "");
 
@@ -127,7 +136,8 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 	sb_printf(&text, "{\n.reg .pred p;\nsetp.ne.b32 p, $%d, 0;\n%s {", 2 * nd + 2, head);
 	for (int i = 0; i < nd; i++)
 		sb_printf(&text, "%s$%d", i ? ", " : "", i);
-	sb_printf(&text, "}, $%d, $%d, p%s;\n}", 2 * nd, 2 * nd + 1, integer ? "" : f16in ? ", 1, 1, 0, 0" : ", 1, 1");
+	sb_printf(&text, "}, $%d, $%d, p%s;\n}", 2 * nd, 2 * nd + 1,
+		  integer ? "" : !f16in ? ", 1, 1" : bmn ? ", 1, 1, 0, 1" : ", 1, 1, 0, 0");
 
 	int64_t per = nw / 2;                          /* accumulator values of one instruction */
 	LLVMValueRef *regs = xcalloc((size_t)(t->mt * nd), sizeof *regs);
@@ -150,11 +160,12 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 		int64_t kb = kk * kstep / w, ko = kk * kstep % w;
 		for (int64_t j = 0; j < t->mt; j++) {
 			LLVMValueRef aaddr = LLVMBuildAdd(e->b, abase, c_i64(e, kb * t->m * w + 64 * j * w + ko), "");
-			LLVMValueRef baddr = LLVMBuildAdd(e->b, bb, c_i64(e, kb * t->n * w + ko), "");
+			/* MN-major: the K step's rows (katom of them, W bytes each) */
+			LLVMValueRef baddr = LLVMBuildAdd(e->b, bb, c_i64(e, bmn ? kk * t->atom->k * wb : kb * t->n * w + ko), "");
 			for (int i = 0; i < nd; i++)
 				args[i] = regs[j * nd + i];
-			args[nd] = descriptor(e, aaddr, w);
-			args[nd + 1] = descriptor(e, baddr, w);
+			args[nd] = descriptor(e, aaddr, w, 0);
+			args[nd + 1] = descriptor(e, baddr, wb, bmn ? t->k * wb : 0);
 			args[nd + 2] = c_i32(e, 1);
 			LLVMValueRef call = asm_many(e, text.s, rt, cc, nd, args, nd + 3, "llr", true);
 			for (int i = 0; i < nd; i++)
