@@ -204,3 +204,22 @@ bool mma_layout_transpose(const Layout *l, int64_t rows, int64_t cols, Layout *o
 	}
 	return true;
 }
+
+bool mma_stage_as_is(const MmaTiling *t, int k, const Type *el)
+{
+	if (k == 0)
+		return true;
+	if (!scalar(el, SC_F16) && !scalar(el, SC_BF16))
+		return false;
+	return !t->wg || t->n / t->wn * 2 >= 32;
+}
+
+int mma_wgmma_stage_w(const MmaTiling *t, int k, const Type *el)
+{
+	int eb = scalar_bits(el->scalar) / 8;
+	if (k == 1 && mma_stage_as_is(t, 1, el)) {
+		int64_t b = t->n / t->wn * eb;
+		return b >= 128 ? 128 : (int)b;
+	}
+	return mma_wgmma_row_bytes(t->k, eb);
+}

@@ -93,6 +93,17 @@ static inline int mma_wgmma_row_bytes(int64_t cols, int eb)
 	return cols * eb >= 128 ? 128 : (int)(cols * eb);
 }
 
+/* Whether operand k (0 = A, 1 = B) of a product staged in shared memory
+ * (via_ldmatrix, via_wgmma) is staged as it is (row-major, possibly
+ * swizzled) rather than transposed: A always; B when its elements are 16
+ * bits (ldmatrix .trans; wgmma MN-major, which also needs the instruction's
+ * n * 2 >= 32 bytes). Only an operand staged as it is can be copied straight
+ * from global memory in 16-byte chunks (cp.async). */
+bool mma_stage_as_is(const MmaTiling *t, int k, const Type *el);
+/* wgmma's row bytes W (mma_wgmma_offset) of operand k staged for tiling t:
+ * A and transposed B min(128, K * eb), MN-major B min(128, n * eb) */
+int mma_wgmma_stage_w(const MmaTiling *t, int k, const Type *el);
+
 void mma_layout_a(const MmaTiling *t, Layout *out);
 void mma_layout_b(const MmaTiling *t, Layout *out);
 void mma_layout_c(const MmaTiling *t, Layout *out);

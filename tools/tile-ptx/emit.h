@@ -119,6 +119,23 @@ void xchg_store(E *e, LLVMValueRef base, LLVMValueRef byte_off, LLVMValueRef v, 
 LLVMValueRef xchg_load(E *e, LLVMValueRef base, LLVMValueRef byte_off, const Type *el);
 
 /* ------------------------------------------------------------ util_ldsm.c */
+/* Where a staged MMA operand's elements go (util_ldsm.c): the ldmatrix
+ * staging (row-major, mma_swizzle) or wgmma's (mma_wgmma_offset, rows of w
+ * bytes); bit permutations then XORs of the element offset */
+typedef struct StageGeom {
+	int64_t rows, cols;     /* the operand tile */
+	bool tr, wg;
+	int eb, shift, w;       /* w: wgmma's row bytes */
+	int64_t srows, scols;   /* as staged */
+} StageGeom;
+/* A tiled_load marked to_stage (tile-sched: cp.async): its product's
+ * staging region and geometry; false when there is none */
+bool mma_stage_of_load(E *e, Op *ld, LLVMValueRef *base, StageGeom *g);
+LLVMValueRef mma_stage_addr(E *e, LLVMValueRef base, const StageGeom *g, LLVMValueRef elem_off);
+bool mma_operand_copied(const Op *mma, int k);       /* operand k came by cp.async */
+void mma_stage_copy_begin(E *e, Op *ld);             /* the barrier before copies into the buffer */
+/* cp.async.cg 16 bytes src -> dst (shared), zeros where !in_bounds; only where owner (NULL: all) */
+void mma_cp_async16(E *e, LLVMValueRef dst, LLVMValueRef src, LLVMValueRef in_bounds, LLVMValueRef owner);
 LLVMValueRef mma_stage_buf(E *e, Op *op);            /* the kernel's MMA staging buffer (via_ldmatrix, via_wgmma) */
 int64_t mma_stage_b_offset(Op *op);                  /* byte offset of B in it */
 /* s (rows x cols, row-major) into the buffer at base, swizzled; transposed: as cols x rows;

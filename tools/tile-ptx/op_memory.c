@@ -15,7 +15,10 @@
  * elements at an even offset (tile-sched gives f4 tiles such layouts,
  * tile-lower checked the view packs rows on byte boundaries). A tiled
  * access marked `multimem` (13.5's multimem ops, tile-lower) is one
- * multimem.* instruction per element (util_multimem.c). */
+ * multimem.* instruction per element (util_multimem.c). A load marked
+ * `to_stage` (tile-sched) feeds a staged MMA product: its chunks go by
+ * cp.async straight into the product's shared staging (util_ldsm.c), which
+ * waits for them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,6 +242,24 @@ void emit_tiled(E *e, Op *op)
 	}
 	PaddingValue pad = padding_of(op);
 	LLVMValueRef primary = store ? owner_pred(e, &t->lay) : NULL;
+	/* to_stage (tile-sched): straight into the product's staging buffer by
+	 * cp.async, 16 bytes a chunk, zeros where out of bounds; no registers */
+	LLVMValueRef sbase = NULL, sown = NULL;
+	StageGeom sg;
+	bool to_stage = !store && op_attr_flag(op, "to_stage");
+	if (to_stage) {
+		if (!eb || !mma_stage_of_load(e, op, &sbase, &sg) || layout_run_width(&t->lay, 16 / eb) != 16 / eb ||
+		    dup_regs || f4 || multimem || ord.ord != LLVMAtomicOrderingNotAtomic) {
+			diag_error(op->loc, "'%s' op: to_stage on a load that cannot be copied into its product's staging",
+				   op->info->name);
+			e->errors++;
+			to_stage = false;
+		} else {
+			vec = 16 / eb;
+			mma_stage_copy_begin(e, op);
+			sown = owner_pred(e, &t->lay);
+		}
+	}
 	int64_t tbits = thread_bits(&t->lay);
 	for (int r = 0; r < t->n; r += vec) {
 		if (store && !layout_reg_is_primary(&t->lay, r))
@@ -295,6 +316,10 @@ void emit_tiled(E *e, Op *op)
 				v = mt != et ? LLVMBuildZExt(e->b, t->r[r], mt, "") : t->r[r];
 			}
 			guarded_store(e, v, p, align, and_pred(e, pred, primary), &ord);
+		} else if (to_stage) {
+			mma_cp_async16(e, mma_stage_addr(e, sbase, &sg, eo), p, pred, sown);
+			for (int k = 0; k < vec; k++)
+				t->r[r + k] = LLVMGetPoison(et);
 		} else {
 			LLVMValueRef padv = pad_value(e, el, pad);
 			if (mt != et)
@@ -320,6 +345,8 @@ void emit_tiled(E *e, Op *op)
 			}
 		}
 	}
+	if (to_stage)
+		asm_call(e, LLVMVoidTypeInContext(e->ctx), "cp.async.commit_group;", "~{memory}", NULL, 0);
 	if (!store)
 		set(e, val, t);
 	mark_token(e, op->results[store ? 0 : 1], true, op);

@@ -225,7 +225,7 @@ void emit_mma(E *e, Op *op)
 	TV *A = get(e, op->operands[0]), *B = get(e, op->operands[1]), *C = get(e, op->operands[2]);
 	LLVMValueRef *ar0 = A->r, *br0 = B->r, *fa = NULL, *fb = NULL, bbase = NULL, buf = NULL;
 	Layout lbt = lb;
-	bool btrans = scalar_bits(ea->scalar) == 16;
+	bool btrans = mma_stage_as_is(&t, 1, ea);     /* 16-bit: ldmatrix.trans from K x N */
 	int vpr = 4 / (elem_bytes(ea) ? elem_bytes(ea) : 1);
 	if (ldsm) {
 		buf = mma_stage_buf(e, op);
@@ -234,9 +234,15 @@ void emit_mma(E *e, Op *op)
 		/* 16-bit B by ldmatrix.trans from K x N; others from its transpose */
 		if (!btrans && !mma_layout_transpose(&lb, t.k, t.n, &lbt))
 			ice("tile-ptx: an mma B fragment that does not transpose");
-		barrier(e);     /* the previous use's ldmatrix reads */
-		mma_stage_store(e, A, ea, buf, t.m, t.k, false, 0);
-		mma_stage_store(e, B, ea, bbase, t.k, t.n, !btrans, 0);
+		bool ca = mma_operand_copied(op, 0), cb = mma_operand_copied(op, 1);
+		if (!ca && !cb)
+			barrier(e);     /* the previous use's ldmatrix reads (a copy had one) */
+		if (!ca)
+			mma_stage_store(e, A, ea, buf, t.m, t.k, false, 0);
+		if (!cb)
+			mma_stage_store(e, B, ea, bbase, t.k, t.n, !btrans, 0);
+		if (ca || cb)
+			asm_call(e, LLVMVoidTypeInContext(e->ctx), "cp.async.wait_all;", "~{memory}", NULL, 0);
 		barrier(e);
 		fa = xcalloc((size_t)layout_nregs(&la), sizeof *fa);
 		fb = xcalloc((size_t)layout_nregs(&lb), sizeof *fb);

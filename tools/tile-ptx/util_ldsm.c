@@ -142,13 +142,6 @@ static LLVMValueRef swz_rt(E *e, LLVMValueRef x, int shift)
  * mma_swizzle) or wgmma's (K-major, mma_wgmma_offset; B transposed so
  * that its K runs along the staged rows). Both are bit permutations then
  * XORs of the element offset, so linear over disjoint bits. */
-typedef struct StageGeom {
-	int64_t rows, cols;     /* the operand tile */
-	bool tr, wg;
-	int eb, shift, w;       /* w: wgmma's row bytes */
-	int64_t srows, scols;   /* as staged */
-} StageGeom;
-
 static StageGeom geom(int64_t rows, int64_t cols, bool tr, int wg_w, int eb)
 {
 	StageGeom g = { rows, cols, tr, wg_w > 0, eb, 0, wg_w, tr ? cols : rows, tr ? rows : cols };
@@ -354,5 +347,88 @@ void mma_ldsm(E *e, LLVMValueRef base, const Layout *frag, int64_t cols, const T
 				out[vpr * units[p + i] + j] = vpr == 1 ? v : LLVMBuildExtractElement(e->b, v, c_i32(e, j), "");
 		}
 		p += c;
+	}
+}
+
+/* ------------------------------------------------------------ cp.async */
+
+/* the staged product that uses ld's tile, and which operand it is */
+static Op *user_of(Op *ld, int *k)
+{
+	for (Op *x = ld->next; x; x = x->next)
+		for (int i = 0; i < 2 && i < x->noperands; i++)
+			if (x->operands[i] == ld->results[0] && (x->info->code == CT_mmaf || x->info->code == CT_mmai)) {
+				*k = i;
+				return x;
+			}
+	return NULL;
+}
+
+bool mma_stage_of_load(E *e, Op *ld, LLVMValueRef *base, StageGeom *g)
+{
+	int k;
+	Op *mma = user_of(ld, &k);
+	if (!mma)
+		return false;
+	const Type *ta = mma->operands[0]->type, *tb = mma->operands[1]->type;
+	const Type *ea = tile_elem(ta), *ec = tile_elem(mma->operands[2]->type);
+	MmaTiling t;
+	if (ta->rank != 2 || !mma_choose(ea, ec, ta->shape[0], tb->shape[1], ta->shape[1], e->warps, e->o->target->sm, &t,
+					 NULL) || !mma_stage_as_is(&t, k, ea))
+		return false;
+	if (t.wg != op_attr_flag(mma, "via_wgmma") || (!t.wg && !op_attr_flag(mma, "via_ldmatrix")))
+		return false;
+	*base = mma_stage_buf(e, mma);
+	if (k == 1) {
+		LLVMValueRef boff = c_i64(e, mma_stage_b_offset(mma));
+		*base = LLVMBuildGEP2(e->b, LLVMInt8TypeInContext(e->ctx), *base, &boff, 1, "");
+	}
+	*g = geom(k ? t.k : t.m, k ? t.n : t.k, false, t.wg ? mma_wgmma_stage_w(&t, k, ea) : 0, elem_bytes(ea));
+	return true;
+}
+
+LLVMValueRef mma_stage_addr(E *e, LLVMValueRef base, const StageGeom *g, LLVMValueRef elem_off)
+{
+	LLVMValueRef x64 = LLVMBuildZExt(e->b, stage_byte_rt(e, g, elem_off), ty_i64(e), "");
+	return LLVMBuildGEP2(e->b, LLVMInt8TypeInContext(e->ctx), base, &x64, 1, "");
+}
+
+bool mma_operand_copied(const Op *mma, int k)
+{
+	const Op *d = mma->operands[k]->def;
+	return d && d->info->code == AS_tiled_load && op_attr_flag(d, "to_stage");
+}
+
+/* A copy into the staging buffer overwrites what the last product read:
+ * a barrier first, unless the op before it (pure ops aside) is another
+ * such copy, which had one. */
+void mma_stage_copy_begin(E *e, Op *ld)
+{
+	for (Op *x = ld->prev; x; x = x->prev) {
+		if (x->info->code == AS_tiled_load && op_attr_flag(x, "to_stage"))
+			return;
+		if (x->nregions || !op_has(x->info, OPT_PURE))
+			break;
+	}
+	barrier(e);
+}
+
+void mma_cp_async16(E *e, LLVMValueRef dst, LLVMValueRef src, LLVMValueRef in_bounds, LLVMValueRef owner)
+{
+	LLVMValueRef d32 = LLVMBuildPtrToInt(e->b, dst, ty_i32(e), "");
+	LLVMValueRef n = in_bounds ? LLVMBuildSelect(e->b, in_bounds, c_i32(e, 16), c_i32(e, 0), "") : c_i32(e, 16);
+	LLVMValueRef args[3] = { d32, src, n };
+	LLVMBasicBlockRef after = NULL;
+	if (owner) {
+		LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "cp");
+		after = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "cp.done");
+		LLVMBuildCondBr(e->b, owner, go, after);
+		LLVMPositionBuilderAtEnd(e->b, go);
+	}
+	asm_call(e, LLVMVoidTypeInContext(e->ctx), "cp.async.cg.shared.global [$0], [$1], 16, $2;", "r,l,r,~{memory}",
+		 args, 3);
+	if (owner) {
+		LLVMBuildBr(e->b, after);
+		LLVMPositionBuilderAtEnd(e->b, after);
 	}
 }

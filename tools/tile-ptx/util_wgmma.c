@@ -95,12 +95,12 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 {
 	const Type *ea = tile_elem(op->operands[0]->type), *ec = tile_elem(op->operands[2]->type);
 	int eb = elem_bytes(ea);
-	int w = mma_wgmma_row_bytes(t->k, eb);
+	int w = mma_wgmma_stage_w(t, 0, ea);
 	int64_t nw = t->n / t->wn, mg = t->m / t->wm;
 	/* 16-bit B as it is (K x N, MN-major, transpose-B): rows of the
 	 * instruction's n, whole swizzle rows; else transposed (N x K, K-major) */
-	bool bmn = (ea->scalar == SC_F16 || ea->scalar == SC_BF16) && nw * eb >= 32;
-	int wb = bmn ? (nw * eb >= 128 ? 128 : (int)(nw * eb)) : w;
+	bool bmn = mma_stage_as_is(t, 1, ea);
+	int wb = mma_wgmma_stage_w(t, 1, ea);
 	bool half = ec->scalar == SC_F16, integer = ec->scalar == SC_I32;
 	bool f16in = ea->scalar == SC_F16 || ea->scalar == SC_BF16;
 	LLVMTypeRef i8 = LLVMInt8TypeInContext(e->ctx), i32 = ty_i32(e);
@@ -110,9 +110,15 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 	LLVMValueRef buf = mma_stage_buf(e, op);
 	LLVMValueRef boff = c_i64(e, mma_stage_b_offset(op));
 	LLVMValueRef bbase = LLVMBuildGEP2(e->b, i8, buf, &boff, 1, "");
-	barrier(e);     /* every warpgroup is done with the buffer's previous products */
-	mma_stage_store(e, A, ea, buf, t->m, t->k, false, w);
-	mma_stage_store(e, B, ea, bbase, t->k, t->n, !bmn, wb);
+	bool ca = mma_operand_copied(op, 0), cb = mma_operand_copied(op, 1);
+	if (!ca && !cb)
+		barrier(e);     /* every warpgroup is done with the buffer's previous products (a copy had one) */
+	if (!ca)
+		mma_stage_store(e, A, ea, buf, t->m, t->k, false, w);
+	if (!cb)
+		mma_stage_store(e, B, ea, bbase, t->k, t->n, !bmn, wb);
+	if (ca || cb)
+		asm_plain(e, "cp.async.wait_all;");    /* the operands tile-sched sent by cp.async */
 	asm_plain(e, "fence.proxy.async.shared::cta;");
 	barrier(e);
 

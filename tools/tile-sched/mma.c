@@ -10,9 +10,12 @@
  * keeps default layouts; tile-ptx then reports it unsupported. mmai the same.
  * On sm_90 a product that fits a warpgroup tiling (mma_choose: wgmma) gets
  * `via_wgmma` instead: A and B keep their layouts, tile-ptx stages both in
- * wgmma's swizzled K-major shared layout and multiplies with wgmma.
+ * wgmma's swizzled shared layouts and multiplies with wgmma. Either way, an
+ * operand loaded just before the product may go straight to its staging
+ * (`to_stage` on the tiled_load: cp.async, stage_direct below).
  * Calls only classes.c. */
 #include <stdlib.h>
+#include <string.h>
 #include "sched_int.h"
 #include "mma.h"
 #include "opinfo.h"
@@ -60,6 +63,65 @@ void mma_preassign(F *f)
 	}
 }
 
+typedef struct Uses {
+	const Value *v;
+	int n;
+} Uses;
+
+static int count_use(Op *op, void *ctx)
+{
+	Uses *u = ctx;
+	for (int i = 0; i < op->noperands; i++)
+		u->n += op->operands[i] == u->v;
+	return 0;
+}
+
+static int uses_of(F *f, const Value *v)
+{
+	Uses u = { v, 0 };
+	op_walk(f->fn, count_use, &u);
+	return u.n;
+}
+
+/* Operand k of a staged product straight from global memory into its
+ * shared staging (cp.async, tile-ptx) instead of through registers: the
+ * tiled_load that makes it gets `to_stage` when
+ *  - the target has cp.async (sm_80+) and the operand is staged as it is
+ *    (libcommon's mma_stage_as_is: 16-byte chunks stay whole);
+ *  - it is a plain rank-2 load (weak, not multimem, zero or no padding:
+ *    cp.async fills masked chunks with zeros) whose layout moves aligned
+ *    16-byte runs (vector_bytes >= 16, no replicated registers);
+ *  - the product is its tile's only use and its token is unused;
+ *  - it is in the product's block with only pure, region-free ops or other
+ *    loads between them, so the copy may land any time before the product
+ *    (which waits for it). */
+static void stage_direct(F *f, Op *op, const MmaTiling *t, int k)
+{
+	Value *v = op->operands[k];
+	Op *ld = v->def;
+	const Type *el = tile_elem(v->type);
+	int eb = elem_bytes(el);
+	if (target_sm(f) < 80 || !mma_stage_as_is(t, k, el) || !ld || ld->info->code != AS_tiled_load ||
+	    ld->parent != op->parent || v->type->rank != 2 || eb < 1 || el->scalar == SC_F4E2M1FN || !v->lay)
+		return;
+	const char *ord = op_attr_str(ld, "memory_ordering_semantics", "weak");
+	const char *pad = op_attr_str(ld, "padding", "zero");
+	if (strcmp(ord, "weak") || strcmp(pad, "zero") || op_attr(ld, "multimem") || op_attr_int(ld, "vector_bytes", 0) < 16)
+		return;
+	const Layout *l = v->lay;
+	for (int i = l->begin[0]; i < l->begin[1]; i++)
+		if (l->stride[i] == 0 && l->shape[i] > 1)
+			return;
+	if (layout_run_width(l, 16 / eb) * eb != 16)
+		return;
+	if (uses_of(f, v) != 1 || (ld->nresults > 1 && uses_of(f, ld->results[1]) != 0))
+		return;
+	for (Op *x = ld->next; x && x != op; x = x->next)
+		if (x->nregions || (!op_has(x->info, OPT_PURE) && x->info->code != AS_tiled_load))
+			return;
+	op_set_attr(f->m, ld, "to_stage", attr_bool(f->m, true));
+}
+
 void mma_fix(F *f)
 {
 	for (int i = 0; i < f->nmmas; i++) {
@@ -67,12 +129,12 @@ void mma_fix(F *f)
 		MmaTiling t;
 		if (!tiling_of(f, op, &t))
 			continue;
-		if (t.wg) {
-			op_set_attr(f->m, op, "via_wgmma", attr_bool(f->m, true));
-			continue;
-		}
-		if (mma_ldmatrix_ok(t.atom, tile_elem(op->operands[0]->type), target_sm(f))) {
-			op_set_attr(f->m, op, "via_ldmatrix", attr_bool(f->m, true));
+		bool wg = t.wg, ldsm = !wg && mma_ldmatrix_ok(t.atom, tile_elem(op->operands[0]->type), target_sm(f));
+		if (wg || ldsm) {
+			op_set_attr(f->m, op, wg ? "via_wgmma" : "via_ldmatrix", attr_bool(f->m, true));
+			if (!getenv("TILE_SCHED_NO_CP_ASYNC"))
+				for (int k = 0; k < 2; k++)
+					stage_direct(f, op, &t, k);
 			continue;
 		}
 		for (int k = 0; k < 2; k++) {
