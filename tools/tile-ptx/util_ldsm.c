@@ -43,11 +43,18 @@ static int64_t stage_bytes(Op *op)
 	return mma_stage_b_offset(op) + type_num_elements(op->operands[1]->type) * eb;
 }
 
+typedef struct Need {
+	int64_t max;
+	bool wgmma;
+} Need;
+
 static int need_walk(Op *op, void *ctx)
 {
-	int64_t *max = ctx, b = stage_bytes(op);
-	if (b > *max)
-		*max = b;
+	Need *n = ctx;
+	int64_t b = stage_bytes(op);
+	if (b > n->max)
+		n->max = b;
+	n->wgmma |= b > 0 && op_attr_flag(op, "via_wgmma");
 	return 0;
 }
 
@@ -67,8 +74,9 @@ LLVMValueRef mma_stage_buf(E *e, Op *op)
 	LLVMValueRef g = LLVMGetNamedGlobal(e->mod, name);
 	if (g)
 		return g;
-	int64_t max = 0;
-	op_walk(op_toplevel(op), need_walk, &max);
+	Need need = { 0, false };
+	op_walk(op_toplevel(op), need_walk, &need);
+	int64_t max = need.max;
 	if (max > 48 * 1024) {
 		diag_error(op->loc, "'%s' op needs %lld bytes of shared memory; more than 48 KiB "
 			   "(static shared memory) is not supported yet", op->info->name, (long long)max);
@@ -79,7 +87,8 @@ LLVMValueRef mma_stage_buf(E *e, Op *op)
 	g = LLVMAddGlobalInAddressSpace(e->mod, at, name, 3);
 	LLVMSetInitializer(g, LLVMGetUndef(at));
 	LLVMSetLinkage(g, LLVMInternalLinkage);
-	LLVMSetAlignment(g, 1024);     /* wgmma's swizzle is of absolute addresses: 1024-byte patterns */
+	/* wgmma's swizzle is of absolute addresses: whole 1024-byte patterns */
+	LLVMSetAlignment(g, need.wgmma ? 1024 : 128);
 	return g;
 }
 
