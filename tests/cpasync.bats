@@ -5,7 +5,11 @@
 # moving aligned 16-byte runs, gets `to_stage` (tile-sched mma.c); tile-ptx
 # copies it with cp.async.cg 16 bytes a chunk (zero fill out of bounds) into
 # the swizzled staging, a barrier before the first copy, cp.async.wait_all
-# before the product. Kernels: cuTile's launch bytecode with alignment facts
+# before the product. In a K loop (the loop's one product, operands depending
+# on it only through the induction variable) two stages: the first step's
+# copies before the loop, each step the next step's into the other half
+# while this one's product runs (cp.async.wait_group 1). Kernels: cuTile's
+# launch bytecode with alignment facts
 # (tests/mma/launch: ickz6ktd / xz3hjq93 128x128x32 f16 / bf16, z9tdbcda /
 # yd8nx2s3 64x64x32 f16 / bf16).
 load helpers
@@ -21,7 +25,7 @@ need_run() {
 	/usr/bin/python3 -c 'import numpy' 2>/dev/null || skip "no numpy for /usr/bin/python3"
 }
 
-@test "cp.async: aligned launch matmuls copy both operands into the staging on sm_80/90/120 (cp.async.cg 16, commit, wait_all, no operand st.shared), ptxas accepts, no spills" {
+@test "cp.async: aligned launch matmuls copy both operands into a two-stage staging on sm_80/90/120 (cp.async.cg 16, prologue, next step in flight, no operand st.shared), ptxas accepts, no spills" {
 	require_ptxas
 	for f in $ALIGNED; do
 		for sm in sm_80 sm_90 sm_120; do
@@ -30,7 +34,12 @@ need_run() {
 			tileiras "$L/$f.tileirbc" --gpu-name $sm --emit=ptx -o "$SCRATCH/k.ptx" || fail "$f $sm"
 			grep -q 'cp.async.cg.shared.global \[%r[0-9]*\], \[%rd[0-9]*\], 16, %r[0-9]*;' "$SCRATCH/k.ptx" || fail "$f $sm: no cp.async"
 			grep -q 'cp.async.commit_group' "$SCRATCH/k.ptx" || fail "$f $sm: no commit"
-			grep -q 'cp.async.wait_all' "$SCRATCH/k.ptx" || fail "$f $sm: no wait"
+			# two stages: prologue copies + one group per step, wait for all but the newest
+			grep -q 'cuda_tile.mmaf .*stages = 2' "$SCRATCH/s.txt" || fail "$f $sm: not pipelined"
+			[ "$(grep -c 'nv_tileas.tiled_load .*prefetch = true' "$SCRATCH/s.txt")" -eq 2 ] || fail "$f $sm: prefetch"
+			[ "$(grep -c 'cp.async.commit_group' "$SCRATCH/k.ptx")" -eq 2 ] || fail "$f $sm: commits"
+			grep -q 'cp.async.wait_group 1;' "$SCRATCH/k.ptx" || fail "$f $sm: no wait_group 1"
+			if grep -q 'cp.async.wait_all' "$SCRATCH/k.ptx"; then fail "$f $sm: waits for all"; fi
 			if grep -q 'st.shared' "$SCRATCH/k.ptx"; then fail "$f $sm: operands through registers"; fi
 			if grep -q '\.local' "$SCRATCH/k.ptx"; then fail "$f $sm: local memory"; fi
 			ptxas -arch=$sm -v "$SCRATCH/k.ptx" -o "$SCRATCH/k.cubin" 2>"$SCRATCH/v" || fail "$f $sm: ptxas: $(head -3 "$SCRATCH/v")"
@@ -76,6 +85,13 @@ print(d); assert d == 0'
 	TILE_SCHED_NO_CP_ASYNC=1 tile-read "$L/matmul.matmul.ln6.ickz6ktd.tileirbc" | tile-lower --gpu-name=sm_80 |
 		TILE_SCHED_NO_CP_ASYNC=1 tile-sched --emit=text >"$SCRATCH/c.txt"
 	if grep -q to_stage "$SCRATCH/c.txt"; then fail "TILE_SCHED_NO_CP_ASYNC ignored"; fi
+	# one stage: copies, then wait_all before the product
+	tile-read "$L/matmul.matmul.ln6.ickz6ktd.tileirbc" | tile-lower --gpu-name=sm_80 |
+		TILE_SCHED_NO_PIPELINE=1 tile-sched >"$SCRATCH/one.json"
+	grep -q to_stage "$SCRATCH/one.json" || fail "no copies without the pipeline"
+	if grep -q '"stages"\|prefetch' "$SCRATCH/one.json"; then fail "TILE_SCHED_NO_PIPELINE ignored"; fi
+	tile-ptx --gpu-name=sm_80 "$SCRATCH/one.json" >"$SCRATCH/one.ptx"
+	grep -q 'cp.async.wait_all' "$SCRATCH/one.ptx" || fail "one stage: no wait_all"
 	# an aligned 16-byte f8 product (tests/mma2) on sm_90: A is copied, its transposed B is not
 	tile-read "$BATS_TEST_DIRNAME/mma2/mm_bt_e4m3_a16.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched --emit=text >"$SCRATCH/d.txt"
 	[ "$(grep -c 'to_stage = true' "$SCRATCH/d.txt")" -le 1 ] || fail "transposed B copied"

@@ -93,6 +93,11 @@ typedef struct E {
 	XchgBuf xchg;
 	AllocaStack allocas;
 	Ctx *loop, *ifc;            /* the region being emitted: its loop and if contexts */
+	/* a to_stage load emitted for another step (util_ldsm.c): the stage
+	 * half it fills (i32; NULL: the product's own), and no barrier or
+	 * commit of its own (the caller's) */
+	LLVMValueRef stage_sel;
+	bool stage_raw;
 } E;
 
 #endif

@@ -134,6 +134,15 @@ bool mma_stage_of_load(E *e, Op *ld, LLVMValueRef *base, StageGeom *g);
 LLVMValueRef mma_stage_addr(E *e, LLVMValueRef base, const StageGeom *g, LLVMValueRef elem_off);
 bool mma_operand_copied(const Op *mma, int k);       /* operand k came by cp.async */
 void mma_stage_copy_begin(E *e, Op *ld);             /* the barrier before copies into the buffer */
+/* Pipelined K loop (tile-sched: `stages` = 2 on the product, `prefetch` on its copied loads):
+ * the staging buffer holds two halves; before the loop the first step's copies go into half 0
+ * (prologue, at the for), each step copies the next step's tiles into the other half
+ * (mma_prefetch, at the load: true when it did) and the product reads this step's half
+ * (mma_stage_base) after cp.async.wait_group 1 (mma_stage_pipelined). */
+void mma_pipeline_prologue(E *e, Op *loop);
+bool mma_prefetch(E *e, Op *ld);
+LLVMValueRef mma_stage_base(E *e, Op *mma);          /* the product's staging (this step's half) */
+bool mma_stage_pipelined(const Op *mma);
 /* cp.async.cg 16 bytes src -> dst (shared), zeros where !in_bounds; only where owner (NULL: all) */
 void mma_cp_async16(E *e, LLVMValueRef dst, LLVMValueRef src, LLVMValueRef in_bounds, LLVMValueRef owner);
 LLVMValueRef mma_stage_buf(E *e, Op *op);            /* the kernel's MMA staging buffer (via_ldmatrix, via_wgmma) */

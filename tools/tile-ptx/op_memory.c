@@ -187,6 +187,8 @@ static void f4_unpack(E *e, LLVMValueRef x, int nbytes, LLVMValueRef *r)
 void emit_tiled(E *e, Op *op)
 {
 	bool store = op->info->code == AS_tiled_store;
+	if (!store && mma_prefetch(e, op))    /* a pipelined K loop's copy of the next step */
+		return;
 	MR *mr = e->mr[op->operands[0]->id];
 	if (!mr)
 		ice("tile-ptx: memref without a definition");
@@ -256,7 +258,8 @@ void emit_tiled(E *e, Op *op)
 			to_stage = false;
 		} else {
 			vec = 16 / eb;
-			mma_stage_copy_begin(e, op);
+			if (!e->stage_raw)
+				mma_stage_copy_begin(e, op);
 			sown = owner_pred(e, &t->lay);
 		}
 	}
@@ -345,7 +348,7 @@ void emit_tiled(E *e, Op *op)
 			}
 		}
 	}
-	if (to_stage)
+	if (to_stage && !e->stage_raw)
 		asm_call(e, LLVMVoidTypeInContext(e->ctx), "cp.async.commit_group;", "~{memory}", NULL, 0);
 	if (!store)
 		set(e, val, t);

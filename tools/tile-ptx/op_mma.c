@@ -228,7 +228,7 @@ void emit_mma(E *e, Op *op)
 	bool btrans = mma_stage_as_is(&t, 1, ea);     /* 16-bit: ldmatrix.trans from K x N */
 	int vpr = 4 / (elem_bytes(ea) ? elem_bytes(ea) : 1);
 	if (ldsm) {
-		buf = mma_stage_buf(e, op);
+		buf = mma_stage_base(e, op);     /* this step's half when pipelined */
 		LLVMValueRef boff = c_i64(e, mma_stage_b_offset(op));
 		bbase = LLVMBuildGEP2(e->b, LLVMInt8TypeInContext(e->ctx), buf, &boff, 1, "");
 		/* 16-bit B by ldmatrix.trans from K x N; others from its transpose */
@@ -241,8 +241,9 @@ void emit_mma(E *e, Op *op)
 			mma_stage_store(e, A, ea, buf, t.m, t.k, false, 0);
 		if (!cb)
 			mma_stage_store(e, B, ea, bbase, t.k, t.n, !btrans, 0);
-		if (ca || cb)
-			asm_call(e, LLVMVoidTypeInContext(e->ctx), "cp.async.wait_all;", "~{memory}", NULL, 0);
+		if (ca || cb)      /* pipelined: the next step's copies stay in flight */
+			asm_call(e, LLVMVoidTypeInContext(e->ctx),
+				 mma_stage_pipelined(op) ? "cp.async.wait_group 1;" : "cp.async.wait_all;", "~{memory}", NULL, 0);
 		barrier(e);
 		fa = xcalloc((size_t)layout_nregs(&la), sizeof *fa);
 		fb = xcalloc((size_t)layout_nregs(&lb), sizeof *fb);

@@ -34,6 +34,7 @@
 
 /* ------------------------------------------------------------ buffer */
 
+/* one stage: A, then B at mma_stage_b_offset */
 static int64_t stage_bytes(Op *op)
 {
 	if ((op->info->code != CT_mmaf && op->info->code != CT_mmai) ||
@@ -41,6 +42,19 @@ static int64_t stage_bytes(Op *op)
 		return 0;
 	int eb = elem_bytes(tile_elem(op->operands[0]->type));
 	return mma_stage_b_offset(op) + type_num_elements(op->operands[1]->type) * eb;
+}
+
+/* the distance between stages of a pipelined product (`stages`, tile-sched) */
+static int64_t stage_stride(Op *op)
+{
+	int64_t align = op_attr_flag(op, "via_wgmma") ? 1024 : 128;
+	return (stage_bytes(op) + align - 1) & ~(align - 1);
+}
+
+static int64_t stage_total(Op *op)
+{
+	int64_t n = op_attr_int(op, "stages", 1);
+	return n > 1 ? n * stage_stride(op) : stage_bytes(op);
 }
 
 typedef struct Need {
@@ -51,7 +65,7 @@ typedef struct Need {
 static int need_walk(Op *op, void *ctx)
 {
 	Need *n = ctx;
-	int64_t b = stage_bytes(op);
+	int64_t b = stage_total(op);
 	if (b > n->max)
 		n->max = b;
 	n->wgmma |= b > 0 && op_attr_flag(op, "via_wgmma");
@@ -361,6 +375,8 @@ void mma_ldsm(E *e, LLVMValueRef base, const Layout *frag, int64_t cols, const T
 
 /* ------------------------------------------------------------ cp.async */
 
+static LLVMValueRef stage_at(E *e, Op *mma, LLVMValueRef sel);
+
 /* the staged product that uses ld's tile, and which operand it is */
 static Op *user_of(Op *ld, int *k)
 {
@@ -387,7 +403,7 @@ bool mma_stage_of_load(E *e, Op *ld, LLVMValueRef *base, StageGeom *g)
 		return false;
 	if (t.wg != op_attr_flag(mma, "via_wgmma") || (!t.wg && !op_attr_flag(mma, "via_ldmatrix")))
 		return false;
-	*base = mma_stage_buf(e, mma);
+	*base = e->stage_sel ? stage_at(e, mma, e->stage_sel) : mma_stage_base(e, mma);
 	if (k == 1) {
 		LLVMValueRef boff = c_i64(e, mma_stage_b_offset(mma));
 		*base = LLVMBuildGEP2(e->b, LLVMInt8TypeInContext(e->ctx), *base, &boff, 1, "");
@@ -440,4 +456,126 @@ void mma_cp_async16(E *e, LLVMValueRef dst, LLVMValueRef src, LLVMValueRef in_bo
 		LLVMBuildBr(e->b, after);
 		LLVMPositionBuilderAtEnd(e->b, after);
 	}
+}
+
+/* ------------------------------------------------------------ pipelined K loop */
+
+/* the `for` whose body op is at top level */
+static Op *loop_of(const Op *op)
+{
+	Block *b = op->parent;
+	Op *l = b && b->parent ? b->parent->parent : NULL;
+	return l && l->info->code == CT_for && b == l->regions[0].first ? l : NULL;
+}
+
+/* the stage half step iv + ahead*step uses: ((iv - lb) / step + ahead) & 1 */
+static LLVMValueRef stage_of_step(E *e, Op *loop, int ahead)
+{
+	Value *ivv = loop->regions[0].first->args[0];
+	LLVMValueRef iv = scalar(e, ivv), lb = scalar(e, loop->operands[0]), step = scalar(e, loop->operands[2]);
+	bool uns = op_attr_flag(loop, "unsignedCmp");
+	LLVMValueRef k = uns ? LLVMBuildUDiv(e->b, LLVMBuildSub(e->b, iv, lb, ""), step, "")
+			     : LLVMBuildSDiv(e->b, LLVMBuildSub(e->b, iv, lb, ""), step, "");
+	if (ahead)
+		k = LLVMBuildAdd(e->b, k, LLVMConstInt(LLVMTypeOf(k), (unsigned long long)ahead, 0), "");
+	k = LLVMBuildAnd(e->b, k, LLVMConstInt(LLVMTypeOf(k), 1, 0), "");
+	return LLVMBuildIntCast2(e->b, k, ty_i32(e), 0, "");
+}
+
+static LLVMValueRef stage_at(E *e, Op *mma, LLVMValueRef sel)
+{
+	LLVMValueRef buf = mma_stage_buf(e, mma);
+	if (!sel)
+		return buf;
+	LLVMValueRef off = LLVMBuildZExt(e->b, LLVMBuildMul(e->b, sel, c_i32(e, stage_stride(mma)), ""), ty_i64(e), "");
+	return LLVMBuildGEP2(e->b, LLVMInt8TypeInContext(e->ctx), buf, &off, 1, "");
+}
+
+LLVMValueRef mma_stage_base(E *e, Op *mma)
+{
+	Op *loop = op_attr_int(mma, "stages", 1) > 1 ? loop_of(mma) : NULL;
+	return stage_at(e, mma, loop ? stage_of_step(e, loop, 0) : NULL);
+}
+
+bool mma_stage_pipelined(const Op *mma)
+{
+	return op_attr_int(mma, "stages", 1) > 1 && loop_of(mma);
+}
+
+/* emit load ld as the copies of the step whose induction value is `at`,
+ * into stage half sel, under `guard` (NULL: always) */
+static void copy_for_step(E *e, Op *ld, Value *ivv, LLVMValueRef at, LLVMValueRef sel, LLVMValueRef guard)
+{
+	LLVMBasicBlockRef after = NULL;
+	if (guard) {
+		LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "prefetch");
+		after = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "prefetch.done");
+		LLVMBuildCondBr(e->b, guard, go, after);
+		LLVMPositionBuilderAtEnd(e->b, go);
+	}
+	TV *saved = e->tv[ivv->id];
+	TV *t = tv_new(e, ivv);
+	for (int k = 0; k < t->n; k++)
+		t->r[k] = at;
+	set(e, ivv, t);
+	e->stage_sel = sel;
+	e->stage_raw = true;
+	e->table[ld->info->code](e, ld);
+	e->stage_sel = NULL;
+	e->stage_raw = false;
+	e->tv[ivv->id] = saved;
+	if (guard) {
+		LLVMBuildBr(e->b, after);
+		LLVMPositionBuilderAtEnd(e->b, after);
+	}
+}
+
+static void commit(E *e)
+{
+	asm_call(e, LLVMVoidTypeInContext(e->ctx), "cp.async.commit_group;", "~{memory}", NULL, 0);
+}
+
+void mma_pipeline_prologue(E *e, Op *loop)
+{
+	Block *body = loop->regions[0].first;
+	bool any = false;
+	for (Op *x = body->first; x; x = x->next)
+		any |= x->info->code == AS_tiled_load && op_attr_flag(x, "prefetch");
+	if (!any)
+		return;
+	LLVMValueRef lb = scalar(e, loop->operands[0]), ub = scalar(e, loop->operands[1]);
+	bool uns = op_attr_flag(loop, "unsignedCmp");
+	LLVMValueRef runs = LLVMBuildICmp(e->b, uns ? LLVMIntULT : LLVMIntSLT, lb, ub, "");
+	barrier(e);     /* the buffer's last product before the loop */
+	for (Op *x = body->first; x; x = x->next)
+		if (x->info->code == AS_tiled_load && op_attr_flag(x, "prefetch"))
+			copy_for_step(e, x, body->args[0], lb, c_i32(e, 0), runs);
+	commit(e);
+}
+
+bool mma_prefetch(E *e, Op *ld)
+{
+	Op *loop = loop_of(ld);
+	if (e->stage_raw || !op_attr_flag(ld, "prefetch") || !loop)
+		return false;
+	Value *ivv = loop->regions[0].first->args[0];
+	LLVMValueRef iv = scalar(e, ivv), ub = scalar(e, loop->operands[1]), step = scalar(e, loop->operands[2]);
+	bool uns = op_attr_flag(loop, "unsignedCmp");
+	mma_stage_copy_begin(e, ld);      /* this half's last reader: the product two steps back */
+	LLVMValueRef next = LLVMBuildAdd(e->b, iv, step, "");
+	LLVMValueRef more = LLVMBuildICmp(e->b, uns ? LLVMIntULT : LLVMIntSLT, next, ub, "");
+	copy_for_step(e, ld, ivv, next, stage_of_step(e, loop, 1), more);
+	/* the tile itself is this step's copy, made a step ago: no registers */
+	TV *t = tv_new(e, ld->results[0]);
+	for (int k = 0; k < t->n; k++)
+		t->r[k] = LLVMGetPoison(elem_ty(e, tile_elem(ld->results[0]->type)));
+	set(e, ld->results[0], t);
+	/* one group per step (empty on the last), so wait_group 1 is this step's */
+	bool last = true;
+	for (Op *x = ld->next; x; x = x->next)
+		if (x->info->code == AS_tiled_load && op_attr_flag(x, "prefetch"))
+			last = false;
+	if (last)
+		commit(e);
+	return true;
 }

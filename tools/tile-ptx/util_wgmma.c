@@ -107,7 +107,7 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 	LLVMTypeRef rt = half || integer ? i32 : LLVMTypeOf(acc[0]);
 	char cc = half || integer ? 'r' : 'f';
 
-	LLVMValueRef buf = mma_stage_buf(e, op);
+	LLVMValueRef buf = mma_stage_base(e, op);     /* this step's half when pipelined */
 	LLVMValueRef boff = c_i64(e, mma_stage_b_offset(op));
 	LLVMValueRef bbase = LLVMBuildGEP2(e->b, i8, buf, &boff, 1, "");
 	bool ca = mma_operand_copied(op, 0), cb = mma_operand_copied(op, 1);
@@ -117,8 +117,8 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 		mma_stage_store(e, A, ea, buf, t->m, t->k, false, w);
 	if (!cb)
 		mma_stage_store(e, B, ea, bbase, t->k, t->n, !bmn, wb);
-	if (ca || cb)
-		asm_plain(e, "cp.async.wait_all;");    /* the operands tile-sched sent by cp.async */
+	if (ca || cb)      /* the operands tile-sched sent by cp.async; pipelined: the next step's stay in flight */
+		asm_plain(e, mma_stage_pipelined(op) ? "cp.async.wait_group 1;" : "cp.async.wait_all;");
 	asm_plain(e, "fence.proxy.async.shared::cta;");
 	barrier(e);
 

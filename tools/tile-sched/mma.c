@@ -122,6 +122,64 @@ static void stage_direct(F *f, Op *op, const MmaTiling *t, int k)
 	op_set_attr(f->m, ld, "to_stage", attr_bool(f->m, true));
 }
 
+/* Is v made inside op (a result of a nested op or an argument of one of its blocks)? */
+static bool made_inside(const Op *op, const Value *v)
+{
+	const Block *b = v->def ? v->def->parent : v->owner;
+	while (b && b->parent) {
+		const Op *p = b->parent->parent;
+		if (p == op)
+			return true;
+		if (!p)
+			break;
+		b = p->parent;
+	}
+	return false;
+}
+
+static int count_mma(Op *op, void *ctx)
+{
+	*(int *)ctx += op->info->code == CT_mmaf || op->info->code == CT_mmai;
+	return 0;
+}
+
+/* Two stages (docs/lowering.md §10, "pipelined K loop"): a product in the
+ * body of a `for` whose copied operands (to_stage loads in the body) depend
+ * on the loop only through its induction variable: tile-ptx copies the
+ * first step's tiles before the loop and, each step, the next step's into
+ * the other half of a doubled staging buffer while this step's product
+ * runs. The product gets `stages` = 2, each such load `prefetch`. Only the
+ * loop's one product (the staging buffer is shared), and only while two
+ * stages fit the 48 KiB of static shared memory. */
+static void pipeline(F *f, Op *op)
+{
+	Block *body = op->parent;
+	Op *loop = body && body->parent ? body->parent->parent : NULL;
+	if (!loop || loop->info->code != CT_for || body != loop->regions[0].first || body->nargs < 1)
+		return;
+	int n = 0;
+	op_walk(loop, count_mma, &n);
+	int64_t bytes = 0;
+	Op *lds[2];
+	int nl = 0;
+	for (int k = 0; k < 2; k++) {
+		Op *ld = op->operands[k]->def;
+		int eb = elem_bytes(tile_elem(op->operands[k]->type));
+		bytes += type_num_elements(op->operands[k]->type) * eb + 1024;
+		if (!ld || !op_attr_flag(ld, "to_stage"))
+			continue;
+		for (int j = 0; j < ld->noperands; j++)
+			if (ld->operands[j] != body->args[0] && made_inside(loop, ld->operands[j]))
+				return;
+		lds[nl++] = ld;
+	}
+	if (n != 1 || nl == 0 || 2 * bytes > 48 * 1024)
+		return;
+	op_set_attr(f->m, op, "stages", attr_int(f->m, 2, NULL));
+	for (int i = 0; i < nl; i++)
+		op_set_attr(f->m, lds[i], "prefetch", attr_bool(f->m, true));
+}
+
 void mma_fix(F *f)
 {
 	for (int i = 0; i < f->nmmas; i++) {
@@ -135,6 +193,8 @@ void mma_fix(F *f)
 			if (!getenv("TILE_SCHED_NO_CP_ASYNC"))
 				for (int k = 0; k < 2; k++)
 					stage_direct(f, op, &t, k);
+			if (!getenv("TILE_SCHED_NO_CP_ASYNC") && !getenv("TILE_SCHED_NO_PIPELINE"))
+				pipeline(f, op);
 			continue;
 		}
 		for (int k = 0; k < 2; k++) {
