@@ -589,6 +589,30 @@ def c_mm_mixed(M, N, K, tm, tn):
     return b
 
 
+FMHA = os.path.join(ROOT, "tests", "fmha")
+
+
+def c_fmha(B, H, S, N, D, tm, causal):
+    """tests/fmha: softmax(Q K^T * scale [causal mask]) V per (batch, head),
+    f16 inputs in [-1, 1]; S query rows and N keys ragged against the tiles.
+    The reference is float64 from the same f16 inputs; the kernel rounds P
+    to f16 before the second product (as every FlashAttention does), so
+    outputs agree to ~1e-3."""
+    def b(rng):
+        q = rng.uniform(-1, 1, size=(B, H, S, D)).astype(np.float16)
+        k = rng.uniform(-1, 1, size=(B, H, N, D)).astype(np.float16)
+        v = rng.uniform(-1, 1, size=(B, H, N, D)).astype(np.float16)
+        scale = 1.0 / np.sqrt(D)
+        s = np.einsum("bhmd,bhnd->bhmn", q.astype(np.float64), k.astype(np.float64)) * np.float32(scale)
+        if causal:
+            s = np.where(np.arange(N)[None, :] > np.arange(S)[:, None], -np.inf, s)
+        p = np.exp(s - s.max(axis=-1, keepdims=True))
+        want = np.einsum("bhmn,bhnd->bhmd", p / p.sum(axis=-1, keepdims=True), v.astype(np.float64))
+        o = np.zeros((B, H, S, D), np.float16)
+        return [A(q), A(k), A(v), A(o), F32(scale)], (-(-S // tm), B * H, 1), {3: want.astype(np.float16)}
+    return b
+
+
 def X(bc, prefix, build, tol, targets=EVERY):
     return Extra(bc, prefix, build, tol, targets)
 
@@ -671,4 +695,6 @@ CASES = {
     "mm_splitk_f16": X(f"{MM2}/mm_splitk_f16.tileirbc", "mm_splitk_", c_mm_splitk(100, 72, 100, 64, 64, 32), 0),
     "mm_epilogue_f16": X(f"{MM2}/mm_epilogue_f16.tileirbc", "mm_epilogue_", c_mm_epilogue(100, 72, 100, 64, 64), 0),
     "mm_mixed_i8u8": X(f"{MM2}/mm_mixed_i8u8.tileirbc", "mm_mixed_", c_mm_mixed(100, 72, 100, 64, 64), 0),
+    "fmha_f16": X(f"{FMHA}/fmha_f16.tileirbc", "fmha", c_fmha(2, 2, 100, 150, 64, 64, False), 4e-3),
+    "fmha_f16_causal": X(f"{FMHA}/fmha_f16_causal.tileirbc", "fmha", c_fmha(1, 2, 150, 150, 64, 64, True), 4e-3),
 }

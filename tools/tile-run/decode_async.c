@@ -13,8 +13,9 @@
  *   wgmma.fence / commit_group / wait_group N
  *   wgmma.mma_async.sync.aligned.m64nNkK[.satfinite].D.A.B {d..}, descA, descB, scale-d[, ±1, ±1[, tA, tB]]
  * Operands beyond Insn's fixed slots (wgmma's D registers, address offsets)
- * go to Module.xs from Insn.target. Unsupported forms (wgmma with A in
- * registers, .multicast, im2col, reductions) are a clear error. */
+ * go to Module.xs from Insn.target (wgmma with A in registers: its four A
+ * registers after the D ones). Unsupported forms (.multicast, im2col,
+ * reductions) are a clear error. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,14 +249,16 @@ static int dec_wgmma(DecodeCtx *dc, Insn *in, const char *opc, char **parts, int
 	if (!(half || tf32 || f8 || i8) || n < 8 || n > 256 || n % 8 || (i8 && n > 24 && n % 16))
 		return dc_bad(dc, "unsupported wgmma shape or types: '%s'%s", opc, ""), -1;
 	int nd = d == TY_F16 ? n / 4 : n / 2;
-	/* d, a-desc, b-desc, scale-d, then immediates: half: sa, sb, tA, tB; tf32/f8: sa, sb; int: none */
-	int nimm = half ? 4 : i8 ? 0 : 2;
+	/* d, a-desc, b-desc, scale-d, then immediates: half: sa, sb, tA, tB; tf32/f8: sa, sb; int: none.
+	 * A in registers ({a0..a3}: the warp's 16 rows as mma.sync's A fragment): half: sa, sb, tB */
+	bool areg = nops >= 2 && ops[1].kind == RO_VEC;
+	int nimm = half ? (areg ? 3 : 4) : i8 ? 0 : 2;
 	if (nops != 4 + nimm)
-		return dc_bad(dc, "unsupported wgmma operands (A in registers?) in '%s'%s", opc, ""), -1;
+		return dc_bad(dc, "unsupported wgmma operands in '%s'%s", opc, ""), -1;
 	if (ops[0].kind != RO_VEC || ops[0].nsub != nd)
 		return dc_bad(dc, "'%s': the D vector has the wrong number of registers%s", opc, ""), -1;
-	if (ops[1].kind == RO_VEC)
-		return dc_bad(dc, "wgmma with A in registers is not supported: '%s'%s", opc, ""), -1;
+	if (areg && ops[1].nsub != 4)
+		return dc_bad(dc, "'%s': A in registers takes 4 registers%s", opc, ""), -1;
 	in->target = dc->m->nxs;
 	for (int k = 0; k < nd; k++) {
 		int32_t sl;
@@ -263,8 +266,19 @@ static int dec_wgmma(DecodeCtx *dc, Insn *in, const char *opc, char **parts, int
 			return -1;
 		xs_add(dc->m, sl);
 	}
-	if (!dc_src(dc, &ops[1], TY_B64, &in->s[0]) || !dc_src(dc, &ops[2], TY_B64, &in->s[1]) ||
-	    !dc_src(dc, &ops[3], TY_PRED, &in->s[2]))
+	if (areg) {
+		in->boolop |= AF_A_REGS;
+		for (int k = 0; k < 4; k++) {
+			int32_t sl;
+			if (!dc_src(dc, &ops[1].sub[k], TY_B32, &sl))
+				return -1;
+			xs_add(dc->m, sl);
+		}
+		in->s[0] = 0;
+	} else if (!dc_src(dc, &ops[1], TY_B64, &in->s[0])) {
+		return -1;
+	}
+	if (!dc_src(dc, &ops[2], TY_B64, &in->s[1]) || !dc_src(dc, &ops[3], TY_PRED, &in->s[2]))
 		return -1;
 	for (int k = 0; k < nimm; k++) {
 		if (ops[4 + k].kind != RO_IMM || ops[4 + k].imm.kind != TK_INT)
@@ -276,9 +290,10 @@ static int dec_wgmma(DecodeCtx *dc, Insn *in, const char *opc, char **parts, int
 			in->boolop |= AF_NEG_A;
 		if (k == 1 && v < 0)
 			in->boolop |= AF_NEG_B;
-		if (k == 2 && v)
+		int slot = areg && k >= 2 ? k + 1 : k;     /* register A has no transpose */
+		if (slot == 2 && v)
 			in->boolop |= AF_TRANS_A;
-		if (k == 3 && v)
+		if (slot == 3 && v)
 			in->boolop |= AF_TRANS_B;
 	}
 	in->ty = (uint8_t)a;

@@ -122,6 +122,7 @@ void warp_check(Cta *c, int warp);
 void warp_check_thread(Cta *c, Thread *t);
 /* exec_mma.c: mma.sync of a warp whose lanes L[0..31] all arrived */
 void mma_resolve(Cta *c, Thread **L, const Insn *in);
+void wgmma_resolve(Cta *c, Thread **L, const Insn *in);      /* exec_wgmma.c: A in registers */
 void bar_check(Cta *c, int id);
 void thread_exited(Thread *t);
 

@@ -210,8 +210,19 @@ int run_thread(Thread *t)
 		case OP_MBARRIER: case OP_ASYNC:
 			st = exec_async(t, in);
 			break;
-		case OP_WGMMA:
-			st = exec_wgmma(t, in);
+		case OP_WGMMA:     /* A in registers: a warp collective (exec_warp.c) */
+			if (!(in->mode == WG_MMA && (in->boolop & AF_A_REGS))) {
+				st = exec_wgmma(t, in);
+				break;
+			}
+			st = exec_warp(t, in);
+			if (st == ST_BLOCK) {
+				warp_check_thread(c, t);
+				if (r->status)
+					st = ST_FAULT;
+				else if (t->state == TS_RUN)
+					st = ST_JUMP;
+			}
 			break;
 		default:
 			fault(t, in, "instruction not implemented by tile-run");

@@ -80,7 +80,8 @@ enum { MB_INIT = 1, MB_ARRIVE, MB_ARRIVE_DROP, MB_EXPECT_TX, MB_COMPLETE_TX, MB_
 enum { AS_MBAR_ARRIVE = 1, AS_BULK, AS_TENSOR, AS_NOP };        /* OP_ASYNC */
 enum { WG_FENCE = 1, WG_COMMIT, WG_WAIT, WG_MMA };              /* OP_WGMMA */
 /* Insn.boolop bits of those ops */
-enum { AF_PARITY = 1, AF_EXPECT_TX = 2, AF_NOINC = 4, AF_TRANS_A = 8, AF_TRANS_B = 16, AF_NEG_A = 32, AF_NEG_B = 64 };
+enum { AF_PARITY = 1, AF_EXPECT_TX = 2, AF_NOINC = 4, AF_TRANS_A = 8, AF_TRANS_B = 16, AF_NEG_A = 32, AF_NEG_B = 64,
+       AF_A_REGS = 128 /* wgmma: A in registers (Module.xs after D) */ };
 enum { MMA_M16N8K16 = 1, MMA_M16N8K8, MMA_M16N8K32, MMA_M8N8K4 };     /* mma.sync shapes (exec_mma.c) */
 /* exec_mma.c: the registers of A, B and C/D of an mma.sync shape and its
  * A, B, D types; false if tile-run does not have it */

@@ -1,0 +1,60 @@
+#!/usr/bin/env bats
+# Attention forward (issues 15 and 16: "FMHA forward with online softmax,
+# causal and not"): tests/fmha/kernels.py, exported by tests/fmha/gen-fmha
+# (cuTile 1.7.0: 4-D [batch, heads, seq, 64] f16/bf16, K read through a
+# transposed view, two products per K/V step with the running row maximum
+# and sum between them, ragged sequence lengths). Compiled for sm_80, sm_90
+# (wgmma) and sm_120, run on tile-run against a float64 numpy reference;
+# NVIDIA's PTX of the same bytecode too (sm_90: wgmma with A in registers,
+# which tile-run runs as a warp collective).
+load helpers
+
+setup() { setup_scratch; }
+teardown() { teardown_scratch; }
+
+PY=/usr/bin/python3
+F="$BATS_TEST_DIRNAME/fmha"
+
+need_run() {
+	[ -x "$BIN/tile-run" ] || skip "tile-run not built"
+	"$PY" -c 'import numpy' 2>/dev/null || skip "no numpy for $PY (apt-get install python3-numpy)"
+}
+
+@test "fmha: f16 (causal and not) and bf16 compile for sm_80/90/120: two products a step (mma.sync; wgmma on sm_90), exp2, no local memory, ptxas accepts, no spills" {
+	require_ptxas
+	for k in fmha_f16 fmha_f16_causal fmha_bf16; do
+		for sm in sm_80 sm_90 sm_120; do
+			tileiras "$F/$k.tileirbc" --gpu-name $sm --emit=ptx -o "$SCRATCH/k.ptx" || fail "$k $sm"
+			if [ $sm = sm_90 ]; then
+				[ "$(grep -c 'wgmma.mma_async' "$SCRATCH/k.ptx")" -ge 2 ] || fail "$k $sm: not wgmma"
+			else
+				grep -q 'mma.sync.aligned.m16n8k16' "$SCRATCH/k.ptx" || fail "$k $sm: no mma.sync"
+			fi
+			grep -q 'ex2.approx' "$SCRATCH/k.ptx" || fail "$k $sm: no exp2"
+			if grep -q '\.local' "$SCRATCH/k.ptx"; then fail "$k $sm: local memory"; fi
+			ptxas -arch=$sm -v "$SCRATCH/k.ptx" -o "$SCRATCH/k.cubin" 2>"$SCRATCH/v" || fail "$k $sm: ptxas: $(head -3 "$SCRATCH/v")"
+			if grep -E '[1-9][0-9]* bytes spill' "$SCRATCH/v"; then fail "$k $sm: spills"; fi
+		done
+	done
+}
+
+@test "fmha: values against numpy on tile-run (causal and not, ragged 100/150 rows, sm_80/90/120, 1/4/8 warps)" {
+	need_run
+	run "$PY" "$ROOT/tests/run/run-corpus" --bin "$BIN" --targets sm_80,sm_90,sm_120 fmha_f16 fmha_f16_causal
+	echo "$output" | grep -v '^ok' || true
+	assert_success
+	if echo "$output" | grep -q '^FAIL'; then fail "a run failed"; fi
+	[ "$(echo "$output" | grep -c '^ok ')" -eq 18 ] || fail "not 18 runs"
+}
+
+@test "fmha: NVIDIA's PTX of the same kernels on tile-run against numpy (sm_90: wgmma with A in registers)" {
+	need_run
+	require_nvidia
+	run "$PY" "$ROOT/scripts/check-emulator" --bin "$BIN" --cache "$SCRATCH/nv" --targets sm_80,sm_90,sm_120 \
+		fmha_f16 fmha_f16_causal
+	echo "$output" | tail -12
+	assert_success
+	assert_output --partial "NVIDIA ok 6; ours ok 6"
+	grep -l 'wgmma.mma_async.sync.aligned.m64n[0-9]*k16.f32.f16.f16 {[^}]*}, {' "$SCRATCH"/nv/*sm_90.ptx >/dev/null ||
+		fail "NVIDIA's sm_90 PTX has no register-A wgmma any more"
+}
