@@ -112,6 +112,16 @@ static void frag_layout(const MmaTiling *t, const MmaFrag *f, int64_t ld, int64_
 void mma_layout_a(const MmaTiling *t, Layout *l)
 {
 	const MmaAtom *a = t->atom;
+	if (t->wg) {    /* wgmma's A in registers: the warp's 16 rows of each m64 block, mma.sync's A fragment */
+		Layout f;
+		int64_t k = t->k, mg = t->m / t->wm;
+		frag_layout(t, &a->a, k, t->kt, a->k, t->mt, 64 * k, 0, 0, &f);
+		layout_init(l);
+		for (int md = 0; md < 2; md++)
+			layout_add_mode(l, f.begin[md + 1] - f.begin[md], f.shape + f.begin[md], f.stride + f.begin[md]);
+		add(l, 3, (int64_t[]){ 4, t->wm, t->wn }, (int64_t[]){ 16 * k, mg * k, 0 });
+		return;
+	}
 	frag_layout(t, &a->a, t->k, t->kt, a->k, t->mt, a->m * t->k, t->m / t->wm * t->k, 0, l);
 }
 

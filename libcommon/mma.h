@@ -75,7 +75,10 @@ bool mma_choose(const Type *a, const Type *c, int64_t m, int64_t n, int64_t k, i
  * mma.sync m16n8 accumulator fragment (PTX ISA "wgmma .m64nNk16 register
  * fragment D"), so the C layout is
  *   V (atom C values, nt:8, mt:64*N)  L (q, g)  W (4:16*N, wm:(M/wm)*N, wn:N/wn)
- * with D register i of instruction j at register j*nt*4 + i. False when
+ * with D register i of instruction j at register j*nt*4 + i; mma_layout_a
+ * of such a tiling is wgmma's A-in-registers fragment (the atom's A
+ * fragment per warp's 16 rows, kt:atom k, mt:64*K; replicated over wn),
+ * which the C layout of a product of the same shape already is. False when
  * the target, types or shape do not fit (M not a multiple of 64 per
  * warpgroup row, warps not a multiple of 4, N/wn not 8..256). */
 bool mma_wgmma_tiling(const MmaAtom *atom, int64_t m, int64_t n, int64_t k, int warps, MmaTiling *t);

@@ -5,8 +5,10 @@
 # transposed view, two products per K/V step with the running row maximum
 # and sum between them, ragged sequence lengths). Compiled for sm_80, sm_90
 # (wgmma) and sm_120, run on tile-run against a float64 numpy reference;
-# NVIDIA's PTX of the same bytecode too (sm_90: wgmma with A in registers,
-# which tile-run runs as a warp collective).
+# NVIDIA's PTX of the same bytecode too. On sm_90 both compilers feed the
+# second product (P V) to wgmma with A in registers (tile-run runs that as a
+# warp collective): P, the first product's accumulator, is already in
+# wgmma's A fragment, so it never goes through shared memory.
 load helpers
 
 setup() { setup_scratch; }
@@ -27,6 +29,9 @@ need_run() {
 			tileiras "$F/$k.tileirbc" --gpu-name $sm --emit=ptx -o "$SCRATCH/k.ptx" || fail "$k $sm"
 			if [ $sm = sm_90 ]; then
 				[ "$(grep -c 'wgmma.mma_async' "$SCRATCH/k.ptx")" -ge 2 ] || fail "$k $sm: not wgmma"
+				# P (the first product's accumulator, already wgmma's A fragment) feeds P V from registers
+				grep -q 'wgmma.mma_async.sync.aligned.m64n[0-9]*k16.f32.[bf]*16.[bf]*16 {[^}]*}, {%r[0-9]*, %r[0-9]*, %r[0-9]*, %r[0-9]*}, %rd' "$SCRATCH/k.ptx" ||
+					fail "$k $sm: P V not from registers"
 			else
 				grep -q 'mma.sync.aligned.m16n8k16' "$SCRATCH/k.ptx" || fail "$k $sm: no mma.sync"
 			fi

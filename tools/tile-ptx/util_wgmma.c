@@ -76,6 +76,17 @@ static void asm_plain(E *e, const char *text)
 	asm_many(e, text, NULL, 'r', 0, NULL, 0, "", false);
 }
 
+/* k elements as one 32-bit register, the first in the low bits */
+static LLVMValueRef pack32(E *e, LLVMValueRef *x, int k)
+{
+	if (k == 1)
+		return LLVMGetTypeKind(LLVMTypeOf(x[0])) == LLVMIntegerTypeKind ? x[0] : LLVMBuildBitCast(e->b, x[0], ty_i32(e), "");
+	LLVMValueRef v = LLVMGetUndef(LLVMVectorType(LLVMTypeOf(x[0]), (unsigned)k));
+	for (int i = 0; i < k; i++)
+		v = LLVMBuildInsertElement(e->b, v, x[i], c_i32(e, i), "");
+	return LLVMBuildBitCast(e->b, v, ty_i32(e), "");
+}
+
 /* the shared-window address of p (an i8 addrspace(3) pointer), i64 */
 static LLVMValueRef smem_addr(E *e, LLVMValueRef p)
 {
@@ -110,14 +121,21 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 	LLVMValueRef buf = mma_stage_base(e, op);     /* this step's half when pipelined */
 	LLVMValueRef boff = c_i64(e, mma_stage_b_offset(op));
 	LLVMValueRef bbase = LLVMBuildGEP2(e->b, i8, buf, &boff, 1, "");
-	bool ca = mma_operand_copied(op, 0), cb = mma_operand_copied(op, 1);
+	/* A already in wgmma's register fragment (e.g. attention's P, made by a
+	 * product of the same shape): straight from the registers */
+	Layout ra, have = A->lay;
+	mma_layout_a(t, &ra);
+	layout_canonicalize(&ra);
+	layout_canonicalize(&have);
+	bool areg = layout_equal(&ra, &have) && !mma_operand_copied(op, 0);
+	bool ca = areg || mma_operand_copied(op, 0), cb = mma_operand_copied(op, 1);
 	if (!ca && !cb)
 		barrier(e);     /* every warpgroup is done with the buffer's previous products (a copy had one) */
 	if (!ca)
 		mma_stage_store(e, A, ea, buf, t->m, t->k, false, w);
 	if (!cb)
 		mma_stage_store(e, B, ea, bbase, t->k, t->n, !bmn, wb);
-	if (ca || cb)      /* the operands tile-sched sent by cp.async; pipelined: the next step's stay in flight */
+	if (mma_operand_copied(op, 0) || cb)      /* the operands tile-sched sent by cp.async; pipelined: the next step's stay in flight */
 		asm_plain(e, mma_stage_pipelined(op) ? "cp.async.wait_group 1;" : "cp.async.wait_all;");
 	asm_plain(e, "fence.proxy.async.shared::cta;");
 	barrier(e);
@@ -138,12 +156,19 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 	char head[160];
 	snprintf(head, sizeof head, "wgmma.mma_async.sync.aligned.m64n%lldk%d%s.%s.%s.%s", (long long)nw, t->atom->k,
 		 integer ? ".satfinite" : "", dt, at, bt);
+	/* operands: $0.. D, their tied old values, A (descriptor, or four
+	 * registers), B's descriptor, scale-d */
+	int na = areg ? 4 : 1, ia = 2 * nd, ib = ia + na, isc = ib + 1;
 	StrBuf text = { 0 };
-	sb_printf(&text, "{\n.reg .pred p;\nsetp.ne.b32 p, $%d, 0;\n%s {", 2 * nd + 2, head);
+	sb_printf(&text, "{\n.reg .pred p;\nsetp.ne.b32 p, $%d, 0;\n%s {", isc, head);
 	for (int i = 0; i < nd; i++)
 		sb_printf(&text, "%s$%d", i ? ", " : "", i);
-	sb_printf(&text, "}, $%d, $%d, p%s;\n}", 2 * nd, 2 * nd + 1,
-		  integer ? "" : !f16in ? ", 1, 1" : bmn ? ", 1, 1, 0, 1" : ", 1, 1, 0, 0");
+	if (areg)
+		sb_printf(&text, "}, {$%d, $%d, $%d, $%d}, $%d, p%s;\n}", ia, ia + 1, ia + 2, ia + 3, ib,
+			  integer ? "" : !f16in ? ", 1, 1" : bmn ? ", 1, 1, 1" : ", 1, 1, 0");
+	else
+		sb_printf(&text, "}, $%d, $%d, p%s;\n}", ia, ib,
+			  integer ? "" : !f16in ? ", 1, 1" : bmn ? ", 1, 1, 0, 1" : ", 1, 1, 0, 0");
 
 	int64_t per = nw / 2;                          /* accumulator values of one instruction */
 	LLVMValueRef *regs = xcalloc((size_t)(t->mt * nd), sizeof *regs);
@@ -161,7 +186,8 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 		}
 	asm_plain(e, "wgmma.fence.sync.aligned;");
 	int64_t kstep = 32;                            /* bytes of K per instruction */
-	LLVMValueRef *args = xcalloc((size_t)nd + 3, sizeof *args);
+	LLVMValueRef *args = xcalloc((size_t)nd + 6, sizeof *args);
+	int vpr = 4 / eb;                              /* A elements per 32-bit register */
 	for (int64_t kk = 0; kk < t->kt; kk++) {
 		int64_t kb = kk * kstep / w, ko = kk * kstep % w;
 		for (int64_t j = 0; j < t->mt; j++) {
@@ -170,10 +196,17 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 			LLVMValueRef baddr = LLVMBuildAdd(e->b, bb, c_i64(e, bmn ? kk * t->atom->k * wb : kb * t->n * w + ko), "");
 			for (int i = 0; i < nd; i++)
 				args[i] = regs[j * nd + i];
-			args[nd] = descriptor(e, aaddr, w, 0);
-			args[nd + 1] = descriptor(e, baddr, wb, bmn ? t->k * wb : 0);
-			args[nd + 2] = c_i32(e, 1);
-			LLVMValueRef call = asm_many(e, text.s, rt, cc, nd, args, nd + 3, "llr", true);
+			int x = nd;
+			if (areg) {     /* the A layout's registers of instruction (j, kk): (kk + kt*j) * 4 * vpr on */
+				LLVMValueRef *ar = A->r + (kk + t->kt * j) * 4 * vpr;
+				for (int r = 0; r < 4; r++)
+					args[x++] = pack32(e, ar + r * vpr, vpr);
+			} else {
+				args[x++] = descriptor(e, aaddr, w, 0);
+			}
+			args[x++] = descriptor(e, baddr, wb, bmn ? t->k * wb : 0);
+			args[x++] = c_i32(e, 1);
+			LLVMValueRef call = asm_many(e, text.s, rt, cc, nd, args, x, areg ? "rrrrlr" : "llr", true);
 			for (int i = 0; i < nd; i++)
 				regs[j * nd + i] = out_of(e, call, nd, i);
 		}
