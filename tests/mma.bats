@@ -111,11 +111,16 @@ MM="$CORPUS/13.4/matmul.tileirbc"
 	check bmm_i8 sm_90 'mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32' 8
 }
 
-@test "mma: mmaf_scaled compiles on sm_100/sm_120 (decoded, scaled f32 operands, FMA) and is refused below as NVIDIA's (exit 5)" {
+@test "mma: mmaf_scaled compiles on sm_100/sm_120 (decoded, scaled f32 operands, FMA in K chunks of 16, no spills) and is refused below as NVIDIA's (exit 5)" {
 	require_ptxas
 	for g in sm_100 sm_120; do
 		tileiras --gpu-name $g --emit=ptx -o "$SCRATCH/s.ptx" "$BATS_TEST_DIRNAME/mma/mm_scaled_e4m3.tileirbc"
 		grep -q "fma.rn.f32" "$SCRATCH/s.ptx"
+		# the f32 product over K = 64 as four K chunks of 16 (tile-lower fma_mma.c): no spills at 4 warps
+		[ "$(tile-read "$BATS_TEST_DIRNAME/mma/mm_scaled_e4m3.tileirbc" | tile-lower --gpu-name=$g --emit=text | grep -c 'cuda_tile.mmaf ')" -eq 4 ] ||
+			fail "$g: not 4 chunked products"
+		ptxas -arch=${g}a -v "$SCRATCH/s.ptx" -o "$SCRATCH/s.o" 2>"$SCRATCH/v" || fail "$g: ptxas"
+		if grep -E '[1-9][0-9]* bytes spill' "$SCRATCH/v"; then fail "$g: spills"; fi
 		tileiras --gpu-name $g -o "$SCRATCH/s.cubin" "$BATS_TEST_DIRNAME/mma/mm_scaled_e5m2.tileirbc"
 	done
 	for g in sm_80 sm_90; do

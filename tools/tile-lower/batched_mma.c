@@ -77,7 +77,7 @@ bool lower_batched_mma(Module *m, Op *fn, Op *op)
 			op_set_attr(m, mm, op->attrs[i].name, op->attrs[i].attr);
 		op_insert_before(op, mm);
 		int64_t one[3] = { 1, c->type->shape[1], c->type->shape[2] };
-		Value *d = mm->results[0];
+		Value *d = lower_fma_chunks(m, fn, mm);     /* f32 (FMA) over K chunks */
 		parts[b] = emit1(m, op, CT_reshape, 1, &d, type_tile(m, c->type->elem, 3, one));
 	}
 	Value *r = cat_tree(m, op, parts, 0, (int)bt);

@@ -21,6 +21,8 @@ int lower_to_as(Module *m, const Target *t);
 bool lower_atomic(Module *m, Op *fn, Op *op);
 /* batched_mma.c: a rank-3 mmaf / mmai as rank-2 products of its slices */
 bool lower_batched_mma(Module *m, Op *fn, Op *op);
+/* fma_mma.c: an f32 (FMA) mmaf over K > 16 as a chain of products over K chunks of 16 */
+Value *lower_fma_chunks(Module *m, Op *fn, Op *op);     /* the value that replaces op's result */
 /* scaled_mma.c: mmaf_scaled as decoded, scaled f32 operands of an mmaf */
 bool lower_scaled_mma(Module *m, Op *fn, Op *op);
 bool lower_is_pointer_view(Value *v);

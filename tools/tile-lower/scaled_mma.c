@@ -78,5 +78,9 @@ bool lower_scaled_mma(Module *m, Op *fn, Op *op)
 	op_insert_before(op, mm);
 	replace_uses(fn, op->results[0], mm->results[0]);
 	op_remove(op);
-	return r == 2 || lower_batched_mma(m, fn, mm);
+	if (r == 2) {
+		lower_fma_chunks(m, fn, mm);      /* FMA over K chunks: no spills */
+		return true;
+	}
+	return lower_batched_mma(m, fn, mm);
 }

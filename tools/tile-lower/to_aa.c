@@ -329,6 +329,8 @@ static void lower_op(L *l, Op *op)
 	case CT_mmaf: case CT_mmai:
 		if (op->operands[2]->type->rank == 3)
 			ok = lower_batched_mma(m, l->fn, op);
+		else
+			lower_fma_chunks(m, l->fn, op);
 		break;
 	case CT_mmaf_scaled:
 		ok = lower_scaled_mma(m, l->fn, op);
