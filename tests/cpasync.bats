@@ -103,4 +103,11 @@ print(d); assert d == 0'
 	assert_failure
 	assert_output --partial "to_stage on a load"
 	refute_output --partial "internal"
+	# prefetch without a pipelined product (stages edited away) likewise
+	tile-read "$L/matmul.matmul.ln6.ickz6ktd.tileirbc" | tile-lower --gpu-name=sm_80 | tile-sched |
+		sed 's/"stages": 2/"stages": 1/' >"$SCRATCH/bad2.json"
+	run tile-ptx --gpu-name=sm_80 "$SCRATCH/bad2.json"
+	assert_failure
+	assert_output --partial "prefetch on a load that is not a copy of a pipelined product"
+	refute_output --partial "internal"
 }

@@ -556,8 +556,17 @@ void mma_pipeline_prologue(E *e, Op *loop)
 bool mma_prefetch(E *e, Op *ld)
 {
 	Op *loop = loop_of(ld);
-	if (e->stage_raw || !op_attr_flag(ld, "prefetch") || !loop)
+	if (e->stage_raw || !op_attr_flag(ld, "prefetch"))
 		return false;
+	int which;
+	Op *mma = user_of(ld, &which);
+	if (!loop || !op_attr_flag(ld, "to_stage") || !mma || !mma_stage_pipelined(mma)) {
+		/* tile-sched never writes this; a hand-edited IR can */
+		diag_error(ld->loc, "'%s' op: prefetch on a load that is not a copy of a pipelined product in its loop",
+			   ld->info->name);
+		e->errors++;
+		return false;
+	}
 	Value *ivv = loop->regions[0].first->args[0];
 	LLVMValueRef iv = scalar(e, ivv), ub = scalar(e, loop->operands[1]), step = scalar(e, loop->operands[2]);
 	bool uns = op_attr_flag(loop, "unsignedCmp");
