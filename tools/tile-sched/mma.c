@@ -51,6 +51,33 @@ void mma_constrain(F *f, Op *op)
 	f->mmas[f->nmmas++] = op;
 }
 
+/* Operands of a staged product (ldmatrix or wgmma) loaded narrower than 16
+ * bytes a thread (no alignment promised): each thread keeps a run of its
+ * row (rowred's layout, classes.c), as NVIDIA's compiler does: its element
+ * addresses are then one row pointer plus immediates, so a K loop keeps a
+ * few row offsets live instead of one 64-bit offset per register, and the
+ * staging stores become vector stores (issues 15, 17). */
+void mma_prefer_rows(F *f)
+{
+	if (f->plain || getenv("TILE_SCHED_NO_MMA_ROWS"))
+		return;
+	for (int i = 0; i < f->nmmas; i++) {
+		Op *op = f->mmas[i];
+		MmaTiling t;
+		if (!tiling_of(f, op, &t) || (!t.wg && !mma_ldmatrix_ok(t.atom, tile_elem(op->operands[0]->type), target_sm(f))))
+			continue;
+		for (int k = 0; k < 2; k++) {
+			Value *v = op->operands[k];
+			Op *ld = v->def;
+			int eb = elem_bytes(tile_elem(v->type));
+			if (!ld || ld->info->code != AS_tiled_load || v->type->rank != 2 || eb < 1 ||
+			    op_attr_int(ld, "vector_bytes", 0) >= 16)
+				continue;
+			f->rowred[find(f, v->id)] = true;
+		}
+	}
+}
+
 void mma_preassign(F *f)
 {
 	for (int i = 0; i < f->nmmas; i++) {

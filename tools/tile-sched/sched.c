@@ -231,6 +231,7 @@ static void sched_fn(Module *m, Op *fn, int warps)
 				f->rowred[find(f, op->operands[k]->id)] = true;
 		}
 	}
+	mma_prefer_rows(f);
 
 	/* reduction results that take their source's layout (shape.c) */
 	shape_preassign(f);

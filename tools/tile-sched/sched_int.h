@@ -21,7 +21,8 @@ typedef struct F {
 	int *parent;
 	int *vmax;           /* by class root: 0 = not anchored, else max chunk in elements */
 	bool *pairs;         /* by class root: f4 memory access, chunks of at least 2 (a byte) */
-	bool *rowred;        /* by class root: reduced along its innermost dim */
+	bool *rowred;        /* by class root: reduced along its innermost dim, or an unaligned
+			      * MMA operand load (mma.c): keeps row runs in each thread */
 	bool plain;          /* TILE_SCHED_PLAIN_LAYOUTS: no row / broadcast-source preferences */
 	bool *assigned;
 	Layout *lay;
@@ -48,6 +49,7 @@ void shape_fix(F *f);                        /* after layouts: make ops local or
 
 /* mma.c */
 void mma_constrain(F *f, Op *op);            /* accumulator and result share a class; the op list */
+void mma_prefer_rows(F *f);                  /* unaligned operand loads keep row runs (rowred) */
 void mma_preassign(F *f);                    /* accumulator classes take the fragment layout */
 void mma_fix(F *f);                          /* after layouts: operands converted to their fragments */
 
