@@ -68,9 +68,12 @@ void mma_prefer_rows(F *f)
 			continue;
 		for (int k = 0; k < 2; k++) {
 			Value *v = op->operands[k];
+			/* a batched product's slices (tile-lower batched_mma.c): their rank-3 load */
+			while (v->def && (v->def->info->code == CT_reshape || v->def->info->code == CT_extract))
+				v = v->def->operands[0];
 			Op *ld = v->def;
 			int eb = elem_bytes(tile_elem(v->type));
-			if (!ld || ld->info->code != AS_tiled_load || v->type->rank != 2 || eb < 1 ||
+			if (!ld || ld->info->code != AS_tiled_load || v->type->rank < 2 || eb < 1 ||
 			    op_attr_int(ld, "vector_bytes", 0) >= 16)
 				continue;
 			f->rowred[find(f, v->id)] = true;
