@@ -68,8 +68,8 @@ void mma_prefer_rows(F *f)
 			continue;
 		for (int k = 0; k < 2; k++) {
 			Value *v = op->operands[k];
-			/* a batched product's slices (tile-lower batched_mma.c): their rank-3 load */
-			while (v->def && (v->def->info->code == CT_reshape || v->def->info->code == CT_extract))
+			/* through a batched product's slices (tile-lower batched_mma.c) and conversions (tf32) to the load */
+			while (v->def && (v->def->info->code == CT_reshape || v->def->info->code == CT_extract || v->def->info->code == CT_ftof))
 				v = v->def->operands[0];
 			Op *ld = v->def;
 			int eb = elem_bytes(tile_elem(v->type));
