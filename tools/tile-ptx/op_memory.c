@@ -265,6 +265,44 @@ void emit_tiled(E *e, Op *op)
 		}
 	}
 	int64_t tbits = thread_bits(&t->lay);
+	/* Versioning on the whole tile being in bounds (issue 17): where some
+	 * dim is masked, one test of the tile's far corner picks a copy of the
+	 * accesses without per-element predicates (the common case: the tile
+	 * lies inside the tensor) or the masked one; loads merge by phis. The
+	 * per-element predicates then live only on the rare path, instead of
+	 * one per element across the kernel. */
+	bool masked_dim = false;
+	for (int i = 0; i < R; i++)
+		masked_dim |= !op_attr_int_at(op, "in_bounds", i, 0);
+	bool version = masked_dim && !to_stage && !multimem && !f4 && ord.ord == LLVMAtomicOrderingNotAtomic &&
+		       t->n / vec >= 4 && !getenv("TILE_PTX_NO_VERSIONING");
+	LLVMBasicBlockRef fast_end = NULL, slow_bb = NULL, merge_bb = NULL;
+	LLVMValueRef *fast_vals = NULL;
+	if (version) {
+		LLVMValueRef full = NULL;
+		for (int i = 0; i < R; i++) {
+			if (op_attr_int_at(op, "in_bounds", i, 0))
+				continue;
+			int d = (int)op_attr_int_at(op, "dim_map", i, i);
+			LLVMValueRef end = LLVMBuildAdd(e->b, org[i], c_i64(e, tt->shape[i]), "");
+			full = and_pred(e, full, LLVMBuildICmp(e->b, LLVMIntSLE, end, mr->shape[d], ""));
+		}
+		LLVMBasicBlockRef fast_bb = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "tile.full");
+		slow_bb = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "tile.edge");
+		merge_bb = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "tile.join");
+		LLVMBuildCondBr(e->b, full, fast_bb, slow_bb);
+		LLVMPositionBuilderAtEnd(e->b, fast_bb);
+		fast_vals = store ? NULL : xcalloc((size_t)t->n, sizeof *fast_vals);
+	}
+	for (int pass = version ? 0 : 1; pass < 2; pass++) {
+	if (version && pass == 1) {
+		if (!store)
+			memcpy(fast_vals, t->r, sizeof *fast_vals * (size_t)t->n);
+		fast_end = LLVMGetInsertBlock(e->b);
+		LLVMBuildBr(e->b, merge_bb);
+		LLVMPositionBuilderAtEnd(e->b, slow_bb);
+	}
+	bool masked = pass == 1;
 	for (int r = 0; r < t->n; r += vec) {
 		if (store && !layout_reg_is_primary(&t->lay, r))
 			continue;
@@ -289,7 +327,7 @@ void emit_tiled(E *e, Op *op)
 			} else {
 				off = LLVMBuildAdd(e->b, off, LLVMBuildMul(e->b, g, mr->stride[d], ""), "");
 			}
-			if (!op_attr_int_at(op, "in_bounds", i, 0))
+			if (masked && !op_attr_int_at(op, "in_bounds", i, 0))
 				pred = and_pred(e, pred, LLVMBuildICmp(e->b, LLVMIntSLT, g, mr->shape[d], ""));
 		}
 		if (f4)
@@ -348,6 +386,20 @@ void emit_tiled(E *e, Op *op)
 				t->r[r + k] = y;
 			}
 		}
+	}
+	}     /* pass */
+	if (version) {
+		LLVMBasicBlockRef slow_end = LLVMGetInsertBlock(e->b);
+		LLVMBuildBr(e->b, merge_bb);
+		LLVMPositionBuilderAtEnd(e->b, merge_bb);
+		for (int k = 0; !store && k < t->n; k++) {
+			LLVMValueRef phi = LLVMBuildPhi(e->b, LLVMTypeOf(t->r[k]), "");
+			LLVMValueRef vals[2] = { fast_vals[k], t->r[k] };
+			LLVMBasicBlockRef bbs[2] = { fast_end, slow_end };
+			LLVMAddIncoming(phi, vals, bbs, 2);
+			t->r[k] = phi;
+		}
+		free(fast_vals);
 	}
 	if (to_stage && !e->stage_raw)
 		asm_call(e, LLVMVoidTypeInContext(e->ctx), "cp.async.commit_group;", "~{memory}", NULL, 0);
