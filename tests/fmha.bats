@@ -50,6 +50,10 @@ need_run() {
 	assert_success
 	if echo "$output" | grep -q '^FAIL'; then fail "a run failed"; fi
 	[ "$(echo "$output" | grep -c '^ok ')" -eq 18 ] || fail "not 18 runs"
+	# and race-free: the second product's staging waits for the first's reads
+	run "$PY" "$ROOT/tests/run/run-corpus" --bin "$BIN" --check racecheck --seed 3 --targets sm_80,sm_90 fmha_f16_causal
+	assert_success
+	if echo "$output" | grep -q '^FAIL'; then fail "a race"; fi
 }
 
 @test "fmha: NVIDIA's PTX of the same kernels on tile-run against numpy (sm_90: wgmma with A in registers)" {

@@ -127,10 +127,13 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 	mma_layout_a(t, &ra);
 	layout_canonicalize(&ra);
 	layout_canonicalize(&have);
-	bool areg = layout_equal(&ra, &have) && !mma_operand_copied(op, 0);
-	bool ca = areg || mma_operand_copied(op, 0), cb = mma_operand_copied(op, 1);
-	if (!ca && !cb)
-		barrier(e);     /* every warpgroup is done with the buffer's previous products (a copy had one) */
+	bool copied_a = mma_operand_copied(op, 0), cb = mma_operand_copied(op, 1);
+	bool areg = layout_equal(&ra, &have) && !copied_a;
+	bool ca = areg || copied_a;
+	/* before writing the buffer, every warpgroup must be done with its
+	 * previous products (a copy of an operand, at its load, had that barrier) */
+	if ((!ca || !cb) && !copied_a && !cb)
+		barrier(e);
 	if (!ca)
 		mma_stage_store(e, A, ea, buf, t->m, t->k, false, w);
 	if (!cb)
