@@ -270,12 +270,14 @@ void emit_tiled(E *e, Op *op)
 	 * accesses without per-element predicates (the common case: the tile
 	 * lies inside the tensor) or the masked one; loads merge by phis. The
 	 * per-element predicates then live only on the rare path, instead of
-	 * one per element across the kernel. */
+	 * one per element across the kernel. Not inside loops: there the two
+	 * copies of every access in a K loop pushed attention (already at the
+	 * register limit) into spills. */
 	bool masked_dim = false;
 	for (int i = 0; i < R; i++)
 		masked_dim |= !op_attr_int_at(op, "in_bounds", i, 0);
 	bool version = masked_dim && !to_stage && !multimem && !f4 && ord.ord == LLVMAtomicOrderingNotAtomic &&
-		       t->n / vec >= 4 && !getenv("TILE_PTX_NO_VERSIONING");
+		       t->n / vec >= 4 && !e->loop && !getenv("TILE_PTX_NO_VERSIONING");
 	LLVMBasicBlockRef fast_end = NULL, slow_bb = NULL, merge_bb = NULL;
 	LLVMValueRef *fast_vals = NULL;
 	if (version) {
