@@ -109,17 +109,24 @@ static void frag_layout(const MmaTiling *t, const MmaFrag *f, int64_t ld, int64_
 	add(l, 3, (int64_t[]){ t->wm, t->wn, t->wrep }, (int64_t[]){ sm, sn, 0 });
 }
 
+/* A warpgroup tiling's layout of fragment f in a tile of row length ld:
+ * r1 atoms at stride s1 then the m64 blocks (mt at 64 rows); warps of a
+ * group 16 rows apart, groups M/wm rows (wm) and sn columns (wn) apart */
+static void wg_layout(const MmaTiling *t, const MmaFrag *fr, int64_t ld, int64_t r1, int64_t s1, int64_t sn, Layout *l)
+{
+	Layout f;
+	frag_layout(t, fr, ld, r1, s1, t->mt, 64 * ld, 0, 0, &f);
+	layout_init(l);
+	for (int md = 0; md < 2; md++)
+		layout_add_mode(l, f.begin[md + 1] - f.begin[md], f.shape + f.begin[md], f.stride + f.begin[md]);
+	add(l, 3, (int64_t[]){ 4, t->wm, t->wn }, (int64_t[]){ 16 * ld, t->m / t->wm * ld, sn });
+}
+
 void mma_layout_a(const MmaTiling *t, Layout *l)
 {
 	const MmaAtom *a = t->atom;
 	if (t->wg) {    /* wgmma's A in registers: the warp's 16 rows of each m64 block, mma.sync's A fragment */
-		Layout f;
-		int64_t k = t->k, mg = t->m / t->wm;
-		frag_layout(t, &a->a, k, t->kt, a->k, t->mt, 64 * k, 0, 0, &f);
-		layout_init(l);
-		for (int md = 0; md < 2; md++)
-			layout_add_mode(l, f.begin[md + 1] - f.begin[md], f.shape + f.begin[md], f.stride + f.begin[md]);
-		add(l, 3, (int64_t[]){ 4, t->wm, t->wn }, (int64_t[]){ 16 * k, mg * k, 0 });
+		wg_layout(t, &a->a, t->k, t->kt, a->k, 0, l);
 		return;
 	}
 	frag_layout(t, &a->a, t->k, t->kt, a->k, t->mt, a->m * t->k, t->m / t->wm * t->k, 0, l);
@@ -135,13 +142,7 @@ void mma_layout_c(const MmaTiling *t, Layout *l)
 {
 	const MmaAtom *a = t->atom;
 	if (t->wg) {
-		Layout f;
-		int64_t n = t->n, mg = t->m / t->wm;
-		frag_layout(t, &a->c, n, t->nt, a->n, t->mt, 64 * n, 0, 0, &f);
-		layout_init(l);
-		for (int md = 0; md < 2; md++)
-			layout_add_mode(l, f.begin[md + 1] - f.begin[md], f.shape + f.begin[md], f.stride + f.begin[md]);
-		add(l, 3, (int64_t[]){ 4, t->wm, t->wn }, (int64_t[]){ 16 * n, mg * n, n / t->wn });
+		wg_layout(t, &a->c, t->n, t->nt, a->n, t->n / t->wn, l);
 		return;
 	}
 	frag_layout(t, &a->c, t->n, t->nt, a->n, t->mt, a->m * t->n, t->m / t->wm * t->n, t->n / t->wn, l);

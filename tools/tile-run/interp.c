@@ -184,6 +184,7 @@ int run_thread(Thread *t)
 			break;
 		case OP_SHFL: case OP_VOTE: case OP_REDUX: case OP_MATCH: case OP_ACTIVEMASK: case OP_ELECT:
 		case OP_LDMATRIX: case OP_STMATRIX: case OP_MMA:
+		warp_collective:
 			st = exec_warp(t, in);
 			if (st == ST_BLOCK) {
 				warp_check_thread(c, t);
@@ -211,18 +212,9 @@ int run_thread(Thread *t)
 			st = exec_async(t, in);
 			break;
 		case OP_WGMMA:     /* A in registers: a warp collective (exec_warp.c) */
-			if (!(in->mode == WG_MMA && (in->boolop & AF_A_REGS))) {
-				st = exec_wgmma(t, in);
-				break;
-			}
-			st = exec_warp(t, in);
-			if (st == ST_BLOCK) {
-				warp_check_thread(c, t);
-				if (r->status)
-					st = ST_FAULT;
-				else if (t->state == TS_RUN)
-					st = ST_JUMP;
-			}
+			if (in->mode == WG_MMA && (in->boolop & AF_A_REGS))
+				goto warp_collective;
+			st = exec_wgmma(t, in);
 			break;
 		default:
 			fault(t, in, "instruction not implemented by tile-run");
