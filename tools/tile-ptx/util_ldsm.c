@@ -24,7 +24,20 @@
  * a matrix starts at its origin + r * cols, so lane l gives the address of
  * row l % 8 of the instruction's matrix l / 8; four matrices (of the
  * registers asked for) per ldmatrix.x4, the rest .x2 / .x1. The fragment layout is checked to be
- * exactly that (an internal error otherwise). */
+ * exactly that (an internal error otherwise).
+ *
+ * Copies (cp.async). A tiled_load tile-sched marked `to_stage` writes its
+ * 16-byte chunks straight into its product's region of the buffer
+ * (mma_stage_of_load, mma_stage_addr: the same placement as the register
+ * stores, StageGeom), after a barrier (mma_stage_copy_begin); the product
+ * then skips that operand's stores and waits (cp.async.wait_all).
+ *
+ * Pipelined K loop. A product with `stages` = 2 in a `for` has two halves
+ * of the buffer: mma_pipeline_prologue (at the for) copies the first
+ * step's tiles into half 0, mma_prefetch (at each `prefetch` load) the next
+ * step's into the other half, re-emitting the load with the induction
+ * variable bound to iv + step; the product reads half ((iv - lb)/step) & 1
+ * (mma_stage_base) after cp.async.wait_group 1. */
 #include <stdio.h>
 #include <string.h>
 #include "emit.h"
