@@ -17,11 +17,20 @@
 #include "diag.h"
 #include "xalloc.h"
 
-static Value *emit1(Module *m, Op *at, enum OpCode code, int n, Value **ops, const Type *t)
+Value *lower_emit1(Module *m, Op *at, enum OpCode code, int n, Value **ops, const Type *t)
 {
 	Op *o = op_build(m, code, n, ops, 1, &t, at->loc);
 	op_insert_before(at, o);
 	return o->results[0];
+}
+
+Op *lower_product_like(Module *m, Op *op, Value *const ops[3])
+{
+	Op *mm = op_build(m, (enum OpCode)op->info->code, 3, (Value **)ops, 1, (const Type *[]){ ops[2]->type }, op->loc);
+	for (int i = 0; i < op->nattrs; i++)
+		op_set_attr(m, mm, op->attrs[i].name, op->attrs[i].attr);
+	op_insert_before(op, mm);
+	return mm;
 }
 
 /* slice b of a rank-3 tile as a rank-2 one */
@@ -31,8 +40,8 @@ static Value *slice(Module *m, Op *at, Value *v, int64_t b, Value *const idx[3])
 	int64_t one[3] = { 1, t->shape[1], t->shape[2] };
 	Value *ops[4] = { v, idx[0], idx[1], idx[2] };
 	(void)b;
-	Value *x = emit1(m, at, CT_extract, 4, ops, type_tile(m, t->elem, 3, one));
-	return emit1(m, at, CT_reshape, 1, &x, type_tile(m, t->elem, 2, one + 1));
+	Value *x = lower_emit1(m, at, CT_extract, 4, ops, type_tile(m, t->elem, 3, one));
+	return lower_emit1(m, at, CT_reshape, 1, &x, type_tile(m, t->elem, 2, one + 1));
 }
 
 /* cat of parts [lo, hi) along dim 0 (hi - lo a power of two) */
@@ -72,13 +81,10 @@ bool lower_batched_mma(Module *m, Op *fn, Op *op)
 		}
 		Value *idx[3] = { k->results[0], zero, zero };
 		Value *ops[3] = { slice(m, op, a, b, idx), slice(m, op, bm, b, idx), slice(m, op, c, b, idx) };
-		Op *mm = op_build(m, (enum OpCode)op->info->code, 3, ops, 1, (const Type *[]){ ops[2]->type }, op->loc);
-		for (int i = 0; i < op->nattrs; i++)
-			op_set_attr(m, mm, op->attrs[i].name, op->attrs[i].attr);
-		op_insert_before(op, mm);
+		Op *mm = lower_product_like(m, op, ops);
 		int64_t one[3] = { 1, c->type->shape[1], c->type->shape[2] };
 		Value *d = lower_fma_chunks(m, fn, mm);     /* f32 (FMA) over K chunks */
-		parts[b] = emit1(m, op, CT_reshape, 1, &d, type_tile(m, c->type->elem, 3, one));
+		parts[b] = lower_emit1(m, op, CT_reshape, 1, &d, type_tile(m, c->type->elem, 3, one));
 	}
 	Value *r = cat_tree(m, op, parts, 0, (int)bt);
 	free(parts);

@@ -17,13 +17,6 @@
 
 #define FMA_K_CHUNK 16
 
-static Value *emit1(Module *m, Op *at, enum OpCode code, int n, Value **ops, const Type *t)
-{
-	Op *o = op_build(m, code, n, ops, 1, &t, at->loc);
-	op_insert_before(at, o);
-	return o->results[0];
-}
-
 static bool is_f32(const Type *t)
 {
 	return t->elem && t->elem->kind == TY_SCALAR && t->elem->scalar == SC_F32;
@@ -46,12 +39,8 @@ Value *lower_fma_chunks(Module *m, Op *fn, Op *op)
 		Op *jc = const_int_op(m, i32, j, op->loc);
 		op_insert_before(op, jc);
 		Value *oa[3] = { a, z->results[0], jc->results[0] }, *ob[3] = { b, jc->results[0], z->results[0] };
-		Value *ops[3] = { emit1(m, op, CT_extract, 3, oa, ta), emit1(m, op, CT_extract, 3, ob, tb), acc };
-		Op *mm = op_build(m, CT_mmaf, 3, ops, 1, &c->type, op->loc);
-		for (int i = 0; i < op->nattrs; i++)
-			op_set_attr(m, mm, op->attrs[i].name, op->attrs[i].attr);
-		op_insert_before(op, mm);
-		acc = mm->results[0];
+		Value *ops[3] = { lower_emit1(m, op, CT_extract, 3, oa, ta), lower_emit1(m, op, CT_extract, 3, ob, tb), acc };
+		acc = lower_product_like(m, op, ops)->results[0];
 	}
 	replace_uses(fn, op->results[0], acc);
 	op_remove(op);

@@ -11,6 +11,7 @@
 #define TILE_LOWER_H
 #include "ir.h"
 #include "target.h"
+#include "opinfo.h"
 
 int lower_to_aa(Module *m);
 int lower_to_as(Module *m, const Target *t);
@@ -19,8 +20,12 @@ int lower_to_as(Module *m, const Target *t);
  * gather/scatter; atomic_red_view_tko). Each returns false after a
  * diagnostic or on malformed operands. */
 bool lower_atomic(Module *m, Op *fn, Op *op);
-/* batched_mma.c: a rank-3 mmaf / mmai as rank-2 products of its slices */
+/* batched_mma.c: a rank-3 mmaf / mmai as rank-2 products of its slices; and
+ * what the MMA rewrites share: one op of one result inserted before `at`,
+ * a product like op (its code and attributes) on other operands before op */
 bool lower_batched_mma(Module *m, Op *fn, Op *op);
+Value *lower_emit1(Module *m, Op *at, enum OpCode code, int n, Value **ops, const Type *t);
+Op *lower_product_like(Module *m, Op *op, Value *const ops[3]);
 /* fma_mma.c: an f32 (FMA) mmaf over K > 16 as a chain of products over K chunks of 16 */
 Value *lower_fma_chunks(Module *m, Op *fn, Op *op);     /* the value that replaces op's result */
 /* scaled_mma.c: mmaf_scaled as decoded, scaled f32 operands of an mmaf */

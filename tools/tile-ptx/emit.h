@@ -109,6 +109,10 @@ LLVMValueRef multimem_access(E *e, const Op *op, const char *kind, const Type *e
 LLVMValueRef guarded_load(E *e, LLVMTypeRef t, LLVMValueRef p, unsigned align, LLVMValueRef pred,
 			  LLVMValueRef otherwise, const Order *o);
 void guarded_store(E *e, LLVMValueRef v, LLVMValueRef p, unsigned align, LLVMValueRef pred, const Order *o);
+/* code only where pred holds: guard_begin branches into a block of its own
+ * (NULL pred: no branch, returns NULL), guard_end joins after it */
+LLVMBasicBlockRef guard_begin(E *e, LLVMValueRef pred);
+void guard_end(E *e, LLVMBasicBlockRef join);
 
 /* ------------------------------------------------------------ util_smem.c */
 LLVMValueRef smem_scratch(E *e, int64_t bytes);      /* the module's scratch buffer, >= bytes */
@@ -133,6 +137,9 @@ typedef struct StageGeom {
 bool mma_stage_of_load(E *e, Op *ld, LLVMValueRef *base, StageGeom *g);
 LLVMValueRef mma_stage_addr(E *e, LLVMValueRef base, const StageGeom *g, LLVMValueRef elem_off);
 bool mma_operand_copied(const Op *mma, int k);       /* operand k came by cp.async */
+void mma_stage_begin(E *e, Op *mma, bool writes);     /* the barrier before a product's own stores */
+void mma_copies_wait(E *e, Op *mma);                 /* the wait for its copied operands */
+void mma_cp_async_commit(E *e);
 void mma_stage_copy_begin(E *e, Op *ld);             /* the barrier before copies into the buffer */
 /* Pipelined K loop (tile-sched: `stages` = 2 on the product, `prefetch` on its copied loads):
  * the staging buffer holds two halves; before the loop the first step's copies go into half 0
@@ -162,6 +169,7 @@ void mma_ldsm(E *e, LLVMValueRef base, const Layout *frag, int64_t cols, const T
  * layout's registers) updated in place; dt/at/bt the PTX type names */
 void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, const char *at, const char *bt,
 	       LLVMValueRef *acc);
+LLVMValueRef pack_b32(E *e, LLVMValueRef *x, int k);   /* k elements as one 32-bit register (64-bit: as is) */
 
 /* ------------------------------------------------------------ util_xchg.c */
 /* Move tiles into dst's layout through shared memory, or warp shuffles

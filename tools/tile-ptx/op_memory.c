@@ -404,7 +404,7 @@ void emit_tiled(E *e, Op *op)
 		free(fast_vals);
 	}
 	if (to_stage && !e->stage_raw)
-		asm_call(e, LLVMVoidTypeInContext(e->ctx), "cp.async.commit_group;", "~{memory}", NULL, 0);
+		mma_cp_async_commit(e);
 	if (!store)
 		set(e, val, t);
 	mark_token(e, op->results[store ? 0 : 1], true, op);

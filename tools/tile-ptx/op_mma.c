@@ -56,21 +56,6 @@ static const char *ptx_type(const Op *op, const Type *t, int operand)
 	}
 }
 
-/* k elements (of one type, bits each) as one 32-bit register, the first in
- * the low bits; a 64-bit element is passed as it is */
-static LLVMValueRef pack(E *e, LLVMValueRef *x, int k)
-{
-	LLVMTypeRef t = LLVMTypeOf(x[0]);
-	if (k == 1)
-		return (LLVMGetTypeKind(t) == LLVMDoubleTypeKind ||
-			(LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 32))
-			       ? x[0] : LLVMBuildBitCast(e->b, x[0], ty_i32(e), "");
-	LLVMValueRef v = LLVMGetUndef(LLVMVectorType(t, (unsigned)k));
-	for (int i = 0; i < k; i++)
-		v = LLVMBuildInsertElement(e->b, v, x[i], c_i32(e, i), "");
-	return LLVMBuildBitCast(e->b, v, ty_i32(e), "");
-}
-
 static char cons_of(LLVMValueRef v)
 {
 	LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(v));
@@ -215,10 +200,7 @@ void emit_mma(E *e, Op *op)
 	if ((atom->id != MMA_FMA && e->o->target->sm < 80) || f8) {
 		/* mma.sync m16n8k8 is PTX 6.5, the sm_75 default older; e4m3/e5m2 with
 		 * an f32 D is PTX 8.4, with an f16 D 8.7 (backend.c reads this) */
-		int need = f8 ? (ec->scalar == SC_F16 ? 87 : 84) : 65;
-		LLVMMetadataRef v = LLVMValueAsMetadata(c_i32(e, need));
-		LLVMMetadataRef md = LLVMMDNodeInContext2(e->ctx, (LLVMMetadataRef[]){ v }, 1);
-		LLVMAddNamedMetadataOperand(e->mod, "tileiras.min_ptx", LLVMMetadataAsValue(e->ctx, md));
+		need_ptx(e, f8 ? (ec->scalar == SC_F16 ? 87 : 84) : 65);
 	}
 	bool half_acc = ec->scalar == SC_F16;
 	int pa = per_reg(ea);
@@ -235,15 +217,12 @@ void emit_mma(E *e, Op *op)
 		if (!btrans && !mma_layout_transpose(&lb, t.k, t.n, &lbt))
 			ice("tile-ptx: an mma B fragment that does not transpose");
 		bool ca = mma_operand_copied(op, 0), cb = mma_operand_copied(op, 1);
-		if (!ca && !cb)
-			barrier(e);     /* the previous use's ldmatrix reads (a copy had one) */
+		mma_stage_begin(e, op, !ca || !cb);     /* the previous use's ldmatrix reads */
 		if (!ca)
 			mma_stage_store(e, A, ea, buf, t.m, t.k, false, 0);
 		if (!cb)
 			mma_stage_store(e, B, ea, bbase, t.k, t.n, !btrans, 0);
-		if (ca || cb)      /* pipelined: the next step's copies stay in flight */
-			asm_call(e, LLVMVoidTypeInContext(e->ctx),
-				 mma_stage_pipelined(op) ? "cp.async.wait_group 1;" : "cp.async.wait_all;", "~{memory}", NULL, 0);
+		mma_copies_wait(e, op);
 		barrier(e);
 		fa = xcalloc((size_t)layout_nregs(&la), sizeof *fa);
 		fb = xcalloc((size_t)layout_nregs(&lb), sizeof *fb);
@@ -281,12 +260,12 @@ void emit_mma(E *e, Op *op)
 				}
 				LLVMValueRef a[MAXR], b[MAXR], c[MAXR], d[MAXR];
 				for (int j = 0; j < na / pa; j++)
-					a[j] = pack(e, ar + pa * j, pa);
+					a[j] = pack_b32(e, ar + pa * j, pa);
 				for (int j = 0; j < nb / pa; j++)
-					b[j] = pack(e, br + pa * j, pa);
+					b[j] = pack_b32(e, br + pa * j, pa);
 				int ncr = half_acc ? nc / 2 : nc;
 				for (int j = 0; j < ncr; j++)
-					c[j] = half_acc ? pack(e, acc + 2 * j, 2) : acc[j];
+					c[j] = half_acc ? pack_b32(e, acc + 2 * j, 2) : acc[j];
 				mma_sync(e, text, a, na / pa, b, nb / pa, c, ncr, d);
 				for (int j = 0; j < ncr; j++) {
 					if (!half_acc) {

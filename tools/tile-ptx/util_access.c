@@ -50,21 +50,30 @@ LLVMValueRef guarded_load(E *e, LLVMTypeRef t, LLVMValueRef p, unsigned align, L
 	return phi;
 }
 
+LLVMBasicBlockRef guard_begin(E *e, LLVMValueRef pred)
+{
+	if (!pred)
+		return NULL;
+	LLVMBasicBlockRef then = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "guard");
+	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "guard.join");
+	LLVMBuildCondBr(e->b, pred, then, join);
+	LLVMPositionBuilderAtEnd(e->b, then);
+	return join;
+}
+
+void guard_end(E *e, LLVMBasicBlockRef join)
+{
+	if (!join)
+		return;
+	LLVMBuildBr(e->b, join);
+	LLVMPositionBuilderAtEnd(e->b, join);
+}
+
 void guarded_store(E *e, LLVMValueRef v, LLVMValueRef p, unsigned align, LLVMValueRef pred, const Order *o)
 {
-	if (!pred) {
-		LLVMValueRef st = LLVMBuildStore(e->b, v, p);
-		LLVMSetAlignment(st, align);
-		set_order(st, o);
-		return;
-	}
-	LLVMBasicBlockRef stbb = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "st");
-	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "st.join");
-	LLVMBuildCondBr(e->b, pred, stbb, join);
-	LLVMPositionBuilderAtEnd(e->b, stbb);
+	LLVMBasicBlockRef join = guard_begin(e, pred);
 	LLVMValueRef st = LLVMBuildStore(e->b, v, p);
 	LLVMSetAlignment(st, align);
 	set_order(st, o);
-	LLVMBuildBr(e->b, join);
-	LLVMPositionBuilderAtEnd(e->b, join);
+	guard_end(e, join);
 }

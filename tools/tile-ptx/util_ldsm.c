@@ -57,10 +57,17 @@ static int64_t stage_bytes(Op *op)
 	return mma_stage_b_offset(op) + type_num_elements(op->operands[1]->type) * eb;
 }
 
+/* where a product's regions start: 128 bytes, 1024 (a whole swizzle
+ * pattern of absolute addresses) for wgmma */
+static int64_t stage_align(const Op *op)
+{
+	return op_attr_flag(op, "via_wgmma") ? 1024 : 128;
+}
+
 /* the distance between stages of a pipelined product (`stages`, tile-sched) */
 static int64_t stage_stride(Op *op)
 {
-	int64_t align = op_attr_flag(op, "via_wgmma") ? 1024 : 128;
+	int64_t align = stage_align(op);
 	return (stage_bytes(op) + align - 1) & ~(align - 1);
 }
 
@@ -81,14 +88,14 @@ static int need_walk(Op *op, void *ctx)
 	int64_t b = stage_total(op);
 	if (b > n->max)
 		n->max = b;
-	n->wgmma |= b > 0 && op_attr_flag(op, "via_wgmma");
+	n->wgmma |= b > 0 && stage_align(op) == 1024;
 	return 0;
 }
 
 int64_t mma_stage_b_offset(Op *op)
 {
 	int eb = elem_bytes(tile_elem(op->operands[0]->type));
-	int64_t align = op_attr_flag(op, "via_wgmma") ? 1024 : 128;   /* wgmma: a whole swizzle pattern */
+	int64_t align = stage_align(op);
 	return (type_num_elements(op->operands[0]->type) * eb + align - 1) & ~(align - 1);
 }
 
@@ -114,8 +121,7 @@ LLVMValueRef mma_stage_buf(E *e, Op *op)
 	g = LLVMAddGlobalInAddressSpace(e->mod, at, name, 3);
 	LLVMSetInitializer(g, LLVMGetUndef(at));
 	LLVMSetLinkage(g, LLVMInternalLinkage);
-	/* wgmma's swizzle is of absolute addresses: whole 1024-byte patterns */
-	LLVMSetAlignment(g, need.wgmma ? 1024 : 128);
+	LLVMSetAlignment(g, need.wgmma ? 1024 : 128);      /* stage_align */
 	return g;
 }
 
@@ -451,24 +457,38 @@ void mma_stage_copy_begin(E *e, Op *ld)
 	barrier(e);
 }
 
+/* The product's own writes into the buffer (register stores of the
+ * operands not copied): a barrier first, unless a copy of one of its
+ * operands, at its load, already had it and nothing read the buffer since. */
+void mma_stage_begin(E *e, Op *mma, bool writes)
+{
+	if (writes && !mma_operand_copied(mma, 0) && !mma_operand_copied(mma, 1))
+		barrier(e);
+}
+
+/* The product waits for its copied operands: all of them, or, pipelined,
+ * all but the newest group (the next step's copies stay in flight). */
+void mma_copies_wait(E *e, Op *mma)
+{
+	if (mma_operand_copied(mma, 0) || mma_operand_copied(mma, 1))
+		asm_call(e, LLVMVoidTypeInContext(e->ctx),
+			 mma_stage_pipelined(mma) ? "cp.async.wait_group 1;" : "cp.async.wait_all;", "~{memory}", NULL, 0);
+}
+
+void mma_cp_async_commit(E *e)
+{
+	asm_call(e, LLVMVoidTypeInContext(e->ctx), "cp.async.commit_group;", "~{memory}", NULL, 0);
+}
+
 void mma_cp_async16(E *e, LLVMValueRef dst, LLVMValueRef src, LLVMValueRef in_bounds, LLVMValueRef owner)
 {
 	LLVMValueRef d32 = LLVMBuildPtrToInt(e->b, dst, ty_i32(e), "");
 	LLVMValueRef n = in_bounds ? LLVMBuildSelect(e->b, in_bounds, c_i32(e, 16), c_i32(e, 0), "") : c_i32(e, 16);
 	LLVMValueRef args[3] = { d32, src, n };
-	LLVMBasicBlockRef after = NULL;
-	if (owner) {
-		LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "cp");
-		after = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "cp.done");
-		LLVMBuildCondBr(e->b, owner, go, after);
-		LLVMPositionBuilderAtEnd(e->b, go);
-	}
+	LLVMBasicBlockRef after = guard_begin(e, owner);
 	asm_call(e, LLVMVoidTypeInContext(e->ctx), "cp.async.cg.shared.global [$0], [$1], 16, $2;", "r,l,r,~{memory}",
 		 args, 3);
-	if (owner) {
-		LLVMBuildBr(e->b, after);
-		LLVMPositionBuilderAtEnd(e->b, after);
-	}
+	guard_end(e, after);
 }
 
 /* ------------------------------------------------------------ pipelined K loop */
@@ -519,13 +539,7 @@ bool mma_stage_pipelined(const Op *mma)
  * into stage half sel, under `guard` (NULL: always) */
 static void copy_for_step(E *e, Op *ld, Value *ivv, LLVMValueRef at, LLVMValueRef sel, LLVMValueRef guard)
 {
-	LLVMBasicBlockRef after = NULL;
-	if (guard) {
-		LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "prefetch");
-		after = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "prefetch.done");
-		LLVMBuildCondBr(e->b, guard, go, after);
-		LLVMPositionBuilderAtEnd(e->b, go);
-	}
+	LLVMBasicBlockRef after = guard_begin(e, guard);
 	TV *saved = e->tv[ivv->id];
 	TV *t = tv_new(e, ivv);
 	for (int k = 0; k < t->n; k++)
@@ -537,15 +551,7 @@ static void copy_for_step(E *e, Op *ld, Value *ivv, LLVMValueRef at, LLVMValueRe
 	e->stage_sel = NULL;
 	e->stage_raw = false;
 	e->tv[ivv->id] = saved;
-	if (guard) {
-		LLVMBuildBr(e->b, after);
-		LLVMPositionBuilderAtEnd(e->b, after);
-	}
-}
-
-static void commit(E *e)
-{
-	asm_call(e, LLVMVoidTypeInContext(e->ctx), "cp.async.commit_group;", "~{memory}", NULL, 0);
+	guard_end(e, after);
 }
 
 void mma_pipeline_prologue(E *e, Op *loop)
@@ -563,7 +569,7 @@ void mma_pipeline_prologue(E *e, Op *loop)
 	for (Op *x = body->first; x; x = x->next)
 		if (x->info->code == AS_tiled_load && op_attr_flag(x, "prefetch"))
 			copy_for_step(e, x, body->args[0], lb, c_i32(e, 0), runs);
-	commit(e);
+	mma_cp_async_commit(e);
 }
 
 bool mma_prefetch(E *e, Op *ld)
@@ -598,6 +604,6 @@ bool mma_prefetch(E *e, Op *ld)
 		if (x->info->code == AS_tiled_load && op_attr_flag(x, "prefetch"))
 			last = false;
 	if (last)
-		commit(e);
+		mma_cp_async_commit(e);
 	return true;
 }

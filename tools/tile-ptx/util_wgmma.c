@@ -76,12 +76,17 @@ static void asm_plain(E *e, const char *text)
 	asm_many(e, text, NULL, 'r', 0, NULL, 0, "", false);
 }
 
-/* k elements as one 32-bit register, the first in the low bits */
-static LLVMValueRef pack32(E *e, LLVMValueRef *x, int k)
+/* k elements (of one type) as one 32-bit register, the first in the low
+ * bits; one 32-bit or 64-bit element is passed as it is (op_mma.c's
+ * mma.sync operands use this too) */
+LLVMValueRef pack_b32(E *e, LLVMValueRef *x, int k)
 {
+	LLVMTypeRef t = LLVMTypeOf(x[0]);
 	if (k == 1)
-		return LLVMGetTypeKind(LLVMTypeOf(x[0])) == LLVMIntegerTypeKind ? x[0] : LLVMBuildBitCast(e->b, x[0], ty_i32(e), "");
-	LLVMValueRef v = LLVMGetUndef(LLVMVectorType(LLVMTypeOf(x[0]), (unsigned)k));
+		return (LLVMGetTypeKind(t) == LLVMDoubleTypeKind ||
+			(LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 32))
+			       ? x[0] : LLVMBuildBitCast(e->b, x[0], ty_i32(e), "");
+	LLVMValueRef v = LLVMGetUndef(LLVMVectorType(t, (unsigned)k));
 	for (int i = 0; i < k; i++)
 		v = LLVMBuildInsertElement(e->b, v, x[i], c_i32(e, i), "");
 	return LLVMBuildBitCast(e->b, v, ty_i32(e), "");
@@ -130,16 +135,13 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 	bool copied_a = mma_operand_copied(op, 0), cb = mma_operand_copied(op, 1);
 	bool areg = layout_equal(&ra, &have) && !copied_a;
 	bool ca = areg || copied_a;
-	/* before writing the buffer, every warpgroup must be done with its
-	 * previous products (a copy of an operand, at its load, had that barrier) */
-	if ((!ca || !cb) && !copied_a && !cb)
-		barrier(e);
+	/* before writing the buffer, every warpgroup must be done with its previous products */
+	mma_stage_begin(e, op, !ca || !cb);
 	if (!ca)
 		mma_stage_store(e, A, ea, buf, t->m, t->k, false, w);
 	if (!cb)
 		mma_stage_store(e, B, ea, bbase, t->k, t->n, !bmn, wb);
-	if (mma_operand_copied(op, 0) || cb)      /* the operands tile-sched sent by cp.async; pipelined: the next step's stay in flight */
-		asm_plain(e, mma_stage_pipelined(op) ? "cp.async.wait_group 1;" : "cp.async.wait_all;");
+	mma_copies_wait(e, op);      /* the operands tile-sched sent by cp.async */
 	asm_plain(e, "fence.proxy.async.shared::cta;");
 	barrier(e);
 
@@ -203,7 +205,7 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 			if (areg) {     /* the A layout's registers of instruction (j, kk): (kk + kt*j) * 4 * vpr on */
 				LLVMValueRef *ar = A->r + (kk + t->kt * j) * 4 * vpr;
 				for (int r = 0; r < 4; r++)
-					args[x++] = pack32(e, ar + r * vpr, vpr);
+					args[x++] = pack_b32(e, ar + r * vpr, vpr);
 			} else {
 				args[x++] = descriptor(e, aaddr, w, 0);
 			}
