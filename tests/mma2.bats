@@ -51,6 +51,26 @@ need_run() {
 	done
 }
 
+@test "mma2: one zero tile as the accumulator of an HMMA and an FMA product (different C layouts) compiles everywhere, the read test module's mmaf_scaled too (was an internal error), and is right on tile-run" {
+	require_ptxas
+	for g in sm_80 sm_90 sm_100 sm_120; do
+		run tileiras --gpu-name $g -o "$SCRATCH/k.cubin" "$K/mm_shared_acc.tileirbc"
+		assert_success
+		refute_output --partial "internal error"
+	done
+	for g in sm_100 sm_120; do
+		run tileiras --gpu-name $g -o "$SCRATCH/a.cubin" "$ROOT/tests/read/allops-13.4.tileirbc"
+		assert_success
+	done
+	# the FMA product's accumulator and result go through convert_layout (tile-sched mma.c fix_acc)
+	[ "$(tile-read "$K/mm_shared_acc.tileirbc" | tile-lower --gpu-name=sm_80 | tile-sched --emit=text | grep -c convert_layout)" -ge 2 ]
+	need_run
+	run "$PY" "$RC" --bin "$BIN" --targets sm_80,sm_90,sm_100,sm_120 mm_shared_acc
+	echo "$output" | grep -v '^ok' || true
+	assert_success
+	[ "$(echo "$output" | grep -c '^ok ')" -eq 12 ] || fail "not 12 runs"
+}
+
 @test "mma2: the transposed f8 kernel on sm_80 fails with exit 5 and no cubin, as NVIDIA's tileiras does" {
 	run tileiras --gpu-name sm_80 -o "$SCRATCH/k.cubin" "$K/mm_bt_e4m3.tileirbc"
 	assert_failure 5

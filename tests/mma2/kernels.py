@@ -61,3 +61,18 @@ def mm_mixed(a, b, c, tm: ct.Constant[int], tn: ct.Constant[int], tk: ct.Constan
         tb = ct.load(b, index=(k, j), shape=(tk, tn), padding_mode=ct.PaddingMode.ZERO)
         acc = ct.mma(ta, tb, acc)
     ct.store(c, index=(i, j), tile=acc)
+
+
+@ct.kernel
+def mm_shared_acc(a, b, x, y, c, d, tm: ct.Constant[int], tn: ct.Constant[int], tk: ct.Constant[int]):
+    """One zero tile as the accumulator of two products of different tilings:
+    C = A @ B (f16: tensor cores) and D = X @ Y (f32: FMA), one K tile each."""
+    i = ct.bid(0)
+    j = ct.bid(1)
+    zero = ct.zeros((tm, tn), dtype=ct.float32)
+    ta = ct.load(a, index=(i, 0), shape=(tm, tk), padding_mode=ct.PaddingMode.ZERO)
+    tb = ct.load(b, index=(0, j), shape=(tk, tn), padding_mode=ct.PaddingMode.ZERO)
+    tx = ct.load(x, index=(i, 0), shape=(tm, tk), padding_mode=ct.PaddingMode.ZERO)
+    ty = ct.load(y, index=(0, j), shape=(tk, tn), padding_mode=ct.PaddingMode.ZERO)
+    ct.store(c, index=(i, j), tile=ct.mma(ta, tb, zero))
+    ct.store(d, index=(i, j), tile=ct.mma(tx, ty, zero))

@@ -613,6 +613,22 @@ def c_fmha(B, H, S, N, D, tm, causal):
     return b
 
 
+def c_mm_shared_acc(M, N, K, tm, tn):
+    """tests/mma2 mm_shared_acc: C = A @ B (f16) and D = X @ Y (f32) from one
+    zero accumulator, one K tile (K <= tk); integer inputs, exact."""
+    def b(rng):
+        a = rng.integers(-4, 5, size=(M, K)).astype(np.float16)
+        bb = rng.integers(-4, 5, size=(K, N)).astype(np.float16)
+        x = rng.integers(-4, 5, size=(M, K)).astype(np.float32)
+        y = rng.integers(-4, 5, size=(K, N)).astype(np.float32)
+        want_c = (a.astype(np.float64) @ bb.astype(np.float64)).astype(np.float32)
+        want_d = (x.astype(np.float64) @ y.astype(np.float64)).astype(np.float32)
+        z = np.zeros((M, N), np.float32)
+        return ([A(a), A(bb), A(x), A(y), A(z), A(z.copy())], (-(-M // tm), -(-N // tn), 1),
+                {4: want_c, 5: want_d})
+    return b
+
+
 def X(bc, prefix, build, tol, targets=EVERY):
     return Extra(bc, prefix, build, tol, targets)
 
@@ -695,6 +711,7 @@ CASES = {
     "mm_splitk_f16": X(f"{MM2}/mm_splitk_f16.tileirbc", "mm_splitk_", c_mm_splitk(100, 72, 100, 64, 64, 32), 0),
     "mm_epilogue_f16": X(f"{MM2}/mm_epilogue_f16.tileirbc", "mm_epilogue_", c_mm_epilogue(100, 72, 100, 64, 64), 0),
     "mm_mixed_i8u8": X(f"{MM2}/mm_mixed_i8u8.tileirbc", "mm_mixed_", c_mm_mixed(100, 72, 100, 64, 64), 0),
+    "mm_shared_acc": X(f"{MM2}/mm_shared_acc.tileirbc", "mm_shared_acc", c_mm_shared_acc(50, 40, 16, 32, 32), 0),
     "fmha_f16": X(f"{FMHA}/fmha_f16.tileirbc", "fmha", c_fmha(2, 2, 100, 150, 64, 64, False), 4e-3),
     "fmha_f16_causal": X(f"{FMHA}/fmha_f16_causal.tileirbc", "fmha", c_fmha(1, 2, 150, 150, 64, 64, True), 4e-3),
 }

@@ -210,6 +210,35 @@ static void pipeline(F *f, Op *op)
 		op_set_attr(f->m, lds[i], "prefetch", attr_bool(f->m, true));
 }
 
+/* The accumulator and the result in the product's C layout. They share a
+ * class with whatever else they are united with, which takes the C layout
+ * of the first product (mma_preassign); a value feeding two products of
+ * different tilings (one zero tile as both an HMMA and an FMA product's
+ * accumulator, as in tests/read/allops on sm_100) leaves the other in a
+ * layout that is not its own: convert the accumulator into it and the
+ * result back out of it. */
+static void fix_acc(F *f, Op *op, const MmaTiling *t)
+{
+	Layout want;
+	mma_layout_c(t, &want);
+	Value *acc = op->operands[2], *r = op->results[0];
+	if (acc->lay && !layout_equal(acc->lay, &want)) {
+		Op *cv = op_build(f->m, AS_convert_layout, 1, &acc, 1, &acc->type, op->loc);
+		set_layout(f->m, cv->results[0], &want);
+		op_insert_before(op, cv);
+		op->operands[2] = cv->results[0];
+	}
+	if (r->lay && !layout_equal(r->lay, &want) && op->next) {
+		Layout old = *r->lay;
+		Op *cv = op_build(f->m, AS_convert_layout, 1, &r, 1, &r->type, op->loc);
+		set_layout(f->m, cv->results[0], &old);
+		op_insert_before(op->next, cv);
+		replace_uses(f->fn, r, cv->results[0]);
+		cv->operands[0] = r;
+		set_layout(f->m, r, &want);
+	}
+}
+
 void mma_fix(F *f)
 {
 	for (int i = 0; i < f->nmmas; i++) {
@@ -217,6 +246,7 @@ void mma_fix(F *f)
 		MmaTiling t;
 		if (!tiling_of(f, op, &t))
 			continue;
+		fix_acc(f, op, &t);
 		bool wg = t.wg, ldsm = !wg && mma_ldmatrix_ok(t.atom, tile_elem(op->operands[0]->type), target_sm(f));
 		if (wg || ldsm) {
 			op_set_attr(f->m, op, wg ? "via_wgmma" : "via_ldmatrix", attr_bool(f->m, true));
