@@ -170,6 +170,7 @@ void mma_ldsm(E *e, LLVMValueRef base, const Layout *frag, int64_t cols, const T
 void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, const char *at, const char *bt,
 	       LLVMValueRef *acc);
 LLVMValueRef pack_b32(E *e, LLVMValueRef *x, int k);   /* k elements as one 32-bit register (64-bit: as is) */
+void unpack_b32(E *e, LLVMValueRef r, LLVMTypeRef el, LLVMValueRef *out, int k);   /* its inverse: k elements of type el */
 
 /* ------------------------------------------------------------ util_xchg.c */
 /* Move tiles into dst's layout through shared memory, or warp shuffles

@@ -272,9 +272,7 @@ void emit_mma(E *e, Op *op)
 						acc[j] = d[j];
 						continue;
 					}
-					LLVMValueRef v = LLVMBuildBitCast(e->b, d[j], LLVMVectorType(LLVMTypeOf(acc[0]), 2), "");
-					acc[2 * j] = LLVMBuildExtractElement(e->b, v, c_i32(e, 0), "");
-					acc[2 * j + 1] = LLVMBuildExtractElement(e->b, v, c_i32(e, 1), "");
+					unpack_b32(e, d[j], LLVMTypeOf(acc[0]), acc + 2 * j, 2);
 				}
 			}
 	}

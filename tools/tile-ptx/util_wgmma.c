@@ -92,6 +92,13 @@ LLVMValueRef pack_b32(E *e, LLVMValueRef *x, int k)
 	return LLVMBuildBitCast(e->b, v, ty_i32(e), "");
 }
 
+void unpack_b32(E *e, LLVMValueRef r, LLVMTypeRef el, LLVMValueRef *out, int k)
+{
+	LLVMValueRef v = LLVMBuildBitCast(e->b, r, LLVMVectorType(el, (unsigned)k), "");
+	for (int i = 0; i < k; i++)
+		out[i] = LLVMBuildExtractElement(e->b, v, c_i32(e, i), "");
+}
+
 /* the shared-window address of p (an i8 addrspace(3) pointer), i64 */
 static LLVMValueRef smem_addr(E *e, LLVMValueRef p)
 {
@@ -184,10 +191,7 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 				regs[j * nd + i] = x[i];
 				continue;
 			}
-			LLVMValueRef v = LLVMGetUndef(LLVMVectorType(LLVMTypeOf(x[0]), 2));
-			v = LLVMBuildInsertElement(e->b, v, x[2 * i], c_i32(e, 0), "");
-			v = LLVMBuildInsertElement(e->b, v, x[2 * i + 1], c_i32(e, 1), "");
-			regs[j * nd + i] = LLVMBuildBitCast(e->b, v, i32, "");
+			regs[j * nd + i] = pack_b32(e, x + 2 * i, 2);
 		}
 	asm_plain(e, "wgmma.fence.sync.aligned;");
 	int64_t kstep = 32;                            /* bytes of K per instruction */
@@ -233,9 +237,7 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 				x[i] = regs[j * nd + i];
 				continue;
 			}
-			LLVMValueRef v = LLVMBuildBitCast(e->b, regs[j * nd + i], LLVMVectorType(LLVMTypeOf(x[0]), 2), "");
-			x[2 * i] = LLVMBuildExtractElement(e->b, v, c_i32(e, 0), "");
-			x[2 * i + 1] = LLVMBuildExtractElement(e->b, v, c_i32(e, 1), "");
+			unpack_b32(e, regs[j * nd + i], LLVMTypeOf(x[0]), x + 2 * i, 2);
 		}
 	free(args);
 	free(regs);
