@@ -20,11 +20,6 @@ teardown() { teardown_scratch; }
 L="$BATS_TEST_DIRNAME/mma/launch"
 ALIGNED="matmul.matmul.ln6.ickz6ktd matmul.matmul.ln6.xz3hjq93 matmul.matmul.ln6.z9tdbcda matmul.matmul.ln6.yd8nx2s3"
 
-need_run() {
-	[ -x "$BIN/tile-run" ] || skip "tile-run not built"
-	/usr/bin/python3 -c 'import numpy' 2>/dev/null || skip "no numpy for /usr/bin/python3"
-}
-
 @test "cp.async: aligned launch matmuls copy both operands into a two-stage staging on sm_80/90/120 (cp.async.cg 16, prologue, next step in flight, no operand st.shared), ptxas accepts, no spills" {
 	require_ptxas
 	for f in $ALIGNED; do

@@ -14,13 +14,7 @@ load helpers
 setup() { setup_scratch; }
 teardown() { teardown_scratch; }
 
-PY=/usr/bin/python3
 F="$BATS_TEST_DIRNAME/fmha"
-
-need_run() {
-	[ -x "$BIN/tile-run" ] || skip "tile-run not built"
-	"$PY" -c 'import numpy' 2>/dev/null || skip "no numpy for $PY (apt-get install python3-numpy)"
-}
 
 @test "fmha: f16 (causal and not) and bf16 compile for sm_80/90/120: two products a step (mma.sync; wgmma on sm_90), exp2, no local memory, ptxas accepts, no spills" {
 	require_ptxas

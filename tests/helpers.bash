@@ -53,6 +53,14 @@ ptxas() {
 	command ptxas "${out[@]}"
 }
 
+# The numeric checks: tile-run and Debian's numpy (/usr/bin/python3); tests
+# needing them skip when either is missing.
+PY=/usr/bin/python3
+need_run() {
+	[ -x "$BIN/tile-run" ] || skip "tile-run not built"
+	"$PY" -c 'import numpy' 2>/dev/null || skip "no numpy for $PY (apt-get install python3-numpy)"
+}
+
 # The assembler every test of PTX uses; tests needing it skip when absent.
 require_ptxas() {
 	command -v ptxas >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/ptxas ] || skip "ptxas not installed"

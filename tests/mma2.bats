@@ -14,13 +14,7 @@ setup() { setup_scratch; }
 teardown() { teardown_scratch; }
 
 K="$BATS_TEST_DIRNAME/mma2"
-PY=/usr/bin/python3
 RC="$ROOT/tests/run/run-corpus"
-
-need_run() {
-	[ -x "$BIN/tile-run" ] || skip "tile-run not built"
-	"$PY" -c 'import numpy' 2>/dev/null || skip "no numpy for $PY (apt-get install python3-numpy)"
-}
 
 @test "mma2: every kernel to PTX on its targets, its product instruction there (mma.sync or wgmma), ptxas accepts, no local memory, no spills" {
 	require_ptxas

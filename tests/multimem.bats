@@ -15,7 +15,6 @@ setup() {
 }
 teardown() { teardown_scratch; }
 
-PY=/usr/bin/python3
 GOOD="load_reduce_f32_add reduce_f32_add store_f32 reduce_i32_min load_reduce_i32_xor"
 
 @test "multimem: read and verified; the multicast pointer and tensor_view types round-trip through JSON" {

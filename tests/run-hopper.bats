@@ -18,13 +18,7 @@ load helpers
 setup() { setup_scratch; }
 teardown() { teardown_scratch; }
 
-PY=/usr/bin/python3
 H="$ROOT/tests/run/hopper"
-
-need_run() {
-	[ -x "$BIN/tile-run" ] || skip "tile-run not built"
-	"$PY" -c 'import numpy' 2>/dev/null || skip "no numpy for $PY (apt-get install python3-numpy)"
-}
 
 @test "hopper: TMA + mbarrier + wgmma, every swizzle mode, equals numpy (memcheck)" {
 	need_run

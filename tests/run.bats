@@ -12,13 +12,7 @@ load helpers
 setup() { setup_scratch; }
 teardown() { teardown_scratch; }
 
-PY=/usr/bin/python3
 RC="$ROOT/tests/run/run-corpus"
-
-need_run() {
-	[ -x "$BIN/tile-run" ] || skip "tile-run not built"
-	"$PY" -c 'import numpy' 2>/dev/null || skip "no numpy for $PY (apt-get install python3-numpy)"
-}
 
 # family NAME [options]: every kernel of the family passes; at least one ran
 family() {

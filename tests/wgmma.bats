@@ -14,14 +14,8 @@ load helpers
 setup() { setup_scratch; }
 teardown() { teardown_scratch; }
 
-PY=/usr/bin/python3
 RC="$ROOT/tests/run/run-corpus"
 MMA="$BATS_TEST_DIRNAME/mma"
-
-need_run() {
-	[ -x "$BIN/tile-run" ] || skip "tile-run not built"
-	"$PY" -c 'import numpy' 2>/dev/null || skip "no numpy for $PY (apt-get install python3-numpy)"
-}
 
 # wg FILE WARPS PATTERN COUNT: the PTX (stages, tile-sched --num-warps) has
 # COUNT wgmma lines matching PATTERN, the wgmma protocol around them, no

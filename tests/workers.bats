@@ -13,7 +13,6 @@ setup() {
 }
 teardown() { teardown_scratch; }
 
-PY=/usr/bin/python3
 
 reqntid() {   # reqntid FILE GPU: the .reqntid of its (only) entry
 	tileiras --gpu-name="$2" --emit=ptx -o - "$1" | sed -n 's/^\.reqntid \([0-9]*\).*/\1/p'
