@@ -61,6 +61,14 @@ need_run() {
 	"$PY" -c 'import numpy' 2>/dev/null || skip "no numpy for $PY (apt-get install python3-numpy)"
 }
 
+# ptx_ok PTX SM WHAT: the PTX uses no local memory, ptxas -v accepts it for SM
+# (its own arch variant, as above) and reports no spills; WHAT names it in failures
+ptx_ok() {
+	if grep -q '\.local' "$1"; then fail "$3: local memory"; fi
+	ptxas -arch="$2" -v "$1" -o "$1.cubin" 2>"$1.log" || fail "$3: ptxas: $(head -3 "$1.log")"
+	if grep -E '[1-9][0-9]* bytes spill' "$1.log"; then fail "$3: spills"; fi
+}
+
 # The assembler every test of PTX uses; tests needing it skip when absent.
 require_ptxas() {
 	command -v ptxas >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/ptxas ] || skip "ptxas not installed"

@@ -25,8 +25,7 @@ MM="$CORPUS/13.4/matmul.tileirbc"
 			[ "$(grep -c 'wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16' "$SCRATCH/m.$sm.ptx")" -eq 2 ] || fail "sm_90: f16 wgmma"
 			[ "$(grep -c 'wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16' "$SCRATCH/m.$sm.ptx")" -eq 2 ] || fail "sm_90: bf16 wgmma"
 			if grep -q 'mma.sync\|ldmatrix' "$SCRATCH/m.$sm.ptx"; then fail "sm_90: mma.sync or ldmatrix beside wgmma"; fi
-			ptxas -arch="$sm" -v "$SCRATCH/m.$sm.ptx" -o "$SCRATCH/m.$sm.cubin" 2>"$SCRATCH/v" || fail "$sm: ptxas: $(head -5 "$SCRATCH/v")"
-			if grep -E '[1-9][0-9]* bytes spill' "$SCRATCH/v"; then fail "$sm: spills"; fi
+			ptx_ok "$SCRATCH/m.$sm.ptx" "$sm" "$sm"
 			continue
 		fi
 		grep -q 'mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32' "$SCRATCH/m.$sm.ptx" || fail "$sm: no f16 mma.sync"
@@ -34,9 +33,7 @@ MM="$CORPUS/13.4/matmul.tileirbc"
 		# per kernel and K step: A 4 x ldmatrix.x4, B 4 x ldmatrix.x4.trans (2 kernels)
 		[ "$(grep -c 'ldmatrix.sync.aligned.m8n8.x4.shared.b16' "$SCRATCH/m.$sm.ptx")" -eq 8 ] || fail "$sm: A ldmatrix count"
 		[ "$(grep -c 'ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16' "$SCRATCH/m.$sm.ptx")" -eq 8 ] || fail "$sm: B ldmatrix.trans count"
-		if grep -q '\.local' "$SCRATCH/m.$sm.ptx"; then fail "$sm: local memory"; fi
-		ptxas -arch="$sm" -v "$SCRATCH/m.$sm.ptx" -o "$SCRATCH/m.$sm.cubin" 2>"$SCRATCH/v" || fail "$sm: ptxas: $(head -5 "$SCRATCH/v")"
-		if grep -E '[1-9][0-9]* bytes spill' "$SCRATCH/v"; then fail "$sm: spills"; fi
+		ptx_ok "$SCRATCH/m.$sm.ptx" "$sm" "$sm"
 		tileiras "$MM" --gpu-name "$sm" -o "$SCRATCH/m.$sm.cubin" || fail "$sm: driver"
 	done
 }
@@ -73,9 +70,7 @@ MM="$CORPUS/13.4/matmul.tileirbc"
 	check() {     # FILE SM PATTERN COUNT: COUNT lines of PATTERN (one kernel, 4 warps)
 		pipe "$BATS_TEST_DIRNAME/mma/$1.tileirbc" "$2" --num-warps=4 >"$SCRATCH/k.ptx" || fail "$1 $2"
 		[ "$(grep -c -- "$3" "$SCRATCH/k.ptx")" -eq "$4" ] || fail "$1 $2: $(grep -c -- "$3" "$SCRATCH/k.ptx") x '$3', not $4"
-		if grep -q '\.local' "$SCRATCH/k.ptx"; then fail "$1 $2: local memory"; fi
-		ptxas -arch="$2" -v "$SCRATCH/k.ptx" -o "$SCRATCH/k.cubin" 2>"$SCRATCH/v" || fail "$1 $2: ptxas"
-		if grep -E '[1-9][0-9]* bytes spill' "$SCRATCH/v"; then fail "$1 $2: spills"; fi
+		ptx_ok "$SCRATCH/k.ptx" "$2" "$1 $2"
 	}
 	# 64x64 tiles: 32 m16n8 atoms over 4 warps = 8 per warp, times K atoms
 	check mm_f16_f16 sm_80 'mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16' 16
