@@ -21,7 +21,7 @@
  * reads) and one after; each K atom's fragments are loaded just before
  * its instructions (K atoms outermost).
  *   e4m3, e5m2 -> f32 | f16  mma.sync.aligned.m16n8k32.row.col (sm_89+, the i8 fragments)
- * Batched (rank-3) products are "not supported yet". On sm_90, a product
+ * Batched (rank-3) products arrive as rank-2 ones (tile-lower batched_mma.c). On sm_90, a product
  * tile-sched marked `via_wgmma` (libcommon's mma_choose gave it a
  * warpgroup tiling) goes through util_wgmma.c instead: both operands
  * staged in shared memory, wgmma.mma_async, the target sm_90a. */
