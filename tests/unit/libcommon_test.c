@@ -3,6 +3,7 @@
  * verifier tables (every op has every row it needs), the typed attribute
  * getters. Prints one line per failed check and exits 1 if any failed. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "ir.h"
 #include "target.h"
@@ -10,6 +11,7 @@
 #include "opinfo.h"
 #include "enums.h"
 #include "verify.h"
+#include "tmap.h"
 
 static int failed;
 #define CHECK(c) do { if (!(c)) { printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #c); failed++; } } while (0)
@@ -219,6 +221,74 @@ static void test_getters(void)
 	module_free(m);
 }
 
+/* tmap_encode against what NVIDIA's tileiras 13.5 callback wrote for the
+ * aligned f16 matmul (tests/mma/launch/...ickz6ktd, sm_90; A box 128x32,
+ * 64-byte swizzle; B box 32x64, 128-byte swizzle), called on parameter
+ * blocks with these shapes (2026-11-26, docs/abi.md §5.3.1) */
+static void test_tmap(void)
+{
+	static const struct {
+		uint32_t d0, d1, stride, b0, b1;
+		int swz;
+		uint64_t w[8];
+	} nv[] = {
+		{ 4096, 4096, 4096, 32, 128, 64, { 0x7f0000001000, 0x20000244312, 0, 0, 0xfff00000fff, 0, 0x1f00000000000000, 0x7f } },
+		{ 4096, 4096, 4096, 64, 32, 128, { 0x7f0000200000, 0x20000246312, 0, 0, 0xfff00000fff, 0, 0x3f00000000000000, 0x1f } },
+		{ 90, 100, 90, 32, 128, 64, { 0x7f0000001000, 0xb00044312, 0, 0, 0x6300000059, 0, 0x1f00000000000000, 0x7f } },
+		{ 70, 90, 70, 64, 32, 128, { 0x7f0000200000, 0x800046312, 0, 0, 0x5900000045, 0, 0x3f00000000000000, 0x1f } },
+		{ 32, 64, 32, 32, 128, 64, { 0x7f0000001000, 0x400044312, 0, 0, 0x3f0000001f, 0, 0x1f00000000000000, 0x7f } },
+		{ 64, 32, 64, 64, 32, 128, { 0x7f0000200000, 0x800046312, 0, 0, 0x1f0000003f, 0, 0x3f00000000000000, 0x1f } },
+	};
+	for (size_t i = 0; i < sizeof nv / sizeof nv[0]; i++) {
+		TmapArgs a = { TMAP_F16, nv[i].w[0], { nv[i].d0, nv[i].d1 }, nv[i].stride, { nv[i].b0, nv[i].b1 }, nv[i].swz };
+		uint8_t out[TMAP_BYTES];
+		tmap_encode(out, &a);
+		for (int k = 0; k < 16; k++) {
+			uint64_t w = 0;
+			for (int j = 0; j < 8; j++)
+				w |= (uint64_t)out[8 * k + j] << (8 * j);
+			if (w != (k < 8 ? nv[i].w[k] : 0)) {
+				printf("FAIL: tensor map %zu word %d: %llx, NVIDIA's %llx\n", i, k, (unsigned long long)w,
+				       (unsigned long long)(k < 8 ? nv[i].w[k] : 0));
+				failed++;
+			}
+		}
+		TmapArgs back;
+		CHECK(tmap_decode(out, &back));
+		CHECK(a.stride % 8 || (back.base == a.base && back.dims[0] == a.dims[0] && back.dims[1] == a.dims[1] &&
+		      back.stride == a.stride && back.box[0] == a.box[0] && back.box[1] == a.box[1] &&
+		      back.swizzle == a.swizzle && back.elem == a.elem));
+		out[0x40] = 1;
+		CHECK(!tmap_decode(out, &back));
+	}
+	TmapNote n;
+	const char *why;
+	CHECK(tmap_note_parse("k 15 bf16 base=p0 dims=p2,64 stride=p3 box=64,32 swizzle=128", &n, &why));
+	CHECK(n.hidden == 15 && n.elem == TMAP_BF16 && n.base == 0 && n.dims[0].param == 2 && n.dims[1].param < 0 &&
+	      n.dims[1].value == 64 && n.stride.param == 3 && n.box[0] == 64 && n.box[1] == 32 && n.swizzle == 128);
+	StrBuf sb = { 0 };
+	tmap_note_print(&sb, &n);
+	CHECK(strcmp(sb.s, TMAP_NOTE "k 15 bf16 base=p0 dims=p2,64 stride=p3 box=64,32 swizzle=128\n") == 0);
+	sb_free(&sb);
+	CHECK(!tmap_note_parse("k 15 f32 base=p0 dims=p2,64 stride=p3 box=64,32 swizzle=128", &n, &why));
+	CHECK(!tmap_note_parse("k 15 f16 base=p0 dims=p2,64 stride=p3 box=64,32 swizzle=64", &n, &why));
+	CHECK(!tmap_note_parse("k 0 f16 base=p0 dims=p2,64 stride=p3 box=32,32 swizzle=64", &n, &why));
+	CHECK(!tmap_note_parse("k 5 f16 base=p0 dims=p2,64 stride=p3 box=32,0 swizzle=64", &n, &why));
+	CHECK(!tmap_note_parse("k 5 f16 base=p0 dims=p2 stride=p3 box=32,32 swizzle=64", &n, &why));
+	CHECK(!tmap_note_parse("k 5 f16 base=p0 dims=p2,-1 stride=p3 box=32,32 swizzle=64", &n, &why));
+	const char ptx[] = "x\n" TMAP_NOTE "k 5 f16 base=p0 dims=p2,p1 stride=p3 box=32,128 swizzle=64\n"
+			   TMAP_NOTE "k 9 f16 base=p4 dims=p6,p5 stride=p7 box=64,32 swizzle=128\n";
+	TmapNote *all;
+	int cnt, bad;
+	bool ok = tmap_notes_of(ptx, sizeof ptx - 1, &all, &cnt, &bad, &why);
+	if (!ok)
+		printf("FAIL: notes: line %d: %s\n", bad, why);
+	CHECK(ok && cnt == 2 && all[1].hidden == 9);
+	free(all);
+	const char bad_ptx[] = "x\ny\n" TMAP_NOTE "k 5 f16 base=p0\n";
+	CHECK(!tmap_notes_of(bad_ptx, sizeof bad_ptx - 1, &all, &cnt, &bad, &why) && bad == 3);
+}
+
 int main(void)
 {
 	test_tables();
@@ -226,6 +296,7 @@ int main(void)
 	test_types();
 	test_targets();
 	test_proc();
+	test_tmap();
 	if (failed)
 		printf("%d checks failed\n", failed);
 	else

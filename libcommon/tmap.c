@@ -1,0 +1,230 @@
+/* tmap.c: the 128-byte TMA tensor map of a 2-D f16/bf16 tile copy, encoded
+ * as NVIDIA's tileiras 13.5 host callback encodes it (read from the
+ * callbacks it builds, docs/abi.md §5.3.1; the words were checked by
+ * calling those callbacks on parameter blocks, tests/unit/tmap.c), and the
+ * tensor-map notes of tile-ptx's PTX (tmap.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tmap.h"
+#include "xalloc.h"
+
+int tmap_elem_bytes(TmapElem e)
+{
+	(void)e;
+	return 2;
+}
+
+const char *tmap_elem_name(TmapElem e)
+{
+	return e == TMAP_BF16 ? "bf16" : "f16";
+}
+
+static int swizzle_code(int bytes)
+{
+	return bytes == 128 ? 3 : bytes == 64 ? 2 : bytes == 32 ? 1 : 0;
+}
+
+uint32_t tmap_flags(TmapElem e, int swizzle)
+{
+	uint32_t type = e == TMAP_BF16 ? 0x512 : 0x312;
+	return type | 0x40000u | (uint32_t)swizzle_code(swizzle) << 13;
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < 8; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+}
+
+void tmap_encode(uint8_t out[TMAP_BYTES], const TmapArgs *a)
+{
+	uint64_t eb = (uint64_t)tmap_elem_bytes(a->elem);
+	memset(out, 0, TMAP_BYTES);
+	put64(out + 0x00, a->base & 0x01FFFFFFFFFFFFF0ull);
+	/* bit 21: the tensor spans 128 KiB or more (rows - 1 in 64 bits, as NVIDIA's) */
+	uint64_t span = eb * ((uint64_t)a->stride * ((uint64_t)a->dims[1] - 1) + a->dims[0]);
+	uint64_t w1 = tmap_flags(a->elem, a->swizzle) | (uint64_t)(span >= 0x20000) << 21 |
+		      (((uint64_t)a->stride * eb) >> 4) << 32;
+	put64(out + 0x08, w1);
+	put64(out + 0x20, (uint64_t)(uint32_t)(a->dims[1] - 1) << 32 | (uint32_t)(a->dims[0] - 1));
+	put64(out + 0x30, (uint64_t)(a->box[0] - 1) << 56);
+	put64(out + 0x38, (uint64_t)(a->box[1] - 1));
+}
+
+bool tmap_decode(const uint8_t *in, TmapArgs *a)
+{
+	uint64_t w1 = get64(in + 0x08), w6 = get64(in + 0x30), w7 = get64(in + 0x38);
+	if (get64(in + 0x10) || get64(in + 0x18) || get64(in + 0x28) || (w6 << 8) || w7 > 255)
+		return false;
+	for (int i = 0x40; i < TMAP_BYTES; i++)
+		if (in[i])
+			return false;
+	uint32_t flags = (uint32_t)w1 & ~(1u << 21);
+	const TmapElem elems[] = { TMAP_F16, TMAP_BF16 };
+	const int swz[] = { 64, 128 };
+	bool found = false;
+	for (int i = 0; i < 2 && !found; i++)
+		for (int j = 0; j < 2 && !found; j++)
+			if (flags == tmap_flags(elems[i], swz[j])) {
+				a->elem = elems[i];
+				a->swizzle = swz[j];
+				found = true;
+			}
+	if (!found)
+		return false;
+	uint64_t eb = (uint64_t)tmap_elem_bytes(a->elem);
+	a->base = get64(in);
+	a->stride = (uint32_t)(((w1 >> 32) << 4) / eb);
+	uint64_t w4 = get64(in + 0x20);
+	a->dims[0] = (uint32_t)w4 + 1;
+	a->dims[1] = (uint32_t)(w4 >> 32) + 1;
+	a->box[0] = (uint32_t)(w6 >> 56) + 1;
+	a->box[1] = (uint32_t)w7 + 1;
+	return true;
+}
+
+/* ------------------------------------------------------------ notes */
+
+static void val_print(StrBuf *sb, const TmapVal *v)
+{
+	if (v->param >= 0)
+		sb_printf(sb, "p%d", v->param);
+	else
+		sb_printf(sb, "%llu", (unsigned long long)v->value);
+}
+
+void tmap_note_print(StrBuf *sb, const TmapNote *n)
+{
+	sb_printf(sb, "%s%s %d %s base=p%d dims=", TMAP_NOTE, n->entry, n->hidden, tmap_elem_name(n->elem), n->base);
+	val_print(sb, &n->dims[0]);
+	sb_puts(sb, ",");
+	val_print(sb, &n->dims[1]);
+	sb_puts(sb, " stride=");
+	val_print(sb, &n->stride);
+	sb_printf(sb, " box=%u,%u swizzle=%d\n", n->box[0], n->box[1], n->swizzle);
+}
+
+/* p<index> or a decimal constant, then `end` */
+static const char *val_parse(const char *s, TmapVal *v, char end)
+{
+	char *e;
+	if (*s == 'p') {
+		long x = strtol(s + 1, &e, 10);
+		if (e == s + 1 || x < 0 || x > 4095)
+			return NULL;
+		v->param = (int)x;
+		v->value = 0;
+	} else {
+		unsigned long long x = strtoull(s, &e, 10);
+		if (e == s || *s == '-' || x > 0xFFFFFFFFull)
+			return NULL;
+		v->param = -1;
+		v->value = x;
+	}
+	return *e == end || (end == ' ' && (*e == '\n' || !*e)) ? e + (*e == end) : NULL;
+}
+
+static const char *key(const char *s, const char *k)
+{
+	size_t n = strlen(k);
+	return strncmp(s, k, n) == 0 ? s + n : NULL;
+}
+
+bool tmap_note_parse(const char *line, TmapNote *n, const char **why)
+{
+	memset(n, 0, sizeof *n);
+	const char *s = line, *sp = strchr(s, ' ');
+	*why = "expected ENTRY HIDDEN ELEM base=pN dims=D0,D1 stride=S box=B0,B1 swizzle=W";
+	if (!sp || sp == s || (size_t)(sp - s) >= sizeof n->entry)
+		return false;
+	memcpy(n->entry, s, (size_t)(sp - s));
+	char *e;
+	long h = strtol(sp + 1, &e, 10);
+	if (e == sp + 1 || *e != ' ' || h < 0 || h > 4095)
+		return false;
+	n->hidden = (int)h;
+	s = e + 1;
+	if (key(s, "f16 "))
+		n->elem = TMAP_F16, s += 4;
+	else if (key(s, "bf16 "))
+		n->elem = TMAP_BF16, s += 5;
+	else {
+		*why = "the element type must be f16 or bf16";
+		return false;
+	}
+	TmapVal base, box0, box1, swz;
+	if (!(s = key(s, "base=")) || !(s = val_parse(s, &base, ' ')) || base.param < 0 ||
+	    !(s = key(s, "dims=")) || !(s = val_parse(s, &n->dims[0], ',')) || !(s = val_parse(s, &n->dims[1], ' ')) ||
+	    !(s = key(s, "stride=")) || !(s = val_parse(s, &n->stride, ' ')) ||
+	    !(s = key(s, "box=")) || !(s = val_parse(s, &box0, ',')) || !(s = val_parse(s, &box1, ' ')) ||
+	    !(s = key(s, "swizzle=")) || !(s = val_parse(s, &swz, ' ')))
+		return false;
+	if (box0.param >= 0 || box1.param >= 0 || box0.value < 1 || box0.value > 256 || box1.value < 1 ||
+	    box1.value > 256) {
+		*why = "each box size must be a constant 1..256";
+		return false;
+	}
+	if (swz.param >= 0 || (swz.value != 64 && swz.value != 128) || box0.value * 2 != swz.value) {
+		*why = "the swizzle must be 64 or 128 bytes, the box's inner row exactly that";
+		return false;
+	}
+	if (n->hidden == base.param || n->hidden == n->dims[0].param || n->hidden == n->dims[1].param ||
+	    n->hidden == n->stride.param) {
+		*why = "the map's own parameter cannot be one it is built from";
+		return false;
+	}
+	n->base = base.param;
+	n->box[0] = (uint32_t)box0.value;
+	n->box[1] = (uint32_t)box1.value;
+	n->swizzle = (int)swz.value;
+	return true;
+}
+
+bool tmap_notes_of(const char *ptx, size_t len, TmapNote **out, int *n, int *bad_line, const char **why)
+{
+	*out = NULL;
+	*n = 0;
+	int cap = 0, line = 1;
+	size_t k = strlen(TMAP_NOTE);
+	for (size_t i = 0; i < len; line++) {
+		const char *nl = memchr(ptx + i, '\n', len - i);
+		size_t end = nl ? (size_t)(nl - ptx) : len;
+		if (end - i > k && memcmp(ptx + i, TMAP_NOTE, k) == 0) {
+			char buf[1024];
+			size_t m = end - i - k;
+			if (m >= sizeof buf) {
+				*bad_line = line;
+				*why = "the line is too long";
+				free(*out);
+				*out = NULL;
+				*n = 0;
+				return false;
+			}
+			memcpy(buf, ptx + i + k, m);
+			buf[m] = '\0';
+			if (*n == cap) {
+				cap = cap ? 2 * cap : 4;
+				*out = xrealloc(*out, (size_t)cap * sizeof **out);
+			}
+			if (!tmap_note_parse(buf, &(*out)[*n], why)) {
+				*bad_line = line;
+				free(*out);
+				*out = NULL;
+				*n = 0;
+				return false;
+			}
+			(*n)++;
+		}
+		i = end + 1;
+	}
+	return true;
+}

@@ -1,0 +1,76 @@
+/* tmap.h: TMA tensor maps as the CUDA driver's GPU reads them, and the
+ * note by which tile-ptx tells tile-pack and tile-run how to fill them.
+ *
+ * A kernel of ours that copies with TMA (cp.async.bulk.tensor) takes each
+ * map as a hidden `.param .align 64 .b8 p[128]` after the user's
+ * parameters (as NVIDIA's tileiras does, docs/abi.md §5.3.1). Nobody
+ * passes it: at launch the driver runs the cubin's host callback
+ * (tile-pack's nvhost.c), which builds it from the user's parameters;
+ * tile-run builds it the same way (tmap_encode) when it runs the PTX.
+ *
+ * The note: one PTX comment line per map, written by tile-ptx at the end
+ * of the module,
+ *   // tileiras.tensormap ENTRY HIDDEN ELEM base=pB dims=D0,D1 stride=S1 box=B0,B1 swizzle=W
+ * HIDDEN the map's parameter index, ELEM f16 | bf16, pB the base
+ * pointer's parameter index, D0 (innermost), D1 and S1 (the row stride in
+ * elements) each a parameter `pN` (u32) or a decimal constant, box
+ * B0 x B1 elements (innermost first), swizzle 64 or 128 bytes. Only
+ * what was checked against NVIDIA's callbacks is encoded: rank 2, f16 and
+ * bf16, 64- and 128-byte swizzles. */
+#ifndef LIBCOMMON_TMAP_H
+#define LIBCOMMON_TMAP_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "strbuf.h"
+
+#define TMAP_NOTE "// tileiras.tensormap "
+#define TMAP_BYTES 128
+
+typedef enum TmapElem { TMAP_F16, TMAP_BF16 } TmapElem;
+
+/* a dimension, stride or base: a parameter (param >= 0) or a constant */
+typedef struct TmapVal {
+	int param;
+	uint64_t value;
+} TmapVal;
+
+typedef struct TmapNote {
+	char entry[256];
+	int hidden;             /* parameter index of the map */
+	TmapElem elem;
+	int base;               /* parameter index of the base pointer */
+	TmapVal dims[2];        /* innermost first */
+	TmapVal stride;         /* dimension 1, elements */
+	uint32_t box[2];
+	int swizzle;            /* bytes: 64, 128 */
+} TmapNote;
+
+/* The runtime values of a map, after the parameters were read. */
+typedef struct TmapArgs {
+	TmapElem elem;
+	uint64_t base;
+	uint32_t dims[2];
+	uint32_t stride;        /* elements */
+	uint32_t box[2];
+	int swizzle;
+} TmapArgs;
+
+int tmap_elem_bytes(TmapElem e);
+const char *tmap_elem_name(TmapElem e);
+/* the flag word's low 32 bits except bit 21 (element type, swizzle, bit 18) */
+uint32_t tmap_flags(TmapElem e, int swizzle);
+/* 128 bytes the way NVIDIA's ON_ARGUMENTS_CHANGE writes them (bytes it
+ * leaves alone are zeroed here) */
+void tmap_encode(uint8_t out[TMAP_BYTES], const TmapArgs *a);
+/* out -> a; false if out is not a map tmap_encode could have written */
+bool tmap_decode(const uint8_t *in, TmapArgs *a);
+
+void tmap_note_print(StrBuf *sb, const TmapNote *n);
+/* one note line (after TMAP_NOTE, up to the end of the line); false, with
+ * a reason in *why, if it is malformed */
+bool tmap_note_parse(const char *line, TmapNote *n, const char **why);
+/* every note in a PTX text, in order; *n notes in a malloc'd array; false
+ * (with the bad line's number in *bad_line) if one is malformed */
+bool tmap_notes_of(const char *ptx, size_t len, TmapNote **out, int *n, int *bad_line, const char **why);
+
+#endif
