@@ -19,6 +19,7 @@
 #include "ptx.h"
 #include "tool.h"
 #include "diag.h"
+#include "tmap.h"
 
 #define TRIPLE "nvptx64-nvidia-cuda"
 
@@ -131,6 +132,56 @@ static bool needs_family(LLVMModuleRef mod)
 	return false;
 }
 
+/* util_tma.c's tensor-map notes ("tileiras.tensormap"), as PTX comment lines */
+static void tensormap_notes(LLVMModuleRef mod, StrBuf *notes)
+{
+	unsigned n = LLVMGetNamedMetadataNumOperands(mod, "tileiras.tensormap");
+	if (!n)
+		return;
+	LLVMValueRef *ops = calloc(n, sizeof *ops);
+	LLVMGetNamedMetadataOperands(mod, "tileiras.tensormap", ops);
+	for (unsigned i = 0; i < n; i++) {
+		LLVMValueRef s = LLVMGetOperand(ops[i], 0);
+		unsigned len = 0;
+		const char *line = s ? LLVMGetMDString(s, &len) : NULL;
+		if (!line)
+			ice("tile-ptx: malformed tensor-map note");
+		sb_putn(notes, line, len);
+		sb_putc(notes, '\n');
+	}
+	free(ops);
+}
+
+/* The PTX with each noted map's parameter declared .hidden (LLVM cannot:
+ * a launcher passes only the user's parameters, docs/abi.md §5.3.1) and
+ * the notes at the end, for tile-pack and tile-run. */
+static void mark_hidden(StrBuf *out, const char *ptx, size_t len, const StrBuf *notes)
+{
+	TmapNote *all;
+	int n, bad;
+	const char *why;
+	if (!tmap_notes_of(notes->s, notes->len, &all, &n, &bad, &why))
+		ice("tile-ptx: tensor-map note %d: %s", bad, why);
+	size_t at = 0;
+	while (at < len) {
+		const char *nl = memchr(ptx + at, '\n', len - at);
+		size_t end = nl ? (size_t)(nl - ptx) + 1 : len;
+		bool hide = false;
+		for (int i = 0; i < n && !hide; i++) {
+			char want[400];
+			int w = snprintf(want, sizeof want, "\t.param .align 64 .b8 %s_param_%d[128]", all[i].entry, all[i].hidden);
+			hide = w > 0 && (size_t)w < sizeof want && end - at >= (size_t)w && memcmp(ptx + at, want, (size_t)w) == 0 &&
+			       (ptx[at + (size_t)w] == ',' || ptx[at + (size_t)w] == '\n');
+		}
+		if (hide)
+			sb_puts(out, "\t.hidden");     /* "\t.hidden\t.param", as NVIDIA's */
+		sb_putn(out, ptx + at, end - at);
+		at = end;
+	}
+	free(all);
+	sb_putn(out, notes->s, notes->len);
+}
+
 int backend_run(LLVMModuleRef mod, LLVMContextRef ctx, const PtxOpts *o, bool needs_libdevice, StrBuf *out)
 {
 	PtxOpts with = *o;
@@ -165,6 +216,8 @@ int backend_run(LLVMModuleRef mod, LLVMContextRef ctx, const PtxOpts *o, bool ne
 		free(ops);
 	}
 	o = &with;
+	StrBuf notes = { 0 };
+	tensormap_notes(mod, &notes);
 	LLVMTargetMachineRef tm = backend_target_machine(o);
 	if (!tm) {
 		LLVMDisposeModule(mod);
@@ -217,9 +270,13 @@ int backend_run(LLVMModuleRef mod, LLVMContextRef ctx, const PtxOpts *o, bool ne
 		char *err = NULL;
 		if (LLVMTargetMachineEmitToMemoryBuffer(tm, mod, LLVMAssemblyFile, &err, &buf))
 			ice("tile-ptx: NVPTX code generation failed: %s", err ? err : "?");
-		sb_putn(out, LLVMGetBufferStart(buf), LLVMGetBufferSize(buf));
+		if (notes.len)
+			mark_hidden(out, LLVMGetBufferStart(buf), LLVMGetBufferSize(buf), &notes);
+		else
+			sb_putn(out, LLVMGetBufferStart(buf), LLVMGetBufferSize(buf));
 		LLVMDisposeMemoryBuffer(buf);
 	}
+	sb_free(&notes);
 	LLVMDisposeModule(mod);
 	LLVMDisposeTargetMachine(tm);
 	return EXIT_OK;

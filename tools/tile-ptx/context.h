@@ -98,6 +98,12 @@ typedef struct E {
 	 * commit of its own (the caller's) */
 	LLVMValueRef stage_sel;
 	bool stage_raw;
+	/* TMA (util_tma.c): the kernel's loads copied by TMA, tma[i] through
+	 * the hidden parameter tma_hidden0 + i; the stage mbarriers and the
+	 * phase bits this thread last waited for (an i32 alloca) */
+	Op **tma;
+	int ntma, tma_hidden0;
+	LLVMValueRef tma_bar, tma_phase;
 } E;
 
 #endif

@@ -140,7 +140,9 @@ bool mma_operand_copied(const Op *mma, int k);       /* operand k came by cp.asy
 void mma_stage_begin(E *e, Op *mma, bool writes);     /* the barrier before a product's own stores */
 void mma_copies_wait(E *e, Op *mma);                 /* the wait for its copied operands */
 void mma_cp_async_commit(E *e);
-void mma_stage_copy_begin(E *e, Op *ld);             /* the barrier before copies into the buffer */
+void mma_stage_copy_begin(E *e, Op *ld, bool in_loop);   /* the barrier before copies into the buffer */
+Op *mma_user_of(Op *ld, int *k);                     /* the product a to_stage load feeds, its operand k */
+LLVMValueRef mma_stage_sel(E *e, Op *mma);           /* the stage half (i32) a product or a copy for it uses now */
 /* Pipelined K loop (tile-sched: `stages` = 2 on the product, `prefetch` on its copied loads):
  * the staging buffer holds two halves; before the loop the first step's copies go into half 0
  * (prologue, at the for), each step copies the next step's tiles into the other half
@@ -163,6 +165,19 @@ void mma_stage_store(E *e, TV *s, const Type *el, LLVMValueRef base, int64_t row
  * by ldmatrix (.trans for 16-bit B) */
 void mma_ldsm(E *e, LLVMValueRef base, const Layout *frag, int64_t cols, const Type *el, bool trans,
 	      const int64_t *units, int nunits, LLVMValueRef *out);
+
+/* ------------------------------------------------------------ util_tma.c */
+/* --tma on sm_90: staged wgmma operands by TMA (see util_tma.c) */
+int tma_plan(E *e, Op *fn, const char *entry);       /* before the kernel's function: its TMA loads; hidden maps */
+void tma_params(E *e, LLVMValueRef fn);              /* their parameters' attributes (byval, grid_constant) */
+void tma_kernel_begin(E *e);                         /* the mbarriers, at the kernel's start */
+bool tma_load_op(E *e, const Op *ld);
+bool mma_operand_tma(E *e, const Op *mma, int k);
+/* ld's copies into sbase (its staging, geometry g) from tile origin (org0, org1) (i64);
+ * false: ld is not a TMA load */
+bool tma_copy(E *e, Op *ld, LLVMValueRef sbase, const StageGeom *g, LLVMValueRef org0, LLVMValueRef org1);
+void tma_wait(E *e, Op *mma);                        /* every thread: the product's TMA operands landed */
+void tma_fence_before_copy(E *e, Op *ld);            /* before the barrier that precedes a TMA copy */
 
 /* ------------------------------------------------------------ util_wgmma.c */
 /* op's product by wgmma over tiling t (t->wg): A, B staged, acc (the C

@@ -24,7 +24,8 @@ static void emit_kernel(E *e, Op *fn)
 	Block *body = fn->regions[0].first;
 	if (!name || name->kind != AT_STRING || !body)
 		ice("tile-ptx: malformed entry");
-	LLVMTypeRef *params = xcalloc((size_t)body->nargs + 1, sizeof *params);
+	int nmaps = tma_plan(e, fn, name->u.s);      /* hidden tensor-map parameters */
+	LLVMTypeRef *params = xcalloc((size_t)body->nargs + (size_t)nmaps + 1, sizeof *params);
 	for (int i = 0; i < body->nargs; i++) {
 		const Type *t = body->args[i]->type;
 		if (t->kind != TY_TILE || t->rank != 0) {
@@ -36,9 +37,12 @@ static void emit_kernel(E *e, Op *fn)
 		}
 		params[i] = elem_ty(e, t->elem);
 	}
-	LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(e->ctx), params, (unsigned)body->nargs, 0);
+	for (int i = 0; i < nmaps; i++)
+		params[body->nargs + i] = ty_genptr(e);
+	LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(e->ctx), params, (unsigned)(body->nargs + nmaps), 0);
 	free(params);
 	e->fn = LLVMAddFunction(e->mod, name->u.s, fty);
+	tma_params(e, e->fn);
 	LLVMSetFunctionCallConv(e->fn, LLVMPTXKernelCallConv);
 	char threads[16];
 	snprintf(threads, sizeof threads, "%d", 32 * e->warps);
@@ -85,6 +89,7 @@ static void emit_kernel(E *e, Op *fn)
 			t->r[k] = p;
 		set(e, body->args[i], t);
 	}
+	tma_kernel_begin(e);
 	emit_region(e, body, NULL, NULL);
 	/* an entry body ends with return; make sure the last block is closed */
 	if (!e->errors && !LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(e->b)))
@@ -97,6 +102,9 @@ static void emit_kernel(E *e, Op *fn)
 	for (int i = 0; i < e->nvals; i++)
 		free(e->mr[i]);
 	free(e->tv);
+	free(e->tma);
+	e->tma = NULL;
+	e->ntma = 0;
 	free(e->mr);
 	free(e->tok);
 	e->tv = NULL;

@@ -260,8 +260,16 @@ void emit_tiled(E *e, Op *op)
 		} else {
 			vec = 16 / eb;
 			if (!e->stage_raw)
-				mma_stage_copy_begin(e, op);
+				mma_stage_copy_begin(e, op, false);
 			sown = owner_pred(e, &t->lay);
+			/* by TMA (util_tma.c): thread 0 copies the whole tile */
+			if (tma_copy(e, op, sbase, &sg, org[0], org[1])) {
+				for (int k = 0; k < t->n; k++)
+					t->r[k] = LLVMGetPoison(et);
+				set(e, val, t);
+				mark_token(e, op->results[1], true, op);
+				return;
+			}
 		}
 	}
 	int64_t tbits = thread_bits(&t->lay);

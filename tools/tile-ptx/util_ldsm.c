@@ -397,7 +397,7 @@ void mma_ldsm(E *e, LLVMValueRef base, const Layout *frag, int64_t cols, const T
 static LLVMValueRef stage_at(E *e, Op *mma, LLVMValueRef sel);
 
 /* the staged product that uses ld's tile, and which operand it is */
-static Op *user_of(Op *ld, int *k)
+Op *mma_user_of(Op *ld, int *k)
 {
 	for (Op *x = ld->next; x; x = x->next)
 		for (int i = 0; i < 2 && i < x->noperands; i++)
@@ -411,7 +411,7 @@ static Op *user_of(Op *ld, int *k)
 bool mma_stage_of_load(E *e, Op *ld, LLVMValueRef *base, StageGeom *g)
 {
 	int k;
-	Op *mma = user_of(ld, &k);
+	Op *mma = mma_user_of(ld, &k);
 	if (!mma)
 		return false;
 	const Type *ta = mma->operands[0]->type, *tb = mma->operands[1]->type;
@@ -445,8 +445,10 @@ bool mma_operand_copied(const Op *mma, int k)
 
 /* A copy into the staging buffer overwrites what the last product read:
  * a barrier first, unless the op before it (pure ops aside) is another
- * such copy, which had one. */
-void mma_stage_copy_begin(E *e, Op *ld)
+ * such copy, which had one. A TMA copy (util_tma.c) also orders the
+ * buffer's earlier generic writes before its async ones, except in a
+ * pipelined loop's steps (in_loop), where only wgmma read the half. */
+void mma_stage_copy_begin(E *e, Op *ld, bool in_loop)
 {
 	for (Op *x = ld->prev; x; x = x->prev) {
 		if (x->info->code == AS_tiled_load && op_attr_flag(x, "to_stage"))
@@ -454,6 +456,8 @@ void mma_stage_copy_begin(E *e, Op *ld)
 		if (x->nregions || !op_has(x->info, OPT_PURE))
 			break;
 	}
+	if (!in_loop)
+		tma_fence_before_copy(e, ld);
 	barrier(e);
 }
 
@@ -470,9 +474,13 @@ void mma_stage_begin(E *e, Op *mma, bool writes)
  * all but the newest group (the next step's copies stay in flight). */
 void mma_copies_wait(E *e, Op *mma)
 {
-	if (mma_operand_copied(mma, 0) || mma_operand_copied(mma, 1))
+	bool async[2];
+	for (int k = 0; k < 2; k++)
+		async[k] = mma_operand_copied(mma, k) && !mma_operand_tma(e, mma, k);
+	if (async[0] || async[1])
 		asm_call(e, LLVMVoidTypeInContext(e->ctx),
 			 mma_stage_pipelined(mma) ? "cp.async.wait_group 1;" : "cp.async.wait_all;", "~{memory}", NULL, 0);
+	tma_wait(e, mma);
 }
 
 void mma_cp_async_commit(E *e)
@@ -524,6 +532,14 @@ static LLVMValueRef stage_at(E *e, Op *mma, LLVMValueRef sel)
 	return LLVMBuildGEP2(e->b, LLVMInt8TypeInContext(e->ctx), buf, &off, 1, "");
 }
 
+LLVMValueRef mma_stage_sel(E *e, Op *mma)
+{
+	if (e->stage_sel)
+		return e->stage_sel;
+	Op *loop = op_attr_int(mma, "stages", 1) > 1 ? loop_of(mma) : NULL;
+	return loop ? stage_of_step(e, loop, 0) : c_i32(e, 0);
+}
+
 LLVMValueRef mma_stage_base(E *e, Op *mma)
 {
 	Op *loop = op_attr_int(mma, "stages", 1) > 1 ? loop_of(mma) : NULL;
@@ -565,11 +581,20 @@ void mma_pipeline_prologue(E *e, Op *loop)
 	LLVMValueRef lb = scalar(e, loop->operands[0]), ub = scalar(e, loop->operands[1]);
 	bool uns = op_attr_flag(loop, "unsignedCmp");
 	LLVMValueRef runs = LLVMBuildICmp(e->b, uns ? LLVMIntULT : LLVMIntSLT, lb, ub, "");
-	barrier(e);     /* the buffer's last product before the loop */
 	for (Op *x = body->first; x; x = x->next)
-		if (x->info->code == AS_tiled_load && op_attr_flag(x, "prefetch"))
+		if (x->info->code == AS_tiled_load && op_attr_flag(x, "prefetch")) {
+			tma_fence_before_copy(e, x);     /* generic writes before the loop, async ones now */
+			break;
+		}
+	barrier(e);     /* the buffer's last product before the loop */
+	bool cp_async = false;
+	for (Op *x = body->first; x; x = x->next)
+		if (x->info->code == AS_tiled_load && op_attr_flag(x, "prefetch")) {
 			copy_for_step(e, x, body->args[0], lb, c_i32(e, 0), runs);
-	mma_cp_async_commit(e);
+			cp_async |= !tma_load_op(e, x);
+		}
+	if (cp_async)
+		mma_cp_async_commit(e);
 }
 
 bool mma_prefetch(E *e, Op *ld)
@@ -578,7 +603,7 @@ bool mma_prefetch(E *e, Op *ld)
 	if (e->stage_raw || !op_attr_flag(ld, "prefetch"))
 		return false;
 	int which;
-	Op *mma = user_of(ld, &which);
+	Op *mma = mma_user_of(ld, &which);
 	if (!loop || !op_attr_flag(ld, "to_stage") || !mma || !mma_stage_pipelined(mma)) {
 		/* tile-sched never writes this; a hand-edited IR can */
 		diag_error(ld->loc, "'%s' op: prefetch on a load that is not a copy of a pipelined product in its loop",
@@ -589,7 +614,7 @@ bool mma_prefetch(E *e, Op *ld)
 	Value *ivv = loop->regions[0].first->args[0];
 	LLVMValueRef iv = scalar(e, ivv), ub = scalar(e, loop->operands[1]), step = scalar(e, loop->operands[2]);
 	bool uns = op_attr_flag(loop, "unsignedCmp");
-	mma_stage_copy_begin(e, ld);      /* this half's last reader: the product two steps back */
+	mma_stage_copy_begin(e, ld, true);   /* this half's last reader: the product two steps back */
 	LLVMValueRef next = LLVMBuildAdd(e->b, iv, step, "");
 	LLVMValueRef more = LLVMBuildICmp(e->b, uns ? LLVMIntULT : LLVMIntSLT, next, ub, "");
 	copy_for_step(e, ld, ivv, next, stage_of_step(e, loop, 1), more);
@@ -599,11 +624,13 @@ bool mma_prefetch(E *e, Op *ld)
 		t->r[k] = LLVMGetPoison(elem_ty(e, tile_elem(ld->results[0]->type)));
 	set(e, ld->results[0], t);
 	/* one group per step (empty on the last), so wait_group 1 is this step's */
-	bool last = true;
+	bool last = true, cp_async = false;
 	for (Op *x = ld->next; x; x = x->next)
 		if (x->info->code == AS_tiled_load && op_attr_flag(x, "prefetch"))
 			last = false;
-	if (last)
+	for (Op *x = loop->regions[0].first->first; x; x = x->next)
+		cp_async |= x->info->code == AS_tiled_load && op_attr_flag(x, "prefetch") && !tma_load_op(e, x);
+	if (last && cp_async)
 		mma_cp_async_commit(e);
 	return true;
 }

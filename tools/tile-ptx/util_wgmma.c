@@ -148,9 +148,13 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 		mma_stage_store(e, A, ea, buf, t->m, t->k, false, w);
 	if (!cb)
 		mma_stage_store(e, B, ea, bbase, t->k, t->n, !bmn, wb);
-	mma_copies_wait(e, op);      /* the operands tile-sched sent by cp.async */
-	asm_plain(e, "fence.proxy.async.shared::cta;");
-	barrier(e);
+	mma_copies_wait(e, op);      /* the operands tile-sched sent by cp.async or TMA */
+	/* generic writes (stores, cp.async) -> wgmma's async reads; operands
+	 * that came by TMA are visible to every thread that waited for them */
+	if (!(ca && (areg || mma_operand_tma(e, op, 0)) && mma_operand_tma(e, op, 1))) {
+		asm_plain(e, "fence.proxy.async.shared::cta;");
+		barrier(e);
+	}
 
 	/* this warp's warpgroup: gi over M, gj over N (W mode (4, wm, wn)) */
 	LLVMValueRef g = LLVMBuildLShr(e->b, e->warp, c_i32(e, 2), "");

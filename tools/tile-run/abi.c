@@ -57,7 +57,10 @@ static int parse(const Func *f, Slot *s, int cap)
 			snprintf(s[n - 1].dtype, sizeof s[n - 1].dtype, "%s", tok + 1);
 		}
 	}
-	return n == f->nparams ? n : 0;
+	int user = f->nparams;      /* hidden parameters (tensor maps) come last and are not named */
+	while (user > 0 && f->params[user - 1].hidden)
+		user--;
+	return n == user ? n : 0;
 }
 
 int abi_scalar_type(const Func *f, int param)
@@ -88,7 +91,7 @@ bool abi_check(const Func *f, char **args, int nargs, const Npy *arrays, const b
 	int n = parse(f, s, 256);
 	if (!n)
 		return true;
-	for (int k = 0; k < nargs; k++) {
+	for (int k = 0; k < nargs && k < n; k++) {
 		if (s[k].kind != 'A' || !is_array[k])
 			continue;
 		int r = s[k].rank, eb = dtype_bytes(s[k].dtype);

@@ -22,6 +22,7 @@
 #include "exec.h"
 #include "npy.h"
 #include "tensormap.h"
+#include "tmap.h"
 #include "target.h"
 
 int launch(void);
@@ -239,6 +240,63 @@ static bool scalar_arg(int pos, const char *s, const Param *pa, uint8_t *dst, in
 	return true;
 }
 
+/* tile-ptx's tensor-map notes (libcommon tmap.h): hidden parameters tile-run fills */
+static TmapNote *notes;
+static int nnotes;
+
+/* f's noted maps: they must be its last parameters, 128-byte hidden ones,
+ * built from a pointer and 4-byte integers; their number, or -1 */
+static int noted_maps(const Func *f)
+{
+	int n = 0;
+	for (int i = 0; i < nnotes; i++)
+		if (strcmp(notes[i].entry, f->name) == 0)
+			n++;
+	for (int i = 0; i < nnotes; i++) {
+		const TmapNote *t = &notes[i];
+		if (strcmp(t->entry, f->name) != 0)
+			continue;
+		const TmapVal *v[3] = { &t->dims[0], &t->dims[1], &t->stride };
+		bool ok = t->hidden >= f->nparams - n && t->hidden < f->nparams && f->params[t->hidden].hidden &&
+			  f->params[t->hidden].size == TMAP_BYTES && t->base < f->nparams - n &&
+			  f->params[t->base].size == 8;
+		for (int j = 0; j < 3 && ok; j++)
+			ok = v[j]->param < 0 || (v[j]->param < f->nparams - n && f->params[v[j]->param].size == 4);
+		if (!ok) {
+			run_error("%s: the tensor-map note for parameter %d does not fit the kernel's parameters", f->name,
+				  t->hidden);
+			return -1;
+		}
+	}
+	return n;
+}
+
+static uint64_t param_value(const Func *f, const uint8_t *kp, const TmapVal *v)
+{
+	if (v->param < 0)
+		return v->value;
+	uint64_t x = 0;
+	memcpy(&x, kp + f->params[v->param].offset, f->params[v->param].size);
+	return x;
+}
+
+/* each noted map, built as the host callback would from the user's parameters */
+static void fill_noted_maps(const Func *f, uint8_t *kp)
+{
+	for (int i = 0; i < nnotes; i++) {
+		const TmapNote *t = &notes[i];
+		if (strcmp(t->entry, f->name) != 0)
+			continue;
+		TmapArgs a = { t->elem, 0, { 0, 0 }, 0, { t->box[0], t->box[1] }, t->swizzle };
+		TmapVal b = { t->base, 0 };
+		a.base = param_value(f, kp, &b);
+		a.dims[0] = (uint32_t)param_value(f, kp, &t->dims[0]);
+		a.dims[1] = (uint32_t)param_value(f, kp, &t->dims[1]);
+		a.stride = (uint32_t)param_value(f, kp, &t->stride);
+		tmap_encode(kp + f->params[t->hidden].offset, &a);
+	}
+}
+
 static Module *load(const char *self, const char *input, const char *gpu, int *rc)
 {
 	size_t len;
@@ -271,6 +329,14 @@ static Module *load(const char *self, const char *input, const char *gpu, int *r
 		return NULL;
 	}
 	Module *m = ptx_parse(name, text, len);
+	if (m) {
+		int bad;
+		const char *why;
+		if (!tmap_notes_of(text, len, &notes, &nnotes, &bad, &why)) {
+			run_error("%s:%d: malformed tensor-map note: %s", name, bad, why);
+			m = NULL;
+		}
+	}
 	free(text);
 	if (!m)
 		*rc = RUN_INPUT;
@@ -432,6 +498,17 @@ int run_main(int argc, char **argv)
 			  f->reqntid[2], block[0], block[1], block[2]);
 		return RUN_INPUT;
 	}
+	/* hidden maps tile-ptx noted: filled here unless passed (tmap:) */
+	int nauto = noted_maps(f);
+	if (nauto < 0)
+		return RUN_INPUT;
+	if (nauto && nargs == f->nparams - nauto) {
+		args = xrealloc(args, (size_t)(nargs + nauto + 1) * sizeof *args);
+		for (int k = 0; k < nauto; k++)
+			args[nargs++] = "tmap:noted";
+	} else {
+		nauto = 0;
+	}
 	for (int k = 0; k < f->nparams && k < nargs; k++)
 		if (f->params[k].hidden && strncmp(args[k], "tmap:", 5) != 0) {
 			run_error("%s takes hidden parameter %d (a %u-byte TMA tensor map its host code fills): pass it as tmap:N,BOX",
@@ -484,7 +561,9 @@ int run_main(int argc, char **argv)
 		if (!scalar_arg(k, a, pa, r->kparams + pa->offset, abi_scalar_type(f, k)))
 			return RUN_INPUT;
 	}
-	for (int k = 0; k < nargs; k++) {      /* tensor maps (tensormap.c) */
+	if (nauto)
+		fill_noted_maps(f, r->kparams);
+	for (int k = 0; k < nargs - nauto; k++) {      /* tensor maps (tensormap.c) */
 		if (strncmp(args[k], "tmap:", 5) != 0)
 			continue;
 		const Param *pa = &f->params[k];

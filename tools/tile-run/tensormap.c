@@ -8,12 +8,16 @@
  *   110 u8 oob (1: NaN)     rest zero
  * Constraints checked as cuTensorMapEncodeTiled's: rank 1..5, global address
  * and strides multiples of 16, box 1..256 per dimension, inner box bytes a
- * multiple of 16 and at most the swizzle span. */
+ * multiple of 16 and at most the swizzle span. A map that is not one of
+ * these is read as the driver's encoding of a 2-D f16/bf16 map (what our
+ * host callback writes, libcommon tmap.c), the form tile-run fills for
+ * the hidden parameters tile-ptx's tensor-map notes describe (cli.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "run.h"
 #include "tensormap.h"
+#include "tmap.h"
 
 #define MAGIC 0x4d545254u
 
@@ -98,12 +102,34 @@ bool tensormap_from_arg(uint8_t out[128], const char *spec, const Npy *arrays, c
 	return true;
 }
 
+/* the driver's encoding, as our host callback writes it (libcommon tmap.c) */
+static bool driver_map(const uint8_t *p, TensorMap *tm)
+{
+	TmapArgs a;
+	if (!tmap_decode(p, &a))
+		return false;
+	memset(tm, 0, sizeof *tm);
+	tm->rank = 2;
+	tm->esize = (uint32_t)tmap_elem_bytes(a.elem);
+	tm->addr = a.base;
+	tm->dims[0] = a.dims[0];
+	tm->dims[1] = a.dims[1];
+	tm->strides[0] = tm->esize;
+	tm->strides[1] = (uint64_t)a.stride * tm->esize;
+	tm->box[0] = a.box[0];
+	tm->box[1] = a.box[1];
+	tm->swizzle = a.swizzle;
+	return true;
+}
+
 bool tensormap_decode(const uint8_t *p, TensorMap *tm)
 {
 	uint32_t magic, rank;
 	memcpy(&magic, p, 4);
 	memcpy(&rank, p + 4, 4);
-	if (magic != MAGIC || rank < 1 || rank > 5)
+	if (magic != MAGIC)
+		return driver_map(p, tm);
+	if (rank < 1 || rank > 5)
 		return false;
 	memset(tm, 0, sizeof *tm);
 	tm->rank = (int)rank;

@@ -1,0 +1,344 @@
+/* util_tma.c: staged wgmma operands copied by the Tensor Memory Accelerator
+ * (utility layer, emit.h; docs/lowering.md "MMA", docs/abi.md §5.3.1).
+ * With --tma, on sm_90, a tiled_load tile-sched marked `to_stage` for a
+ * `via_wgmma` product is one TMA copy per swizzle-row block instead of
+ * every thread's 16-byte cp.async chunks, when:
+ *   - its tile is f16 or bf16, rank 2, of a rank-2 view with the identity
+ *     dim_map, tiles at multiples of the tile (no `step`);
+ *   - the view's base, shape and row stride are entry parameters (through
+ *     assume ops) or constants, its inner stride is 1, the base 16-byte
+ *     aligned and the row stride a multiple of 16 bytes (make_memref's
+ *     base_align / stride_div_by), as cuTensorMapEncodeTiled needs;
+ *   - the operand is staged in 64- or 128-byte swizzled rows (the
+ *     swizzles whose map words were read from NVIDIA's callbacks), at most
+ *     256 rows (a box dimension's limit).
+ * Such a load's map is a hidden `.param .align 64 .b8 [128]` after the
+ * entry's parameters (nvvm.grid_constant: used in place through
+ * cvta.param), described by a `// tileiras.tensormap` note (libcommon
+ * tmap.h) that tile-pack turns into the host callback that fills it and
+ * tile-run reads to fill it itself.
+ *
+ * Synchronisation: two mbarriers per kernel (`__tile_mbar_<kernel>`, one
+ * per stage half, arrival count 1), initialised by thread 0 at the
+ * kernel's start (every copy comes after a bar.sync). Thread 0 issues a
+ * copy: the product's first TMA load also arrives on the half's barrier
+ * with expect_tx = the bytes of all its TMA operands; each box completes
+ * its bytes on it. Every thread waits at the product with
+ * try_wait.parity on the phase it last saw flipped (one bit per barrier
+ * in an alloca, which mem2reg turns into registers): exactly one
+ * completion per copy and one wait per completion, in any loop nest. The
+ * buffer's previous readers (wgmma, async proxy) are done before the copy
+ * by the bar.sync that precedes every copy; earlier generic writes to it
+ * are ordered by a fence.proxy.async before that bar.sync (not needed in
+ * a pipelined loop's own steps, which only wgmma reads). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "emit.h"
+#include "irutil.h"
+#include "mma.h"
+#include "tmap.h"
+#include "xalloc.h"
+
+/* ------------------------------------------------------------ planning (no LLVM) */
+
+/* the entry parameter v comes from (through assumes), or -1 */
+static int param_of(const Value *v, const Block *body)
+{
+	while (v->def && v->def->info->code == CT_assume)
+		v = v->def->operands[0];
+	return !v->def && v->owner == body ? v->index : -1;
+}
+
+static bool dim_of(const Type *tv, const Op *mr, int d, bool stride, int *next, const Block *body, TmapVal *out)
+{
+	int64_t s = stride ? tv->strides[d] : tv->shape[d];
+	if (s != DYN_DIM) {
+		out->param = -1;
+		out->value = (uint64_t)s;
+		return s > 0 && s <= 0xFFFFFFFFll;
+	}
+	const Value *v = mr->operands[(*next)++];
+	const Type *t = v->type;
+	if (t->kind != TY_TILE || t->rank != 0 || !t->elem || t->elem->kind != TY_SCALAR || t->elem->scalar != SC_I32)
+		return false;
+	out->param = param_of(v, body);
+	return out->param >= 0;
+}
+
+/* the staging of ld's tile: rows x cols staged in w-byte rows */
+static bool stage_shape(E *e, Op *ld, Op **mma, int64_t *rows, int64_t *cols, int *w)
+{
+	int k;
+	*mma = mma_user_of(ld, &k);
+	if (!*mma || !op_attr_flag(*mma, "via_wgmma"))
+		return false;
+	const Type *ta = (*mma)->operands[0]->type, *tb = (*mma)->operands[1]->type;
+	const Type *ea = tile_elem(ta), *ec = tile_elem((*mma)->operands[2]->type);
+	MmaTiling t;
+	if (ta->rank != 2 || !mma_choose(ea, ec, ta->shape[0], tb->shape[1], ta->shape[1], e->warps, e->o->target->sm, &t,
+					 NULL) || !t.wg || !mma_stage_as_is(&t, k, ea))
+		return false;
+	*rows = k ? t.k : t.m;
+	*cols = k ? t.n : t.k;
+	*w = mma_wgmma_stage_w(&t, k, ea);
+	return true;
+}
+
+/* can ld go by TMA; its note (but the entry name and hidden index) */
+static bool tma_ok(E *e, Op *ld, const Block *body, TmapNote *n)
+{
+	if (ld->info->code != AS_tiled_load || !op_attr_flag(ld, "to_stage"))
+		return false;
+	const Type *tt = ld->results[0]->type;
+	const Type *el = tt->elem;
+	if (tt->rank != 2 || el->kind != TY_SCALAR || (el->scalar != SC_F16 && el->scalar != SC_BF16))
+		return false;
+	for (int i = 0; i < 2; i++)
+		if (op_attr_int_at(ld, "dim_map", i, i) != i || op_attr_int_at(ld, "step", i, tt->shape[i]) != tt->shape[i])
+			return false;
+	Op *mma;
+	int64_t rows, cols;
+	int w;
+	if (!stage_shape(e, ld, &mma, &rows, &cols, &w) || (w != 64 && w != 128) || rows > 256 || rows != tt->shape[0] ||
+	    cols != tt->shape[1] || (cols * 2) % w || (rows * w) % 1024)
+		return false;
+	const Op *mr = ld->operands[0]->def;
+	if (!mr || mr->info->code != AS_make_memref)
+		return false;
+	const Type *tv = mr->results[0]->type;
+	if (tv->rank != 2 || tv->strides[1] != 1 || op_attr_int(mr, "base_align", 1) < 16 ||
+	    (tv->strides[0] == DYN_DIM ? op_attr_int_at(mr, "stride_div_by", 0, 1) * 2 : tv->strides[0] * 2) % 16)
+		return false;
+	memset(n, 0, sizeof *n);
+	n->elem = el->scalar == SC_BF16 ? TMAP_BF16 : TMAP_F16;
+	n->base = param_of(mr->operands[0], body);
+	if (n->base < 0)
+		return false;
+	int s1, s2;
+	op_group(mr, 1, &s1);
+	op_group(mr, 2, &s2);
+	/* innermost first: dims (1, 0), the stride of dim 0 */
+	TmapVal d1;
+	if (!dim_of(tv, mr, 0, false, &s1, body, &d1) || !dim_of(tv, mr, 1, false, &s1, body, &n->dims[0]) ||
+	    !dim_of(tv, mr, 0, true, &s2, body, &n->stride))
+		return false;
+	n->dims[1] = d1;
+	n->box[0] = (uint32_t)(w / 2);
+	n->box[1] = (uint32_t)rows;
+	n->swizzle = w;
+	return true;
+}
+
+typedef struct Plan {
+	E *e;
+	const Block *body;
+	Op **loads;
+	int n, cap;
+	StrBuf notes;
+	const char *entry;
+} Plan;
+
+static int plan_walk(Op *op, void *ctx)
+{
+	Plan *p = ctx;
+	TmapNote n;
+	if (!tma_ok(p->e, op, p->body, &n))
+		return 0;
+	if (p->n == p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 4;
+		p->loads = xrealloc(p->loads, (size_t)p->cap * sizeof *p->loads);
+	}
+	snprintf(n.entry, sizeof n.entry, "%s", p->entry);
+	n.hidden = p->body->nargs + p->n;
+	p->loads[p->n++] = op;
+	tmap_note_print(&p->notes, &n);
+	return 0;
+}
+
+int tma_plan(E *e, Op *fn, const char *entry)
+{
+	free(e->tma);
+	e->tma = NULL;
+	e->ntma = 0;
+	e->tma_bar = e->tma_phase = NULL;
+	if (!e->o->tma || e->o->target->sm != 90)
+		return 0;
+	Block *body = fn->regions[0].first;
+	Plan p = { e, body, NULL, 0, 0, { 0 }, entry };
+	op_walk(fn, plan_walk, &p);
+	e->tma = p.loads;
+	e->ntma = p.n;
+	e->tma_hidden0 = body->nargs;
+	if (p.n) {
+		/* the notes, for backend.c to append to the PTX (and to mark the parameters .hidden) */
+		char *line = p.notes.s;
+		while (line && *line) {
+			char *nl = strchr(line, '\n');
+			size_t len = nl ? (size_t)(nl - line) : strlen(line);
+			LLVMMetadataRef s = LLVMMDStringInContext2(e->ctx, line, len);
+			LLVMMetadataRef md = LLVMMDNodeInContext2(e->ctx, &s, 1);
+			LLVMAddNamedMetadataOperand(e->mod, "tileiras.tensormap", LLVMMetadataAsValue(e->ctx, md));
+			line = nl ? nl + 1 : NULL;
+		}
+		/* .hidden parameters are PTX 8.8 */
+		LLVMMetadataRef v = LLVMValueAsMetadata(c_i32(e, 88));
+		LLVMAddNamedMetadataOperand(e->mod, "tileiras.min_ptx",
+					    LLVMMetadataAsValue(e->ctx, LLVMMDNodeInContext2(e->ctx, &v, 1)));
+	}
+	sb_free(&p.notes);
+	return p.n;
+}
+
+/* ------------------------------------------------------------ emission */
+
+static int tma_index(E *e, const Op *ld)
+{
+	for (int i = 0; i < e->ntma; i++)
+		if (e->tma[i] == ld)
+			return i;
+	return -1;
+}
+
+bool tma_load_op(E *e, const Op *ld)
+{
+	return tma_index(e, ld) >= 0;
+}
+
+bool mma_operand_tma(E *e, const Op *mma, int k)
+{
+	const Op *d = mma->operands[k]->def;
+	return d && tma_load_op(e, d);
+}
+
+void tma_params(E *e, LLVMValueRef fn)
+{
+	LLVMTypeRef map = LLVMArrayType2(LLVMInt8TypeInContext(e->ctx), TMAP_BYTES);
+	unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5), align = LLVMGetEnumAttributeKindForName("align", 5);
+	for (int i = 0; i < e->ntma; i++) {
+		unsigned at = (unsigned)(e->tma_hidden0 + i) + 1;
+		LLVMAddAttributeAtIndex(fn, at, LLVMCreateTypeAttribute(e->ctx, byval, map));
+		LLVMAddAttributeAtIndex(fn, at, LLVMCreateEnumAttribute(e->ctx, align, 64));
+		LLVMAddAttributeAtIndex(fn, at, LLVMCreateStringAttribute(e->ctx, "nvvm.grid_constant", 18, "", 0));
+	}
+}
+
+static LLVMValueRef bar_addr(E *e, LLVMValueRef sel)
+{
+	LLVMValueRef p = LLVMBuildGEP2(e->b, ty_i64(e), e->tma_bar, &sel, 1, "");
+	return LLVMBuildPtrToInt(e->b, p, ty_i32(e), "");
+}
+
+void tma_kernel_begin(E *e)
+{
+	if (!e->ntma)
+		return;
+	size_t n;
+	const char *fname = LLVMGetValueName2(e->fn, &n);
+	char name[300];
+	snprintf(name, sizeof name, "__tile_mbar_%.*s", (int)(n > 250 ? 250 : n), fname);
+	LLVMTypeRef at = LLVMArrayType2(ty_i64(e), 2);
+	e->tma_bar = LLVMAddGlobalInAddressSpace(e->mod, at, name, 3);
+	LLVMSetInitializer(e->tma_bar, LLVMGetUndef(at));
+	LLVMSetLinkage(e->tma_bar, LLVMInternalLinkage);
+	LLVMSetAlignment(e->tma_bar, 8);
+	/* the phase bits, zero at the start */
+	LLVMBasicBlockRef here = LLVMGetInsertBlock(e->b);
+	LLVMPositionBuilderBefore(e->b, e->entry_br);
+	e->tma_phase = LLVMBuildAlloca(e->b, ty_i32(e), "tma.phase");
+	LLVMBuildStore(e->b, c_i32(e, 0), e->tma_phase);
+	LLVMPositionBuilderAtEnd(e->b, here);
+	LLVMBasicBlockRef after = guard_begin(e, thread0(e));
+	for (int s = 0; s < 2; s++) {
+		LLVMValueRef a = bar_addr(e, c_i32(e, s));
+		asm_call(e, LLVMVoidTypeInContext(e->ctx), "mbarrier.init.shared::cta.b64 [$0], 1;", "r,~{memory}", &a, 1);
+	}
+	asm_call(e, LLVMVoidTypeInContext(e->ctx), "fence.mbarrier_init.release.cluster;", "~{memory}", NULL, 0);
+	for (int i = 0; i < e->ntma; i++) {
+		LLVMValueRef m = LLVMGetParam(e->fn, (unsigned)(e->tma_hidden0 + i));
+		asm_call(e, LLVMVoidTypeInContext(e->ctx), "prefetch.tensormap [$0];", "l,~{memory}", &m, 1);
+	}
+	guard_end(e, after);
+}
+
+/* the bytes a product's TMA operands bring, and whether ld is the first of them */
+static int64_t product_bytes(E *e, const Op *mma, const Op *ld, bool *first)
+{
+	int64_t total = 0;
+	const Op *earliest = NULL;
+	for (int k = 0; k < 2; k++) {
+		const Op *d = mma->operands[k]->def;
+		if (!d || !tma_load_op(e, d))
+			continue;
+		total += type_num_elements(d->results[0]->type) * 2;
+		if (!earliest)
+			earliest = d;
+		else
+			for (const Op *x = d; x; x = x->next)
+				if (x == earliest) {
+					earliest = d;   /* d comes before */
+					break;
+				}
+	}
+	*first = earliest == ld;
+	return total;
+}
+
+bool tma_copy(E *e, Op *ld, LLVMValueRef sbase, const StageGeom *g, LLVMValueRef org0, LLVMValueRef org1)
+{
+	int i = tma_index(e, ld);
+	if (i < 0)
+		return false;
+	int k;
+	Op *mma = mma_user_of(ld, &k);
+	bool first;
+	int64_t bytes = product_bytes(e, mma, ld, &first);
+	LLVMValueRef bar = bar_addr(e, mma_stage_sel(e, mma));
+	LLVMValueRef map = LLVMGetParam(e->fn, (unsigned)(e->tma_hidden0 + i));
+	LLVMValueRef c0 = LLVMBuildTrunc(e->b, org1, ty_i32(e), ""), c1 = LLVMBuildTrunc(e->b, org0, ty_i32(e), "");
+	LLVMBasicBlockRef after = guard_begin(e, thread0(e));
+	if (first) {
+		LLVMValueRef a[2] = { bar, c_i32(e, bytes) };
+		asm_call(e, LLVMVoidTypeInContext(e->ctx), "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;",
+			 "r,r,~{memory}", a, 2);
+	}
+	int64_t blocks = g->scols * g->eb / g->w;
+	for (int64_t j = 0; j < blocks; j++) {
+		LLVMValueRef off = c_i64(e, j * g->srows * g->w);
+		LLVMValueRef dst = LLVMBuildGEP2(e->b, LLVMInt8TypeInContext(e->ctx), sbase, &off, 1, "");
+		LLVMValueRef a[5] = { LLVMBuildPtrToInt(e->b, dst, ty_i32(e), ""), map,
+				      LLVMBuildAdd(e->b, c0, c_i32(e, j * g->w / g->eb), ""), c1, bar };
+		asm_call(e, LLVMVoidTypeInContext(e->ctx),
+			 "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes "
+			 "[$0], [$1, {$2, $3}], [$4];", "r,l,r,r,r,~{memory}", a, 5);
+	}
+	guard_end(e, after);
+	return true;
+}
+
+void tma_wait(E *e, Op *mma)
+{
+	if (!mma_operand_tma(e, mma, 0) && !mma_operand_tma(e, mma, 1))
+		return;
+	LLVMValueRef sel = mma_stage_sel(e, mma);
+	LLVMValueRef bits = LLVMBuildLoad2(e->b, ty_i32(e), e->tma_phase, "");
+	LLVMValueRef ph = LLVMBuildAnd(e->b, LLVMBuildLShr(e->b, bits, sel, ""), c_i32(e, 1), "");
+	LLVMValueRef bar = bar_addr(e, sel);
+	LLVMBasicBlockRef spin = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "tma.wait");
+	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "tma.ready");
+	LLVMBuildBr(e->b, spin);
+	LLVMPositionBuilderAtEnd(e->b, spin);
+	LLVMValueRef a[2] = { bar, ph };
+	LLVMValueRef ok = asm_call(e, ty_i32(e),
+				   "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [$1], $2;\n"
+				   "selp.u32 $0, 1, 0, p;\n}", "=r,r,r,~{memory}", a, 2);
+	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntNE, ok, c_i32(e, 0), ""), done, spin);
+	LLVMPositionBuilderAtEnd(e->b, done);
+	LLVMBuildStore(e->b, LLVMBuildXor(e->b, bits, LLVMBuildShl(e->b, c_i32(e, 1), sel, ""), ""), e->tma_phase);
+}
+
+void tma_fence_before_copy(E *e, Op *ld)
+{
+	if (tma_load_op(e, ld))
+		asm_call(e, LLVMVoidTypeInContext(e->ctx), "fence.proxy.async.shared::cta;", "~{memory}", NULL, 0);
+}
