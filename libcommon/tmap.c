@@ -228,3 +228,113 @@ bool tmap_notes_of(const char *ptx, size_t len, TmapNote **out, int *n, int *bad
 	}
 	return true;
 }
+
+/* ------------------------------------------------------------ parameter layout */
+
+int tmap_cbank_base(int sm)
+{
+	return sm == 90 ? 0x210 : sm == 100 || sm == 120 ? 0x380 : 0;
+}
+
+static int type_bytes(const char *t, size_t n)
+{
+	static const struct { const char *name; int bytes; } types[] = {
+		{ ".u8", 1 }, { ".s8", 1 }, { ".b8", 1 }, { ".u16", 2 }, { ".s16", 2 }, { ".b16", 2 }, { ".f16", 2 },
+		{ ".u32", 4 }, { ".s32", 4 }, { ".b32", 4 }, { ".f32", 4 }, { ".u64", 8 }, { ".s64", 8 }, { ".b64", 8 },
+		{ ".f64", 8 },
+	};
+	for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+		if (strlen(types[i].name) == n && memcmp(types[i].name, t, n) == 0)
+			return types[i].bytes;
+	return 0;
+}
+
+/* one declaration ".param ..." (up to the comma) -> size and alignment */
+static bool param_decl(const char *s, const char *end, TmapParam *p)
+{
+	const char *tok[16];
+	size_t tlen[16];
+	int nt = 0;
+	while (s < end && nt < 16) {
+		while (s < end && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'))
+			s++;
+		if (s >= end)
+			break;
+		tok[nt] = s;
+		while (s < end && *s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')
+			s++;
+		tlen[nt] = (size_t)(s - tok[nt]);
+		nt++;
+	}
+	int i = 0;
+	p->hidden = i < nt && tlen[i] == 7 && memcmp(tok[i], ".hidden", 7) == 0;
+	i += p->hidden;
+	if (i >= nt || tlen[i] != 6 || memcmp(tok[i], ".param", 6) != 0)
+		return false;
+	i++;
+	if (i < nt && tlen[i] == 6 && memcmp(tok[i], ".align", 6) == 0) {
+		/* .align A .bN name[COUNT] */
+		if (i + 3 > nt)
+			return false;
+		int a = atoi(tok[i + 1]), w = type_bytes(tok[i + 2], tlen[i + 2]);
+		const char *br = memchr(tok[i + 3], '[', tlen[i + 3]);
+		int count = br ? atoi(br + 1) : 1;
+		if (a < 1 || a > 256 || (a & (a - 1)) || !w || count < 1 || count > 4096)
+			return false;
+		p->align = a;
+		p->size = w * count;
+		return true;
+	}
+	int w = i < nt ? type_bytes(tok[i], tlen[i]) : 0;
+	if (!w)
+		return false;
+	p->size = p->align = w;
+	return true;
+}
+
+int tmap_param_layout(const char *ptx, size_t len, const char *entry, int cbank_base, TmapParam *out, int cap)
+{
+	size_t el = strlen(entry);
+	const char *end = ptx + len, *s = ptx;
+	for (;;) {
+		const char *e = NULL;
+		for (const char *q = s; q + 7 <= end; q++)
+			if (memcmp(q, ".entry", 6) == 0 && (q[6] == ' ' || q[6] == '\t')) {
+				e = q;
+				break;
+			}
+		if (!e)
+			return -1;
+		const char *q = e + 6;
+		while (q < end && (*q == ' ' || *q == '\t'))
+			q++;
+		s = q;
+		if ((size_t)(end - q) > el && memcmp(q, entry, el) == 0 && (q[el] == '(' || q[el] == ' ' || q[el] == '\n'))
+			break;
+	}
+	const char *open = memchr(s, '(', (size_t)(end - s));
+	const char *close = open ? memchr(open, ')', (size_t)(end - open)) : NULL;
+	if (!close)
+		return -1;
+	int n = 0, abs = cbank_base;
+	for (const char *d = open + 1; d < close;) {
+		const char *comma = memchr(d, ',', (size_t)(close - d));
+		const char *de = comma ? comma : close;
+		const char *t = d;
+		while (t < de && (*t == ' ' || *t == '\t' || *t == '\n' || *t == '\r'))
+			t++;
+		if (t < de) {
+			TmapParam p;
+			if (!param_decl(t, de, &p))
+				return -1;
+			abs = (abs + p.align - 1) & ~(p.align - 1);
+			p.offset = abs - cbank_base;
+			abs += p.size;
+			if (n < cap)
+				out[n] = p;
+			n++;
+		}
+		d = de + 1;
+	}
+	return n;
+}

@@ -73,4 +73,21 @@ bool tmap_note_parse(const char *line, TmapNote *n, const char **why);
  * (with the bad line's number in *bad_line) if one is malformed */
 bool tmap_notes_of(const char *ptx, size_t len, TmapNote **out, int *n, int *bad_line, const char **why);
 
+/* A kernel parameter as the constant bank holds it: its offset from the
+ * parameter block's start (byte 0 of the block the host callback gets) */
+typedef struct TmapParam {
+	int offset, size, align;
+	bool hidden;
+} TmapParam;
+
+/* Where the parameter block starts in constant bank 0 (read from ptxas's
+ * EIATTR_PARAM_CBANK: 0x210 on sm_90, 0x380 on sm_100 and sm_120); 0: not known */
+int tmap_cbank_base(int sm);
+/* entry's parameters in a PTX text (the `.entry NAME(...)` list, LLVM's or
+ * NVIDIA's spelling), laid out from cbank_base as ptxas lays them out: each
+ * at its alignment in the bank's absolute addresses (the 128-byte maps at
+ * 64). The count (at most cap written), or -1 when the entry or its list
+ * is not found or not understood. */
+int tmap_param_layout(const char *ptx, size_t len, const char *entry, int cbank_base, TmapParam *out, int cap);
+
 #endif

@@ -68,11 +68,16 @@ int host_module_emit(HostModule *h, const char *what, StrBuf *obj)
 		sb_putn(obj, LLVMGetBufferStart(mb), LLVMGetBufferSize(mb));
 		LLVMDisposeMemoryBuffer(mb);
 	}
+	host_module_dispose(h);
+	return rc;
+}
+
+void host_module_dispose(HostModule *h)
+{
 	LLVMDisposeTargetData(h->td);
 	LLVMDisposeModule(h->m);
 	LLVMContextDispose(h->ctx);
 	LLVMDisposeTargetMachine(h->tm);
-	return rc;
 }
 
 int pack_host_object(const PackOptions *o, const void *fatbin, size_t len, StrBuf *obj)

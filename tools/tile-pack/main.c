@@ -12,8 +12,9 @@
 #include "diag.h"
 #include "target.h"
 #include "tool.h"
+#include "xalloc.h"
 
-static const char *const emits[] = { "cubin", "fatbin", "obj", NULL };
+static const char *const emits[] = { "cubin", "fatbin", "obj", "nv-host", NULL };
 
 static PackOptions opts = {
 	.opt_level = 3,
@@ -120,6 +121,30 @@ static int option(ToolRun *r, const char *name, const char *value, bool *takes_v
 	return 0;
 }
 
+/* --emit=nv-host: the .nv.host object a TILEIR cubin of this PTX would
+ * carry (nvhost.c), without ptxas: to inspect or test the callbacks */
+static int emit_nv_host(ToolRun *r, const PtxInput *in)
+{
+	char t[32];
+	ptx_target(in->text, in->len, t, sizeof t);
+	const char *g = opts.gpu_name ? opts.gpu_name : t;
+	if (strncmp(g, "sm_", 3) != 0 || atoi(g + 3) <= 0) {
+		diag_plain("--emit=nv-host: no target (give --gpu-name or a PTX .target)");
+		return EXIT_INPUT;
+	}
+	StrBuf names = {0};
+	int ne = ptx_entry_names(in->text, in->len, &names);
+	const char **list = xcalloc((size_t)ne + 1, sizeof *list);
+	const char *q = names.s;
+	for (int i = 0; i < ne; i++, q += strlen(q) + 1)
+		list[i] = q;
+	int hr = pack_nv_host(&opts, list, ne, in->text, in->len, atoi(g + 3), &r->bytes);
+	free(list);
+	sb_free(&names);
+	r->out_is_bytes = true;
+	return hr < 0 ? EXIT_INPUT : EXIT_OK;
+}
+
 static int run(ToolRun *r)
 {
 	if (opts.device_debug && opts.opt_level != 0) {
@@ -141,6 +166,8 @@ static int run(ToolRun *r)
 	char arch[16];
 	StrBuf cubin = {0}, fatbin = {0};
 	int rc = EXIT_INPUT;
+	if (strcmp(r->emit, "nv-host") == 0)
+		return emit_nv_host(r, &in);
 	if (pack_cubin(&opts, &in, &cubin, arch) < 0)
 		goto out;
 	if (strcmp(r->emit, "cubin") == 0) {
@@ -199,7 +226,8 @@ int main(int argc, char **argv)
 			"  environment: MLIR_ENABLE_EVO and PTX_KNOBS_PATH both set: ptxas\n"
 			"                     --knobs-file=$PTX_KNOBS_PATH\n"
 			"  output: cubin = ptxas output; fatbin = fatbinary of the cubin and the PTX;\n"
-			"          obj = host relocatable object with the fatbin in section .nv_fatbin\n",
+			"          obj = host relocatable object with the fatbin in section .nv_fatbin;\n"
+			"          nv-host = the .nv.host callback object alone (no ptxas run)\n",
 		.in_stages = NULL,
 		.default_emit = "cubin",
 		.emits = emits,

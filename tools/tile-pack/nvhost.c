@@ -8,8 +8,13 @@
  *   __CUDA_TILEIR_FUNC_CALLBACKS (local, 64 bytes per entry, PTX order)
  *       { &__CUDA_TILEIR_FUNC_NAME_<i>, 0, 0, 0, 0, &__CUDA_TILEIR_FUNC_ON_ARGUMENTS_CHANGE_<i>, 0, 0 }
  *   __CUDA_TILEIR_FUNC_NAME_<i> (local): the entry's name, NUL-terminated
- *   __CUDA_TILEIR_FUNC_ON_ARGUMENTS_CHANGE_<i> (local): returns 0. Our
- *       kernels have no hidden parameters (NVIDIA's fill TMA tensor maps here).
+ *   __CUDA_TILEIR_FUNC_ON_ARGUMENTS_CHANGE_<i> (local):
+ *       int (?, ?, ?, uint8_t *params), params = the parameter block (byte 0
+ *       = its first parameter). For each tensor-map note of the entry
+ *       (tile-ptx --tma, libcommon tmap.h) it reads the map's base, shape
+ *       and stride parameters and writes the 2-D map's words (0x00-0x3f of
+ *       the hidden parameter, as libcommon's tmap_encode and NVIDIA's
+ *       callbacks do; 0x40-0x7f untouched); then returns 0.
  *   __CUDA_TILEIR_ON_PRE_LOAD (global)
  *       int (const void **driver, void *handle, int version, void **out):
  *       version 0: return 1. version < 2: first driver[6](handle, 16, &scratch).
@@ -30,6 +35,7 @@
 #include "pack.h"
 #include "diag.h"
 #include "xalloc.h"
+#include "tmap.h"
 
 #define CALLBACKS_WORDS 9
 #define FUNC_WORDS 8
@@ -87,8 +93,119 @@ static LLVMValueRef pre_load(LLVMModuleRef m, LLVMContextRef ctx, LLVMValueRef t
 	return f;
 }
 
-int pack_nv_host(const PackOptions *o, const char *const *names, int n, StrBuf *obj)
+/* the value of a parameter (u32 or u64 at its offset) or constant, i64 */
+static LLVMValueRef param_value(LLVMBuilderRef b, LLVMContextRef ctx, LLVMValueRef params, const TmapParam *lay,
+				int param, uint64_t value, bool wide)
 {
+	LLVMTypeRef i8 = LLVMInt8TypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx);
+	if (param < 0)
+		return LLVMConstInt(i64, value, 0);
+	LLVMValueRef off = LLVMConstInt(i64, (unsigned long long)lay[param].offset, 0);
+	LLVMValueRef p = LLVMBuildGEP2(b, i8, params, &off, 1, "");
+	LLVMTypeRef t = wide ? i64 : LLVMInt32TypeInContext(ctx);
+	LLVMValueRef v = LLVMBuildLoad2(b, t, p, "");
+	LLVMSetAlignment(v, 1);
+	return wide ? v : LLVMBuildZExt(b, v, i64, "");
+}
+
+/* the words of one map (libcommon tmap_encode, in IR) into its hidden parameter */
+static void build_map(LLVMBuilderRef b, LLVMContextRef ctx, LLVMValueRef params, const TmapParam *lay,
+		      const TmapNote *t)
+{
+	LLVMTypeRef i8 = LLVMInt8TypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx);
+#define K(v) LLVMConstInt(i64, (unsigned long long)(v), 0)
+	uint64_t eb = (uint64_t)tmap_elem_bytes(t->elem);
+	LLVMValueRef base = param_value(b, ctx, params, lay, t->base, 0, true);
+	LLVMValueRef d0 = param_value(b, ctx, params, lay, t->dims[0].param, t->dims[0].value, false);
+	LLVMValueRef d1 = param_value(b, ctx, params, lay, t->dims[1].param, t->dims[1].value, false);
+	LLVMValueRef st = param_value(b, ctx, params, lay, t->stride.param, t->stride.value, false);
+	LLVMValueRef w[8];
+	w[0] = LLVMBuildAnd(b, base, K(0x01FFFFFFFFFFFFF0ull), "");
+	LLVMValueRef span = LLVMBuildMul(b, K(eb), LLVMBuildAdd(b, LLVMBuildMul(b, st, LLVMBuildSub(b, d1, K(1), ""), ""),
+								 d0, ""), "");
+	LLVMValueRef big = LLVMBuildShl(b, LLVMBuildZExt(b, LLVMBuildICmp(b, LLVMIntUGE, span, K(0x20000), ""), i64, ""),
+					K(21), "");
+	LLVMValueRef sw = LLVMBuildShl(b, LLVMBuildLShr(b, LLVMBuildMul(b, st, K(eb), ""), K(4), ""), K(32), "");
+	w[1] = LLVMBuildOr(b, LLVMBuildOr(b, K(tmap_flags(t->elem, t->swizzle)), big, ""), sw, "");
+	w[2] = w[3] = w[5] = K(0);
+	LLVMValueRef lo = LLVMBuildAnd(b, LLVMBuildSub(b, d0, K(1), ""), K(0xFFFFFFFFull), "");
+	LLVMValueRef hi = LLVMBuildShl(b, LLVMBuildSub(b, d1, K(1), ""), K(32), "");
+	w[4] = LLVMBuildOr(b, hi, lo, "");
+	w[6] = K((uint64_t)(t->box[0] - 1) << 56);
+	w[7] = K(t->box[1] - 1);
+	for (int k = 0; k < 8; k++) {
+		LLVMValueRef off = K(lay[t->hidden].offset + 8 * k);
+		LLVMValueRef st8 = LLVMBuildStore(b, w[k], LLVMBuildGEP2(b, i8, params, &off, 1, ""));
+		LLVMSetAlignment(st8, 8);
+	}
+#undef K
+}
+
+/* entry's ON_ARGUMENTS_CHANGE: its maps, or nothing. -1 after a diagnostic. */
+static int arguments_change(LLVMValueRef f, LLVMContextRef ctx, const char *entry, const uint8_t *ptx, size_t len,
+			    int sm, const TmapNote *notes, int nnotes)
+{
+	LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+	LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, f, "entry"));
+	TmapParam *lay = NULL;
+	int rc = 0;
+	for (int i = 0; i < nnotes && rc == 0; i++) {
+		if (strcmp(notes[i].entry, entry) != 0)
+			continue;
+		if (!lay) {
+			int base = tmap_cbank_base(sm);
+			int n = base ? tmap_param_layout((const char *)ptx, len, entry, base, NULL, 0) : -1;
+			if (!base) {
+				diag_plain("kernel '%s' takes TMA tensor maps, but where sm_%d's constant bank holds "
+					   "parameters is not known (sm_90, sm_100, sm_120 are)", entry, sm);
+				rc = -1;
+				break;
+			}
+			if (n < 0) {
+				diag_plain("kernel '%s': cannot read its parameter list from the PTX", entry);
+				rc = -1;
+				break;
+			}
+			lay = xcalloc((size_t)n + 1, sizeof *lay);
+			tmap_param_layout((const char *)ptx, len, entry, base, lay, n);
+			/* every parameter the note names must be there, the right size */
+			for (int j = 0; j < nnotes; j++) {
+				const TmapNote *t = &notes[j];
+				if (strcmp(t->entry, entry) != 0)
+					continue;
+				const TmapVal *v[3] = { &t->dims[0], &t->dims[1], &t->stride };
+				bool ok = t->hidden < n && lay[t->hidden].hidden && lay[t->hidden].size == TMAP_BYTES &&
+					  t->base < n && lay[t->base].size == 8;
+				for (int k = 0; k < 3 && ok; k++)
+					ok = v[k]->param < 0 || (v[k]->param < n && lay[v[k]->param].size == 4);
+				if (!ok) {
+					diag_plain("kernel '%s': the tensor-map note for parameter %d does not fit the "
+						   "kernel's parameters", entry, t->hidden);
+					rc = -1;
+					break;
+				}
+			}
+			if (rc)
+				break;
+		}
+		build_map(b, ctx, LLVMGetParam(f, 3), lay, &notes[i]);
+	}
+	LLVMBuildRet(b, LLVMConstInt(LLVMInt32TypeInContext(ctx), 0, 0));
+	LLVMDisposeBuilder(b);
+	free(lay);
+	return rc;
+}
+
+int pack_nv_host(const PackOptions *o, const char *const *names, int n, const uint8_t *ptx, size_t len, int sm,
+		 StrBuf *obj)
+{
+	TmapNote *notes = NULL;
+	int nnotes = 0, bad;
+	const char *why;
+	if (!tmap_notes_of((const char *)ptx, len, &notes, &nnotes, &bad, &why)) {
+		diag_plain("PTX line %d: malformed tensor-map note: %s", bad, why);
+		return -1;
+	}
 	const char *triple = pack_host_triple(o->host_arch, o->host_os);
 	bool x86 = strncmp(triple, "x86_64", 6) == 0;
 	HostModule h;
@@ -117,12 +234,16 @@ int pack_nv_host(const PackOptions *o, const char *const *names, int n, StrBuf *
 		LLVMSetAlignment(g, 16);
 		nm.len = 0;
 		sb_printf(&nm, "__CUDA_TILEIR_FUNC_ON_ARGUMENTS_CHANGE_%d", i);
-		LLVMValueRef f = LLVMAddFunction(m, nm.s, LLVMFunctionType(i32, NULL, 0, 0));
+		LLVMTypeRef cb_params[] = { ptr, ptr, ptr, ptr };
+		LLVMValueRef f = LLVMAddFunction(m, nm.s, LLVMFunctionType(i32, cb_params, 4, 0));
 		LLVMSetLinkage(f, LLVMInternalLinkage);
-		LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
-		LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, f, "entry"));
-		LLVMBuildRet(b, LLVMConstInt(i32, 0, 0));
-		LLVMDisposeBuilder(b);
+		if (arguments_change(f, ctx, names[i], ptx, len, sm, notes, nnotes) < 0) {
+			free(notes);
+			free(recs);
+			sb_free(&nm);
+			host_module_dispose(&h);
+			return -1;
+		}
 		LLVMValueRef fields[FUNC_WORDS] = { g, i64c(i64, 0), i64c(i64, 0), i64c(i64, 0),
 						    i64c(i64, 0), f, i64c(i64, 0), i64c(i64, 0) };
 		recs[i] = LLVMConstNamedStruct(rec_ty, fields, FUNC_WORDS);
@@ -157,5 +278,6 @@ int pack_nv_host(const PackOptions *o, const char *const *names, int n, StrBuf *
 	if (LLVMVerifyModule(m, LLVMReturnStatusAction, &verr))
 		ice("the .nv.host module is invalid LLVM IR: %s", verr ? verr : "?");
 	LLVMDisposeMessage(verr);
+	free(notes);
 	return host_module_emit(&h, ".nv.host object", obj);
 }

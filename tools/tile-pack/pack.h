@@ -93,8 +93,12 @@ int ptx_entry_names(const uint8_t *ptx, size_t len, StrBuf *names);
 /* The CUDA toolkit root: the first of CUDA_ROOT, CUDA_HOME, CUDA_PATH set
  * (*var names it), else /usr/local/cuda (*var NULL) (ptxas.c). */
 const char *pack_cuda_root(const char **var);
-/* The .nv.host launch-callback object for these entries (nvhost.c). */
-int pack_nv_host(const PackOptions *o, const char *const *names, int n, StrBuf *obj);
+/* The .nv.host launch-callback object for these entries (nvhost.c), with
+ * the tensor maps the PTX's notes describe (libcommon tmap.h) filled by
+ * their ON_ARGUMENTS_CHANGE; sm: the target (where the parameters sit).
+ * 0, or -1 after a diagnostic. */
+int pack_nv_host(const PackOptions *o, const char *const *names, int n, const uint8_t *ptx, size_t len, int sm,
+		 StrBuf *obj);
 /* "x86_64-unknown-linux-gnu" ... for --host-arch / --host-os (hostobj.c). */
 const char *pack_host_triple(const char *arch, const char *os);
 /* A host LLVM module for --host-arch/--host-os (hostobj.c): host_module_open
@@ -111,6 +115,7 @@ typedef struct HostModule {
 int host_module_open(HostModule *h, const PackOptions *o, const char *name, int opt_level,
 		     int code_model);
 int host_module_emit(HostModule *h, const char *what, StrBuf *obj);
+void host_module_dispose(HostModule *h);     /* without emitting */
 /* A host relocatable object holding the fatbin (LLVM C API). */
 int pack_host_object(const PackOptions *o, const void *fatbin, size_t len, StrBuf *obj);
 

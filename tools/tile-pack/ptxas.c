@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "pack.h"
+#include "tmap.h"
 #include "diag.h"
 #include "proc.h"
 #include "target.h"
@@ -252,6 +253,33 @@ static bool has_arg(const PackOptions *o, const char *a)
 	return false;
 }
 
+/* PTX from tile-ptx --tma takes tensor maps as hidden parameters that only
+ * the host callback of a TILEIR cubin fills (nvhost.c): without one the
+ * kernel would read garbage maps at launch. true after the message. */
+static bool needs_callbacks(const PackOptions *o, const PtxInput *in, bool tileir, const char *ptxas,
+			    const PtxasVersion *ver)
+{
+	const char *note = TMAP_NOTE;
+	size_t k = strlen(note);
+	bool maps = false;
+	for (size_t i = 0; i + k <= in->len && !maps; i++)
+		maps = (i == 0 || in->text[i - 1] == '\n') && memcmp(in->text + i, note, k) == 0;
+	if (!maps)
+		return false;
+	if (!tileir) {
+		diag_plain("the PTX takes TMA tensor maps as hidden parameters (tile-ptx --tma), which only a "
+			   "TILEIR cubin's host callback fills; ptxas %s (release %d.%d) makes plain-PTX cubins "
+			   "(TILEIR needs ptxas 13.2 or newer; or compile without --tma)", ptxas, ver->major, ver->minor);
+		return true;
+	}
+	if (o->nv_host && strcmp(o->nv_host, "none") == 0) {
+		diag_plain("--nv-host=none: the PTX takes TMA tensor maps as hidden parameters (tile-ptx --tma), "
+			   "which only the host callback fills");
+		return true;
+	}
+	return false;
+}
+
 int pack_cubin(const PackOptions *o, const PtxInput *in, StrBuf *cubin, char arch[16])
 {
 	if (choose_arch(o, in, arch) < 0)
@@ -270,6 +298,11 @@ int pack_cubin(const PackOptions *o, const PtxInput *in, StrBuf *cubin, char arc
 	if (strcmp(lang, "tileir") == 0 && !knows_tileir(&ver)) {
 		diag_plain("--language=tileir: ptxas %s (release %d.%d) cannot assemble '.language 7' "
 			   "(needs ptxas 13.2 or newer)", ptxas, ver.major, ver.minor);
+		free(ptxas);
+		sb_free(&why_plain);
+		return -1;
+	}
+	if (needs_callbacks(o, in, tileir, ptxas, &ver)) {
 		free(ptxas);
 		sb_free(&why_plain);
 		return -1;
@@ -308,7 +341,7 @@ again:
 			for (int i = 0; i < ne; i++, q += strlen(q) + 1)
 				list[i] = q;
 			sb_printf(&nv_host, "--nv-host=%s/host.o", dir);
-			int hr = pack_nv_host(o, list, ne, &obj);
+			int hr = pack_nv_host(o, list, ne, in->text, in->len, atoi(arch + 3), &obj);
 			if (hr == 0)
 				hr = write_file(nv_host.s + 10, obj.s ? obj.s : "", obj.len);
 			free(list);
@@ -387,6 +420,8 @@ again:
 		proc_result_free(&pr);
 		tileir = false;
 		retried = true;
+		if (needs_callbacks(o, in, false, ptxas, &ver))
+			goto out;
 		goto again;
 	}
 	pass_through(pr.out.s, tmp_ptx, in->display, own_v);

@@ -1,0 +1,144 @@
+/* callback.c: calls a .nv.host object's ON_ARGUMENTS_CHANGE for one entry
+ * on parameter blocks and checks the tensor maps it writes against
+ * libcommon's tmap_encode (tests/tma.bats builds it with the object under
+ * test: ours from tile-pack --emit=nv-host, or NVIDIA's).
+ *
+ *   callback PTX ENTRY SM ROUNDS
+ *
+ * PTX (tile-ptx --tma) gives the entry's tensor-map notes and parameter
+ * list. Each round fills the user parameters with other values (base
+ * addresses 16-byte aligned, 32-bit shapes and strides from 1 to about
+ * 2^17, so both sides of the 128 KiB bit), calls the callback and
+ * compares each noted map's 128 bytes; the user parameters must be left
+ * as they were. Prints "ok N maps x R rounds", or each difference and
+ * exits 1. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tmap.h"
+
+extern const uint64_t __CUDA_TILEIR_CALLBACKS[9];
+typedef int (*OnArgs)(void *, void *, void *, uint8_t *);
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *b = malloc((size_t)n + 1);
+	*len = fread(b, 1, (size_t)n, f);
+	b[*len] = 0;
+	fclose(f);
+	return b;
+}
+
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+static uint64_t next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 5) {
+		fprintf(stderr, "usage: callback PTX ENTRY SM ROUNDS\n");
+		return 2;
+	}
+	size_t len;
+	char *ptx = slurp(argv[1], &len);
+	const char *entry = argv[2];
+	int sm = atoi(argv[3]), rounds = atoi(argv[4]);
+	TmapNote *notes;
+	int nn, bad;
+	const char *why;
+	if (!ptx || !tmap_notes_of(ptx, len, &notes, &nn, &bad, &why)) {
+		fprintf(stderr, "callback: cannot read the notes of %s\n", argv[1]);
+		return 2;
+	}
+	TmapParam lay[256];
+	int np = tmap_param_layout(ptx, len, entry, tmap_cbank_base(sm), lay, 256);
+	if (np < 1 || np > 256) {
+		fprintf(stderr, "callback: no parameter list for %s\n", entry);
+		return 2;
+	}
+	/* the entry's record: word 0 its name, word 5 its callback */
+	const uint64_t *recs = (const uint64_t *)__CUDA_TILEIR_CALLBACKS[5];
+	OnArgs cb = NULL;
+	for (uint64_t i = 0; i < __CUDA_TILEIR_CALLBACKS[6]; i++)
+		if (strcmp((const char *)recs[8 * i], entry) == 0)
+			cb = (OnArgs)recs[8 * i + 5];
+	if (!cb) {
+		fprintf(stderr, "callback: the object has no entry %s\n", entry);
+		return 2;
+	}
+	size_t bytes = (size_t)(lay[np - 1].offset + lay[np - 1].size);
+	uint8_t *block = calloc(bytes + 512, 1), *want = calloc(bytes + 512, 1);
+	int maps = 0, fails = 0;
+	for (int r = 0; r < rounds; r++) {
+		memset(block, 0, bytes + 512);
+		for (int k = 0; k < np; k++) {
+			if (lay[k].hidden)
+				continue;
+			uint64_t v = lay[k].size == 8 ? 0x7f0000000000ull + ((next() % 0x100000) << 4)
+				   : 1 + next() % (r % 2 ? 0x20000 : 0x1000);
+			memcpy(block + lay[k].offset, &v, (size_t)lay[k].size);
+		}
+		memcpy(want, block, bytes + 512);
+		maps = 0;
+		for (int i = 0; i < nn; i++) {
+			const TmapNote *t = &notes[i];
+			if (strcmp(t->entry, entry) != 0)
+				continue;
+			TmapArgs a = { t->elem, 0, { 0, 0 }, 0, { t->box[0], t->box[1] }, t->swizzle };
+			const TmapVal *v[3] = { &t->dims[0], &t->dims[1], &t->stride };
+			uint32_t x[3];
+			for (int j = 0; j < 3; j++) {
+				x[j] = (uint32_t)v[j]->value;
+				if (v[j]->param >= 0)
+					memcpy(&x[j], block + lay[v[j]->param].offset, 4);
+			}
+			memcpy(&a.base, block + lay[t->base].offset, 8);
+			a.dims[0] = x[0];
+			a.dims[1] = x[1];
+			a.stride = x[2];
+			tmap_encode(want + lay[t->hidden].offset, &a);
+			maps++;
+		}
+		if (cb(NULL, NULL, NULL, block) != 0) {
+			printf("round %d: the callback returned nonzero\n", r);
+			fails++;
+		}
+		/* the noted maps and the user parameters; other hidden bytes are the callback's own */
+		for (int k = 0; k < np; k++) {
+			bool noted = false;
+			for (int i = 0; i < nn; i++)
+				noted |= strcmp(notes[i].entry, entry) == 0 && notes[i].hidden == k;
+			if (lay[k].hidden && !noted)
+				continue;
+			int n = lay[k].hidden ? 64 : lay[k].size;   /* NVIDIA's leave 0x40-0x7f to the driver */
+			if (memcmp(block + lay[k].offset, want + lay[k].offset, (size_t)n) != 0) {
+				printf("round %d: parameter %d differs:", r, k);
+				for (int b = 0; b < n; b += 8) {
+					uint64_t g, w;
+					memcpy(&g, block + lay[k].offset + b, 8);
+					memcpy(&w, want + lay[k].offset + b, 8);
+					if (g != w)
+						printf(" [0x%x] %llx, want %llx", b, (unsigned long long)g, (unsigned long long)w);
+				}
+				printf("\n");
+				fails++;
+			}
+		}
+	}
+	if (fails)
+		return 1;
+	printf("ok %d maps x %d rounds\n", maps, rounds);
+	return 0;
+}
