@@ -102,6 +102,11 @@ static int ptx_stage(TileirasProgram *p, Module *m, StrBuf *ptx)
 	o.target = tool_pick_target(m, p->gpu_name);
 	if (!o.target)
 		return TILEIRAS_ERROR_COMPILE;
+	/* TMA where the cubin's host callback will fill the maps (as scripts/tileiras) */
+	if (o.target->sm == 90 && !getenv("TILEIRAS_NO_TMA")) {
+		PackOptions q = { .language = "auto", .nv_host = "callbacks" };
+		o.tma = pack_fills_tensor_maps(&q);
+	}
 	LLVMContextRef ctx = LLVMContextCreate();
 	bool libdevice = false;
 	LLVMModuleRef mod = emit_module(m, ctx, &o, &libdevice);

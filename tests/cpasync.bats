@@ -26,7 +26,8 @@ ALIGNED="matmul.matmul.ln6.ickz6ktd matmul.matmul.ln6.xz3hjq93 matmul.matmul.ln6
 		for sm in sm_80 sm_90 sm_120; do
 			tile-read "$L/$f.tileirbc" | tile-lower --gpu-name=$sm | tile-sched --emit=text >"$SCRATCH/s.txt"
 			[ "$(grep -c 'nv_tileas.tiled_load .*to_stage = true' "$SCRATCH/s.txt")" -eq 2 ] || fail "$f $sm: not 2 loads to_stage"
-			tileiras "$L/$f.tileirbc" --gpu-name $sm --emit=ptx -o "$SCRATCH/k.ptx" || fail "$f $sm"
+			# (TMA, where tileiras would use it on sm_90, is tests/tma.bats)
+			TILEIRAS_NO_TMA=1 tileiras "$L/$f.tileirbc" --gpu-name $sm --emit=ptx -o "$SCRATCH/k.ptx" || fail "$f $sm"
 			grep -q 'cp.async.cg.shared.global \[%r[0-9]*\], \[%rd[0-9]*\], 16, %r[0-9]*;' "$SCRATCH/k.ptx" || fail "$f $sm: no cp.async"
 			grep -q 'cp.async.commit_group' "$SCRATCH/k.ptx" || fail "$f $sm: no commit"
 			# two stages: prologue copies + one group per step, wait for all but the newest

@@ -191,8 +191,34 @@ out:
 	return rc;
 }
 
+/* --query-tensor-maps [--language=L] [--nv-host=K] [--ptxas=P]: prints
+ * "yes" when the cubins would be TILEIR with a host callback that fills
+ * tensor maps (so tile-ptx may use TMA: scripts/tileiras), else "no" */
+static int query_tensor_maps(int argc, char **argv)
+{
+	PackOptions q = { .language = "auto" };
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strncmp(a, "--language=", 11) == 0)
+			q.language = a + 11;
+		else if (strncmp(a, "--nv-host=", 10) == 0)
+			q.nv_host = a + 10;
+		else if (strncmp(a, "--ptxas=", 8) == 0)
+			q.ptxas = a + 8;
+		else if (strcmp(a, "--query-tensor-maps") != 0) {
+			diag_plain("--query-tensor-maps takes only --language, --nv-host and --ptxas, not '%s'", a);
+			return EXIT_USAGE;
+		}
+	}
+	puts(pack_fills_tensor_maps(&q) ? "yes" : "no");
+	return EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--query-tensor-maps") == 0)
+			return query_tensor_maps(argc, argv);
 	static const Tool t = {
 		.name = "tile-pack",
 		.summary = "Assemble PTX with ptxas into a cubin, a fatbin (SASS + PTX) or a host object.",
@@ -221,6 +247,8 @@ int main(int argc, char **argv)
 			"                     pip's nvidia/cu13/bin ($VIRTUAL_ENV, python3 on PATH)\n"
 			"  --fatbinary=PATH   this fatbinary instead of the toolkit's or PATH's\n"
 			"  --ptxas-arg=ARG    pass ARG to ptxas (repeatable)\n"
+			"  --query-tensor-maps  print yes when the cubins would fill TMA tensor maps\n"
+			"                     (TILEIR with callbacks: tile-ptx --tma may be used), else no\n"
 			"  -v, --verbose      print the ptxas candidates, the one chosen and the\n"
 			"                     ptxas and fatbinary command lines\n"
 			"  environment: MLIR_ENABLE_EVO and PTX_KNOBS_PATH both set: ptxas\n"

@@ -85,6 +85,10 @@ void ptx_target(const uint8_t *ptx, size_t len, char *buf, size_t n);
 /* Assemble: ptxas arch into 'arch' ("sm_90a"), cubin bytes into 'cubin'.
  * 0 ok, -1 after diagnostics. Writes remarks when o->remarks_file is set. */
 int pack_cubin(const PackOptions *o, const PtxInput *in, StrBuf *cubin, char arch[16]);
+/* Will pack_cubin with these options make TILEIR cubins whose host
+ * callback fills the PTX's tensor maps (a ptxas >= 13.2, callbacks on)?
+ * What tile-ptx --tma needs (scripts/tileiras, libtileiras). */
+bool pack_fills_tensor_maps(const PackOptions *o);
 /* Wrap cubin (for arch) and PTX into a fatbin through fatbinary. */
 int pack_fatbin(const PackOptions *o, const PtxInput *in, const StrBuf *cubin,
 		const char *arch, StrBuf *fatbin);

@@ -280,6 +280,18 @@ static bool needs_callbacks(const PackOptions *o, const PtxInput *in, bool tilei
 	return false;
 }
 
+bool pack_fills_tensor_maps(const PackOptions *o)
+{
+	const char *lang = o->language ? o->language : "auto";
+	if (strcmp(lang, "ptx") == 0 || (o->nv_host && strcmp(o->nv_host, "none") == 0))
+		return false;
+	PtxasVersion ver;
+	char *ptxas = pack_pick_ptxas(o->ptxas, &ver, false);
+	bool yes = ptxas && knows_tileir(&ver);
+	free(ptxas);
+	return yes;
+}
+
 int pack_cubin(const PackOptions *o, const PtxInput *in, StrBuf *cubin, char arch[16])
 {
 	if (choose_arch(o, in, arch) < 0)

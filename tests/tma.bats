@@ -1,0 +1,234 @@
+#!/usr/bin/env bats
+# Tensor cores II, TMA (issue 16; docs/lowering.md "MMA", docs/abi.md
+# §5.3.1): with tile-ptx --tma on sm_90 a to_stage load of a wgmma product
+# whose view is an entry's (aligned) parameters goes by
+# cp.async.bulk.tensor into the swizzled staging, through a hidden 128-byte
+# tensor-map parameter noted in the PTX (// tileiras.tensormap), synchronised
+# by an mbarrier per stage half; tile-pack's host callback fills the maps
+# (as NVIDIA's does), tile-run fills them the same way. scripts/tileiras
+# passes --tma only when tile-pack makes TILEIR cubins with that callback
+# (ptxas 13.2+). Kernels: cuTile's launch bytecode with alignment facts
+# (tests/mma/launch: ickz6ktd / xz3hjq93 128x128x32 f16 / bf16, z9tdbcda /
+# yd8nx2s3 64x64x32 f16 / bf16).
+load helpers
+
+setup() { setup_scratch; }
+teardown() { teardown_scratch; }
+
+L="$BATS_TEST_DIRNAME/mma/launch"
+ALIGNED="ickz6ktd xz3hjq93 z9tdbcda yd8nx2s3"
+
+tma_ptx() {   # tma_ptx HASH OUT [tile-ptx options]: the stages with --tma for sm_90
+	local f=$1 out=$2
+	shift 2
+	tile-read "$L/matmul.matmul.ln6.$f.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched |
+		tile-ptx --gpu-name=sm_90 --tma "$@" >"$out"
+}
+
+entry_of() { sed -n 's/^\.visible \.entry \([A-Za-z0-9_]*\)(.*/\1/p' "$1" | head -1; }
+
+@test "TMA: the aligned launch matmuls copy A and B by cp.async.bulk.tensor through hidden tensor-map parameters and an mbarrier per stage; ptxas accepts, no spills, the parameter block is the notes' layout" {
+	require_ptxas
+	for f in $ALIGNED; do
+		tma_ptx $f "$SCRATCH/k.ptx" || fail "$f"
+		grep -q '^\.target sm_90a' "$SCRATCH/k.ptx" || fail "$f: target"
+		grep -q '^\.version 8\.8' "$SCRATCH/k.ptx" || fail "$f: .hidden needs PTX 8.8"
+		[ "$(grep -c '^// tileiras.tensormap ' "$SCRATCH/k.ptx")" -eq 2 ] || fail "$f: not 2 notes"
+		[ "$(grep -c '^	\.hidden	\.param \.align 64 \.b8 [A-Za-z0-9_]*_param_1[56]\[128\]' "$SCRATCH/k.ptx")" -eq 2 ] ||
+			fail "$f: hidden parameters: $(grep -n 'param_1[56]' "$SCRATCH/k.ptx" | head -3)"
+		# A: one 64-byte-swizzled box, B: 128-byte rows (one box per 64 columns of N)
+		grep -q "base=p0 dims=p2,p1 stride=p3 box=32,[0-9]* swizzle=64" "$SCRATCH/k.ptx" || fail "$f: A's note"
+		grep -q "base=p5 dims=p7,p6 stride=p8 box=64,32 swizzle=128" "$SCRATCH/k.ptx" || fail "$f: B's note"
+		for p in 'mbarrier.init.shared::cta.b64' 'fence.mbarrier_init.release.cluster' 'prefetch.tensormap' \
+			'mbarrier.arrive.expect_tx.shared::cta.b64 _' \
+			'cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes' \
+			'mbarrier.try_wait.parity.shared::cta.b64' 'wgmma.mma_async'; do
+			grep -q -- "$p" "$SCRATCH/k.ptx" || fail "$f: no $p"
+		done
+		# nothing by the threads' own copies any more
+		if grep -q 'cp.async.cg\|cp.async.commit_group\|cp.async.wait' "$SCRATCH/k.ptx"; then fail "$f: cp.async left"; fi
+		if grep -q 'st.shared' "$SCRATCH/k.ptx"; then fail "$f: operands through registers"; fi
+		ptx_ok "$SCRATCH/k.ptx" sm_90 "$f"
+		# the cubin's parameter block ends where the last noted map does (sm_90: cbank 0x210, maps at 64)
+		run python3 - "$ROOT/tests/gpu" "$SCRATCH/k.ptx.cubin" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import cubin
+e = list(cubin.load(sys.argv[2]).entries.values())[0]
+print(e.cbank_param_bytes)
+PY
+		assert_success
+		assert_output "368"     # 72 user bytes, maps at 0x70 and 0xF0 (NVIDIA's first two), + 128
+	done
+}
+
+@test "TMA: the copied products against numpy on tile-run (f16, bf16; 64 and 128 tiles; sizes that are and are not tile multiples), memcheck and racecheck" {
+	need_run
+	cd "$SCRATCH"
+	"$PY" -c 'import numpy as np
+r = np.random.default_rng(5)
+for M, K, N, s in [(256, 128, 256, ""), (208, 80, 144, "r")]:
+    a = r.integers(-4, 5, (M, K)).astype(np.float32); b = r.integers(-4, 5, (K, N)).astype(np.float32)
+    np.save(s + "a16.npy", a.astype(np.float16)); np.save(s + "b16.npy", b.astype(np.float16))
+    np.save(s + "ab.npy", (a.view(np.uint32) >> 16).astype(np.uint16))
+    np.save(s + "bb.npy", (b.view(np.uint32) >> 16).astype(np.uint16))
+    np.save(s + "ref.npy", a @ b)
+    np.save(s + "c32.npy", np.zeros((M, N), np.float32)); np.save(s + "cb.npy", np.zeros((M, N), np.uint16))'
+	for f in $ALIGNED; do
+		tma_ptx $f k.ptx || fail "$f"
+		case $f in ickz6ktd | z9tdbcda) in=16 c=c32 ;; *) in=b c=cb ;; esac
+		case $f in ickz6ktd | xz3hjq93) g=2,2 rg=2,2 ;; *) g=4,4 rg=4,3 ;; esac
+		for chk in memcheck racecheck; do
+			rm -rf out
+			run tile-run --grid $g --check $chk --out out k.ptx a$in.npy 256 128 128 1 b$in.npy 128 256 256 1 \
+				$c.npy 256 256 256 1
+			assert_success
+			cp out/10.npy o.npy
+			run "$PY" -c 'import numpy as np
+o = np.load("o.npy")
+if o.dtype == np.uint16: o = (o.astype(np.uint32) << 16).view(np.float32)
+ref = np.load("ref.npy"); d = np.abs(o - ref).max() / np.abs(ref).max()
+print(d); assert d < (0.01 if "'$c'" == "cb" else 1e-7)'
+			assert_success
+		done
+		rm -rf out
+		run tile-run --grid $rg --out out k.ptx ra$in.npy 208 80 80 1 rb$in.npy 80 144 144 1 r$c.npy 208 144 144 1
+		assert_success
+		cp out/10.npy o.npy
+		run "$PY" -c 'import numpy as np
+o = np.load("o.npy")
+if o.dtype == np.uint16: o = (o.astype(np.uint32) << 16).view(np.float32)
+ref = np.load("rref.npy"); d = np.abs(o - ref).max() / np.abs(ref).max()
+print(d); assert d < (0.01 if "'$c'" == "cb" else 1e-7)'
+		assert_success
+	done
+}
+
+@test "TMA: the host callback (tile-pack --emit=nv-host) writes exactly the maps libcommon encodes, for random parameter blocks; NVIDIA's callback for the same kernels writes the same maps" {
+	command -v "${CC:-cc}" >/dev/null || skip "no C compiler"
+	for f in $ALIGNED; do
+		tma_ptx $f "$SCRATCH/k.ptx" || fail "$f"
+		tile-pack --emit=nv-host "$SCRATCH/k.ptx" -o "$SCRATCH/host.o" || fail "$f: nv-host"
+		"${CC:-cc}" -std=c11 -I"$ROOT/libcommon" "$ROOT/tests/tma/callback.c" "$SCRATCH/host.o" \
+			"$BIN/../lib/libcommon.a" -o "$SCRATCH/cb" || fail "$f: harness"
+		run "$SCRATCH/cb" "$SCRATCH/k.ptx" "$(entry_of "$SCRATCH/k.ptx")" 90 40
+		assert_success
+		assert_output "ok 2 maps x 40 rounds"
+	done
+	# a callback that wrote a wrong word would be caught: the harness against a
+	# map with another box (the note edited, the object not)
+	sed 's/box=64,32 swizzle=128/box=64,16 swizzle=128/' "$SCRATCH/k.ptx" >"$SCRATCH/edited.ptx"
+	run "$SCRATCH/cb" "$SCRATCH/edited.ptx" "$(entry_of "$SCRATCH/k.ptx")" 90 2
+	assert_failure
+	assert_output --partial "parameter 16 differs"
+	# NVIDIA's: its tileiras with a ptxas that keeps the --nv-host object
+	require_nvidia
+	local tw="$SCRATCH/tw" R
+	R=$(dirname "$NVBIN")
+	mkdir -p "$tw/bin"
+	cp "$NVBIN/tileiras" "$tw/bin/"
+	ln -s "$R/lib" "$tw/lib"
+	ln -s "$R/nvvm" "$tw/nvvm"
+	printf '#!/bin/bash\nfor a in "$@"; do case "$a" in --nv-host=*) cp "${a#--nv-host=}" %s/nv.o;; esac; done\nexec %s "$@"\n' \
+		"$SCRATCH" "$NVBIN/ptxas" >"$tw/bin/ptxas"
+	chmod +x "$tw/bin/ptxas"
+	for f in $ALIGNED; do
+		rm -f "$SCRATCH/nv.o"
+		env -u CUDA_HOME -u CUDA_PATH "$tw/bin/tileiras" --gpu-name sm_90 "$L/matmul.matmul.ln6.$f.tileirbc" \
+			-o "$SCRATCH/nv.cubin" || fail "$f: NVIDIA's tileiras"
+		tma_ptx $f "$SCRATCH/k.ptx"
+		"${CC:-cc}" -std=c11 -I"$ROOT/libcommon" "$ROOT/tests/tma/callback.c" "$SCRATCH/nv.o" \
+			"$BIN/../lib/libcommon.a" -o "$SCRATCH/cbnv" || fail "$f: harness with NVIDIA's object"
+		run "$SCRATCH/cbnv" "$SCRATCH/k.ptx" "$(entry_of "$SCRATCH/k.ptx")" 90 40
+		assert_success
+		assert_output "ok 2 maps x 40 rounds"
+	done
+}
+
+@test "TMA: what keeps cp.async (no --tma; sm_80/sm_120; unaligned views); tile-pack refuses maps it cannot fill; malformed notes are errors" {
+	require_ptxas
+	f=ickz6ktd
+	tile-read "$L/matmul.matmul.ln6.$f.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched | tile-ptx --gpu-name=sm_90 >"$SCRATCH/plain.ptx"
+	if grep -q 'tensormap\|\.hidden' "$SCRATCH/plain.ptx"; then fail "TMA without --tma"; fi
+	grep -q 'cp.async.cg' "$SCRATCH/plain.ptx" || fail "no cp.async without --tma"
+	for sm in sm_80 sm_120; do
+		tile-read "$L/matmul.matmul.ln6.$f.tileirbc" | tile-lower --gpu-name=$sm | tile-sched | tile-ptx --gpu-name=$sm --tma >"$SCRATCH/o.ptx"
+		if grep -q 'tensormap' "$SCRATCH/o.ptx"; then fail "$sm: TMA"; fi
+	done
+	# the corpus matmul has no alignment facts
+	tile-read "$CORPUS/13.4/matmul.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched | tile-ptx --gpu-name=sm_90 --tma >"$SCRATCH/u.ptx"
+	if grep -q 'tensormap' "$SCRATCH/u.ptx"; then fail "unaligned view by TMA"; fi
+	# a plain-PTX cubin (ptxas 13.0) or no callbacks: nobody would fill the maps
+	tma_ptx $f "$SCRATCH/k.ptx"
+	run env TILEIRAS_PTXAS="$(command -v ptxas)" tile-pack --language=ptx --gpu-name=sm_90 "$SCRATCH/k.ptx" -o "$SCRATCH/k.cubin"
+	assert_failure
+	assert_output --partial "only a TILEIR cubin's host callback fills"
+	[ ! -e "$SCRATCH/k.cubin" ]
+	run tile-pack --nv-host=none --gpu-name=sm_90 "$SCRATCH/k.ptx" -o "$SCRATCH/k.cubin"
+	assert_failure
+	assert_output --partial "host callback"
+	run env TILEIRAS_PTXAS="$(command -v ptxas)" tile-pack --query-tensor-maps --language=ptx
+	assert_success
+	assert_output "no"
+	# malformed notes
+	sed 's/swizzle=128$/swizzle=96/' "$SCRATCH/k.ptx" >"$SCRATCH/bad.ptx"
+	run tile-pack --emit=nv-host "$SCRATCH/bad.ptx" -o "$SCRATCH/h.o"
+	assert_failure
+	assert_output --partial "malformed tensor-map note"
+	refute_output --partial "internal"
+	if [ -x "$BIN/tile-run" ]; then
+		run tile-run --grid 1 "$SCRATCH/bad.ptx" 1 2 3
+		assert_failure
+		assert_output --partial "malformed tensor-map note"
+	fi
+	# a note naming a parameter the kernel lacks
+	sed 's/ 16 f16 base=p5/ 16 f16 base=p40/' "$SCRATCH/k.ptx" >"$SCRATCH/bad2.ptx"
+	run tile-pack --emit=nv-host "$SCRATCH/bad2.ptx" -o "$SCRATCH/h.o"
+	assert_failure
+	assert_output --partial "does not fit the kernel's parameters"
+}
+
+@test "TMA: tileiras copies by TMA on sm_90 only when its cubins fill the maps (TILEIR with callbacks: ptxas 13.2+), and the cubin carries them" {
+	require_ptxas
+	f="$L/matmul.matmul.ln6.ickz6ktd.tileirbc"
+	# ptxas 13.0 (plain-PTX cubins): cp.async, never maps
+	old=$(ls /usr/local/cuda/bin/ptxas 2>/dev/null || command -v ptxas)
+	v=$("$old" --version | sed -n 's/.*release \([0-9]*\)\.\([0-9]*\).*/\1\2/p')
+	if [ "${v:-0}" -lt 132 ]; then
+		run env TILEIRAS_PTXAS="$old" tileiras --gpu-name sm_90 --emit=ptx "$f" -o "$SCRATCH/a.ptx"
+		assert_success
+		if grep -q 'tensormap' "$SCRATCH/a.ptx"; then fail "maps with ptxas $v"; fi
+		run env TILEIRAS_PTXAS="$old" tileiras --gpu-name sm_90 "$f" -o "$SCRATCH/a.cubin"
+		assert_success
+	fi
+	require_nvidia
+	run env TILEIRAS_PTXAS="$NVBIN/ptxas" tileiras --gpu-name sm_90 --emit=ptx "$f" -o "$SCRATCH/b.ptx"
+	assert_success
+	grep -q 'cp.async.bulk.tensor' "$SCRATCH/b.ptx" || fail "no TMA with ptxas 13.5"
+	run env TILEIRAS_PTXAS="$NVBIN/ptxas" TILEIRAS_NO_TMA=1 tileiras --gpu-name sm_90 --emit=ptx "$f" -o "$SCRATCH/c.ptx"
+	if grep -q 'tensormap' "$SCRATCH/c.ptx"; then fail "TILEIRAS_NO_TMA ignored"; fi
+	# the cubin (one process and the stages give the same bytes) carries the callback that fills them
+	run env TILEIRAS_PTXAS="$NVBIN/ptxas" tileiras --gpu-name sm_90 "$f" -o "$SCRATCH/b.cubin"
+	assert_success
+	run env TILEIRAS_PTXAS="$NVBIN/ptxas" TILEIRAS_NO_INPROC=1 tileiras --gpu-name sm_90 "$f" -o "$SCRATCH/b2.cubin"
+	assert_success
+	cmp "$SCRATCH/b.cubin" "$SCRATCH/b2.cubin" || fail "in-process and stages differ"
+	run python3 - "$ROOT/tests/gpu" "$SCRATCH/b.cubin" "$SCRATCH/host.o" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import cubin
+c = cubin.load(sys.argv[2])
+assert c.has_nv_host
+open(sys.argv[3], "wb").write(c.nv_host)
+e = list(c.entries.values())[0]
+print(e.language, e.cbank_param_bytes)
+PY
+	assert_success
+	assert_output "TILEIR 368"
+	command -v "${CC:-cc}" >/dev/null || skip "no C compiler"
+	"${CC:-cc}" -std=c11 -I"$ROOT/libcommon" "$ROOT/tests/tma/callback.c" "$SCRATCH/host.o" \
+		"$BIN/../lib/libcommon.a" -o "$SCRATCH/cb" || fail "harness"
+	run "$SCRATCH/cb" "$SCRATCH/b.ptx" "$(entry_of "$SCRATCH/b.ptx")" 90 20
+	assert_success
+	assert_output "ok 2 maps x 20 rounds"
+}
