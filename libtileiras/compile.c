@@ -75,10 +75,22 @@ static int lower_stage(TileirasProgram *p, Module *m)
 	return TILEIRAS_SUCCESS;
 }
 
+/* TMA (tile-sched --tma) where the cubin's host callback will fill the maps,
+ * as scripts/tileiras decides: sm_90, tile-pack's cubins TILEIR with
+ * callbacks, TILEIRAS_NO_TMA unset */
+static bool sched_tma(const TileirasProgram *p)
+{
+	const Target *t = p->gpu_name[0] ? target_by_name(p->gpu_name) : NULL;
+	if (!t || t->sm != 90 || getenv("TILEIRAS_NO_TMA"))
+		return false;
+	PackOptions q = { .language = "auto", .nv_host = "callbacks" };
+	return pack_fills_tensor_maps(&q);
+}
+
 static int sched_stage(TileirasProgram *p, Module *m)
 {
 	diag_tool = "tile-sched";
-	if (stage_check(m) || check_hints(m) || sched_module(m, 4, false))
+	if (stage_check(m) || check_hints(m) || sched_module(m, 4, false, sched_tma(p)))
 		return TILEIRAS_ERROR_COMPILE;
 	if (stage_check(m))
 		ice("tile-sched produced invalid scheduled IR (see above)");
@@ -102,11 +114,7 @@ static int ptx_stage(TileirasProgram *p, Module *m, StrBuf *ptx)
 	o.target = tool_pick_target(m, p->gpu_name);
 	if (!o.target)
 		return TILEIRAS_ERROR_COMPILE;
-	/* TMA where the cubin's host callback will fill the maps (as scripts/tileiras) */
-	if (o.target->sm == 90 && !getenv("TILEIRAS_NO_TMA")) {
-		PackOptions q = { .language = "auto", .nv_host = "callbacks" };
-		o.tma = pack_fills_tensor_maps(&q);
-	}
+
 	LLVMContextRef ctx = LLVMContextCreate();
 	bool libdevice = false;
 	LLVMModuleRef mod = emit_module(m, ctx, &o, &libdevice);

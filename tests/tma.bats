@@ -1,15 +1,15 @@
 #!/usr/bin/env bats
 # Tensor cores II, TMA (issue 16; docs/lowering.md "MMA", docs/abi.md
-# §5.3.1): with tile-ptx --tma on sm_90 a to_stage load of a wgmma product
-# whose view is an entry's (aligned) parameters goes by
+# §5.3.1): with tile-sched --tma on sm_90 a load of a wgmma operand whose
+# view is an entry's (16-byte aligned) parameters is marked `tma` and goes by
 # cp.async.bulk.tensor into the swizzled staging, through a hidden 128-byte
 # tensor-map parameter noted in the PTX (// tileiras.tensormap), synchronised
 # by an mbarrier per stage half; tile-pack's host callback fills the maps
 # (as NVIDIA's does), tile-run fills them the same way. scripts/tileiras
 # passes --tma only when tile-pack makes TILEIR cubins with that callback
-# (ptxas 13.2+). Kernels: cuTile's launch bytecode with alignment facts
-# (tests/mma/launch: ickz6ktd / xz3hjq93 128x128x32 f16 / bf16, z9tdbcda /
-# yd8nx2s3 64x64x32 f16 / bf16).
+# (ptxas 13.2+). Kernels: cuTile's launch bytecode (tests/mma/launch): with
+# shape divisibility (ickz6ktd / xz3hjq93 128x128x32 f16 / bf16, z9tdbcda /
+# yd8nx2s3 64x64x32) and without (UNALIGNED below).
 load helpers
 
 setup() { setup_scratch; }
@@ -17,19 +17,23 @@ teardown() { teardown_scratch; }
 
 L="$BATS_TEST_DIRNAME/mma/launch"
 ALIGNED="ickz6ktd xz3hjq93 z9tdbcda yd8nx2s3"
+# the launches whose shapes carry no divisibility (base and row stride 16-byte
+# aligned all the same): 128x128 f16 / bf16, 64x64 f16 / bf16, f16 -> f16
+UNALIGNED="5si_mkgq uz_q1cik cs2un56w aa5484a6 wca6jnu0"
 
-tma_ptx() {   # tma_ptx HASH OUT [tile-ptx options]: the stages with --tma for sm_90
+mod() { case $1 in wca6jnu0) echo "$L/mm.kernels.ln8.$1.tileirbc" ;; *) echo "$L/matmul.matmul.ln6.$1.tileirbc" ;; esac; }
+
+tma_ptx() {   # tma_ptx HASH OUT [tile-ptx options]: the stages for sm_90, tile-sched --tma
 	local f=$1 out=$2
 	shift 2
-	tile-read "$L/matmul.matmul.ln6.$f.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched |
-		tile-ptx --gpu-name=sm_90 --tma "$@" >"$out"
+	tile-read "$(mod $f)" | tile-lower --gpu-name=sm_90 | tile-sched --tma | tile-ptx --gpu-name=sm_90 "$@" >"$out"
 }
 
 entry_of() { sed -n 's/^\.visible \.entry \([A-Za-z0-9_]*\)(.*/\1/p' "$1" | head -1; }
 
-@test "TMA: the aligned launch matmuls copy A and B by cp.async.bulk.tensor through hidden tensor-map parameters and an mbarrier per stage; ptxas accepts, no spills, the parameter block is the notes' layout" {
+@test "TMA: the launch matmuls copy A and B by cp.async.bulk.tensor through hidden tensor-map parameters and an mbarrier per stage; ptxas accepts, no spills, the parameter block is the notes' layout" {
 	require_ptxas
-	for f in $ALIGNED; do
+	for f in $ALIGNED $UNALIGNED; do
 		tma_ptx $f "$SCRATCH/k.ptx" || fail "$f"
 		grep -q '^\.target sm_90a' "$SCRATCH/k.ptx" || fail "$f: target"
 		grep -q '^\.version 8\.8' "$SCRATCH/k.ptx" || fail "$f: .hidden needs PTX 8.8"
@@ -104,9 +108,40 @@ print(d); assert d < (0.01 if "'$c'" == "cb" else 1e-7)'
 	done
 }
 
+@test "TMA: launches without shape divisibility: ragged 200x72x136 against numpy on tile-run (the copies zero-fill past the view's edges), racecheck" {
+	need_run
+	cd "$SCRATCH"
+	"$PY" -c 'import numpy as np
+r = np.random.default_rng(3)
+M, K, N = 200, 72, 136
+a = r.integers(-4, 5, (M, K)).astype(np.float32); b = r.integers(-4, 5, (K, N)).astype(np.float32)
+np.save("a16.npy", a.astype(np.float16)); np.save("b16.npy", b.astype(np.float16))
+np.save("ab.npy", (a.view(np.uint32) >> 16).astype(np.uint16)); np.save("bb.npy", (b.view(np.uint32) >> 16).astype(np.uint16))
+np.save("ref.npy", a @ b)
+np.save("c32.npy", np.zeros((M, N), np.float32)); np.save("cb.npy", np.zeros((M, N), np.uint16))
+np.save("c16.npy", np.zeros((M, N), np.float16))'
+	for f in $UNALIGNED; do
+		tma_ptx $f k.ptx || fail "$f"
+		[ "$(grep -c '^// tileiras.tensormap ' k.ptx)" -eq 2 ] || fail "$f: not by TMA"
+		case $f in 5si_mkgq | cs2un56w) in=16 c=c32 ;; wca6jnu0) in=16 c=c16 ;; *) in=b c=cb ;; esac
+		case $f in 5si_mkgq | uz_q1cik) g=2,2 ;; *) g=4,3 ;; esac
+		rm -rf out
+		run tile-run --grid $g --check racecheck --out out k.ptx a$in.npy 200 72 72 1 b$in.npy 72 136 136 1 \
+			$c.npy 200 136 136 1
+		assert_success
+		cp out/10.npy o.npy
+		run "$PY" -c 'import numpy as np
+o = np.load("o.npy")
+if o.dtype == np.uint16: o = (o.astype(np.uint32) << 16).view(np.float32)
+d = np.abs(o.astype(np.float32) - np.load("ref.npy")).max()
+print(d); assert d == 0'
+		assert_success
+	done
+}
+
 @test "TMA: the host callback (tile-pack --emit=nv-host) writes exactly the maps libcommon encodes, for random parameter blocks; NVIDIA's callback for the same kernels writes the same maps" {
 	command -v "${CC:-cc}" >/dev/null || skip "no C compiler"
-	for f in $ALIGNED; do
+	for f in $ALIGNED $UNALIGNED; do
 		tma_ptx $f "$SCRATCH/k.ptx" || fail "$f"
 		tile-pack --emit=nv-host "$SCRATCH/k.ptx" -o "$SCRATCH/host.o" || fail "$f: nv-host"
 		"${CC:-cc}" -std=c11 -I"$ROOT/libcommon" "$ROOT/tests/tma/callback.c" "$SCRATCH/host.o" \
@@ -132,9 +167,9 @@ print(d); assert d < (0.01 if "'$c'" == "cb" else 1e-7)'
 	printf '#!/bin/bash\nfor a in "$@"; do case "$a" in --nv-host=*) cp "${a#--nv-host=}" %s/nv.o;; esac; done\nexec %s "$@"\n' \
 		"$SCRATCH" "$NVBIN/ptxas" >"$tw/bin/ptxas"
 	chmod +x "$tw/bin/ptxas"
-	for f in $ALIGNED; do
+	for f in $ALIGNED $UNALIGNED; do
 		rm -f "$SCRATCH/nv.o"
-		env -u CUDA_HOME -u CUDA_PATH "$tw/bin/tileiras" --gpu-name sm_90 "$L/matmul.matmul.ln6.$f.tileirbc" \
+		env -u CUDA_HOME -u CUDA_PATH "$tw/bin/tileiras" --gpu-name sm_90 "$(mod $f)" \
 			-o "$SCRATCH/nv.cubin" || fail "$f: NVIDIA's tileiras"
 		tma_ptx $f "$SCRATCH/k.ptx"
 		"${CC:-cc}" -std=c11 -I"$ROOT/libcommon" "$ROOT/tests/tma/callback.c" "$SCRATCH/nv.o" \
@@ -148,16 +183,24 @@ print(d); assert d < (0.01 if "'$c'" == "cb" else 1e-7)'
 @test "TMA: what keeps cp.async (no --tma; sm_80/sm_120; unaligned views); tile-pack refuses maps it cannot fill; malformed notes are errors" {
 	require_ptxas
 	f=ickz6ktd
-	tile-read "$L/matmul.matmul.ln6.$f.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched | tile-ptx --gpu-name=sm_90 >"$SCRATCH/plain.ptx"
+	tile-read "$(mod $f)" | tile-lower --gpu-name=sm_90 | tile-sched | tile-ptx --gpu-name=sm_90 >"$SCRATCH/plain.ptx"
 	if grep -q 'tensormap\|\.hidden' "$SCRATCH/plain.ptx"; then fail "TMA without --tma"; fi
 	grep -q 'cp.async.cg' "$SCRATCH/plain.ptx" || fail "no cp.async without --tma"
 	for sm in sm_80 sm_120; do
-		tile-read "$L/matmul.matmul.ln6.$f.tileirbc" | tile-lower --gpu-name=$sm | tile-sched | tile-ptx --gpu-name=$sm --tma >"$SCRATCH/o.ptx"
+		tile-read "$(mod $f)" | tile-lower --gpu-name=$sm | tile-sched --tma | tile-ptx --gpu-name=$sm >"$SCRATCH/o.ptx"
 		if grep -q 'tensormap' "$SCRATCH/o.ptx"; then fail "$sm: TMA"; fi
 	done
 	# the corpus matmul has no alignment facts
-	tile-read "$CORPUS/13.4/matmul.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched | tile-ptx --gpu-name=sm_90 --tma >"$SCRATCH/u.ptx"
+	tile-read "$CORPUS/13.4/matmul.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched --tma | tile-ptx --gpu-name=sm_90 >"$SCRATCH/u.ptx"
 	if grep -q 'tensormap' "$SCRATCH/u.ptx"; then fail "unaligned view by TMA"; fi
+	# `tma` written by hand on a load TMA cannot copy is the input's error
+	tile-read "$CORPUS/13.4/matmul.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched |
+		sed 's/"vector_bytes": 2/"tma": true, "vector_bytes": 2/' >"$SCRATCH/bad.json"
+	grep -q '"tma"' "$SCRATCH/bad.json" || fail "could not plant the attribute"
+	run tile-ptx --gpu-name=sm_90 "$SCRATCH/bad.json"
+	assert_failure
+	assert_output --partial "tma on a load that TMA cannot copy"
+	refute_output --partial "internal"
 	# a plain-PTX cubin (ptxas 13.0) or no callbacks: nobody would fill the maps
 	tma_ptx $f "$SCRATCH/k.ptx"
 	run env TILEIRAS_PTXAS="$(command -v ptxas)" tile-pack --language=ptx --gpu-name=sm_90 "$SCRATCH/k.ptx" -o "$SCRATCH/k.cubin"

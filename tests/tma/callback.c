@@ -5,7 +5,7 @@
  *
  *   callback PTX ENTRY SM ROUNDS
  *
- * PTX (tile-ptx --tma) gives the entry's tensor-map notes and parameter
+ * PTX (tile-sched --tma) gives the entry's tensor-map notes and parameter
  * list. Each round fills the user parameters with other values (base
  * addresses 16-byte aligned, 32-bit shapes and strides from 1 to about
  * 2^17, so both sides of the 128 KiB bit), calls the callback and

@@ -248,7 +248,7 @@ int main(int argc, char **argv)
 			"  --fatbinary=PATH   this fatbinary instead of the toolkit's or PATH's\n"
 			"  --ptxas-arg=ARG    pass ARG to ptxas (repeatable)\n"
 			"  --query-tensor-maps  print yes when the cubins would fill TMA tensor maps\n"
-			"                     (TILEIR with callbacks: tile-ptx --tma may be used), else no\n"
+			"                     (TILEIR with callbacks: tile-sched --tma may be used), else no\n"
 			"  -v, --verbose      print the ptxas candidates, the one chosen and the\n"
 			"                     ptxas and fatbinary command lines\n"
 			"  environment: MLIR_ENABLE_EVO and PTX_KNOBS_PATH both set: ptxas\n"

@@ -11,7 +11,7 @@
  *   __CUDA_TILEIR_FUNC_ON_ARGUMENTS_CHANGE_<i> (local):
  *       int (?, ?, ?, uint8_t *params), params = the parameter block (byte 0
  *       = its first parameter). For each tensor-map note of the entry
- *       (tile-ptx --tma, libcommon tmap.h) it reads the map's base, shape
+ *       (tile-sched --tma, libcommon tmap.h) it reads the map's base, shape
  *       and stride parameters and writes the 2-D map's words (0x00-0x3f of
  *       the hidden parameter, as libcommon's tmap_encode and NVIDIA's
  *       callbacks do; 0x40-0x7f untouched); then returns 0.

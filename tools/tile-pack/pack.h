@@ -87,7 +87,7 @@ void ptx_target(const uint8_t *ptx, size_t len, char *buf, size_t n);
 int pack_cubin(const PackOptions *o, const PtxInput *in, StrBuf *cubin, char arch[16]);
 /* Will pack_cubin with these options make TILEIR cubins whose host
  * callback fills the PTX's tensor maps (a ptxas >= 13.2, callbacks on)?
- * What tile-ptx --tma needs (scripts/tileiras, libtileiras). */
+ * What tile-sched --tma needs (scripts/tileiras, libtileiras). */
 bool pack_fills_tensor_maps(const PackOptions *o);
 /* Wrap cubin (for arch) and PTX into a fatbin through fatbinary. */
 int pack_fatbin(const PackOptions *o, const PtxInput *in, const StrBuf *cubin,

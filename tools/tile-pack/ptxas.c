@@ -253,7 +253,7 @@ static bool has_arg(const PackOptions *o, const char *a)
 	return false;
 }
 
-/* PTX from tile-ptx --tma takes tensor maps as hidden parameters that only
+/* PTX from tile-sched --tma takes tensor maps as hidden parameters that only
  * the host callback of a TILEIR cubin fills (nvhost.c): without one the
  * kernel would read garbage maps at launch. true after the message. */
 static bool needs_callbacks(const PackOptions *o, const PtxInput *in, bool tileir, const char *ptxas,
@@ -267,13 +267,13 @@ static bool needs_callbacks(const PackOptions *o, const PtxInput *in, bool tilei
 	if (!maps)
 		return false;
 	if (!tileir) {
-		diag_plain("the PTX takes TMA tensor maps as hidden parameters (tile-ptx --tma), which only a "
+		diag_plain("the PTX takes TMA tensor maps as hidden parameters (tile-sched --tma), which only a "
 			   "TILEIR cubin's host callback fills; ptxas %s (release %d.%d) makes plain-PTX cubins "
 			   "(TILEIR needs ptxas 13.2 or newer; or compile without --tma)", ptxas, ver->major, ver->minor);
 		return true;
 	}
 	if (o->nv_host && strcmp(o->nv_host, "none") == 0) {
-		diag_plain("--nv-host=none: the PTX takes TMA tensor maps as hidden parameters (tile-ptx --tma), "
+		diag_plain("--nv-host=none: the PTX takes TMA tensor maps as hidden parameters (tile-sched --tma), "
 			   "which only the host callback fills");
 		return true;
 	}

@@ -30,10 +30,6 @@ static int option(ToolRun *r, const char *name, const char *value, bool *takes_v
 		diag_plain("--sanitize=%s is not supported yet", value);
 		return -1;
 	}
-	if (strcmp(name, "--tma") == 0) {
-		opts.tma = true;
-		return 1;
-	}
 	if (strcmp(name, "--lineinfo") == 0 || strcmp(name, "--device-debug") == 0) {
 		opts.lineinfo = true;
 		if (name[2] == 'd')
@@ -74,9 +70,7 @@ int main(int argc, char **argv)
 			TOOL_TARGET_OPTIONS_HELP
 			"  --lineinfo         emit .loc line information from the ops' locations\n"
 			"  --device-debug     full debug info (`.target ..., debug`; ptxas needs -O0)\n"
-			"  --tma              sm_90: copy staged wgmma operands with TMA; each tensor\n"
-			"                     map is a hidden parameter that only a TILEIR cubin's\n"
-			"                     host callback fills (tile-pack with ptxas >= 13.2)\n"
+
 			"  (--emit=llvm prints the optimized LLVM IR instead of PTX)\n",
 		.in_stages = stages,
 		.default_emit = "ptx",

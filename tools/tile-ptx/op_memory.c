@@ -250,9 +250,11 @@ void emit_tiled(E *e, Op *op)
 	StageGeom sg;
 	bool to_stage = !store && op_attr_flag(op, "to_stage");
 	if (to_stage) {
-		if (!eb || op_attr_int(op, "vector_bytes", 0) < 16 || !mma_stage_of_load(e, op, &sbase, &sg) ||
-		    layout_run_width(&t->lay, 16 / eb) != 16 / eb ||
-		    dup_regs || f4 || multimem || ord.ord != LLVMAtomicOrderingNotAtomic) {
+		/* a TMA copy (util_tma.c) has no per-thread chunks: any layout, any alignment of the rows */
+		bool tma = tma_load_op(e, op);
+		if (!eb || (!tma && op_attr_int(op, "vector_bytes", 0) < 16) || !mma_stage_of_load(e, op, &sbase, &sg) ||
+		    (!tma && (layout_run_width(&t->lay, 16 / eb) != 16 / eb || dup_regs)) ||
+		    f4 || multimem || ord.ord != LLVMAtomicOrderingNotAtomic) {
 			diag_error(op->loc, "'%s' op: to_stage on a load that cannot be copied into its product's staging",
 				   op->info->name);
 			e->errors++;

@@ -22,8 +22,6 @@ typedef struct PtxOpts {
 	bool emit_llvm;       /* LLVM IR text instead of PTX */
 	bool family;          /* the family-specific target (sm_100f): set by backend_run */
 	bool arch;            /* the arch-specific target (sm_90a: wgmma): set by backend_run */
-	bool tma;             /* --tma: staged wgmma operands by TMA, maps as hidden parameters
-	                       * that the cubin's host callback fills (tile-pack, TILEIR only) */
 } PtxOpts;
 
 /* Build the LLVM module for m. NULL after a user error (diagnosed). */

@@ -1,22 +1,13 @@
 /* util_tma.c: staged wgmma operands copied by the Tensor Memory Accelerator
- * (utility layer, emit.h; docs/lowering.md "MMA", docs/abi.md §5.3.1).
- * With --tma, on sm_90, a tiled_load tile-sched marked `to_stage` for a
- * `via_wgmma` product is one TMA copy per swizzle-row block instead of
- * every thread's 16-byte cp.async chunks, when:
- *   - its tile is f16 or bf16, rank 2, of a rank-2 view with the identity
- *     dim_map, tiles at multiples of the tile (no `step`);
- *   - the view's base, shape and row stride are entry parameters (through
- *     assume ops) or constants, its inner stride is 1, the base 16-byte
- *     aligned and the row stride a multiple of 16 bytes (make_memref's
- *     base_align / stride_div_by), as cuTensorMapEncodeTiled needs;
- *   - the operand is staged in 64- or 128-byte swizzled rows (the
- *     swizzles whose map words were read from NVIDIA's callbacks), at most
- *     256 rows (a box dimension's limit).
- * Such a load's map is a hidden `.param .align 64 .b8 [128]` after the
- * entry's parameters (nvvm.grid_constant: used in place through
- * cvta.param), described by a `// tileiras.tensormap` note (libcommon
- * tmap.h) that tile-pack turns into the host callback that fills it and
- * tile-run reads to fill it itself.
+ * (utility layer, emit.h; docs/lowering.md §10 "TMA", docs/abi.md §5.3.1).
+ * A tiled_load tile-sched marked `tma` (and `to_stage`; tile-sched --tma,
+ * where libcommon's tma_load_ok holds, which is checked again here) is one
+ * TMA copy per swizzle-row block of its product's staging instead of every
+ * thread's 16-byte cp.async chunks. Its map is a hidden
+ * `.param .align 64 .b8 [128]` after the entry's parameters
+ * (nvvm.grid_constant: used in place through cvta.param), described by a
+ * `// tileiras.tensormap` note (libcommon tmap.h) that tile-pack turns into
+ * the host callback that fills it and tile-run reads to fill it itself.
  *
  * Synchronisation: two mbarriers per kernel (`__tile_mbar_<kernel>`, one
  * per stage half, arrival count 1), initialised by thread 0 at the
@@ -30,105 +21,19 @@
  * buffer's previous readers (wgmma, async proxy) are done before the copy
  * by the bar.sync that precedes every copy; earlier generic writes to it
  * are ordered by a fence.proxy.async before that bar.sync (not needed in
- * a pipelined loop's own steps, which only wgmma reads). */
+ * a pipelined loop's own steps, which only wgmma read). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "emit.h"
 #include "irutil.h"
 #include "mma.h"
+#include "tma.h"
 #include "tmap.h"
+#include "diag.h"
 #include "xalloc.h"
 
-/* ------------------------------------------------------------ planning (no LLVM) */
-
-/* the entry parameter v comes from (through assumes), or -1 */
-static int param_of(const Value *v, const Block *body)
-{
-	while (v->def && v->def->info->code == CT_assume)
-		v = v->def->operands[0];
-	return !v->def && v->owner == body ? v->index : -1;
-}
-
-static bool dim_of(const Type *tv, const Op *mr, int d, bool stride, int *next, const Block *body, TmapVal *out)
-{
-	int64_t s = stride ? tv->strides[d] : tv->shape[d];
-	if (s != DYN_DIM) {
-		out->param = -1;
-		out->value = (uint64_t)s;
-		return s > 0 && s <= 0xFFFFFFFFll;
-	}
-	const Value *v = mr->operands[(*next)++];
-	const Type *t = v->type;
-	if (t->kind != TY_TILE || t->rank != 0 || !t->elem || t->elem->kind != TY_SCALAR || t->elem->scalar != SC_I32)
-		return false;
-	out->param = param_of(v, body);
-	return out->param >= 0;
-}
-
-/* the staging of ld's tile: rows x cols staged in w-byte rows */
-static bool stage_shape(E *e, Op *ld, Op **mma, int64_t *rows, int64_t *cols, int *w)
-{
-	int k;
-	*mma = mma_user_of(ld, &k);
-	if (!*mma || !op_attr_flag(*mma, "via_wgmma"))
-		return false;
-	const Type *ta = (*mma)->operands[0]->type, *tb = (*mma)->operands[1]->type;
-	const Type *ea = tile_elem(ta), *ec = tile_elem((*mma)->operands[2]->type);
-	MmaTiling t;
-	if (ta->rank != 2 || !mma_choose(ea, ec, ta->shape[0], tb->shape[1], ta->shape[1], e->warps, e->o->target->sm, &t,
-					 NULL) || !t.wg || !mma_stage_as_is(&t, k, ea))
-		return false;
-	*rows = k ? t.k : t.m;
-	*cols = k ? t.n : t.k;
-	*w = mma_wgmma_stage_w(&t, k, ea);
-	return true;
-}
-
-/* can ld go by TMA; its note (but the entry name and hidden index) */
-static bool tma_ok(E *e, Op *ld, const Block *body, TmapNote *n)
-{
-	if (ld->info->code != AS_tiled_load || !op_attr_flag(ld, "to_stage"))
-		return false;
-	const Type *tt = ld->results[0]->type;
-	const Type *el = tt->elem;
-	if (tt->rank != 2 || el->kind != TY_SCALAR || (el->scalar != SC_F16 && el->scalar != SC_BF16))
-		return false;
-	for (int i = 0; i < 2; i++)
-		if (op_attr_int_at(ld, "dim_map", i, i) != i || op_attr_int_at(ld, "step", i, tt->shape[i]) != tt->shape[i])
-			return false;
-	Op *mma;
-	int64_t rows, cols;
-	int w;
-	if (!stage_shape(e, ld, &mma, &rows, &cols, &w) || (w != 64 && w != 128) || rows > 256 || rows != tt->shape[0] ||
-	    cols != tt->shape[1] || (cols * 2) % w || (rows * w) % 1024)
-		return false;
-	const Op *mr = ld->operands[0]->def;
-	if (!mr || mr->info->code != AS_make_memref)
-		return false;
-	const Type *tv = mr->results[0]->type;
-	if (tv->rank != 2 || tv->strides[1] != 1 || op_attr_int(mr, "base_align", 1) < 16 ||
-	    (tv->strides[0] == DYN_DIM ? op_attr_int_at(mr, "stride_div_by", 0, 1) * 2 : tv->strides[0] * 2) % 16)
-		return false;
-	memset(n, 0, sizeof *n);
-	n->elem = el->scalar == SC_BF16 ? TMAP_BF16 : TMAP_F16;
-	n->base = param_of(mr->operands[0], body);
-	if (n->base < 0)
-		return false;
-	int s1, s2;
-	op_group(mr, 1, &s1);
-	op_group(mr, 2, &s2);
-	/* innermost first: dims (1, 0), the stride of dim 0 */
-	TmapVal d1;
-	if (!dim_of(tv, mr, 0, false, &s1, body, &d1) || !dim_of(tv, mr, 1, false, &s1, body, &n->dims[0]) ||
-	    !dim_of(tv, mr, 0, true, &s2, body, &n->stride))
-		return false;
-	n->dims[1] = d1;
-	n->box[0] = (uint32_t)(w / 2);
-	n->box[1] = (uint32_t)rows;
-	n->swizzle = w;
-	return true;
-}
+/* ------------------------------------------------------------ planning */
 
 typedef struct Plan {
 	E *e;
@@ -143,8 +48,15 @@ static int plan_walk(Op *op, void *ctx)
 {
 	Plan *p = ctx;
 	TmapNote n;
-	if (!tma_ok(p->e, op, p->body, &n))
+	if (op->info->code != AS_tiled_load || !op_attr_flag(op, "tma"))
 		return 0;
+	if (!op_attr_flag(op, "to_stage") || !tma_load_ok(op, p->e->warps, p->e->o->target->sm, &n)) {
+		/* tile-sched never writes this; a hand-edited IR can */
+		diag_error(op->loc, "'%s' op: tma on a load that TMA cannot copy into its product's staging",
+			   op->info->name);
+		p->e->errors++;
+		return 0;
+	}
 	if (p->n == p->cap) {
 		p->cap = p->cap ? 2 * p->cap : 4;
 		p->loads = xrealloc(p->loads, (size_t)p->cap * sizeof *p->loads);
@@ -162,8 +74,6 @@ int tma_plan(E *e, Op *fn, const char *entry)
 	e->tma = NULL;
 	e->ntma = 0;
 	e->tma_bar = e->tma_phase = NULL;
-	if (!e->o->tma || e->o->target->sm != 90)
-		return 0;
 	Block *body = fn->regions[0].first;
 	Plan p = { e, body, NULL, 0, 0, { 0 }, entry };
 	op_walk(fn, plan_walk, &p);

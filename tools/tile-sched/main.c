@@ -27,6 +27,7 @@ static int opt;
 static const char *remarks_file;   /* --remarks-output-file */
 static bool remarks_yaml = true;   /* --remark-format */
 static unsigned remark_kinds;      /* --remark-kinds; 0 = all */
+static bool tma;                   /* --tma */
 
 static int option(ToolRun *r, const char *name, const char *value, bool *takes_value)
 {
@@ -59,6 +60,10 @@ static int option(ToolRun *r, const char *name, const char *value, bool *takes_v
 		}
 		return 1;
 	}
+	if (strcmp(name, "--tma") == 0) {
+		tma = true;
+		return 1;
+	}
 	if (strcmp(name, "--num-warps") != 0)
 		return 0;
 	if (!value) {
@@ -83,7 +88,7 @@ static int run(ToolRun *r)
 	r->in = NULL;
 	if (stage_check(m) || (!fixed_warps && check_hints(m)))
 		return EXIT_INPUT;
-	if (sched_module(m, num_warps, fixed_warps))
+	if (sched_module(m, num_warps, fixed_warps, tma))
 		return EXIT_INPUT;
 	if (stage_check(m))
 		ice("tile-sched produced invalid scheduled IR (see above)");
@@ -113,7 +118,11 @@ int main(int argc, char **argv)
 				"  --gpu-name=SM, --opt-level=N  accepted for the driver; no effect yet\n"
 				"  --remarks-output-file=F  write memory and layout remarks to F\n"
 				"  --remark-format=yaml|command-line  their form (default yaml)\n"
-				"  --remark-kinds=LIST  only these kinds: passed,missed,failed,analysis\n",
+				"  --remark-kinds=LIST  only these kinds: passed,missed,failed,analysis\n"
+				"  --tma              sm_90: wgmma operands whose views are aligned entry\n"
+				"                     parameters go by TMA (marked `tma`); their tensor maps\n"
+				"                     are hidden parameters only a TILEIR cubin's host callback\n"
+				"                     fills (tile-pack with ptxas >= 13.2; the driver decides)\n",
 		.in_stages = stages,
 		.default_emit = "json",
 		.emits = emits,

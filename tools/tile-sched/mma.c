@@ -12,7 +12,8 @@
  * `via_wgmma` instead: A and B keep their layouts, tile-ptx stages both in
  * wgmma's swizzled shared layouts and multiplies with wgmma. Either way, an
  * operand loaded just before the product may go straight to its staging
- * (`to_stage` on the tiled_load: cp.async, stage_direct below).
+ * (`to_stage` on the tiled_load: cp.async, stage_direct below; with
+ * --tma also `tma` where the Tensor Memory Accelerator can copy it).
  * Calls only classes.c. */
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include "irutil.h"
 #include "xalloc.h"
 #include "target.h"
+#include "tma.h"
 
 /* The tiling of an mmaf / mmai: its atom (libcommon/mma.h) for the
  * operand and accumulator types on the module's target. */
@@ -134,15 +136,20 @@ static void stage_direct(F *f, Op *op, const MmaTiling *t, int k)
 	if (target_sm(f) < 80 || !mma_stage_as_is(t, k, el) || !ld || ld->info->code != AS_tiled_load ||
 	    ld->parent != op->parent || v->type->rank != 2 || eb < 1 || el->scalar == SC_F4E2M1FN || !v->lay)
 		return;
+	/* --tma: by TMA where libcommon's tma_load_ok says so (no per-thread
+	 * chunks: neither the layout nor the shapes' divisibility matter) */
+	TmapNote note;
+	bool tma = f->tma && tma_load_ok(ld, f->warps, target_sm(f), &note);
 	const char *ord = op_attr_str(ld, "memory_ordering_semantics", "weak");
 	const char *pad = op_attr_str(ld, "padding", "zero");
-	if (strcmp(ord, "weak") || strcmp(pad, "zero") || op_attr(ld, "multimem") || op_attr_int(ld, "vector_bytes", 0) < 16)
+	if (strcmp(ord, "weak") || strcmp(pad, "zero") || op_attr(ld, "multimem") ||
+	    (!tma && op_attr_int(ld, "vector_bytes", 0) < 16))
 		return;
 	const Layout *l = v->lay;
-	for (int i = l->begin[0]; i < l->begin[1]; i++)
+	for (int i = l->begin[0]; i < l->begin[1] && !tma; i++)
 		if (l->stride[i] == 0 && l->shape[i] > 1)
 			return;
-	if (layout_run_width(l, 16 / eb) * eb != 16)
+	if (!tma && layout_run_width(l, 16 / eb) * eb != 16)
 		return;
 	if (uses_of(f, v) != 1 || (ld->nresults > 1 && uses_of(f, ld->results[1]) != 0))
 		return;
@@ -150,6 +157,8 @@ static void stage_direct(F *f, Op *op, const MmaTiling *t, int k)
 		if (x->nregions || (!op_has(x->info, OPT_PURE) && x->info->code != AS_tiled_load))
 			return;
 	op_set_attr(f->m, ld, "to_stage", attr_bool(f->m, true));
+	if (tma)
+		op_set_attr(f->m, ld, "tma", attr_bool(f->m, true));
 }
 
 /* Is v made inside op (a result of a nested op or an argument of one of its blocks)? */

@@ -200,9 +200,9 @@ static bool bcast_source(F *f, int r)
 	return false;
 }
 
-static void sched_fn(Module *m, Op *fn, int warps)
+static void sched_fn(Module *m, Op *fn, int warps, bool tma)
 {
-	F ff = { .m = m, .fn = fn, .warps = warps }, *f = &ff;
+	F ff = { .m = m, .fn = fn, .warps = warps, .tma = tma }, *f = &ff;
 	/* a test hook: the layouts loads alone would give (rows over warps,
 	 * broadcast sources laid out for their load), so the tests keep reaching
 	 * the cross-warp reduction rounds and broadcast conversions */
@@ -359,7 +359,7 @@ static int entry_warps(Op *fn, int dflt)
 	return dflt;
 }
 
-int sched_module(Module *m, int num_warps, bool fixed)
+int sched_module(Module *m, int num_warps, bool fixed, bool tma)
 {
 	ir_number_values(m);
 	FOR_EACH_OP(fn, &m->body)
@@ -368,7 +368,7 @@ int sched_module(Module *m, int num_warps, bool fixed)
 			int w = hint ? hint : fixed ? num_warps : entry_warps(fn, num_warps);
 			if (w != num_warps)
 				op_set_attr(m, fn, "num_warps", attr_int(m, w, NULL));
-			sched_fn(m, fn, w);
+			sched_fn(m, fn, w, tma);
 		}
 	module_set_attr(m, "num_warps", attr_int(m, num_warps, NULL));
 	m->stage = "scheduled";

@@ -10,7 +10,7 @@
 
 /* fixed: every entry gets num_warps; else an entry whose tiles all have one
  * element gets 1 (its own num_warps attribute) */
-int sched_module(Module *m, int num_warps, bool fixed);
+int sched_module(Module *m, int num_warps, bool fixed, bool tma);
 
 /* hints.c: the warps an entry's optimization_hints ask for
  * (num_worker_warps_per_cta for the module's target, else its default), or 0 */

@@ -24,6 +24,7 @@ typedef struct F {
 	bool *rowred;        /* by class root: reduced along its innermost dim, or an unaligned
 			      * MMA operand load (mma.c): keeps row runs in each thread */
 	bool plain;          /* TILE_SCHED_PLAIN_LAYOUTS: no row / broadcast-source preferences */
+	bool tma;            /* --tma: MMA operands by TMA where they can be (mma.c) */
 	bool *assigned;
 	Layout *lay;
 	Op **bcasts;

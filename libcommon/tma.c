@@ -1,0 +1,122 @@
+/* tma.c: the conditions under which a tiled_load feeding a wgmma product is
+ * one TMA copy per swizzle-row block (tma.h; docs/lowering.md §10 "TMA"):
+ *   - sm_90, the product staged for wgmma (mma_choose gives a warpgroup
+ *     tiling), the operand staged as it is (A; 16-bit B), in 64- or
+ *     128-byte swizzled rows (the swizzles whose map words were read from
+ *     NVIDIA's callbacks), at most 256 rows (a box dimension's limit), each
+ *     block of rows x W bytes 1024-byte aligned in the staging;
+ *   - an f16 or bf16 tile of rank 2 of a rank-2 view with the identity
+ *     dim_map, tiles at multiples of the tile (no `step`), weak, zero (or
+ *     no) padding, not multimem;
+ *   - the view's base, shape and row stride entry parameters (through
+ *     assume ops; i32 shapes and stride) or constants, its inner stride 1,
+ *     the base 16-byte aligned and the row stride a multiple of 16 bytes
+ *     (make_memref's base_align / stride_div_by), as cuTensorMapEncodeTiled
+ *     requires. The shape needs no divisibility: the copy zero-fills what
+ *     lies outside the view. */
+#include <string.h>
+#include "tma.h"
+#include "irutil.h"
+#include "mma.h"
+#include "opinfo.h"
+
+Op *tma_product_of(const Op *ld, int *k)
+{
+	for (Op *x = ld->next; x; x = x->next)
+		for (int i = 0; i < 2 && i < x->noperands; i++)
+			if (x->operands[i] == ld->results[0] && (x->info->code == CT_mmaf || x->info->code == CT_mmai)) {
+				*k = i;
+				return x;
+			}
+	return NULL;
+}
+
+/* the entry parameter v comes from (through assumes), or -1 */
+static int param_of(const Value *v)
+{
+	while (v->def && v->def->info->code == CT_assume)
+		v = v->def->operands[0];
+	if (v->def || !v->owner || !v->owner->parent || !v->owner->parent->parent)
+		return -1;
+	const Op *fn = v->owner->parent->parent;
+	return fn->info->code == CT_entry && v->owner == fn->regions[0].first ? v->index : -1;
+}
+
+/* dimension d's size (stride) of view type tv made by mr: a constant, or
+ * the next dynamic operand (*next), which must come from an i32 parameter */
+static bool dim_of(const Type *tv, const Op *mr, int d, bool stride, int *next, TmapVal *out)
+{
+	int64_t s = stride ? tv->strides[d] : tv->shape[d];
+	if (s != DYN_DIM) {
+		out->param = -1;
+		out->value = (uint64_t)s;
+		return s > 0 && s <= 0xFFFFFFFFll;
+	}
+	if (*next >= mr->noperands)
+		return false;
+	const Value *v = mr->operands[(*next)++];
+	const Type *t = v->type;
+	if (t->kind != TY_TILE || t->rank != 0 || !t->elem || t->elem->kind != TY_SCALAR || t->elem->scalar != SC_I32)
+		return false;
+	out->param = param_of(v);
+	return out->param >= 0;
+}
+
+bool tma_load_ok(const Op *ld, int warps, int sm, TmapNote *n)
+{
+	if (sm != 90 || ld->info->code != AS_tiled_load || ld->nresults < 1)
+		return false;
+	const Type *tt = ld->results[0]->type;
+	const Type *el = tt->elem;
+	if (tt->kind != TY_TILE || tt->rank != 2 || !el || el->kind != TY_SCALAR ||
+	    (el->scalar != SC_F16 && el->scalar != SC_BF16))
+		return false;
+	const char *ord = op_attr_str(ld, "memory_ordering_semantics", "weak");
+	const char *pad = op_attr_str(ld, "padding", "zero");
+	if (strcmp(ord, "weak") || strcmp(pad, "zero") || op_attr(ld, "multimem"))
+		return false;
+	for (int i = 0; i < 2; i++)
+		if (op_attr_int_at(ld, "dim_map", i, i) != i || op_attr_int_at(ld, "step", i, tt->shape[i]) != tt->shape[i])
+			return false;
+	int k;
+	const Op *mma = tma_product_of(ld, &k);
+	if (!mma)
+		return false;
+	const Type *ta = mma->operands[0]->type, *tb = mma->operands[1]->type;
+	const Type *ea = tile_elem(ta), *ec = tile_elem(mma->operands[2]->type);
+	MmaTiling t;
+	if (ta->rank != 2 || tb->rank != 2 ||
+	    !mma_choose(ea, ec, ta->shape[0], tb->shape[1], ta->shape[1], warps, sm, &t, NULL) || !t.wg ||
+	    !mma_stage_as_is(&t, k, ea))
+		return false;
+	int64_t rows = k ? t.k : t.m, cols = k ? t.n : t.k;
+	int w = mma_wgmma_stage_w(&t, k, ea);
+	if ((w != 64 && w != 128) || rows > 256 || rows != tt->shape[0] || cols != tt->shape[1] || (cols * 2) % w ||
+	    (rows * w) % 1024)
+		return false;
+	const Op *mr = ld->operands[0]->def;
+	if (!mr || mr->info->code != AS_make_memref)
+		return false;
+	const Type *tv = mr->results[0]->type;
+	if (tv->rank != 2 || tv->strides[1] != 1 || op_attr_int(mr, "base_align", 1) < 16 ||
+	    (tv->strides[0] == DYN_DIM ? op_attr_int_at(mr, "stride_div_by", 0, 1) * 2 : tv->strides[0] * 2) % 16)
+		return false;
+	memset(n, 0, sizeof *n);
+	n->elem = el->scalar == SC_BF16 ? TMAP_BF16 : TMAP_F16;
+	n->base = param_of(mr->operands[0]);
+	if (n->base < 0)
+		return false;
+	int s1, s2;
+	op_group(mr, 1, &s1);
+	op_group(mr, 2, &s2);
+	/* innermost first: dims (1, 0), and dimension 0's stride */
+	TmapVal d1;
+	if (!dim_of(tv, mr, 0, false, &s1, &d1) || !dim_of(tv, mr, 1, false, &s1, &n->dims[0]) ||
+	    !dim_of(tv, mr, 0, true, &s2, &n->stride))
+		return false;
+	n->dims[1] = d1;
+	n->box[0] = (uint32_t)(w / 2);
+	n->box[1] = (uint32_t)rows;
+	n->swizzle = w;
+	return true;
+}

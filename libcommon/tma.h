@@ -1,0 +1,18 @@
+/* tma.h: which tiled loads the Tensor Memory Accelerator can copy (no LLVM;
+ * tile-sched decides with it, tile-ptx checks its input with it). */
+#ifndef LIBCOMMON_TMA_H
+#define LIBCOMMON_TMA_H
+#include <stdbool.h>
+#include "ir.h"
+#include "tmap.h"
+
+/* Can ld (an nv_tileas.tiled_load) go by TMA into the staging of the wgmma
+ * product that uses it (on sm, with warps warps)? Then n holds its map's
+ * note (all but the entry name and the hidden parameter's index). What it
+ * takes: docs/lowering.md §10 "TMA". */
+bool tma_load_ok(const Op *ld, int warps, int sm, TmapNote *n);
+
+/* the mmaf / mmai after ld in its block that takes ld's tile as operand 0 or 1 (*k) */
+Op *tma_product_of(const Op *ld, int *k);
+
+#endif
