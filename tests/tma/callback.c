@@ -4,6 +4,7 @@
  * test: ours from tile-pack --emit=nv-host, or NVIDIA's).
  *
  *   callback PTX ENTRY SM ROUNDS
+ *   callback --print-maps PTX ENTRY SM
  *
  * PTX (tile-sched --tma) gives the entry's tensor-map notes and parameter
  * list. Each round fills the user parameters with other values (base
@@ -11,7 +12,13 @@
  * 2^17, so both sides of the 128 KiB bit), calls the callback and
  * compares each noted map's 128 bytes; the user parameters must be left
  * as they were. Prints "ok N maps x R rounds", or each difference and
- * exits 1. */
+ * exits 1. --print-maps instead calls the callback once and prints, for
+ * each hidden 128-byte parameter, the tile-run argument that describes the
+ * map it wrote (tmap:N,B0xB1[,swizzle=S]: N the pointer parameter whose
+ * value is its base, the box and swizzle read from the words; any element
+ * type): how NVIDIA's PTX runs on tile-run with the maps NVIDIA's callback
+ * builds (PTX then: the one NVIDIA's tileiras handed ptxas). */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,8 +52,51 @@ static uint64_t next(void)
 	return rng;
 }
 
+static int print_maps(const TmapParam *lay, int np, OnArgs cb)
+{
+	size_t bytes = (size_t)(lay[np - 1].offset + lay[np - 1].size);
+	uint8_t *block = calloc(bytes + 512, 1);
+	for (int k = 0; k < np; k++) {
+		if (lay[k].hidden)
+			continue;
+		uint64_t v = lay[k].size == 8 ? 0x7f0000000000ull + ((uint64_t)k << 20) : 256;
+		memcpy(block + lay[k].offset, &v, (size_t)lay[k].size);
+	}
+	if (cb(NULL, NULL, NULL, block) != 0)
+		return 1;
+	for (int k = 0; k < np; k++) {
+		if (!lay[k].hidden || lay[k].size != TMAP_BYTES)
+			continue;
+		const uint8_t *m = block + lay[k].offset;
+		uint64_t base, w1;
+		memcpy(&base, m, 8);
+		memcpy(&w1, m + 8, 8);
+		int owner = -1;
+		for (int j = 0; j < np; j++) {
+			uint64_t v = 0;
+			if (!lay[j].hidden && lay[j].size == 8)
+				memcpy(&v, block + lay[j].offset, 8);
+			if (v && (v & 0x01FFFFFFFFFFFFF0ull) == base)
+				owner = j;
+		}
+		int sw = (int)(w1 >> 13) & 3;
+		printf("tmap:%d,%ux%u", owner, m[0x37] + 1u, m[0x38] + 1u);
+		if (sw)
+			printf(",swizzle=%d", 16 << sw);
+		printf("\n");
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	bool print = argc > 1 && strcmp(argv[1], "--print-maps") == 0;
+	if (print) {
+		argv++;
+		argc--;
+		argv[4] = "1";
+		argc = 5;
+	}
 	if (argc != 5) {
 		fprintf(stderr, "usage: callback PTX ENTRY SM ROUNDS\n");
 		return 2;
@@ -78,6 +128,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "callback: the object has no entry %s\n", entry);
 		return 2;
 	}
+	if (print)
+		return print_maps(lay, np, cb);
 	size_t bytes = (size_t)(lay[np - 1].offset + lay[np - 1].size);
 	uint8_t *block = calloc(bytes + 512, 1), *want = calloc(bytes + 512, 1);
 	int maps = 0, fails = 0;
