@@ -32,12 +32,13 @@
  * stores, StageGeom), after a barrier (mma_stage_copy_begin); the product
  * then skips that operand's stores and waits (cp.async.wait_all).
  *
- * Pipelined K loop. A product with `stages` = 2 in a `for` has two halves
- * of the buffer: mma_pipeline_prologue (at the for) copies the first
- * step's tiles into half 0, mma_prefetch (at each `prefetch` load) the next
- * step's into the other half, re-emitting the load with the induction
- * variable bound to iv + step; the product reads half ((iv - lb)/step) & 1
- * (mma_stage_base) after cp.async.wait_group 1. */
+ * Pipelined K loop. A product with `stages` = n (2..4) in a `for` has n
+ * stages of the buffer: mma_pipeline_prologue (at the for) copies steps
+ * 0 .. n-2 into stages 0 .. n-2, mma_prefetch (at each `prefetch` load)
+ * step iv + (n-1)*step into the stage the previous step's product read,
+ * re-emitting the load with the induction variable bound to that value;
+ * the product reads stage ((iv - lb)/step) mod n (mma_stage_base) after
+ * cp.async.wait_group n-1 (or, by TMA, its stage's mbarrier). */
 #include <stdio.h>
 #include <string.h>
 #include "emit.h"
@@ -477,9 +478,13 @@ void mma_copies_wait(E *e, Op *mma)
 	bool async[2];
 	for (int k = 0; k < 2; k++)
 		async[k] = mma_operand_copied(mma, k) && !mma_operand_tma(e, mma, k);
-	if (async[0] || async[1])
-		asm_call(e, LLVMVoidTypeInContext(e->ctx),
-			 mma_stage_pipelined(mma) ? "cp.async.wait_group 1;" : "cp.async.wait_all;", "~{memory}", NULL, 0);
+	if (async[0] || async[1]) {
+		/* pipelined over n stages: all but the n-1 newest groups (the steps still ahead) */
+		char w[40];
+		snprintf(w, sizeof w, "cp.async.wait_group %d;", (int)op_attr_int(mma, "stages", 2) - 1);
+		asm_call(e, LLVMVoidTypeInContext(e->ctx), mma_stage_pipelined(mma) ? w : "cp.async.wait_all;", "~{memory}",
+			 NULL, 0);
+	}
 	tma_wait(e, mma);
 }
 
@@ -509,8 +514,8 @@ static Op *loop_of(const Op *op)
 	return l && l->info->code == CT_for && b == l->regions[0].first ? l : NULL;
 }
 
-/* the stage half step iv + ahead*step uses: ((iv - lb) / step + ahead) & 1 */
-static LLVMValueRef stage_of_step(E *e, Op *loop, int ahead)
+/* the stage (of n) step iv + ahead*step uses: ((iv - lb) / step + ahead) mod n */
+static LLVMValueRef stage_of_step(E *e, Op *loop, int ahead, int n)
 {
 	Value *ivv = loop->regions[0].first->args[0];
 	LLVMValueRef iv = scalar(e, ivv), lb = scalar(e, loop->operands[0]), step = scalar(e, loop->operands[2]);
@@ -519,7 +524,8 @@ static LLVMValueRef stage_of_step(E *e, Op *loop, int ahead)
 			     : LLVMBuildSDiv(e->b, LLVMBuildSub(e->b, iv, lb, ""), step, "");
 	if (ahead)
 		k = LLVMBuildAdd(e->b, k, LLVMConstInt(LLVMTypeOf(k), (unsigned long long)ahead, 0), "");
-	k = LLVMBuildAnd(e->b, k, LLVMConstInt(LLVMTypeOf(k), 1, 0), "");
+	k = (n & (n - 1)) == 0 ? LLVMBuildAnd(e->b, k, LLVMConstInt(LLVMTypeOf(k), (unsigned long long)n - 1, 0), "")
+			       : LLVMBuildURem(e->b, k, LLVMConstInt(LLVMTypeOf(k), (unsigned long long)n, 0), "");
 	return LLVMBuildIntCast2(e->b, k, ty_i32(e), 0, "");
 }
 
@@ -536,14 +542,16 @@ LLVMValueRef mma_stage_sel(E *e, Op *mma)
 {
 	if (e->stage_sel)
 		return e->stage_sel;
-	Op *loop = op_attr_int(mma, "stages", 1) > 1 ? loop_of(mma) : NULL;
-	return loop ? stage_of_step(e, loop, 0) : c_i32(e, 0);
+	int n = (int)op_attr_int(mma, "stages", 1);
+	Op *loop = n > 1 ? loop_of(mma) : NULL;
+	return loop ? stage_of_step(e, loop, 0, n) : c_i32(e, 0);
 }
 
 LLVMValueRef mma_stage_base(E *e, Op *mma)
 {
-	Op *loop = op_attr_int(mma, "stages", 1) > 1 ? loop_of(mma) : NULL;
-	return stage_at(e, mma, loop ? stage_of_step(e, loop, 0) : NULL);
+	int n = (int)op_attr_int(mma, "stages", 1);
+	Op *loop = n > 1 ? loop_of(mma) : NULL;
+	return stage_at(e, mma, loop ? stage_of_step(e, loop, 0, n) : NULL);
 }
 
 bool mma_stage_pipelined(const Op *mma)
@@ -587,14 +595,29 @@ void mma_pipeline_prologue(E *e, Op *loop)
 			break;
 		}
 	barrier(e);     /* the buffer's last product before the loop */
+	/* steps 0 .. n-2 into stages 0 .. n-2, a commit group each */
+	int n = 2, which;
 	bool cp_async = false;
 	for (Op *x = body->first; x; x = x->next)
 		if (x->info->code == AS_tiled_load && op_attr_flag(x, "prefetch")) {
-			copy_for_step(e, x, body->args[0], lb, c_i32(e, 0), runs);
+			Op *mma = mma_user_of(x, &which);
+			if (mma)
+				n = (int)op_attr_int(mma, "stages", 2);
 			cp_async |= !tma_load_op(e, x);
 		}
-	if (cp_async)
-		mma_cp_async_commit(e);
+	LLVMValueRef step = scalar(e, loop->operands[2]);
+	for (int j = 0; j < n - 1; j++) {
+		LLVMValueRef at = lb, guard = runs;
+		if (j) {
+			at = LLVMBuildAdd(e->b, lb, LLVMBuildMul(e->b, step, LLVMConstInt(LLVMTypeOf(step), (unsigned long long)j, 0), ""), "");
+			guard = LLVMBuildICmp(e->b, uns ? LLVMIntULT : LLVMIntSLT, at, ub, "");
+		}
+		for (Op *x = body->first; x; x = x->next)
+			if (x->info->code == AS_tiled_load && op_attr_flag(x, "prefetch"))
+				copy_for_step(e, x, body->args[0], at, c_i32(e, j), guard);
+		if (cp_async)
+			mma_cp_async_commit(e);
+	}
 }
 
 bool mma_prefetch(E *e, Op *ld)
@@ -614,16 +637,18 @@ bool mma_prefetch(E *e, Op *ld)
 	Value *ivv = loop->regions[0].first->args[0];
 	LLVMValueRef iv = scalar(e, ivv), ub = scalar(e, loop->operands[1]), step = scalar(e, loop->operands[2]);
 	bool uns = op_attr_flag(loop, "unsignedCmp");
-	mma_stage_copy_begin(e, ld, true);   /* this half's last reader: the product two steps back */
-	LLVMValueRef next = LLVMBuildAdd(e->b, iv, step, "");
+	/* step iv + (n-1)*step into its stage, the one the previous step's product read */
+	int n = (int)op_attr_int(mma, "stages", 2);
+	mma_stage_copy_begin(e, ld, true);
+	LLVMValueRef next = LLVMBuildAdd(e->b, iv, LLVMBuildMul(e->b, step, LLVMConstInt(LLVMTypeOf(step), (unsigned long long)n - 1, 0), ""), "");
 	LLVMValueRef more = LLVMBuildICmp(e->b, uns ? LLVMIntULT : LLVMIntSLT, next, ub, "");
-	copy_for_step(e, ld, ivv, next, stage_of_step(e, loop, 1), more);
+	copy_for_step(e, ld, ivv, next, stage_of_step(e, loop, n - 1, n), more);
 	/* the tile itself is this step's copy, made a step ago: no registers */
 	TV *t = tv_new(e, ld->results[0]);
 	for (int k = 0; k < t->n; k++)
 		t->r[k] = LLVMGetPoison(elem_ty(e, tile_elem(ld->results[0]->type)));
 	set(e, ld->results[0], t);
-	/* one group per step (empty on the last), so wait_group 1 is this step's */
+	/* one group per step (empty near the end), so wait_group n-1 is this step's */
 	bool last = true, cp_async = false;
 	for (Op *x = ld->next; x; x = x->next)
 		if (x->info->code == AS_tiled_load && op_attr_flag(x, "prefetch"))

@@ -9,8 +9,8 @@
  * `// tileiras.tensormap` note (libcommon tmap.h) that tile-pack turns into
  * the host callback that fills it and tile-run reads to fill it itself.
  *
- * Synchronisation: two mbarriers per kernel (`__tile_mbar_<kernel>`, one
- * per stage half, arrival count 1), initialised by thread 0 at the
+ * Synchronisation: an mbarrier per stage (`__tile_mbar_<kernel>`, as many
+ * as the deepest pipelined product's stages, arrival count 1), initialised by thread 0 at the
  * kernel's start (every copy comes after a bar.sync). Thread 0 issues a
  * copy: the product's first TMA load also arrives on the half's barrier
  * with expect_tx = the bytes of all its TMA operands; each box completes
@@ -147,7 +147,15 @@ void tma_kernel_begin(E *e)
 	const char *fname = LLVMGetValueName2(e->fn, &n);
 	char name[300];
 	snprintf(name, sizeof name, "__tile_mbar_%.*s", (int)(n > 250 ? 250 : n), fname);
-	LLVMTypeRef at = LLVMArrayType2(ty_i64(e), 2);
+	int nbar = 1;     /* one per stage of the kernel's deepest pipelined product */
+	for (int i = 0; i < e->ntma; i++) {
+		int k;
+		Op *mma = mma_user_of(e->tma[i], &k);
+		int st = mma ? (int)op_attr_int(mma, "stages", 1) : 1;
+		if (st > nbar)
+			nbar = st;
+	}
+	LLVMTypeRef at = LLVMArrayType2(ty_i64(e), (uint64_t)nbar);
 	e->tma_bar = LLVMAddGlobalInAddressSpace(e->mod, at, name, 3);
 	LLVMSetInitializer(e->tma_bar, LLVMGetUndef(at));
 	LLVMSetLinkage(e->tma_bar, LLVMInternalLinkage);
@@ -159,7 +167,7 @@ void tma_kernel_begin(E *e)
 	LLVMBuildStore(e->b, c_i32(e, 0), e->tma_phase);
 	LLVMPositionBuilderAtEnd(e->b, here);
 	LLVMBasicBlockRef after = guard_begin(e, thread0(e));
-	for (int s = 0; s < 2; s++) {
+	for (int s = 0; s < nbar; s++) {
 		LLVMValueRef a = bar_addr(e, c_i32(e, s));
 		asm_call(e, LLVMVoidTypeInContext(e->ctx), "mbarrier.init.shared::cta.b64 [$0], 1;", "r,~{memory}", &a, 1);
 	}

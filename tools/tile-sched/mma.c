@@ -182,14 +182,16 @@ static int count_mma(Op *op, void *ctx)
 	return 0;
 }
 
-/* Two stages (docs/lowering.md §10, "pipelined K loop"): a product in the
+/* Stages (docs/lowering.md §10, "pipelined K loop"): a product in the
  * body of a `for` whose copied operands (to_stage loads in the body) depend
  * on the loop only through its induction variable: tile-ptx copies the
- * first step's tiles before the loop and, each step, the next step's into
- * the other half of a doubled staging buffer while this step's product
- * runs. The product gets `stages` = 2, each such load `prefetch`. Only the
- * loop's one product (the staging buffer is shared), and only while two
- * stages fit the 48 KiB of static shared memory. */
+ * first n-1 steps' tiles before the loop and, each step, the one n-1 steps
+ * ahead into the stage the previous step read, while this step's product
+ * runs. The product gets `stages` = n, each such load `prefetch`: n = 4, 3
+ * or 2, the most whose staging fits 40 KiB of the 48 KiB of static shared
+ * memory (128x128x32 f16: 2; 64x64x32: 4); TILE_SCHED_STAGES=N asks for
+ * N (2..4) where it fits. Only the loop's one product (the staging buffer
+ * is shared). */
 static void pipeline(F *f, Op *op)
 {
 	Block *body = op->parent;
@@ -214,7 +216,12 @@ static void pipeline(F *f, Op *op)
 	}
 	if (n != 1 || nl == 0 || 2 * bytes > 48 * 1024)
 		return;
-	op_set_attr(f->m, op, "stages", attr_int(f->m, 2, NULL));
+	int stages = 2;
+	const char *want = getenv("TILE_SCHED_STAGES");
+	int cap = want && atoi(want) >= 2 && atoi(want) <= 4 ? atoi(want) : 4;
+	while (stages < cap && (stages + 1) * bytes <= 40 * 1024)
+		stages++;
+	op_set_attr(f->m, op, "stages", attr_int(f->m, stages, NULL));
 	for (int i = 0; i < nl; i++)
 		op_set_attr(f->m, lds[i], "prefetch", attr_bool(f->m, true));
 }
