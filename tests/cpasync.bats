@@ -32,11 +32,13 @@ ALIGNED="matmul.matmul.ln6.ickz6ktd matmul.matmul.ln6.xz3hjq93 matmul.matmul.ln6
 			grep -q 'cp.async.commit_group' "$SCRATCH/k.ptx" || fail "$f $sm: no commit"
 			# n stages (2 for the 32 KiB 128x128x32 staging, 4 for 64x64x32: what fits 40 KiB):
 			# n-1 prologue groups + one a step, wait for all but the n-1 newest
+			# (copies a = n-1 steps ahead; n-2 on sm_90, where 3+ stages leave a step's wgmma in flight)
 			n=2; case $f in *z9tdbcda | *yd8nx2s3) n=4 ;; esac
+			a=$((n - 1)); [ $n -ge 3 ] && [ $sm = sm_90 ] && a=$((n - 2))
 			grep -q "cuda_tile.mmaf .*stages = $n" "$SCRATCH/s.txt" || fail "$f $sm: not $n stages"
 			[ "$(grep -c 'nv_tileas.tiled_load .*prefetch = true' "$SCRATCH/s.txt")" -eq 2 ] || fail "$f $sm: prefetch"
-			[ "$(grep -c 'cp.async.commit_group' "$SCRATCH/k.ptx")" -eq $n ] || fail "$f $sm: commits"
-			grep -q "cp.async.wait_group $((n - 1));" "$SCRATCH/k.ptx" || fail "$f $sm: no wait_group $((n - 1))"
+			[ "$(grep -c 'cp.async.commit_group' "$SCRATCH/k.ptx")" -eq $((a + 1)) ] || fail "$f $sm: commits"
+			grep -q "cp.async.wait_group $a;" "$SCRATCH/k.ptx" || fail "$f $sm: no wait_group $a"
 			if grep -q 'cp.async.wait_all' "$SCRATCH/k.ptx"; then fail "$f $sm: waits for all"; fi
 			if grep -q 'st.shared' "$SCRATCH/k.ptx"; then fail "$f $sm: operands through registers"; fi
 			ptx_ok "$SCRATCH/k.ptx" $sm "$f $sm"

@@ -53,6 +53,7 @@ entry_of() { sed -n 's/^\.visible \.entry \([A-Za-z0-9_]*\)(.*/\1/p' "$1" | head
 		if grep -q 'cp.async.cg\|cp.async.commit_group\|cp.async.wait' "$SCRATCH/k.ptx"; then fail "$f: cp.async left"; fi
 		if grep -q 'st.shared' "$SCRATCH/k.ptx"; then fail "$f: operands through registers"; fi
 		ptx_ok "$SCRATCH/k.ptx" sm_90 "$f"
+		if grep -qi 'serializ' "$SCRATCH/k.ptx.log"; then fail "$f: $(grep -i serializ "$SCRATCH/k.ptx.log")"; fi
 		# the cubin's parameter block ends where the last noted map does (sm_90: cbank 0x210, maps at 64)
 		run python3 - "$ROOT/tests/gpu" "$SCRATCH/k.ptx.cubin" <<'PY'
 import sys
@@ -126,6 +127,18 @@ np.save("c.npy", np.zeros((64, 64), np.float32))'
 			tile-ptx --gpu-name=$sm s.json >k.ptx || fail "$sm $n"
 			if [ $sm = sm_90 ]; then
 				[ "$(grep -c 'mbarrier.init.shared' k.ptx)" -eq $n ] || fail "$n stages, not $n mbarriers"
+				# 3+ stages: a step's wgmma stays in flight (wait_group 1), the exit waits for it
+				if [ $n -ge 3 ]; then
+					grep -q 'wgmma.wait_group.sync.aligned 1;' k.ptx || fail "$n stages: no wait_group 1"
+				fi
+				grep -q 'wgmma.wait_group.sync.aligned 0;' k.ptx || fail "$n stages: no final wait"
+				# ptxas keeps the products asynchronous (it serializes them, with a warning,
+				# when something touches an accumulator in flight)
+				if command -v ptxas >/dev/null || [ -x /usr/local/cuda/bin/ptxas ]; then
+					require_ptxas
+					ptx_ok k.ptx sm_90 "$n stages"
+					if grep -qi 'serializ' k.ptx.log; then fail "$n stages: $(grep -i serializ k.ptx.log)"; fi
+				fi
 			else
 				grep -q "cp.async.wait_group $((n - 1));" k.ptx || fail "$sm $n: wait_group"
 			fi

@@ -152,6 +152,7 @@ void mma_pipeline_prologue(E *e, Op *loop);
 bool mma_prefetch(E *e, Op *ld);
 LLVMValueRef mma_stage_base(E *e, Op *mma);          /* the product's staging (this step's half) */
 bool mma_stage_pipelined(const Op *mma);
+int mma_stage_ahead(const Op *mma);                  /* how many steps ahead its copies run */
 /* cp.async.cg 16 bytes src -> dst (shared), zeros where !in_bounds; only where owner (NULL: all) */
 void mma_cp_async16(E *e, LLVMValueRef dst, LLVMValueRef src, LLVMValueRef in_bounds, LLVMValueRef owner);
 LLVMValueRef mma_stage_buf(E *e, Op *op);            /* the kernel's MMA staging buffer (via_ldmatrix, via_wgmma) */
@@ -185,6 +186,9 @@ void tma_fence_before_copy(E *e, Op *ld);            /* before the barrier that 
 void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, const char *at, const char *bt,
 	       LLVMValueRef *acc);
 LLVMValueRef pack_b32(E *e, LLVMValueRef *x, int k);   /* k elements as one 32-bit register (64-bit: as is) */
+/* after a `for` whose product left wgmma groups in flight (async_depth):
+ * wgmma.wait_group 0 with the loop's accumulator results tied through it */
+void mma_wgmma_drain(E *e, Op *loop);
 void unpack_b32(E *e, LLVMValueRef r, LLVMTypeRef el, LLVMValueRef *out, int k);   /* its inverse: k elements of type el */
 
 /* ------------------------------------------------------------ util_xchg.c */

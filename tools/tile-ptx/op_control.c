@@ -89,6 +89,7 @@ void emit_for(E *e, Op *op)
 		else
 			mark_token(e, op->results[i], true, NULL);
 	}
+	mma_wgmma_drain(e, op);      /* products left in flight by the last step (util_wgmma.c) */
 	free(carried);
 	free(latchphi);
 }

@@ -33,12 +33,14 @@
  * then skips that operand's stores and waits (cp.async.wait_all).
  *
  * Pipelined K loop. A product with `stages` = n (2..4) in a `for` has n
- * stages of the buffer: mma_pipeline_prologue (at the for) copies steps
- * 0 .. n-2 into stages 0 .. n-2, mma_prefetch (at each `prefetch` load)
- * step iv + (n-1)*step into the stage the previous step's product read,
- * re-emitting the load with the induction variable bound to that value;
- * the product reads stage ((iv - lb)/step) mod n (mma_stage_base) after
- * cp.async.wait_group n-1 (or, by TMA, its stage's mbarrier). */
+ * stages of the buffer; copies run a = n-1 steps ahead (n-2 when the
+ * product has `async_depth` 1: its wgmma of the previous step may still
+ * read its stage): mma_pipeline_prologue (at the for) copies steps
+ * 0 .. a-1 into stages 0 .. a-1, mma_prefetch (at each `prefetch` load)
+ * step iv + a*step into its stage, re-emitting the load with the induction
+ * variable bound to that value; the product reads stage
+ * ((iv - lb)/step) mod n (mma_stage_base) after cp.async.wait_group a (or,
+ * by TMA, its stage's mbarrier). */
 #include <stdio.h>
 #include <string.h>
 #include "emit.h"
@@ -481,7 +483,7 @@ void mma_copies_wait(E *e, Op *mma)
 	if (async[0] || async[1]) {
 		/* pipelined over n stages: all but the n-1 newest groups (the steps still ahead) */
 		char w[40];
-		snprintf(w, sizeof w, "cp.async.wait_group %d;", (int)op_attr_int(mma, "stages", 2) - 1);
+		snprintf(w, sizeof w, "cp.async.wait_group %d;", mma_stage_ahead(mma));
 		asm_call(e, LLVMVoidTypeInContext(e->ctx), mma_stage_pipelined(mma) ? w : "cp.async.wait_all;", "~{memory}",
 			 NULL, 0);
 	}
@@ -554,6 +556,11 @@ LLVMValueRef mma_stage_base(E *e, Op *mma)
 	return stage_at(e, mma, loop ? stage_of_step(e, loop, 0, n) : NULL);
 }
 
+int mma_stage_ahead(const Op *mma)
+{
+	return (int)op_attr_int(mma, "stages", 2) - 1 - (int)op_attr_int(mma, "async_depth", 0);
+}
+
 bool mma_stage_pipelined(const Op *mma)
 {
 	return op_attr_int(mma, "stages", 1) > 1 && loop_of(mma);
@@ -595,18 +602,18 @@ void mma_pipeline_prologue(E *e, Op *loop)
 			break;
 		}
 	barrier(e);     /* the buffer's last product before the loop */
-	/* steps 0 .. n-2 into stages 0 .. n-2, a commit group each */
-	int n = 2, which;
+	/* steps 0 .. ahead-1 into stages 0 .. ahead-1, a commit group each */
+	int ahead = 1, which;
 	bool cp_async = false;
 	for (Op *x = body->first; x; x = x->next)
 		if (x->info->code == AS_tiled_load && op_attr_flag(x, "prefetch")) {
 			Op *mma = mma_user_of(x, &which);
 			if (mma)
-				n = (int)op_attr_int(mma, "stages", 2);
+				ahead = mma_stage_ahead(mma);
 			cp_async |= !tma_load_op(e, x);
 		}
 	LLVMValueRef step = scalar(e, loop->operands[2]);
-	for (int j = 0; j < n - 1; j++) {
+	for (int j = 0; j < ahead; j++) {
 		LLVMValueRef at = lb, guard = runs;
 		if (j) {
 			at = LLVMBuildAdd(e->b, lb, LLVMBuildMul(e->b, step, LLVMConstInt(LLVMTypeOf(step), (unsigned long long)j, 0), ""), "");
@@ -637,12 +644,13 @@ bool mma_prefetch(E *e, Op *ld)
 	Value *ivv = loop->regions[0].first->args[0];
 	LLVMValueRef iv = scalar(e, ivv), ub = scalar(e, loop->operands[1]), step = scalar(e, loop->operands[2]);
 	bool uns = op_attr_flag(loop, "unsignedCmp");
-	/* step iv + (n-1)*step into its stage, the one the previous step's product read */
-	int n = (int)op_attr_int(mma, "stages", 2);
+	/* step iv + ahead*step into its stage: the one the product `ahead - n`
+	 * steps back read (the previous step's; with async_depth, the one before) */
+	int n = (int)op_attr_int(mma, "stages", 2), ahead = mma_stage_ahead(mma);
 	mma_stage_copy_begin(e, ld, true);
-	LLVMValueRef next = LLVMBuildAdd(e->b, iv, LLVMBuildMul(e->b, step, LLVMConstInt(LLVMTypeOf(step), (unsigned long long)n - 1, 0), ""), "");
+	LLVMValueRef next = LLVMBuildAdd(e->b, iv, LLVMBuildMul(e->b, step, LLVMConstInt(LLVMTypeOf(step), (unsigned long long)ahead, 0), ""), "");
 	LLVMValueRef more = LLVMBuildICmp(e->b, uns ? LLVMIntULT : LLVMIntSLT, next, ub, "");
-	copy_for_step(e, ld, ivv, next, stage_of_step(e, loop, n - 1, n), more);
+	copy_for_step(e, ld, ivv, next, stage_of_step(e, loop, ahead, n), more);
 	/* the tile itself is this step's copy, made a step ago: no registers */
 	TV *t = tv_new(e, ld->results[0]);
 	for (int k = 0; k < t->n; k++)

@@ -226,11 +226,15 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 	}
 	asm_plain(e, "wgmma.commit_group.sync.aligned;");
 	/* the wait, with the accumulators tied through it (chunks of <= 128:
-	 * a second wait_group 0 returns at once) */
+	 * a second wait_group returns at once); async_depth (tile-sched, a
+	 * pipelined K loop): this step's group stays in flight, the loop's
+	 * exit waits for it (mma_wgmma_drain) */
 	int64_t total = t->mt * nd;
+	const char *wait = mma_stage_pipelined(op) && op_attr_int(op, "async_depth", 0) == 1
+				   ? "wgmma.wait_group.sync.aligned 1;" : "wgmma.wait_group.sync.aligned 0;";
 	for (int64_t c0 = 0; c0 < total; c0 += 128) {
 		int n = (int)(total - c0 < 128 ? total - c0 : 128);
-		LLVMValueRef call = asm_many(e, "wgmma.wait_group.sync.aligned 0;", rt, cc, n, regs + c0, n, "", true);
+		LLVMValueRef call = asm_many(e, wait, rt, cc, n, regs + c0, n, "", true);
 		for (int i = 0; i < n; i++)
 			regs[c0 + i] = out_of(e, call, n, i);
 	}
@@ -246,4 +250,43 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 	free(args);
 	free(regs);
 	sb_free(&text);
+}
+
+void mma_wgmma_drain(E *e, Op *loop)
+{
+	Block *body = loop->regions[0].first;
+	Op *last = body ? body->last : NULL;
+	if (!last || last->info->code != CT_continue)
+		return;
+	for (int i = 0; i < last->noperands && i < loop->nresults; i++) {
+		const Op *p = last->operands[i]->def;
+		if (!p || (p->info->code != CT_mmaf && p->info->code != CT_mmai) || !op_attr_int(p, "async_depth", 0) ||
+		    !mma_stage_pipelined(p))
+			continue;
+		TV *t = get(e, loop->results[i]);
+		/* as the product passes them: 32-bit registers (f16 pairs packed) */
+		const Type *ec = tile_elem(p->operands[2]->type);
+		bool half = ec->scalar == SC_F16;
+		int per = half ? 2 : 1, nr = (int)(t->n / per);
+		LLVMValueRef *regs = xcalloc((size_t)nr + 1, sizeof *regs);
+		for (int r = 0; r < nr; r++)
+			regs[r] = half ? pack_b32(e, t->r + per * r, 2) : t->r[r];
+		LLVMTypeRef rt = LLVMTypeOf(regs[0]);
+		char cc = rt == ty_f32(e) ? 'f' : 'r';
+		for (int c0 = 0; c0 < nr; c0 += 128) {
+			int n = nr - c0 < 128 ? nr - c0 : 128;
+			LLVMValueRef call = asm_many(e, "wgmma.wait_group.sync.aligned 0;", rt, cc, n, regs + c0, n, "", true);
+			for (int k = 0; k < n; k++)
+				regs[c0 + k] = out_of(e, call, n, k);
+		}
+		TV *d = tv_new(e, loop->results[i]);
+		for (int r = 0; r < nr; r++) {
+			if (half)
+				unpack_b32(e, regs[r], LLVMTypeOf(t->r[0]), d->r + per * r, 2);
+			else
+				d->r[r] = regs[r];
+		}
+		set(e, loop->results[i], d);
+		free(regs);
+	}
 }

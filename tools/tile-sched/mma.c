@@ -224,6 +224,24 @@ static void pipeline(F *f, Op *op)
 	op_set_attr(f->m, op, "stages", attr_int(f->m, stages, NULL));
 	for (int i = 0; i < nl; i++)
 		op_set_attr(f->m, lds[i], "prefetch", attr_bool(f->m, true));
+	/* wgmma with 3+ stages: the step's products stay in flight while the
+	 * next step starts (wgmma.wait_group 1, `async_depth` = 1) when nothing
+	 * but the next step's product and the loop's exit reads the
+	 * accumulator: it is the loop-carried value and its only use is the
+	 * continue. The copies then run stages - 2 steps ahead (the stage the
+	 * previous step's products read may still be in use). */
+	Op *last = body->last;
+	bool carried = false;
+	for (int i = 1; i < body->nargs; i++)
+		carried |= op->operands[2] == body->args[i];
+	if (stages >= 3 && op_attr_flag(op, "via_wgmma") && carried && last && last->info->code == CT_continue &&
+	    uses_of(f, op->results[0]) == 1 && !getenv("TILE_SCHED_NO_ASYNC_MMA")) {
+		bool used_by_continue = false;
+		for (int i = 0; i < last->noperands; i++)
+			used_by_continue |= last->operands[i] == op->results[0];
+		if (used_by_continue)
+			op_set_attr(f->m, op, "async_depth", attr_int(f->m, 1, NULL));
+	}
 }
 
 /* The accumulator and the result in the product's C layout. They share a
