@@ -4,7 +4,9 @@
  * diagnostic) without crashing, hanging, leaking or touching memory outside
  * the input (ASan/UBSan/LSan check that); every instruction of a module it
  * returns must have its operands in the register file and its branch and
- * call targets in the module.
+ * call targets in the module. The tensor-map notes of the same text
+ * (libcommon tmap.h, which tile-run reads too) parse or are refused, and
+ * each parsed map round-trips through the encoder and decoder.
  *
  * Build and run: scripts/fuzz-ptx [SECONDS] */
 #include <stdint.h>
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "run.h"
+#include "tmap.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -38,6 +41,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 						abort();
 			}
 		module_free(m);
+	}
+	TmapNote *notes;
+	int n, bad;
+	const char *why;
+	if (tmap_notes_of(text, size, &notes, &n, &bad, &why)) {
+		for (int i = 0; i < n; i++) {
+			TmapArgs a = { notes[i].elem, 0x7f0000001000ull, { 64, 64 }, 64, { notes[i].box[0], notes[i].box[1] },
+				       notes[i].swizzle }, b;
+			uint8_t map[TMAP_BYTES];
+			tmap_encode(map, &a);
+			if (!tmap_decode(map, &b) || b.box[0] != a.box[0] || b.box[1] != a.box[1] || b.swizzle != a.swizzle)
+				abort();
+		}
+		free(notes);
 	}
 	free(text);
 	return 0;
