@@ -174,10 +174,11 @@ void tma_params(E *e, LLVMValueRef fn);              /* their parameters' attrib
 void tma_kernel_begin(E *e);                         /* the mbarriers, at the kernel's start */
 bool tma_load_op(E *e, const Op *ld);
 bool mma_operand_tma(E *e, const Op *mma, int k);
-/* ld's copies into sbase (its staging, geometry g) from tile origin (org0, org1) (i64);
- * false: ld is not a TMA load */
-bool tma_copy(E *e, Op *ld, LLVMValueRef sbase, const StageGeom *g, LLVMValueRef org0, LLVMValueRef org1);
-void tma_wait(E *e, Op *mma);                        /* every thread: the product's TMA operands landed */
+/* ld's copies into sbase (its staging, geometry g) from tile origin (org0, org1) (i64),
+ * completing on stage sel's mbarrier; false: ld is not a TMA load */
+bool tma_copy(E *e, Op *ld, LLVMValueRef sbase, const StageGeom *g, LLVMValueRef org0, LLVMValueRef org1,
+	      LLVMValueRef sel);
+void tma_wait(E *e, Op *mma, LLVMValueRef sel);      /* every thread: the product's TMA operands in stage sel landed */
 void tma_fence_before_copy(E *e, Op *ld);            /* before the barrier that precedes a TMA copy */
 
 /* ------------------------------------------------------------ util_wgmma.c */

@@ -265,7 +265,9 @@ void emit_tiled(E *e, Op *op)
 				mma_stage_copy_begin(e, op, false);
 			sown = owner_pred(e, &t->lay);
 			/* by TMA (util_tma.c): thread 0 copies the whole tile */
-			if (tma_copy(e, op, sbase, &sg, org[0], org[1])) {
+			int which;
+			Op *mma = mma_user_of(op, &which);
+			if (mma && tma_copy(e, op, sbase, &sg, org[0], org[1], mma_stage_sel(e, mma))) {
 				for (int k = 0; k < t->n; k++)
 					t->r[k] = LLVMGetPoison(et);
 				set(e, val, t);

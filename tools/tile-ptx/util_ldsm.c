@@ -46,6 +46,7 @@
 #include "emit.h"
 #include "irutil.h"
 #include "mma.h"
+#include "tma.h"
 #include "diag.h"
 
 /* ------------------------------------------------------------ buffer */
@@ -402,13 +403,7 @@ static LLVMValueRef stage_at(E *e, Op *mma, LLVMValueRef sel);
 /* the staged product that uses ld's tile, and which operand it is */
 Op *mma_user_of(Op *ld, int *k)
 {
-	for (Op *x = ld->next; x; x = x->next)
-		for (int i = 0; i < 2 && i < x->noperands; i++)
-			if (x->operands[i] == ld->results[0] && (x->info->code == CT_mmaf || x->info->code == CT_mmai)) {
-				*k = i;
-				return x;
-			}
-	return NULL;
+	return tma_product_of(ld, k);    /* (libcommon tma.c: the same search) */
 }
 
 bool mma_stage_of_load(E *e, Op *ld, LLVMValueRef *base, StageGeom *g)
@@ -487,7 +482,7 @@ void mma_copies_wait(E *e, Op *mma)
 		asm_call(e, LLVMVoidTypeInContext(e->ctx), mma_stage_pipelined(mma) ? w : "cp.async.wait_all;", "~{memory}",
 			 NULL, 0);
 	}
-	tma_wait(e, mma);
+	tma_wait(e, mma, mma_stage_sel(e, mma));
 }
 
 void mma_cp_async_commit(E *e)

@@ -150,7 +150,7 @@ void tma_kernel_begin(E *e)
 	int nbar = 1;     /* one per stage of the kernel's deepest pipelined product */
 	for (int i = 0; i < e->ntma; i++) {
 		int k;
-		Op *mma = mma_user_of(e->tma[i], &k);
+		Op *mma = tma_product_of(e->tma[i], &k);
 		int st = mma ? (int)op_attr_int(mma, "stages", 1) : 1;
 		if (st > nbar)
 			nbar = st;
@@ -202,16 +202,17 @@ static int64_t product_bytes(E *e, const Op *mma, const Op *ld, bool *first)
 	return total;
 }
 
-bool tma_copy(E *e, Op *ld, LLVMValueRef sbase, const StageGeom *g, LLVMValueRef org0, LLVMValueRef org1)
+bool tma_copy(E *e, Op *ld, LLVMValueRef sbase, const StageGeom *g, LLVMValueRef org0, LLVMValueRef org1,
+	      LLVMValueRef sel)
 {
 	int i = tma_index(e, ld);
 	if (i < 0)
 		return false;
 	int k;
-	Op *mma = mma_user_of(ld, &k);
+	Op *mma = tma_product_of(ld, &k);
 	bool first;
 	int64_t bytes = product_bytes(e, mma, ld, &first);
-	LLVMValueRef bar = bar_addr(e, mma_stage_sel(e, mma));
+	LLVMValueRef bar = bar_addr(e, sel);
 	LLVMValueRef map = LLVMGetParam(e->fn, (unsigned)(e->tma_hidden0 + i));
 	LLVMValueRef c0 = LLVMBuildTrunc(e->b, org1, ty_i32(e), ""), c1 = LLVMBuildTrunc(e->b, org0, ty_i32(e), "");
 	LLVMBasicBlockRef after = guard_begin(e, thread0(e));
@@ -234,11 +235,10 @@ bool tma_copy(E *e, Op *ld, LLVMValueRef sbase, const StageGeom *g, LLVMValueRef
 	return true;
 }
 
-void tma_wait(E *e, Op *mma)
+void tma_wait(E *e, Op *mma, LLVMValueRef sel)
 {
 	if (!mma_operand_tma(e, mma, 0) && !mma_operand_tma(e, mma, 1))
 		return;
-	LLVMValueRef sel = mma_stage_sel(e, mma);
 	LLVMValueRef bits = LLVMBuildLoad2(e->b, ty_i32(e), e->tma_phase, "");
 	LLVMValueRef ph = LLVMBuildAnd(e->b, LLVMBuildLShr(e->b, bits, sel, ""), c_i32(e, 1), "");
 	LLVMValueRef bar = bar_addr(e, sel);
