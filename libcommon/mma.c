@@ -234,3 +234,13 @@ int mma_wgmma_stage_w(const MmaTiling *t, int k, const Type *el)
 	}
 	return mma_wgmma_row_bytes(t->k, eb);
 }
+
+int64_t mma_stage_budget(int sm)
+{
+	return sm == 90 ? 160 * 1024 : 40 * 1024;
+}
+
+int64_t mma_stage_limit(int sm)
+{
+	return sm == 90 ? 227 * 1024 : 48 * 1024;
+}

@@ -133,4 +133,13 @@ bool mma_ldmatrix_ok(const MmaAtom *atom, const Type *a, int sm);
 /* l (offsets into a rows x cols row-major tile) as offsets into its
  * transpose (cols x rows); false when a leaf runs across rows. */
 bool mma_layout_transpose(const Layout *l, int64_t rows, int64_t cols, Layout *out);
+/* Shared memory for a kernel's MMA staging on sm (bytes): what tile-sched
+ * may give a pipelined product's stages (budget), and the most tile-ptx
+ * accepts (limit). sm_90: static shared memory beyond 48 KiB, as NVIDIA's
+ * sm_90 matmul cubins have (100-190 KB, launched by cuTile on an H100,
+ * docs/benchmarks.md "On the GPU"); 227 KiB is the H100's per-block most.
+ * Elsewhere the 48 KiB every GPU gives without opting in. */
+int64_t mma_stage_budget(int sm);
+int64_t mma_stage_limit(int sm);
+
 #endif

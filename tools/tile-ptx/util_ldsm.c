@@ -115,9 +115,10 @@ LLVMValueRef mma_stage_buf(E *e, Op *op)
 	Need need = { 0, false };
 	op_walk(op_toplevel(op), need_walk, &need);
 	int64_t max = need.max;
-	if (max > 48 * 1024) {
-		diag_error(op->loc, "'%s' op needs %lld bytes of shared memory; more than 48 KiB "
-			   "(static shared memory) is not supported yet", op->info->name, (long long)max);
+	if (max > mma_stage_limit(e->o->target->sm)) {
+		diag_error(op->loc, "'%s' op needs %lld bytes of shared memory; more than %lld KiB "
+			   "(static shared memory on %s) is not supported yet", op->info->name, (long long)max,
+			   (long long)mma_stage_limit(e->o->target->sm) / 1024, e->o->target->name);
 		e->errors++;
 		max = 128;
 	}

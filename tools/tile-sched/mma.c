@@ -210,9 +210,10 @@ static int count_mma(Op *op, void *ctx)
  * first n-1 steps' tiles before the loop and, each step, the one n-1 steps
  * ahead into the stage the previous step read, while this step's product
  * runs. The product gets `stages` = n, each such load `prefetch`: n = 4, 3
- * or 2, the most whose staging fits 40 KiB of the 48 KiB of static shared
- * memory (128x128x32 f16: 2; 64x64x32: 4); TILE_SCHED_STAGES=N asks for
- * N (2..4) where it fits. Only the loop's one product (the staging buffer
+ * or 2, the most whose staging fits libcommon's mma_stage_budget (40 KiB
+ * of the 48 KiB of static shared memory; 160 KiB on sm_90: 128x128x32
+ * f16 gets 2 stages elsewhere, 4 there); TILE_SCHED_STAGES=N asks for N
+ * (2..4) where it fits. Only the loop's one product (the staging buffer
  * is shared). */
 static void pipeline(F *f, Op *op)
 {
@@ -236,12 +237,13 @@ static void pipeline(F *f, Op *op)
 				return;
 		lds[nl++] = ld;
 	}
-	if (n != 1 || nl == 0 || 2 * bytes > 48 * 1024)
+	int64_t budget = mma_stage_budget(target_sm(f));
+	if (n != 1 || nl == 0 || 2 * bytes > budget + 8 * 1024)
 		return;
 	int stages = 2;
 	const char *want = getenv("TILE_SCHED_STAGES");
 	int cap = want && atoi(want) >= 2 && atoi(want) <= 4 ? atoi(want) : 4;
-	while (stages < cap && (stages + 1) * bytes <= 40 * 1024)
+	while (stages < cap && (stages + 1) * bytes <= budget)
 		stages++;
 	op_set_attr(f->m, op, "stages", attr_int(f->m, stages, NULL));
 	for (int i = 0; i < nl; i++)
