@@ -190,6 +190,8 @@ LLVMValueRef pack_b32(E *e, LLVMValueRef *x, int k);   /* k elements as one 32-b
 /* after a `for` whose product left wgmma groups in flight (async_depth):
  * wgmma.wait_group 0 with the loop's accumulator results tied through it */
 void mma_wgmma_drain(E *e, Op *loop);
+bool mma_wgmma_async_loop(const Op *loop);           /* a `for` whose product leaves wgmma in flight */
+void mma_wgmma_wait_all(E *e);                       /* wgmma.wait_group 0, nothing tied */
 void unpack_b32(E *e, LLVMValueRef r, LLVMTypeRef el, LLVMValueRef *out, int k);   /* its inverse: k elements of type el */
 
 /* ------------------------------------------------------------ util_xchg.c */

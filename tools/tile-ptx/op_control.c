@@ -23,7 +23,7 @@
 #include "diag.h"
 #include "xalloc.h"
 
-void emit_for(E *e, Op *op)
+static void emit_for_loop(E *e, Op *op)
 {
 	Block *body = op->regions[0].first;
 	mma_pipeline_prologue(e, op);     /* a pipelined K loop's first copies (util_ldsm.c) */
@@ -89,9 +89,50 @@ void emit_for(E *e, Op *op)
 		else
 			mark_token(e, op->results[i], true, NULL);
 	}
-	mma_wgmma_drain(e, op);      /* products left in flight by the last step (util_wgmma.c) */
 	free(carried);
 	free(latchphi);
+}
+
+/* A `for` whose product leaves wgmma in flight (async_depth, util_wgmma.c)
+ * is guarded, `if (lb < ub) { loop; wait 0 } else { wait 0 }`, its results
+ * merged after both waits: ptxas judges the wgmma pipeline in code order,
+ * and the zero-trip path's copies of the initial values (which LLVM lays
+ * out after the loop) must come after a wait, or ptxas takes them for
+ * writes to accumulators in flight and serializes the loop (C7515). */
+void emit_for(E *e, Op *op)
+{
+	if (!mma_wgmma_async_loop(op)) {
+		emit_for_loop(e, op);
+		return;
+	}
+	LLVMValueRef lb = scalar(e, op->operands[0]), ub = scalar(e, op->operands[1]);
+	bool uns = op_attr_flag(op, "unsignedCmp");
+	LLVMBasicBlockRef run = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "for.run");
+	LLVMBasicBlockRef skip = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "for.skip");
+	LLVMBasicBlockRef merge = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "for.merge");
+	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, uns ? LLVMIntULT : LLVMIntSLT, lb, ub, ""), run, skip);
+	LLVMPositionBuilderAtEnd(e->b, run);
+	emit_for_loop(e, op);
+	mma_wgmma_drain(e, op);      /* products left in flight by the last step (util_wgmma.c) */
+	LLVMBasicBlockRef run_end = LLVMGetInsertBlock(e->b);
+	LLVMBuildBr(e->b, merge);
+	LLVMPositionBuilderAtEnd(e->b, skip);
+	mma_wgmma_wait_all(e);
+	LLVMBuildBr(e->b, merge);
+	LLVMPositionBuilderAtEnd(e->b, merge);
+	for (int i = 0; i < op->nresults; i++) {
+		const Value *init = op->operands[3 + i];
+		if (init->type->kind != TY_TILE)
+			continue;
+		TV *ran = get(e, op->results[i]), *from = get(e, init), *t = tv_new(e, op->results[i]);
+		for (int k = 0; k < t->n; k++) {
+			t->r[k] = LLVMBuildPhi(e->b, LLVMTypeOf(ran->r[k]), "");
+			LLVMValueRef vals[2] = { ran->r[k], from->r[k] };
+			LLVMBasicBlockRef bbs[2] = { run_end, skip };
+			LLVMAddIncoming(t->r[k], vals, bbs, 2);
+		}
+		set(e, op->results[i], t);
+	}
 }
 
 void emit_if(E *e, Op *op)

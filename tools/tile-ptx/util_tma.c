@@ -11,8 +11,8 @@
  *
  * Synchronisation: an mbarrier per stage (`__tile_mbar_<kernel>`, as many
  * as the deepest pipelined product's stages, arrival count 1), initialised by thread 0 at the
- * kernel's start (every copy comes after a bar.sync). Thread 0 issues a
- * copy: the product's first TMA load also arrives on the half's barrier
+ * kernel's start (every copy comes after a bar.sync). One lane of warp 0
+ * (elect.sync) issues a copy: the product's first TMA load also arrives on the half's barrier
  * with expect_tx = the bytes of all its TMA operands; each box completes
  * its bytes on it. Every thread waits at the product with
  * try_wait.parity on the phase it last saw flipped (one bit per barrier
@@ -215,7 +215,13 @@ bool tma_copy(E *e, Op *ld, LLVMValueRef sbase, const StageGeom *g, LLVMValueRef
 	LLVMValueRef bar = bar_addr(e, sel);
 	LLVMValueRef map = LLVMGetParam(e->fn, (unsigned)(e->tma_hidden0 + i));
 	LLVMValueRef c0 = LLVMBuildTrunc(e->b, org1, ty_i32(e), ""), c1 = LLVMBuildTrunc(e->b, org0, ty_i32(e), "");
-	LLVMBasicBlockRef after = guard_begin(e, thread0(e));
+	/* one lane of warp 0 by elect.sync (as NVIDIA's): ptxas then knows one
+	 * thread issues, and keeps the copies' operands in uniform registers
+	 * without a loop over the active threads' values */
+	LLVMBasicBlockRef in_warp0 = guard_begin(e, LLVMBuildICmp(e->b, LLVMIntEQ, e->warp, c_i32(e, 0), ""));
+	LLVMValueRef el = asm_call(e, ty_i32(e), "{\n.reg .pred p;\n.reg .b32 l;\nelect.sync l|p, -1;\nselp.u32 $0, 1, 0, p;\n}",
+				   "=r,~{memory}", NULL, 0);
+	LLVMBasicBlockRef after = guard_begin(e, LLVMBuildICmp(e->b, LLVMIntNE, el, c_i32(e, 0), ""));
 	if (first) {
 		LLVMValueRef a[2] = { bar, c_i32(e, bytes) };
 		asm_call(e, LLVMVoidTypeInContext(e->ctx), "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;",
@@ -232,6 +238,7 @@ bool tma_copy(E *e, Op *ld, LLVMValueRef sbase, const StageGeom *g, LLVMValueRef
 			 "[$0], [$1, {$2, $3}], [$4];", "r,l,r,r,r,~{memory}", a, 5);
 	}
 	guard_end(e, after);
+	guard_end(e, in_warp0);
 	return true;
 }
 

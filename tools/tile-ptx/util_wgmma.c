@@ -290,3 +290,21 @@ void mma_wgmma_drain(E *e, Op *loop)
 		free(regs);
 	}
 }
+
+bool mma_wgmma_async_loop(const Op *loop)
+{
+	Block *body = loop->regions[0].first;
+	Op *last = body ? body->last : NULL;
+	for (int i = 0; last && last->info->code == CT_continue && i < last->noperands; i++) {
+		const Op *p = last->operands[i]->def;
+		if (p && (p->info->code == CT_mmaf || p->info->code == CT_mmai) && op_attr_int(p, "async_depth", 0) &&
+		    mma_stage_pipelined(p))
+			return true;
+	}
+	return false;
+}
+
+void mma_wgmma_wait_all(E *e)
+{
+	asm_plain(e, "wgmma.wait_group.sync.aligned 0;");
+}
