@@ -51,6 +51,9 @@ entry_of() { sed -n 's/^\.visible \.entry \([A-Za-z0-9_]*\)(.*/\1/p' "$1" | head
 		done
 		# nothing by the threads' own copies any more
 		if grep -q 'cp.async.cg\|cp.async.commit_group\|cp.async.wait' "$SCRATCH/k.ptx"; then fail "$f: cp.async left"; fi
+		# the ring runs on full and empty mbarriers: the only bar.sync is the one before the prologue
+		grep -q 'mbarrier.arrive.shared::cta.b64 st' "$SCRATCH/k.ptx" || fail "$f: no stage release"
+		[ "$(grep -c 'bar.sync' "$SCRATCH/k.ptx")" -eq 1 ] || fail "$f: $(grep -c 'bar.sync' "$SCRATCH/k.ptx") bar.sync"
 		if grep -q 'st.shared' "$SCRATCH/k.ptx"; then fail "$f: operands through registers"; fi
 		ptx_ok "$SCRATCH/k.ptx" sm_90 "$f"
 		if grep -qi 'serializ' "$SCRATCH/k.ptx.log"; then fail "$f: $(grep -i serializ "$SCRATCH/k.ptx.log")"; fi
@@ -126,7 +129,7 @@ np.save("c.npy", np.zeros((64, 64), np.float32))'
 			grep -q "\"stages\": $n" s.json || fail "$sm: not $n stages"
 			tile-ptx --gpu-name=$sm s.json >k.ptx || fail "$sm $n"
 			if [ $sm = sm_90 ]; then
-				[ "$(grep -c 'mbarrier.init.shared' k.ptx)" -eq $n ] || fail "$n stages, not $n mbarriers"
+				[ "$(grep -c 'mbarrier.init.shared' k.ptx)" -eq $((2 * n)) ] || fail "$n stages, not $n full and $n empty mbarriers"
 				# 3+ stages: a step's wgmma stays in flight (wait_group 1), the exit waits for it
 				if [ $n -ge 3 ]; then
 					grep -q 'wgmma.wait_group.sync.aligned 1;' k.ptx || fail "$n stages: no wait_group 1"

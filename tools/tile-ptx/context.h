@@ -102,8 +102,8 @@ typedef struct E {
 	 * the hidden parameter tma_hidden0 + i; the stage mbarriers and the
 	 * phase bits this thread last waited for (an i32 alloca) */
 	Op **tma;
-	int ntma, tma_hidden0;
-	LLVMValueRef tma_bar, tma_phase;
+	int ntma, tma_hidden0, tma_nbar;
+	LLVMValueRef tma_bar, tma_phase, tma_ephase;
 } E;
 
 #endif

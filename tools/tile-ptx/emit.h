@@ -153,6 +153,9 @@ bool mma_prefetch(E *e, Op *ld);
 LLVMValueRef mma_stage_base(E *e, Op *mma);          /* the product's staging (this step's half) */
 bool mma_stage_pipelined(const Op *mma);
 int mma_stage_ahead(const Op *mma);                  /* how many steps ahead its copies run */
+LLVMValueRef mma_stage_sel_back(E *e, Op *mma, int back);   /* the stage of the step `back` steps before this one */
+LLVMValueRef mma_first_step(E *e, Op *mma);          /* i1: this is its loop's first step */
+LLVMValueRef mma_last_stage(E *e, Op *loop, Op *mma);   /* after its loop (which ran): the last step's stage */
 /* cp.async.cg 16 bytes src -> dst (shared), zeros where !in_bounds; only where owner (NULL: all) */
 void mma_cp_async16(E *e, LLVMValueRef dst, LLVMValueRef src, LLVMValueRef in_bounds, LLVMValueRef owner);
 LLVMValueRef mma_stage_buf(E *e, Op *op);            /* the kernel's MMA staging buffer (via_ldmatrix, via_wgmma) */
@@ -179,6 +182,8 @@ bool mma_operand_tma(E *e, const Op *mma, int k);
 bool tma_copy(E *e, Op *ld, LLVMValueRef sbase, const StageGeom *g, LLVMValueRef org0, LLVMValueRef org1,
 	      LLVMValueRef sel);
 void tma_wait(E *e, Op *mma, LLVMValueRef sel);      /* every thread: the product's TMA operands in stage sel landed */
+bool tma_ring(E *e, const Op *mma);                  /* its pipeline runs on full/empty mbarriers, no bar.sync */
+void tma_release(E *e, Op *mma, LLVMValueRef sel);   /* every thread: done reading stage sel (tma_ring) */
 void tma_fence_before_copy(E *e, Op *ld);            /* before the barrier that precedes a TMA copy */
 
 /* ------------------------------------------------------------ util_wgmma.c */

@@ -552,6 +552,33 @@ LLVMValueRef mma_stage_base(E *e, Op *mma)
 	return stage_at(e, mma, loop ? stage_of_step(e, loop, 0, n) : NULL);
 }
 
+LLVMValueRef mma_stage_sel_back(E *e, Op *mma, int back)
+{
+	int n = (int)op_attr_int(mma, "stages", 1);
+	Op *loop = loop_of(mma);
+	return loop && n > 1 ? stage_of_step(e, loop, ((-back) % n + n) % n, n) : c_i32(e, 0);
+}
+
+LLVMValueRef mma_first_step(E *e, Op *mma)
+{
+	Op *loop = loop_of(mma);
+	if (!loop)
+		return LLVMConstInt(LLVMInt1TypeInContext(e->ctx), 1, 0);
+	return LLVMBuildICmp(e->b, LLVMIntEQ, scalar(e, loop->regions[0].first->args[0]), scalar(e, loop->operands[0]), "");
+}
+
+LLVMValueRef mma_last_stage(E *e, Op *loop, Op *mma)
+{
+	int n = (int)op_attr_int(mma, "stages", 1);
+	LLVMValueRef lb = scalar(e, loop->operands[0]), ub = scalar(e, loop->operands[1]), step = scalar(e, loop->operands[2]);
+	bool uns = op_attr_flag(loop, "unsignedCmp");
+	LLVMValueRef span = LLVMBuildSub(e->b, LLVMBuildSub(e->b, ub, lb, ""), LLVMConstInt(LLVMTypeOf(lb), 1, 0), "");
+	LLVMValueRef k = uns ? LLVMBuildUDiv(e->b, span, step, "") : LLVMBuildSDiv(e->b, span, step, "");
+	k = (n & (n - 1)) == 0 ? LLVMBuildAnd(e->b, k, LLVMConstInt(LLVMTypeOf(k), (unsigned long long)n - 1, 0), "")
+			       : LLVMBuildURem(e->b, k, LLVMConstInt(LLVMTypeOf(k), (unsigned long long)n, 0), "");
+	return LLVMBuildIntCast2(e->b, k, ty_i32(e), 0, "");
+}
+
 int mma_stage_ahead(const Op *mma)
 {
 	return (int)op_attr_int(mma, "stages", 2) - 1 - (int)op_attr_int(mma, "async_depth", 0);
@@ -643,7 +670,8 @@ bool mma_prefetch(E *e, Op *ld)
 	/* step iv + ahead*step into its stage: the one the product `ahead - n`
 	 * steps back read (the previous step's; with async_depth, the one before) */
 	int n = (int)op_attr_int(mma, "stages", 2), ahead = mma_stage_ahead(mma);
-	mma_stage_copy_begin(e, ld, true);
+	if (!tma_ring(e, mma))       /* else the producer waits on the stage's empty barrier (util_tma.c) */
+		mma_stage_copy_begin(e, ld, true);
 	LLVMValueRef next = LLVMBuildAdd(e->b, iv, LLVMBuildMul(e->b, step, LLVMConstInt(LLVMTypeOf(step), (unsigned long long)ahead, 0), ""), "");
 	LLVMValueRef more = LLVMBuildICmp(e->b, uns ? LLVMIntULT : LLVMIntSLT, next, ub, "");
 	copy_for_step(e, ld, ivv, next, stage_of_step(e, loop, ahead, n), more);

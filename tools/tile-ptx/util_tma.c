@@ -21,7 +21,15 @@
  * buffer's previous readers (wgmma, async proxy) are done before the copy
  * by the bar.sync that precedes every copy; earlier generic writes to it
  * are ordered by a fence.proxy.async before that bar.sync (not needed in
- * a pipelined loop's own steps, which only wgmma read). */
+ * a pipelined loop's own steps, which only wgmma read). In a pipelined
+ * loop whose product has both operands by TMA (tma_ring) there is no
+ * bar.sync a step: each stage also has an empty barrier (arrival count
+ * = the CTA's warps); lane 0 of every warp arrives on it once the warp's
+ * wgmma that read the stage completed and a bar.warp.sync ordered its
+ * lanes (tma_release; CUTLASS arrives once per warpgroup), and the producer lane waits on it
+ * before refilling the stage (its phase bits start at 1, so the first
+ * fill of each stage does not wait): one release per fill, in any loop
+ * nest. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,7 +81,8 @@ int tma_plan(E *e, Op *fn, const char *entry)
 	free(e->tma);
 	e->tma = NULL;
 	e->ntma = 0;
-	e->tma_bar = e->tma_phase = NULL;
+	e->tma_bar = e->tma_phase = e->tma_ephase = NULL;
+	e->tma_nbar = 0;
 	Block *body = fn->regions[0].first;
 	Plan p = { e, body, NULL, 0, 0, { 0 }, entry };
 	op_walk(fn, plan_walk, &p);
@@ -155,7 +164,9 @@ void tma_kernel_begin(E *e)
 		if (st > nbar)
 			nbar = st;
 	}
-	LLVMTypeRef at = LLVMArrayType2(ty_i64(e), (uint64_t)nbar);
+	/* full barriers 0..nbar-1, then the empty ones (tma_ring) */
+	e->tma_nbar = nbar;
+	LLVMTypeRef at = LLVMArrayType2(ty_i64(e), (uint64_t)(2 * nbar));
 	e->tma_bar = LLVMAddGlobalInAddressSpace(e->mod, at, name, 3);
 	LLVMSetInitializer(e->tma_bar, LLVMGetUndef(at));
 	LLVMSetLinkage(e->tma_bar, LLVMInternalLinkage);
@@ -165,17 +176,65 @@ void tma_kernel_begin(E *e)
 	LLVMPositionBuilderBefore(e->b, e->entry_br);
 	e->tma_phase = LLVMBuildAlloca(e->b, ty_i32(e), "tma.phase");
 	LLVMBuildStore(e->b, c_i32(e, 0), e->tma_phase);
+	/* the producer's empty-barrier phases start at 1: its first wait on
+	 * each (a fresh stage) returns at once */
+	e->tma_ephase = LLVMBuildAlloca(e->b, ty_i32(e), "tma.ephase");
+	LLVMBuildStore(e->b, c_i32(e, (1 << nbar) - 1), e->tma_ephase);
 	LLVMPositionBuilderAtEnd(e->b, here);
 	LLVMBasicBlockRef after = guard_begin(e, thread0(e));
-	for (int s = 0; s < nbar; s++) {
-		LLVMValueRef a = bar_addr(e, c_i32(e, s));
-		asm_call(e, LLVMVoidTypeInContext(e->ctx), "mbarrier.init.shared::cta.b64 [$0], 1;", "r,~{memory}", &a, 1);
+	for (int s = 0; s < 2 * nbar; s++) {
+		LLVMValueRef a[2] = { bar_addr(e, c_i32(e, s)), c_i32(e, s < nbar ? 1 : e->warps) };
+		asm_call(e, LLVMVoidTypeInContext(e->ctx), "mbarrier.init.shared::cta.b64 [$0], $1;", "r,r,~{memory}", a, 2);
 	}
 	asm_call(e, LLVMVoidTypeInContext(e->ctx), "fence.mbarrier_init.release.cluster;", "~{memory}", NULL, 0);
 	for (int i = 0; i < e->ntma; i++) {
 		LLVMValueRef m = LLVMGetParam(e->fn, (unsigned)(e->tma_hidden0 + i));
 		asm_call(e, LLVMVoidTypeInContext(e->ctx), "prefetch.tensormap [$0];", "l,~{memory}", &m, 1);
 	}
+	guard_end(e, after);
+}
+
+/* Does a pipelined product's staging ring run on mbarriers alone? Both
+ * operands by TMA: consumers then release a stage by arriving on its
+ * empty barrier (every thread, after the wgmma that read it completed)
+ * and the producer lane waits on it before refilling the stage, instead
+ * of a bar.sync of the whole CTA every step. */
+bool tma_ring(E *e, const Op *mma)
+{
+	return e->tma_ephase && mma_operand_tma(e, mma, 0) && mma_operand_tma(e, mma, 1) &&
+	       op_attr_int(mma, "stages", 1) > 1;
+}
+
+/* spin until barrier `bar` completed the phase of parity bit `sel` of the
+ * phase bits in alloca `bits_at`, then flip that bit */
+static void wait_phase(E *e, LLVMValueRef bar, LLVMValueRef bits_at, LLVMValueRef sel)
+{
+	LLVMValueRef bits = LLVMBuildLoad2(e->b, ty_i32(e), bits_at, "");
+	LLVMValueRef ph = LLVMBuildAnd(e->b, LLVMBuildLShr(e->b, bits, sel, ""), c_i32(e, 1), "");
+	LLVMBasicBlockRef spin = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "tma.wait");
+	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "tma.ready");
+	LLVMBuildBr(e->b, spin);
+	LLVMPositionBuilderAtEnd(e->b, spin);
+	LLVMValueRef a[2] = { bar, ph };
+	LLVMValueRef ok = asm_call(e, ty_i32(e),
+				   "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [$1], $2;\n"
+				   "selp.u32 $0, 1, 0, p;\n}", "=r,r,r,~{memory}", a, 2);
+	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntNE, ok, c_i32(e, 0), ""), done, spin);
+	LLVMPositionBuilderAtEnd(e->b, done);
+	LLVMBuildStore(e->b, LLVMBuildXor(e->b, bits, LLVMBuildShl(e->b, c_i32(e, 1), sel, ""), ""), bits_at);
+}
+
+void tma_release(E *e, Op *mma, LLVMValueRef sel)
+{
+	if (!tma_ring(e, mma))
+		return;
+	/* lane 0 of each warp, after a bar.warp.sync orders its lanes' reads of
+	 * the stage (their wgmma completed) before its arrival */
+	LLVMValueRef a = bar_addr(e, LLVMBuildAdd(e->b, sel, c_i32(e, e->tma_nbar), ""));
+	asm_call(e, LLVMVoidTypeInContext(e->ctx), "bar.warp.sync -1;", "~{memory}", NULL, 0);
+	LLVMBasicBlockRef after = guard_begin(e, LLVMBuildICmp(e->b, LLVMIntEQ, e->lane, c_i32(e, 0), ""));
+	asm_call(e, LLVMVoidTypeInContext(e->ctx), "{\n.reg .b64 st;\nmbarrier.arrive.shared::cta.b64 st, [$0];\n}",
+		 "r,~{memory}", &a, 1);
 	guard_end(e, after);
 }
 
@@ -222,6 +281,8 @@ bool tma_copy(E *e, Op *ld, LLVMValueRef sbase, const StageGeom *g, LLVMValueRef
 	LLVMValueRef el = asm_call(e, ty_i32(e), "{\n.reg .pred p;\n.reg .b32 l;\nelect.sync l|p, -1;\nselp.u32 $0, 1, 0, p;\n}",
 				   "=r,~{memory}", NULL, 0);
 	LLVMBasicBlockRef after = guard_begin(e, LLVMBuildICmp(e->b, LLVMIntNE, el, c_i32(e, 0), ""));
+	if (first && tma_ring(e, mma))      /* the stage's last readers released it */
+		wait_phase(e, bar_addr(e, LLVMBuildAdd(e->b, sel, c_i32(e, e->tma_nbar), "")), e->tma_ephase, sel);
 	if (first) {
 		LLVMValueRef a[2] = { bar, c_i32(e, bytes) };
 		asm_call(e, LLVMVoidTypeInContext(e->ctx), "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;",
@@ -246,20 +307,7 @@ void tma_wait(E *e, Op *mma, LLVMValueRef sel)
 {
 	if (!mma_operand_tma(e, mma, 0) && !mma_operand_tma(e, mma, 1))
 		return;
-	LLVMValueRef bits = LLVMBuildLoad2(e->b, ty_i32(e), e->tma_phase, "");
-	LLVMValueRef ph = LLVMBuildAnd(e->b, LLVMBuildLShr(e->b, bits, sel, ""), c_i32(e, 1), "");
-	LLVMValueRef bar = bar_addr(e, sel);
-	LLVMBasicBlockRef spin = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "tma.wait");
-	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "tma.ready");
-	LLVMBuildBr(e->b, spin);
-	LLVMPositionBuilderAtEnd(e->b, spin);
-	LLVMValueRef a[2] = { bar, ph };
-	LLVMValueRef ok = asm_call(e, ty_i32(e),
-				   "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [$1], $2;\n"
-				   "selp.u32 $0, 1, 0, p;\n}", "=r,r,r,~{memory}", a, 2);
-	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntNE, ok, c_i32(e, 0), ""), done, spin);
-	LLVMPositionBuilderAtEnd(e->b, done);
-	LLVMBuildStore(e->b, LLVMBuildXor(e->b, bits, LLVMBuildShl(e->b, c_i32(e, 1), sel, ""), ""), e->tma_phase);
+	wait_phase(e, bar_addr(e, sel), e->tma_phase, sel);
 }
 
 void tma_fence_before_copy(E *e, Op *ld)

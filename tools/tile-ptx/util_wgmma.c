@@ -230,13 +230,25 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 	 * pipelined K loop): this step's group stays in flight, the loop's
 	 * exit waits for it (mma_wgmma_drain) */
 	int64_t total = t->mt * nd;
-	const char *wait = mma_stage_pipelined(op) && op_attr_int(op, "async_depth", 0) == 1
-				   ? "wgmma.wait_group.sync.aligned 1;" : "wgmma.wait_group.sync.aligned 0;";
+	bool in_flight = mma_stage_pipelined(op) && op_attr_int(op, "async_depth", 0) == 1;
+	const char *wait = in_flight ? "wgmma.wait_group.sync.aligned 1;" : "wgmma.wait_group.sync.aligned 0;";
 	for (int64_t c0 = 0; c0 < total; c0 += 128) {
 		int n = (int)(total - c0 < 128 ? total - c0 : 128);
 		LLVMValueRef call = asm_many(e, wait, rt, cc, n, regs + c0, n, "", true);
 		for (int i = 0; i < n; i++)
 			regs[c0 + i] = out_of(e, call, n, i);
+	}
+	/* a TMA ring (util_tma.c): the stage whose wgmma just completed is free
+	 * again: this step's (wait 0), or the previous step's (wait 1; none
+	 * before the first step, the loop's exit releases the last) */
+	if (tma_ring(e, op)) {
+		if (!in_flight) {
+			tma_release(e, op, mma_stage_sel(e, op));
+		} else {
+			LLVMBasicBlockRef after = guard_begin(e, LLVMBuildNot(e->b, mma_first_step(e, op), ""));
+			tma_release(e, op, mma_stage_sel_back(e, op, 1));
+			guard_end(e, after);
+		}
 	}
 	for (int64_t j = 0; j < t->mt; j++)
 		for (int i = 0; i < nd; i++) {
@@ -288,6 +300,8 @@ void mma_wgmma_drain(E *e, Op *loop)
 		}
 		set(e, loop->results[i], d);
 		free(regs);
+		if (tma_ring(e, (Op *)p))    /* the last step's stage */
+			tma_release(e, (Op *)p, mma_last_stage(e, loop, (Op *)p));
 	}
 }
 

@@ -585,7 +585,7 @@ int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, in
 		case MC_PRMT: in->mode = (uint8_t)v; break;
 		case MC_TESTP: in->mode = (uint8_t)v; break;
 		case MC_MATRIX: if (v) in->vec = (uint8_t)v; else shape_m8n8 = true; break;
-		case MC_BAR: if (v) bar = (int)v; break;
+		case MC_BAR: if (v && bar != BAR_WARP_SYNC) bar = (int)v; break;    /* bar.warp.sync: .sync does not undo .warp */
 		case MC_CP: cp = (int)v; break;
 		case MC_MMA:
 			if (op != OP_MMA)
