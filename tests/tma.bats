@@ -54,6 +54,11 @@ entry_of() { sed -n 's/^\.visible \.entry \([A-Za-z0-9_]*\)(.*/\1/p' "$1" | head
 		# the ring runs on full and empty mbarriers: the only bar.sync is the one before the prologue
 		grep -q 'mbarrier.arrive.shared::cta.b64 st' "$SCRATCH/k.ptx" || fail "$f: no stage release"
 		[ "$(grep -c 'bar.sync' "$SCRATCH/k.ptx")" -eq 1 ] || fail "$f: $(grep -c 'bar.sync' "$SCRATCH/k.ptx") bar.sync"
+		# one elected lane issues both operands' copies after one expect_tx, for each prologue
+		# step and once in the loop
+		ne=$(grep -c 'elect.sync' "$SCRATCH/k.ptx")
+		[ "$ne" -ge 2 ] && [ "$ne" -le 4 ] && [ "$(grep -c 'expect_tx' "$SCRATCH/k.ptx")" -eq "$ne" ] ||
+			fail "$f: $ne elect.sync, $(grep -c 'expect_tx' "$SCRATCH/k.ptx") expect_tx"
 		if grep -q 'st.shared' "$SCRATCH/k.ptx"; then fail "$f: operands through registers"; fi
 		ptx_ok "$SCRATCH/k.ptx" sm_90 "$f"
 		if grep -qi 'serializ' "$SCRATCH/k.ptx.log"; then fail "$f: $(grep -i serializ "$SCRATCH/k.ptx.log")"; fi
@@ -145,7 +150,16 @@ np.save("c.npy", np.zeros((64, 64), np.float32))'
 			else
 				grep -q "cp.async.wait_group $((n - 1));" k.ptx || fail "$sm $n: wait_group"
 			fi
+			[ $sm = sm_90 ] && TILE_PTX_NO_TMA_RING=1 tile-ptx --gpu-name=$sm s.json >nr.ptx
 			for K in 32 64 96 160; do
+				if [ $sm = sm_90 ]; then   # the bar.sync-a-step variant (TILE_PTX_NO_TMA_RING) too
+					rm -rf out
+					run tile-run --grid 1,1 --check racecheck --out out nr.ptx a$K.npy 64 $K $K 1 b$K.npy $K 64 64 1 c.npy 64 64 64 1
+					assert_success
+					run "$PY" -c 'import numpy as np
+d = np.abs(np.load("out/10.npy") - np.load("ref'$K'.npy")).max(); print(d); assert d == 0'
+					assert_success
+				fi
 				rm -rf out
 				run tile-run --grid 1,1 --check racecheck --out out k.ptx a$K.npy 64 $K $K 1 b$K.npy $K 64 64 1 c.npy 64 64 64 1
 				assert_success

@@ -177,10 +177,12 @@ void tma_params(E *e, LLVMValueRef fn);              /* their parameters' attrib
 void tma_kernel_begin(E *e);                         /* the mbarriers, at the kernel's start */
 bool tma_load_op(E *e, const Op *ld);
 bool mma_operand_tma(E *e, const Op *mma, int k);
-/* ld's copies into sbase (its staging, geometry g) from tile origin (org0, org1) (i64),
- * completing on stage sel's mbarrier; false: ld is not a TMA load */
-bool tma_copy(E *e, Op *ld, LLVMValueRef sbase, const StageGeom *g, LLVMValueRef org0, LLVMValueRef org1,
-	      LLVMValueRef sel);
+int tma_product_loads(E *e, const Op *mma, Op **out);   /* its TMA loads (<= 2), in block order */
+/* the copies of a product's n TMA loads lds[l] into sbase[l] (staging geometry g[l]) from tile
+ * origins org[l] (i64, dims 0 and 1), completing on stage sel's mbarrier: one elected lane,
+ * one expect_tx for them all (the last of the loads calls it, op_memory.c) */
+void tma_copy(E *e, Op *mma, int n, Op *const *lds, const LLVMValueRef *sbase, const StageGeom *g,
+	      const LLVMValueRef (*org)[2], LLVMValueRef sel);
 void tma_wait(E *e, Op *mma, LLVMValueRef sel);      /* every thread: the product's TMA operands in stage sel landed */
 bool tma_ring(E *e, const Op *mma);                  /* its pipeline runs on full/empty mbarriers, no bar.sync */
 void tma_release(E *e, Op *mma, LLVMValueRef sel);   /* every thread: done reading stage sel (tma_ring) */

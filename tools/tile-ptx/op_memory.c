@@ -183,6 +183,39 @@ static void f4_unpack(E *e, LLVMValueRef x, int nbytes, LLVMValueRef *r)
 	}
 }
 
+/* A TMA load (util_tma.c): nothing of its own unless it is its product's
+ * last TMA load, which issues the copies of them all (one elected lane,
+ * one expect_tx), each from its own tile origin and into its own staging. */
+static void tma_issue(E *e, Op *ld, LLVMValueRef sbase, const StageGeom *sg, const LLVMValueRef *org)
+{
+	int which;
+	Op *mma = mma_user_of(ld, &which);
+	Op *lds[2];
+	int n = mma ? tma_product_loads(e, mma, lds) : 0;
+	if (n == 0 || lds[n - 1] != ld)
+		return;
+	LLVMValueRef bases[2], orgs[2][2];
+	StageGeom geoms[2];
+	for (int l = 0; l < n; l++) {
+		if (lds[l] == ld) {
+			bases[l] = sbase;
+			geoms[l] = *sg;
+			orgs[l][0] = org[0];
+			orgs[l][1] = org[1];
+			continue;
+		}
+		if (!mma_stage_of_load(e, lds[l], &bases[l], &geoms[l]))
+			ice("tile-ptx: a TMA load without its staging");
+		int is;
+		op_group(lds[l], 1, &is);
+		const Type *lt = lds[l]->results[0]->type;
+		for (int i = 0; i < 2; i++)
+			orgs[l][i] = LLVMBuildMul(e->b, as_i64(e, scalar(e, lds[l]->operands[is + i])),
+						  c_i64(e, op_attr_int_at(lds[l], "step", i, lt->shape[i])), "");
+	}
+	tma_copy(e, mma, n, lds, bases, geoms, (const LLVMValueRef (*)[2])orgs, mma_stage_sel(e, mma));
+}
+
 /* tiled_load / tiled_store */
 void emit_tiled(E *e, Op *op)
 {
@@ -264,10 +297,10 @@ void emit_tiled(E *e, Op *op)
 			if (!e->stage_raw)
 				mma_stage_copy_begin(e, op, false);
 			sown = owner_pred(e, &t->lay);
-			/* by TMA (util_tma.c): thread 0 copies the whole tile */
-			int which;
-			Op *mma = mma_user_of(op, &which);
-			if (mma && tma_copy(e, op, sbase, &sg, org[0], org[1], mma_stage_sel(e, mma))) {
+			/* by TMA (util_tma.c): one lane copies the whole tile; the
+			 * product's last TMA load issues the copies of all of them */
+			if (tma_load_op(e, op)) {
+				tma_issue(e, op, sbase, &sg, org);
 				for (int k = 0; k < t->n; k++)
 					t->r[k] = LLVMGetPoison(et);
 				set(e, val, t);

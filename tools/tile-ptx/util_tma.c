@@ -201,8 +201,9 @@ void tma_kernel_begin(E *e)
  * of a bar.sync of the whole CTA every step. */
 bool tma_ring(E *e, const Op *mma)
 {
+	/* TILE_PTX_NO_TMA_RING=1: a bar.sync a step instead (to time both on a GPU) */
 	return e->tma_ephase && mma_operand_tma(e, mma, 0) && mma_operand_tma(e, mma, 1) &&
-	       op_attr_int(mma, "stages", 1) > 1;
+	       op_attr_int(mma, "stages", 1) > 1 && !getenv("TILE_PTX_NO_TMA_RING");
 }
 
 /* spin until barrier `bar` completed the phase of parity bit `sel` of the
@@ -238,42 +239,32 @@ void tma_release(E *e, Op *mma, LLVMValueRef sel)
 	guard_end(e, after);
 }
 
-/* the bytes a product's TMA operands bring, and whether ld is the first of them */
-static int64_t product_bytes(E *e, const Op *mma, const Op *ld, bool *first)
+int tma_product_loads(E *e, const Op *mma, Op **out)
 {
-	int64_t total = 0;
-	const Op *earliest = NULL;
+	int n = 0;
 	for (int k = 0; k < 2; k++) {
-		const Op *d = mma->operands[k]->def;
-		if (!d || !tma_load_op(e, d))
-			continue;
-		total += type_num_elements(d->results[0]->type) * 2;
-		if (!earliest)
-			earliest = d;
-		else
-			for (const Op *x = d; x; x = x->next)
-				if (x == earliest) {
-					earliest = d;   /* d comes before */
-					break;
-				}
+		Op *d = mma->operands[k]->def;
+		if (d && tma_load_op(e, d))
+			out[n++] = d;
 	}
-	*first = earliest == ld;
-	return total;
+	if (n == 2)      /* block order */
+		for (const Op *x = out[1]; x; x = x->next)
+			if (x == out[0]) {
+				Op *t = out[0];
+				out[0] = out[1];
+				out[1] = t;
+				break;
+			}
+	return n;
 }
 
-bool tma_copy(E *e, Op *ld, LLVMValueRef sbase, const StageGeom *g, LLVMValueRef org0, LLVMValueRef org1,
-	      LLVMValueRef sel)
+void tma_copy(E *e, Op *mma, int n, Op *const *lds, const LLVMValueRef *sbase, const StageGeom *g,
+	      const LLVMValueRef (*org)[2], LLVMValueRef sel)
 {
-	int i = tma_index(e, ld);
-	if (i < 0)
-		return false;
-	int k;
-	Op *mma = tma_product_of(ld, &k);
-	bool first;
-	int64_t bytes = product_bytes(e, mma, ld, &first);
+	int64_t bytes = 0;
+	for (int l = 0; l < n; l++)
+		bytes += type_num_elements(lds[l]->results[0]->type) * 2;
 	LLVMValueRef bar = bar_addr(e, sel);
-	LLVMValueRef map = LLVMGetParam(e->fn, (unsigned)(e->tma_hidden0 + i));
-	LLVMValueRef c0 = LLVMBuildTrunc(e->b, org1, ty_i32(e), ""), c1 = LLVMBuildTrunc(e->b, org0, ty_i32(e), "");
 	/* one lane of warp 0 by elect.sync (as NVIDIA's): ptxas then knows one
 	 * thread issues, and keeps the copies' operands in uniform registers
 	 * without a loop over the active threads' values */
@@ -281,26 +272,27 @@ bool tma_copy(E *e, Op *ld, LLVMValueRef sbase, const StageGeom *g, LLVMValueRef
 	LLVMValueRef el = asm_call(e, ty_i32(e), "{\n.reg .pred p;\n.reg .b32 l;\nelect.sync l|p, -1;\nselp.u32 $0, 1, 0, p;\n}",
 				   "=r,~{memory}", NULL, 0);
 	LLVMBasicBlockRef after = guard_begin(e, LLVMBuildICmp(e->b, LLVMIntNE, el, c_i32(e, 0), ""));
-	if (first && tma_ring(e, mma))      /* the stage's last readers released it */
+	if (tma_ring(e, mma))      /* the stage's last readers released it */
 		wait_phase(e, bar_addr(e, LLVMBuildAdd(e->b, sel, c_i32(e, e->tma_nbar), "")), e->tma_ephase, sel);
-	if (first) {
-		LLVMValueRef a[2] = { bar, c_i32(e, bytes) };
-		asm_call(e, LLVMVoidTypeInContext(e->ctx), "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;",
-			 "r,r,~{memory}", a, 2);
-	}
-	int64_t blocks = g->scols * g->eb / g->w;
-	for (int64_t j = 0; j < blocks; j++) {
-		LLVMValueRef off = c_i64(e, j * g->srows * g->w);
-		LLVMValueRef dst = LLVMBuildGEP2(e->b, LLVMInt8TypeInContext(e->ctx), sbase, &off, 1, "");
-		LLVMValueRef a[5] = { LLVMBuildPtrToInt(e->b, dst, ty_i32(e), ""), map,
-				      LLVMBuildAdd(e->b, c0, c_i32(e, j * g->w / g->eb), ""), c1, bar };
-		asm_call(e, LLVMVoidTypeInContext(e->ctx),
-			 "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes "
-			 "[$0], [$1, {$2, $3}], [$4];", "r,l,r,r,r,~{memory}", a, 5);
+	LLVMValueRef a[2] = { bar, c_i32(e, bytes) };
+	asm_call(e, LLVMVoidTypeInContext(e->ctx), "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;",
+		 "r,r,~{memory}", a, 2);
+	for (int l = 0; l < n; l++) {
+		LLVMValueRef map = LLVMGetParam(e->fn, (unsigned)(e->tma_hidden0 + tma_index(e, lds[l])));
+		LLVMValueRef c0 = LLVMBuildTrunc(e->b, org[l][1], ty_i32(e), ""), c1 = LLVMBuildTrunc(e->b, org[l][0], ty_i32(e), "");
+		int64_t blocks = g[l].scols * g[l].eb / g[l].w;
+		for (int64_t j = 0; j < blocks; j++) {
+			LLVMValueRef off = c_i64(e, j * g[l].srows * g[l].w);
+			LLVMValueRef dst = LLVMBuildGEP2(e->b, LLVMInt8TypeInContext(e->ctx), sbase[l], &off, 1, "");
+			LLVMValueRef b5[5] = { LLVMBuildPtrToInt(e->b, dst, ty_i32(e), ""), map,
+					       LLVMBuildAdd(e->b, c0, c_i32(e, j * g[l].w / g[l].eb), ""), c1, bar };
+			asm_call(e, LLVMVoidTypeInContext(e->ctx),
+				 "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes "
+				 "[$0], [$1, {$2, $3}], [$4];", "r,l,r,r,r,~{memory}", b5, 5);
+		}
 	}
 	guard_end(e, after);
 	guard_end(e, in_warp0);
-	return true;
 }
 
 void tma_wait(E *e, Op *mma, LLVMValueRef sel)
