@@ -60,7 +60,8 @@ LLVMValueRef declared(E *e, const char *name, LLVMTypeRef ret, LLVMTypeRef *para
 LLVMValueRef sreg(E *e, const char *name);           /* %tid.x, %ctaid.y, ... */
 /* one-operand inline PTX without side effects */
 LLVMValueRef asm_pure1(E *e, LLVMTypeRef ret, const char *text, const char *cons, LLVMValueRef x);
-/* inline PTX with side effects, up to 4 operands */
+/* inline PTX with side effects, up to ASM_CALL_MAX_ARGS operands */
+#define ASM_CALL_MAX_ARGS 8
 LLVMValueRef asm_call(E *e, LLVMTypeRef ret, const char *text, const char *cons, LLVMValueRef *args, int n);
 LLVMValueRef warp_shfl(E *e, const char *kind, LLVMValueRef v, LLVMValueRef b);   /* bfly/up/down/idx, any register type */
 

@@ -59,7 +59,9 @@ LLVMValueRef asm_pure1(E *e, LLVMTypeRef ret, const char *text, const char *cons
 
 LLVMValueRef asm_call(E *e, LLVMTypeRef ret, const char *text, const char *cons, LLVMValueRef *args, int n)
 {
-	LLVMTypeRef pt[4];
+	LLVMTypeRef pt[ASM_CALL_MAX_ARGS];
+	if (n > ASM_CALL_MAX_ARGS)
+		ice("tile-ptx: inline PTX with %d operands (at most %d)", n, ASM_CALL_MAX_ARGS);
 	for (int i = 0; i < n; i++)
 		pt[i] = LLVMTypeOf(args[i]);
 	LLVMTypeRef ft = LLVMFunctionType(ret, pt, (unsigned)n, 0);
