@@ -31,6 +31,15 @@ tma_ptx() {   # tma_ptx HASH OUT [tile-ptx options]: the stages for sm_90, tile-
 
 entry_of() { sed -n 's/^\.visible \.entry \([A-Za-z0-9_]*\)(.*/\1/p' "$1" | head -1; }
 
+# harness OBJ OUT: tests/tma/callback.c linked with a host object and libcommon.a
+# (sanitized too when $BIN is an ASan build's: make check-asan)
+harness() {
+	"${CC:-cc}" -std=c11 -no-pie -I"$ROOT/libcommon" "$ROOT/tests/tma/callback.c" "$1" "$BIN/../lib/libcommon.a" \
+		-o "$2" 2>/dev/null ||
+		"${CC:-cc}" -std=c11 -no-pie -fsanitize=address,undefined -I"$ROOT/libcommon" "$ROOT/tests/tma/callback.c" "$1" \
+			"$BIN/../lib/libcommon.a" -o "$2"
+}
+
 @test "TMA: the launch matmuls copy A and B by cp.async.bulk.tensor through hidden tensor-map parameters and an mbarrier per stage; ptxas accepts, no spills, the parameter block is the notes' layout" {
 	require_ptxas
 	for f in $ALIGNED $UNALIGNED; do
@@ -207,8 +216,7 @@ print(d); assert d == 0'
 	for f in $ALIGNED $UNALIGNED; do
 		tma_ptx $f "$SCRATCH/k.ptx" || fail "$f"
 		tile-pack --emit=nv-host "$SCRATCH/k.ptx" -o "$SCRATCH/host.o" || fail "$f: nv-host"
-		"${CC:-cc}" -std=c11 -I"$ROOT/libcommon" "$ROOT/tests/tma/callback.c" "$SCRATCH/host.o" \
-			"$BIN/../lib/libcommon.a" -o "$SCRATCH/cb" || fail "$f: harness"
+		harness "$SCRATCH/host.o" "$SCRATCH/cb" || fail "$f: harness"
 		run "$SCRATCH/cb" "$SCRATCH/k.ptx" "$(entry_of "$SCRATCH/k.ptx")" 90 40
 		assert_success
 		assert_output "ok 2 maps x 40 rounds"
@@ -235,8 +243,7 @@ print(d); assert d == 0'
 		env -u CUDA_HOME -u CUDA_PATH "$tw/bin/tileiras" --gpu-name sm_90 "$(mod $f)" \
 			-o "$SCRATCH/nv.cubin" || fail "$f: NVIDIA's tileiras"
 		tma_ptx $f "$SCRATCH/k.ptx"
-		"${CC:-cc}" -std=c11 -I"$ROOT/libcommon" "$ROOT/tests/tma/callback.c" "$SCRATCH/nv.o" \
-			"$BIN/../lib/libcommon.a" -o "$SCRATCH/cbnv" || fail "$f: harness with NVIDIA's object"
+		harness "$SCRATCH/nv.o" "$SCRATCH/cbnv" || fail "$f: harness with NVIDIA's object"
 		run "$SCRATCH/cbnv" "$SCRATCH/k.ptx" "$(entry_of "$SCRATCH/k.ptx")" 90 40
 		assert_success
 		assert_output "ok 2 maps x 40 rounds"
@@ -332,8 +339,7 @@ PY
 	assert_success
 	assert_output "TILEIR 368"
 	command -v "${CC:-cc}" >/dev/null || skip "no C compiler"
-	"${CC:-cc}" -std=c11 -I"$ROOT/libcommon" "$ROOT/tests/tma/callback.c" "$SCRATCH/host.o" \
-		"$BIN/../lib/libcommon.a" -o "$SCRATCH/cb" || fail "harness"
+	harness "$SCRATCH/host.o" "$SCRATCH/cb" || fail "harness"
 	run "$SCRATCH/cb" "$SCRATCH/b.ptx" "$(entry_of "$SCRATCH/b.ptx")" 90 20
 	assert_success
 	assert_output "ok 2 maps x 20 rounds"
@@ -367,7 +373,7 @@ for M, K, N, s in [(256, 128, 256, ""), (200, 72, 136, "u")]:
 		rm -f nv.o nv.ptx
 		env -u CUDA_HOME -u CUDA_PATH "$tw/bin/tileiras" --gpu-name sm_90 "$(mod $f)" -o nv.cubin || fail "$f: NVIDIA's tileiras"
 		grep -q 'cp.async.bulk.tensor' nv.ptx || fail "$f: NVIDIA's PTX has no TMA"
-		"${CC:-cc}" -std=c11 -I"$ROOT/libcommon" "$ROOT/tests/tma/callback.c" nv.o "$BIN/../lib/libcommon.a" -o cbnv ||
+		harness nv.o cbnv ||
 			fail "$f: harness"
 		maps=$(./cbnv --print-maps nv.ptx "$(entry_of nv.ptx)" 90) || fail "$f: NVIDIA's callback"
 		case $f in ickz6ktd | z9tdbcda | 5si_mkgq | cs2un56w) in=16 c=c32 ;; wca6jnu0) in=16 c=c16 ;; *) in=b c=cb ;; esac

@@ -62,8 +62,10 @@ static int print_maps(const TmapParam *lay, int np, OnArgs cb)
 		uint64_t v = lay[k].size == 8 ? 0x7f0000000000ull + ((uint64_t)k << 20) : 256;
 		memcpy(block + lay[k].offset, &v, (size_t)lay[k].size);
 	}
-	if (cb(NULL, NULL, NULL, block) != 0)
+	if (cb(NULL, NULL, NULL, block) != 0) {
+		free(block);
 		return 1;
+	}
 	for (int k = 0; k < np; k++) {
 		if (!lay[k].hidden || lay[k].size != TMAP_BYTES)
 			continue;
@@ -85,6 +87,7 @@ static int print_maps(const TmapParam *lay, int np, OnArgs cb)
 			printf(",swizzle=%d", 16 << sw);
 		printf("\n");
 	}
+	free(block);
 	return 0;
 }
 
@@ -128,8 +131,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "callback: the object has no entry %s\n", entry);
 		return 2;
 	}
-	if (print)
-		return print_maps(lay, np, cb);
+	if (print) {
+		int rc = print_maps(lay, np, cb);
+		free(ptx);
+		free(notes);
+		return rc;
+	}
 	size_t bytes = (size_t)(lay[np - 1].offset + lay[np - 1].size);
 	uint8_t *block = calloc(bytes + 512, 1), *want = calloc(bytes + 512, 1);
 	int maps = 0, fails = 0;
@@ -189,6 +196,10 @@ int main(int argc, char **argv)
 			}
 		}
 	}
+	free(block);
+	free(want);
+	free(notes);
+	free(ptx);
 	if (fails)
 		return 1;
 	printf("ok %d maps x %d rounds\n", maps, rounds);
