@@ -71,8 +71,8 @@ void emit_memref(E *e, Op *op)
 	op_group(op, 1, &s1);
 	op_group(op, 2, &s2);
 	for (int d = 0; d < tv->rank; d++) {
-		mr->shape[d] = tv->shape[d] == DYN_DIM ? as_i64(e, scalar(e, op->operands[s1++])) : c_i64(e, tv->shape[d]);
-		mr->stride[d] = tv->strides[d] == DYN_DIM ? as_i64(e, scalar(e, op->operands[s2++])) : c_i64(e, tv->strides[d]);
+		mr->shape[d] = tv->shape[d] == DYN_DIM ? extent_i64(e, op->operands[s1++]) : c_i64(e, tv->shape[d]);
+		mr->stride[d] = tv->strides[d] == DYN_DIM ? extent_i64(e, op->operands[s2++]) : c_i64(e, tv->strides[d]);
 	}
 	e->mr[op->results[0]->id] = mr;
 }
@@ -239,7 +239,7 @@ void emit_tiled(E *e, Op *op)
 		shift[i] = s;
 		(void)sh;
 		/* a strided view's tiles start every step elements, a partition's every tile */
-		org[i] = LLVMBuildMul(e->b, as_i64(e, scalar(e, op->operands[is + i])),
+		org[i] = LLVMBuildMul(e->b, tile_index_i64(e, op->operands[is + i]),
 				      c_i64(e, op_attr_int_at(op, "step", i, tt->shape[i])), "");
 	}
 	PaddingValue pad = padding_of(op);
