@@ -265,19 +265,23 @@ void emit_tiled(E *e, Op *op)
 		}
 	}
 	int64_t tbits = thread_bits(&t->lay);
-	/* Versioning on the whole tile being in bounds (issue 17): where some
-	 * dim is masked, one test of the tile's far corner picks a copy of the
-	 * accesses without per-element predicates (the common case: the tile
-	 * lies inside the tensor) or the masked one; loads merge by phis. The
-	 * per-element predicates then live only on the rare path, instead of
-	 * one per element across the kernel. Not inside loops: there the two
-	 * copies of every access in a K loop pushed attention (already at the
-	 * register limit) into spills. */
+	/* Versioning on the whole tile being in bounds (issue 17), opt-in
+	 * (TILE_PTX_VERSIONING=1): where some dim is masked, one test of the
+	 * tile's far corner picks a copy of the accesses without per-element
+	 * predicates or the masked one; loads merge by phis. It paid while each
+	 * element's predicate was its own live coordinate; since a predicate is
+	 * one value per thread and dim compared with an immediate (below) it
+	 * costs registers instead: a versioned store needs every stored value
+	 * computed before its branch, where the masked stores let each one be
+	 * computed just before it is stored (swiglu_fwd 80 -> 128 registers on
+	 * sm_90; rms_norm_fwd 80 -> 91, transpose 32 -> 48), and the two copies
+	 * lengthen the SASS. Never inside loops: the doubled K-loop code pushed
+	 * attention into spills. */
 	bool masked_dim = false;
 	for (int i = 0; i < R; i++)
 		masked_dim |= !op_attr_int_at(op, "in_bounds", i, 0);
 	bool version = masked_dim && !to_stage && !multimem && !f4 && ord.ord == LLVMAtomicOrderingNotAtomic &&
-		       t->n / vec >= 4 && !e->loop && !getenv("TILE_PTX_NO_VERSIONING");
+		       t->n / vec >= 4 && !e->loop && getenv("TILE_PTX_VERSIONING");
 	LLVMBasicBlockRef fast_end = NULL, slow_bb = NULL, merge_bb = NULL;
 	LLVMValueRef *fast_vals = NULL;
 	if (version) {
@@ -319,6 +323,7 @@ void emit_tiled(E *e, Op *op)
 			c = LLVMBuildAnd(e->b, c, c_i32(e, tt->shape[i] - 1), "");
 			LLVMValueRef g = LLVMBuildAdd(e->b, org[i], LLVMBuildZExt(e->b, c, ty_i64(e), ""), "");
 			int d = (int)op_attr_int_at(op, "dim_map", i, i);
+			bool check = masked && !op_attr_int_at(op, "in_bounds", i, 0);
 			if (split) {   /* the thread's coordinate, and the register's constant one */
 				LLVMValueRef cl = LLVMBuildLShr(e->b, lo, c_i32(e, shift[i]), "");
 				cl = LLVMBuildAnd(e->b, cl, c_i32(e, tt->shape[i] - 1), "");
@@ -326,11 +331,18 @@ void emit_tiled(E *e, Op *op)
 				off = LLVMBuildAdd(e->b, off, LLVMBuildMul(e->b, gl, mr->stride[d], ""), "");
 				int64_t kc = (kr >> shift[i]) & (tt->shape[i] - 1);
 				koff = LLVMBuildAdd(e->b, koff, LLVMBuildMul(e->b, c_i64(e, kc), mr->stride[d], ""), "");
+				/* gl + kc < size as kc < size - gl: one value per thread
+				 * and dim, each register compares it with an immediate
+				 * (else LLVM keeps every gl | kc live from the entry) */
+				if (check) {
+					LLVMValueRef left = LLVMBuildSub(e->b, mr->shape[d], gl, "");
+					pred = and_pred(e, pred, LLVMBuildICmp(e->b, LLVMIntSGT, left, c_i64(e, kc), ""));
+				}
 			} else {
 				off = LLVMBuildAdd(e->b, off, LLVMBuildMul(e->b, g, mr->stride[d], ""), "");
+				if (check)
+					pred = and_pred(e, pred, LLVMBuildICmp(e->b, LLVMIntSLT, g, mr->shape[d], ""));
 			}
-			if (masked && !op_attr_int_at(op, "in_bounds", i, 0))
-				pred = and_pred(e, pred, LLVMBuildICmp(e->b, LLVMIntSLT, g, mr->shape[d], ""));
 		}
 		if (f4)
 			off = LLVMBuildAShr(e->b, off, c_i64(e, 1), "");   /* the byte */
