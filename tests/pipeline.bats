@@ -454,6 +454,18 @@ PY
 	[ "$(awk '/\.entry/ { n++ } n == 1' "$SCRATCH/r1.ptx" | grep -c 'st.global.b16')" -ge 48 ]
 }
 
+@test "i32 sizes and strides widen by zero extension, as NVIDIA's (issue 17)" {
+	# vector_add's sizes and strides are assume bounded<0, ?>: no sign
+	# extension anywhere (NVIDIA's PTX: cvt.u64.u32, setp.ge.u64; 9 of them
+	# before), and offsets past 2^31 stay exact in the 64-bit products. The
+	# tile index is zero-extended always: tests/run.bats runs
+	# tests/pipeline/corpus/shifted_tile, whose index -1 reads padding
+	pipe "$CORPUS/13.4/vector_add.tileirbc" sm_90 >"$SCRATCH/v.ptx"
+	n=$(grep -cE 'ld\.param\.s32|cvt\.s64\.s32|mul\.wide\.s32' "$SCRATCH/v.ptx" || true)
+	[ "$n" = 0 ] || fail "$n sign extensions in vector_add"
+	grep -q 'setp\.ge\.u64' "$SCRATCH/v.ptx" || fail "no unsigned 64-bit bound in vector_add"
+}
+
 @test "masked tiled accesses are not versioned by default: swiglu_fwd at most 80 registers on sm_90, fewer than versioned (issue 17)" {
 	require_ptxas
 	# a versioned store needs all 32 stored values computed before its branch;
