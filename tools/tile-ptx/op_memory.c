@@ -315,8 +315,15 @@ void emit_tiled(E *e, Op *op)
 		int64_t kr = layout_eval_mode(&t->lay, 0, r);
 		/* not in a loop: there LICM hoists each register's constant times the
 		 * stride out of the loop, one 64-bit register each across it */
-		bool split = !f4 && !e->loop && tbits >= 0 && (kr & tbits) == 0;
-		LLVMValueRef eo = elem_offset(e, &t->lay, r), lo = split ? lw_of(e, &t->lay)->off : NULL;
+		/* the coordinate splits into the thread's part gl and the register's
+		 * constant kc; the address uses the split only outside loops (in
+		 * one LICM hoists each kc times the stride into its own 64-bit
+		 * register), the bounds test everywhere: gl + kc < size as
+		 * size - gl > kc, one value per thread and dim that each register
+		 * compares with an immediate (else LLVM keeps every element's
+		 * coordinate live from the entry block, or across the loop) */
+		bool splits = !f4 && tbits >= 0 && (kr & tbits) == 0, split = splits && !e->loop;
+		LLVMValueRef eo = elem_offset(e, &t->lay, r), lo = splits ? lw_of(e, &t->lay)->off : NULL;
 		LLVMValueRef off = c_i64(e, 0), koff = c_i64(e, 0), pred = NULL;
 		for (int i = 0; i < R; i++) {
 			LLVMValueRef c = LLVMBuildLShr(e->b, eo, c_i32(e, shift[i]), "");
@@ -324,24 +331,25 @@ void emit_tiled(E *e, Op *op)
 			LLVMValueRef g = LLVMBuildAdd(e->b, org[i], LLVMBuildZExt(e->b, c, ty_i64(e), ""), "");
 			int d = (int)op_attr_int_at(op, "dim_map", i, i);
 			bool check = masked && !op_attr_int_at(op, "in_bounds", i, 0);
-			if (split) {   /* the thread's coordinate, and the register's constant one */
+			LLVMValueRef gl = NULL;
+			int64_t kc = 0;
+			if (splits) {
 				LLVMValueRef cl = LLVMBuildLShr(e->b, lo, c_i32(e, shift[i]), "");
 				cl = LLVMBuildAnd(e->b, cl, c_i32(e, tt->shape[i] - 1), "");
-				LLVMValueRef gl = LLVMBuildAdd(e->b, org[i], LLVMBuildZExt(e->b, cl, ty_i64(e), ""), "");
+				gl = LLVMBuildAdd(e->b, org[i], LLVMBuildZExt(e->b, cl, ty_i64(e), ""), "");
+				kc = (kr >> shift[i]) & (tt->shape[i] - 1);
+			}
+			if (split) {
 				off = LLVMBuildAdd(e->b, off, LLVMBuildMul(e->b, gl, mr->stride[d], ""), "");
-				int64_t kc = (kr >> shift[i]) & (tt->shape[i] - 1);
 				koff = LLVMBuildAdd(e->b, koff, LLVMBuildMul(e->b, c_i64(e, kc), mr->stride[d], ""), "");
-				/* gl + kc < size as kc < size - gl: one value per thread
-				 * and dim, each register compares it with an immediate
-				 * (else LLVM keeps every gl | kc live from the entry) */
-				if (check) {
-					LLVMValueRef left = LLVMBuildSub(e->b, mr->shape[d], gl, "");
-					pred = and_pred(e, pred, LLVMBuildICmp(e->b, LLVMIntSGT, left, c_i64(e, kc), ""));
-				}
 			} else {
 				off = LLVMBuildAdd(e->b, off, LLVMBuildMul(e->b, g, mr->stride[d], ""), "");
-				if (check)
-					pred = and_pred(e, pred, LLVMBuildICmp(e->b, LLVMIntSLT, g, mr->shape[d], ""));
+			}
+			if (check && splits) {
+				LLVMValueRef left = LLVMBuildSub(e->b, mr->shape[d], gl, "");
+				pred = and_pred(e, pred, LLVMBuildICmp(e->b, LLVMIntSGT, left, c_i64(e, kc), ""));
+			} else if (check) {
+				pred = and_pred(e, pred, LLVMBuildICmp(e->b, LLVMIntSLT, g, mr->shape[d], ""));
 			}
 		}
 		if (f4)
