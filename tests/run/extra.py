@@ -397,6 +397,17 @@ def c_strided_v4(rng):
     return [A(x), A(y), A(out)], (4, 1, 1), {2: ref}
 
 
+def c_shifted_tile(rng):
+    """tile index pid - 1: block 0's is -1, zero-extended as NVIDIA's (a
+    tile far out of bounds: padding 0, no access; sign-extended it read the
+    128 elements before x)"""
+    x = rnd(300, np.float32, rng)
+    out = np.zeros(300, np.float32)
+    ref = np.ones(300, np.float32)
+    ref[128:] += x[:172]
+    return [A(x), A(out)], (3, 1, 1), {1: ref}
+
+
 MMK = os.path.join(ROOT, "tests", "mma")
 TGK = os.path.join(ROOT, "tests", "tilegym")
 
@@ -666,6 +677,7 @@ CASES = {
     "insert_block": X(f"{RC}/insert_block.tileirbc", "insert_block_", c_insert, 0),
     "bias2d": X(f"{PCK}/bias2d.tileirbc", "bias2d_", c_bias2d, 1e-6),
     "strided_v4": X(f"{PCK}/strided_v4.tileirbc", "strided_rows_", c_strided_v4, 0),
+    "shifted_tile": X(f"{PCK}/shifted_tile.tileirbc", "shifted_tile_", c_shifted_tile, 0),
     "topk_ties/f32": X(f"{C13}/topk.tileirbc", "topk_Kt1_A2f32", c_topk(np.float32), 0),
     "topk_ties/f16": X(f"{C13}/topk.tileirbc", "topk_Kt1_A2f16", c_topk(np.float16), 0),
     "loop_break_trips/f32": X(f"{C13}/loop_break.tileirbc", "loop_break_Kt1_A2f32", c_loop_break(np.float32), 0),

@@ -34,6 +34,13 @@ static inline LLVMValueRef c_i64(E *e, int64_t v) { return LLVMConstInt(ty_i64(e
 LLVMValueRef as_i64(E *e, LLVMValueRef x);           /* a scalar integer, sign-extended */
 LLVMValueRef to_mem_const(E *e, LLVMValueRef c, LLVMTypeRef mt);   /* i1 constant -> i8 */
 
+/* ------------------------------------------------------------ util_index.c */
+/* i32 operands of a tiled access widened to i64 as NVIDIA's: a tile index
+ * zero-extended; a size or stride zero-extended where an assume or a
+ * constant says it is not negative, else sign-extended */
+LLVMValueRef tile_index_i64(E *e, const Value *v);
+LLVMValueRef extent_i64(E *e, const Value *v);
+
 /* ------------------------------------------------------------ util_values.c */
 TV *tv_new(E *e, const Value *v);                    /* registers for v's layout (unset) */
 TV *get(E *e, const Value *v);                       /* v's registers (an internal error if none) */

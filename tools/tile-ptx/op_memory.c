@@ -71,8 +71,8 @@ void emit_memref(E *e, Op *op)
 	op_group(op, 1, &s1);
 	op_group(op, 2, &s2);
 	for (int d = 0; d < tv->rank; d++) {
-		mr->shape[d] = tv->shape[d] == DYN_DIM ? as_i64(e, scalar(e, op->operands[s1++])) : c_i64(e, tv->shape[d]);
-		mr->stride[d] = tv->strides[d] == DYN_DIM ? as_i64(e, scalar(e, op->operands[s2++])) : c_i64(e, tv->strides[d]);
+		mr->shape[d] = tv->shape[d] == DYN_DIM ? extent_i64(e, op->operands[s1++]) : c_i64(e, tv->shape[d]);
+		mr->stride[d] = tv->strides[d] == DYN_DIM ? extent_i64(e, op->operands[s2++]) : c_i64(e, tv->strides[d]);
 	}
 	e->mr[op->results[0]->id] = mr;
 }
@@ -272,7 +272,7 @@ void emit_tiled(E *e, Op *op)
 		shift[i] = s;
 		(void)sh;
 		/* a strided view's tiles start every step elements, a partition's every tile */
-		org[i] = LLVMBuildMul(e->b, as_i64(e, scalar(e, op->operands[is + i])),
+		org[i] = LLVMBuildMul(e->b, tile_index_i64(e, op->operands[is + i]),
 				      c_i64(e, op_attr_int_at(op, "step", i, tt->shape[i])), "");
 	}
 	PaddingValue pad = padding_of(op);
@@ -310,19 +310,23 @@ void emit_tiled(E *e, Op *op)
 		}
 	}
 	int64_t tbits = thread_bits(&t->lay);
-	/* Versioning on the whole tile being in bounds (issue 17): where some
-	 * dim is masked, one test of the tile's far corner picks a copy of the
-	 * accesses without per-element predicates (the common case: the tile
-	 * lies inside the tensor) or the masked one; loads merge by phis. The
-	 * per-element predicates then live only on the rare path, instead of
-	 * one per element across the kernel. Not inside loops: there the two
-	 * copies of every access in a K loop pushed attention (already at the
-	 * register limit) into spills. */
+	/* Versioning on the whole tile being in bounds (issue 17), opt-in
+	 * (TILE_PTX_VERSIONING=1): where some dim is masked, one test of the
+	 * tile's far corner picks a copy of the accesses without per-element
+	 * predicates or the masked one; loads merge by phis. It paid while each
+	 * element's predicate was its own live coordinate; since a predicate is
+	 * one value per thread and dim compared with an immediate (below) it
+	 * costs registers instead: a versioned store needs every stored value
+	 * computed before its branch, where the masked stores let each one be
+	 * computed just before it is stored (swiglu_fwd 80 -> 128 registers on
+	 * sm_90; rms_norm_fwd 80 -> 91, transpose 32 -> 48), and the two copies
+	 * lengthen the SASS. Never inside loops: the doubled K-loop code pushed
+	 * attention into spills. */
 	bool masked_dim = false;
 	for (int i = 0; i < R; i++)
 		masked_dim |= !op_attr_int_at(op, "in_bounds", i, 0);
 	bool version = masked_dim && !to_stage && !multimem && !f4 && ord.ord == LLVMAtomicOrderingNotAtomic &&
-		       t->n / vec >= 4 && !e->loop && !getenv("TILE_PTX_NO_VERSIONING");
+		       t->n / vec >= 4 && !e->loop && getenv("TILE_PTX_VERSIONING");
 	LLVMBasicBlockRef fast_end = NULL, slow_bb = NULL, merge_bb = NULL;
 	LLVMValueRef *fast_vals = NULL;
 	if (version) {
@@ -356,26 +360,42 @@ void emit_tiled(E *e, Op *op)
 		int64_t kr = layout_eval_mode(&t->lay, 0, r);
 		/* not in a loop: there LICM hoists each register's constant times the
 		 * stride out of the loop, one 64-bit register each across it */
-		bool split = !f4 && !e->loop && tbits >= 0 && (kr & tbits) == 0;
-		LLVMValueRef eo = elem_offset(e, &t->lay, r), lo = split ? lw_of(e, &t->lay)->off : NULL;
+		/* the coordinate splits into the thread's part gl and the register's
+		 * constant kc; the address uses the split only outside loops (in
+		 * one LICM hoists each kc times the stride into its own 64-bit
+		 * register), the bounds test everywhere: gl + kc < size as
+		 * size - gl > kc, one value per thread and dim that each register
+		 * compares with an immediate (else LLVM keeps every element's
+		 * coordinate live from the entry block, or across the loop) */
+		bool splits = !f4 && tbits >= 0 && (kr & tbits) == 0, split = splits && !e->loop;
+		LLVMValueRef eo = elem_offset(e, &t->lay, r), lo = splits ? lw_of(e, &t->lay)->off : NULL;
 		LLVMValueRef off = c_i64(e, 0), koff = c_i64(e, 0), pred = NULL;
 		for (int i = 0; i < R; i++) {
 			LLVMValueRef c = LLVMBuildLShr(e->b, eo, c_i32(e, shift[i]), "");
 			c = LLVMBuildAnd(e->b, c, c_i32(e, tt->shape[i] - 1), "");
 			LLVMValueRef g = LLVMBuildAdd(e->b, org[i], LLVMBuildZExt(e->b, c, ty_i64(e), ""), "");
 			int d = (int)op_attr_int_at(op, "dim_map", i, i);
-			if (split) {   /* the thread's coordinate, and the register's constant one */
+			bool check = masked && !op_attr_int_at(op, "in_bounds", i, 0);
+			LLVMValueRef gl = NULL;
+			int64_t kc = 0;
+			if (splits) {
 				LLVMValueRef cl = LLVMBuildLShr(e->b, lo, c_i32(e, shift[i]), "");
 				cl = LLVMBuildAnd(e->b, cl, c_i32(e, tt->shape[i] - 1), "");
-				LLVMValueRef gl = LLVMBuildAdd(e->b, org[i], LLVMBuildZExt(e->b, cl, ty_i64(e), ""), "");
+				gl = LLVMBuildAdd(e->b, org[i], LLVMBuildZExt(e->b, cl, ty_i64(e), ""), "");
+				kc = (kr >> shift[i]) & (tt->shape[i] - 1);
+			}
+			if (split) {
 				off = LLVMBuildAdd(e->b, off, LLVMBuildMul(e->b, gl, mr->stride[d], ""), "");
-				int64_t kc = (kr >> shift[i]) & (tt->shape[i] - 1);
 				koff = LLVMBuildAdd(e->b, koff, LLVMBuildMul(e->b, c_i64(e, kc), mr->stride[d], ""), "");
 			} else {
 				off = LLVMBuildAdd(e->b, off, LLVMBuildMul(e->b, g, mr->stride[d], ""), "");
 			}
-			if (masked && !op_attr_int_at(op, "in_bounds", i, 0))
+			if (check && splits) {
+				LLVMValueRef left = LLVMBuildSub(e->b, mr->shape[d], gl, "");
+				pred = and_pred(e, pred, LLVMBuildICmp(e->b, LLVMIntSGT, left, c_i64(e, kc), ""));
+			} else if (check) {
 				pred = and_pred(e, pred, LLVMBuildICmp(e->b, LLVMIntSLT, g, mr->shape[d], ""));
+			}
 		}
 		if (f4)
 			off = LLVMBuildAShr(e->b, off, c_i64(e, 1), "");   /* the byte */

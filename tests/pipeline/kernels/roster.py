@@ -229,6 +229,16 @@ def gdc(x, out, tile: ct.Constant[int]):
     ct.store(out, index=(pid,), tile=t * 2.0)
 
 
+@ct.kernel
+def shifted_tile(x, out, tile: ct.Constant[int]):
+    """Tile index pid - 1: -1 for block 0. NVIDIA's tileiras zero-extends an
+    i32 tile index, so that tile is out of bounds (padding, no access);
+    docs/lowering.md §5 "Index arithmetic"."""
+    pid = ct.bid(0)
+    t = ct.load(x, index=(pid - 1,), shape=(tile,), padding_mode=ct.PaddingMode.ZERO)
+    ct.store(out, index=(pid,), tile=t + 1.0)
+
+
 KERNELS = [
     ("atomic_int", atomic_int, [[arr(ct.int32), arr(ct.int32), 128],
                                 [arr(ct.int64), arr(ct.int64), 128],
@@ -259,4 +269,5 @@ KERNELS = [
                         [arr(ct.uint64), arr(ct.uint64), arr(ct.uint64), 128]]),
     ("prints", prints, [[arr(ct.float32), arr(ct.int32), arr(ct.float16), 8]]),
     ("gdc", gdc, [[arr(ct.float32), arr(ct.float32), 128]]),
+    ("shifted_tile", shifted_tile, [[arr(ct.float32), arr(ct.float32), 128]]),
 ]
