@@ -60,9 +60,14 @@ harness() {
 		done
 		# nothing by the threads' own copies any more
 		if grep -q 'cp.async.cg\|cp.async.commit_group\|cp.async.wait' "$SCRATCH/k.ptx"; then fail "$f: cp.async left"; fi
-		# the ring runs on full and empty mbarriers: the only bar.sync is the one before the prologue
-		grep -q 'mbarrier.arrive.shared::cta.b64 st' "$SCRATCH/k.ptx" || fail "$f: no stage release"
-		[ "$(grep -c 'bar.sync' "$SCRATCH/k.ptx")" -eq 1 ] || fail "$f: $(grep -c 'bar.sync' "$SCRATCH/k.ptx") bar.sync"
+		# a bar.sync before the prologue and one a step (before the copy), no stage releases;
+		# TILE_PTX_TMA_RING=1: empty mbarriers instead, the only bar.sync the prologue's
+		[ "$(grep -c 'bar.sync' "$SCRATCH/k.ptx")" -eq 2 ] || fail "$f: $(grep -c 'bar.sync' "$SCRATCH/k.ptx") bar.sync"
+		if grep -q 'mbarrier.arrive.shared::cta.b64 st' "$SCRATCH/k.ptx"; then fail "$f: stage releases without the ring"; fi
+		TILE_PTX_TMA_RING=1 tma_ptx $f "$SCRATCH/r.ptx" || fail "$f ring"
+		grep -q 'mbarrier.arrive.shared::cta.b64 st' "$SCRATCH/r.ptx" || fail "$f: no stage release in the ring"
+		[ "$(grep -c 'bar.sync' "$SCRATCH/r.ptx")" -eq 1 ] || fail "$f ring: $(grep -c 'bar.sync' "$SCRATCH/r.ptx") bar.sync"
+		ptx_ok "$SCRATCH/r.ptx" sm_90 "$f ring"
 		# one elected lane issues both operands' copies after one expect_tx, for each prologue
 		# step and once in the loop
 		ne=$(grep -c 'elect.sync' "$SCRATCH/k.ptx")
@@ -143,7 +148,7 @@ np.save("c.npy", np.zeros((64, 64), np.float32))'
 			grep -q "\"stages\": $n" s.json || fail "$sm: not $n stages"
 			tile-ptx --gpu-name=$sm s.json >k.ptx || fail "$sm $n"
 			if [ $sm = sm_90 ]; then
-				[ "$(grep -c 'mbarrier.init.shared' k.ptx)" -eq $((2 * n)) ] || fail "$n stages, not $n full and $n empty mbarriers"
+				[ "$(grep -c 'mbarrier.init.shared' k.ptx)" -eq $((2 * n)) ] || fail "$n stages, not $n full and $n (ring) empty mbarriers"
 				# 3+ stages: a step's wgmma stays in flight (wait_group 1), the exit waits for it
 				if [ $n -ge 3 ]; then
 					grep -q 'wgmma.wait_group.sync.aligned 1;' k.ptx || fail "$n stages: no wait_group 1"
@@ -159,9 +164,9 @@ np.save("c.npy", np.zeros((64, 64), np.float32))'
 			else
 				grep -q "cp.async.wait_group $((n - 1));" k.ptx || fail "$sm $n: wait_group"
 			fi
-			[ $sm = sm_90 ] && TILE_PTX_NO_TMA_RING=1 tile-ptx --gpu-name=$sm s.json >nr.ptx
+			[ $sm = sm_90 ] && TILE_PTX_TMA_RING=1 tile-ptx --gpu-name=$sm s.json >nr.ptx
 			for K in 32 64 96 160; do
-				if [ $sm = sm_90 ]; then   # the bar.sync-a-step variant (TILE_PTX_NO_TMA_RING) too
+				if [ $sm = sm_90 ]; then   # the empty-barrier ring (TILE_PTX_TMA_RING=1) too
 					rm -rf out
 					run tile-run --grid 1,1 --check racecheck --out out nr.ptx a$K.npy 64 $K $K 1 b$K.npy $K 64 64 1 c.npy 64 64 64 1
 					assert_success

@@ -21,9 +21,9 @@
  * buffer's previous readers (wgmma, async proxy) are done before the copy
  * by the bar.sync that precedes every copy; earlier generic writes to it
  * are ordered by a fence.proxy.async before that bar.sync (not needed in
- * a pipelined loop's own steps, which only wgmma read). In a pipelined
- * loop whose product has both operands by TMA (tma_ring) there is no
- * bar.sync a step: each stage also has an empty barrier (arrival count
+ * a pipelined loop's own steps, which only wgmma read). With
+ * TILE_PTX_TMA_RING=1, in a pipelined loop whose product has both operands
+ * by TMA (tma_ring) there is no bar.sync a step (slower on an H200): each stage also has an empty barrier (arrival count
  * = the CTA's warps); lane 0 of every warp arrives on it once the warp's
  * wgmma that read the stage completed and a bar.warp.sync ordered its
  * lanes (tma_release; CUTLASS arrives once per warpgroup), and the producer lane waits on it
@@ -201,9 +201,12 @@ void tma_kernel_begin(E *e)
  * of a bar.sync of the whole CTA every step. */
 bool tma_ring(E *e, const Op *mma)
 {
-	/* TILE_PTX_NO_TMA_RING=1: a bar.sync a step instead (to time both on a GPU) */
-	return e->tma_ephase && mma_operand_tma(e, mma, 0) && mma_operand_tma(e, mma, 1) &&
-	       op_attr_int(mma, "stages", 1) > 1 && !getenv("TILE_PTX_NO_TMA_RING");
+	/* opt-in (TILE_PTX_TMA_RING=1): on an H200 (2026-11-26) the bar.sync a
+	 * step was faster, 630 against 563 TFLOP/s on the 128x128x32 f16 4096^3
+	 * launch (docs/benchmarks.md "TMA on the GPU") */
+	const char *ring = getenv("TILE_PTX_TMA_RING");
+	return ring && *ring && strcmp(ring, "0") != 0 && e->tma_ephase && mma_operand_tma(e, mma, 0) &&
+	       mma_operand_tma(e, mma, 1) && op_attr_int(mma, "stages", 1) > 1;
 }
 
 /* spin until barrier `bar` completed the phase of parity bit `sel` of the
