@@ -21,6 +21,17 @@ ALIGNED="ickz6ktd xz3hjq93 z9tdbcda yd8nx2s3"
 # aligned all the same): 128x128 f16 / bf16, 64x64 f16 / bf16, f16 -> f16
 UNALIGNED="5si_mkgq uz_q1cik cs2un56w aa5484a6 wca6jnu0"
 
+# matches OUT REF TOL: array OUT (bf16 bits as uint16 widened) within TOL of REF,
+# relative to REF's largest magnitude
+matches() {
+	run "$PY" -c 'import numpy as np, sys
+o = np.load(sys.argv[1])
+if o.dtype == np.uint16: o = (o.astype(np.uint32) << 16).view(np.float32)
+ref = np.load(sys.argv[2]); d = np.abs(o.astype(np.float32) - ref).max() / np.abs(ref).max()
+print(d); assert d <= float(sys.argv[3])' "$1" "$2" "$3"
+	assert_success
+}
+
 mod() { case $1 in wca6jnu0) echo "$L/mm.kernels.ln8.$1.tileirbc" ;; *) echo "$L/matmul.matmul.ln6.$1.tileirbc" ;; esac; }
 
 tma_ptx() {   # tma_ptx HASH OUT [tile-ptx options]: the stages for sm_90, tile-sched --tma
@@ -110,24 +121,12 @@ for M, K, N, s in [(256, 128, 256, ""), (208, 80, 144, "r")]:
 			run tile-run --grid $g --check $chk --out out k.ptx a$in.npy 256 128 128 1 b$in.npy 128 256 256 1 \
 				$c.npy 256 256 256 1
 			assert_success
-			cp out/10.npy o.npy
-			run "$PY" -c 'import numpy as np
-o = np.load("o.npy")
-if o.dtype == np.uint16: o = (o.astype(np.uint32) << 16).view(np.float32)
-ref = np.load("ref.npy"); d = np.abs(o - ref).max() / np.abs(ref).max()
-print(d); assert d < (0.01 if "'$c'" == "cb" else 1e-7)'
-			assert_success
+			matches out/10.npy ref.npy "$([ $c = cb ] && echo 0.01 || echo 1e-7)"
 		done
 		rm -rf out
 		run tile-run --grid $rg --out out k.ptx ra$in.npy 208 80 80 1 rb$in.npy 80 144 144 1 r$c.npy 208 144 144 1
 		assert_success
-		cp out/10.npy o.npy
-		run "$PY" -c 'import numpy as np
-o = np.load("o.npy")
-if o.dtype == np.uint16: o = (o.astype(np.uint32) << 16).view(np.float32)
-ref = np.load("rref.npy"); d = np.abs(o - ref).max() / np.abs(ref).max()
-print(d); assert d < (0.01 if "'$c'" == "cb" else 1e-7)'
-		assert_success
+		matches out/10.npy rref.npy "$([ $c = cb ] && echo 0.01 || echo 1e-7)"
 	done
 }
 
@@ -170,16 +169,12 @@ np.save("c.npy", np.zeros((64, 64), np.float32))'
 					rm -rf out
 					run tile-run --grid 1,1 --check racecheck --out out nr.ptx a$K.npy 64 $K $K 1 b$K.npy $K 64 64 1 c.npy 64 64 64 1
 					assert_success
-					run "$PY" -c 'import numpy as np
-d = np.abs(np.load("out/10.npy") - np.load("ref'$K'.npy")).max(); print(d); assert d == 0'
-					assert_success
+					matches out/10.npy ref$K.npy 0
 				fi
 				rm -rf out
 				run tile-run --grid 1,1 --check racecheck --out out k.ptx a$K.npy 64 $K $K 1 b$K.npy $K 64 64 1 c.npy 64 64 64 1
 				assert_success
-				run "$PY" -c 'import numpy as np
-d = np.abs(np.load("out/10.npy") - np.load("ref'$K'.npy")).max(); print(d); assert d == 0'
-				assert_success
+				matches out/10.npy ref$K.npy 0
 			done
 		done
 	done
@@ -206,13 +201,7 @@ np.save("c16.npy", np.zeros((M, N), np.float16))'
 		run tile-run --grid $g --check racecheck --out out k.ptx a$in.npy 200 72 72 1 b$in.npy 72 136 136 1 \
 			$c.npy 200 136 136 1
 		assert_success
-		cp out/10.npy o.npy
-		run "$PY" -c 'import numpy as np
-o = np.load("o.npy")
-if o.dtype == np.uint16: o = (o.astype(np.uint32) << 16).view(np.float32)
-d = np.abs(o.astype(np.float32) - np.load("ref.npy")).max()
-print(d); assert d == 0'
-		assert_success
+		matches out/10.npy ref.npy 0
 	done
 }
 
@@ -395,13 +384,7 @@ for M, K, N, s in [(256, 128, 256, ""), (200, 72, 136, "u")]:
 			$p"$c.npy" $M $N $N 1 $maps
 		echo "$f: $maps"
 		assert_success
-		cp out/10.npy o.npy
-		run "$PY" -c 'import numpy as np
-o = np.load("o.npy")
-if o.dtype == np.uint16: o = (o.astype(np.uint32) << 16).view(np.float32)
-ref = np.load("'$p'ref.npy"); d = np.abs(o.astype(np.float32) - ref).max() / np.abs(ref).max()
-print(d); assert d < (0.01 if "'$c'" == "cb" else 1e-7)'
-		assert_success
+		matches out/10.npy "${p}ref.npy" "$([ $c = cb ] && echo 0.01 || echo 1e-7)"
 		ran=$((ran + 1))
 	done
 	[ $ran -eq 9 ]
