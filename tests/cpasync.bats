@@ -33,12 +33,11 @@ ALIGNED="matmul.matmul.ln6.ickz6ktd matmul.matmul.ln6.xz3hjq93 matmul.matmul.ln6
 			# n stages (2 for the 32 KiB 128x128x32 staging, 4 for 64x64x32: what fits 40 KiB):
 			# n-1 prologue groups + one a step, wait for all but the n-1 newest
 			# (sm_90's budget is 160 KiB: 4 stages for both; copies a = n-1 steps ahead, n-2 where
-			# the product leaves a step's wgmma in flight: sm_90, 3+ stages, the f32 result stored
-			# as it is (ickz6ktd, z9tdbcda), not the bf16 ones)
+			# the product leaves a step's wgmma in flight: sm_90 with 3+ stages)
 			n=2; case $f in *z9tdbcda | *yd8nx2s3) n=4 ;; esac
 			[ $sm = sm_90 ] && n=4
 			a=$((n - 1))
-			case $sm.${f#*.ln6.} in sm_90.z9tdbcda | sm_90.ickz6ktd) a=$((n - 2)) ;; esac
+			[ $sm = sm_90 ] && a=$((n - 2))
 			grep -q "cuda_tile.mmaf .*stages = $n" "$SCRATCH/s.txt" || fail "$f $sm: not $n stages"
 			[ "$(grep -c 'nv_tileas.tiled_load .*prefetch = true' "$SCRATCH/s.txt")" -eq 2 ] || fail "$f $sm: prefetch"
 			[ "$(grep -c 'cp.async.commit_group' "$SCRATCH/k.ptx")" -eq $((a + 1)) ] || fail "$f $sm: commits"

@@ -108,28 +108,6 @@ static int count_use(Op *op, void *ctx)
 	return 0;
 }
 
-typedef struct StoredOnly {
-	const Value *v;
-	bool ok;
-} StoredOnly;
-
-static int stored_walk(Op *op, void *ctx)
-{
-	StoredOnly *s = ctx;
-	for (int i = 0; i < op->noperands; i++)
-		if (op->operands[i] == s->v && op->info->code != AS_tiled_store)
-			s->ok = false;
-	return 0;
-}
-
-/* is v used only by tiled_stores (as the stored tile)? */
-static bool only_stored(F *f, const Value *v)
-{
-	StoredOnly s = { v, true };
-	op_walk(f->fn, stored_walk, &s);
-	return s.ok;
-}
-
 static int uses_of(F *f, const Value *v)
 {
 	Uses u = { v, 0 };
@@ -264,10 +242,7 @@ static void pipeline(F *f, Op *op)
 		for (int i = 0; i < last->noperands; i++)
 			if (last->operands[i] == op->results[0])
 				at = i;
-		/* and the loop's result goes straight to stores: when a conversion
-		 * reads it (f32 -> bf16 epilogues), ptxas 13.0/13.5 serializes the
-		 * loop's wgmma all the same (C7514, measured on the bf16 launches) */
-		if (at >= 0 && at < loop->nresults && only_stored(f, loop->results[at]))
+		if (at >= 0 && at < loop->nresults)
 			op_set_attr(f->m, op, "async_depth", attr_int(f->m, 1, NULL));
 	}
 }
