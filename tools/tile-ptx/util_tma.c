@@ -9,27 +9,30 @@
  * `// tileiras.tensormap` note (libcommon tmap.h) that tile-pack turns into
  * the host callback that fills it and tile-run reads to fill it itself.
  *
- * Synchronisation: an mbarrier per stage (`__tile_mbar_<kernel>`, as many
- * as the deepest pipelined product's stages, arrival count 1), initialised by thread 0 at the
- * kernel's start (every copy comes after a bar.sync). One lane of warp 0
- * (elect.sync) issues a copy: the product's first TMA load also arrives on the half's barrier
- * with expect_tx = the bytes of all its TMA operands; each box completes
- * its bytes on it. Every thread waits at the product with
+ * Synchronisation: full mbarriers, one per stage (`__tile_mbar_<kernel>`,
+ * as many as the deepest pipelined product's stages, arrival count 1),
+ * initialised by thread 0 at the kernel's start (every copy comes after a
+ * bar.sync). The product's last TMA load issues the copies of all its TMA
+ * operands (op_memory.c): one elect.sync lane of warp 0 arrives on the
+ * stage's barrier with expect_tx = their bytes, then one copy per box,
+ * each completing its bytes on it. Every thread waits at the product with
  * try_wait.parity on the phase it last saw flipped (one bit per barrier
  * in an alloca, which mem2reg turns into registers): exactly one
  * completion per copy and one wait per completion, in any loop nest. The
- * buffer's previous readers (wgmma, async proxy) are done before the copy
- * by the bar.sync that precedes every copy; earlier generic writes to it
- * are ordered by a fence.proxy.async before that bar.sync (not needed in
- * a pipelined loop's own steps, which only wgmma read). With
- * TILE_PTX_TMA_RING=1, in a pipelined loop whose product has both operands
- * by TMA (tma_ring) there is no bar.sync a step (slower on an H200): each stage also has an empty barrier (arrival count
- * = the CTA's warps); lane 0 of every warp arrives on it once the warp's
- * wgmma that read the stage completed and a bar.warp.sync ordered its
- * lanes (tma_release; CUTLASS arrives once per warpgroup), and the producer lane waits on it
- * before refilling the stage (its phase bits start at 1, so the first
- * fill of each stage does not wait): one release per fill, in any loop
- * nest. */
+ * stage's previous readers (wgmma, async proxy) are done before the copy
+ * by the bar.sync that precedes every copy; earlier generic writes to the
+ * buffer are ordered by a fence.proxy.async before that bar.sync (not
+ * needed in a pipelined loop's own steps, which only wgmma read).
+ *
+ * With TILE_PTX_TMA_RING=1 (slower on an H200, docs/benchmarks.md), a
+ * pipelined product with both operands by TMA (tma_ring) has no bar.sync a
+ * step: each stage also has an empty barrier (arrival count = the CTA's
+ * warps); lane 0 of every warp arrives on it once the warp's wgmma that
+ * read the stage completed and a bar.warp.sync ordered its lanes
+ * (tma_release; CUTLASS arrives once per warpgroup), and the producer lane
+ * waits on it before refilling the stage (its phase bits start at 1, so
+ * the first fill of each stage does not wait): one release per fill, in
+ * any loop nest. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
