@@ -71,6 +71,18 @@ static LLVMValueRef out_of(E *e, LLVMValueRef call, int n, int i)
 	return n == 1 ? call : LLVMBuildExtractValue(e->b, call, (unsigned)i, "");
 }
 
+/* the n values of type rt (constraint cc) through an empty asm, in place:
+ * their definitions come before it, their uses after */
+static void tie_through(E *e, LLVMValueRef *v, int n, LLVMTypeRef rt, char cc)
+{
+	for (int c0 = 0; c0 < n; c0 += 128) {
+		int k = n - c0 < 128 ? n - c0 : 128;
+		LLVMValueRef call = asm_many(e, "", rt, cc, k, v + c0, k, "", true);
+		for (int i = 0; i < k; i++)
+			v[c0 + i] = out_of(e, call, k, i);
+	}
+}
+
 static void asm_plain(E *e, const char *text)
 {
 	asm_many(e, text, NULL, 'r', 0, NULL, 0, "", false);
@@ -197,10 +209,22 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 			}
 			regs[j * nd + i] = pack_b32(e, x + 2 * i, 2);
 		}
+	int vpr = 4 / eb;                              /* A elements per 32-bit register */
+	/* A from registers: packed before the fence. Every register a wgmma
+	 * reads (accumulators, A) passes through an empty asm ahead of
+	 * wgmma.fence (CUTLASS's warpgroup_fence_operand), so nothing that
+	 * writes them can land between the fence and the wgmma, where ptxas
+	 * would inject a warpgroup.arrive of its own (C7519) */
+	int64_t napk = areg ? t->kt * t->mt * 4 : 0;
+	LLVMValueRef *apk = xcalloc((size_t)napk + 1, sizeof *apk);
+	for (int64_t q = 0; q < napk; q++)
+		apk[q] = pack_b32(e, A->r + q * vpr, vpr);
+	tie_through(e, regs, (int)(t->mt * nd), rt, cc);
+	if (napk)
+		tie_through(e, apk, (int)napk, ty_i32(e), 'r');
 	asm_plain(e, "wgmma.fence.sync.aligned;");
 	int64_t kstep = 32;                            /* bytes of K per instruction */
 	LLVMValueRef *args = xcalloc((size_t)nd + 6, sizeof *args);
-	int vpr = 4 / eb;                              /* A elements per 32-bit register */
 	for (int64_t kk = 0; kk < t->kt; kk++) {
 		int64_t kb = kk * kstep / w, ko = kk * kstep % w;
 		for (int64_t j = 0; j < t->mt; j++) {
@@ -211,9 +235,8 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 				args[i] = regs[j * nd + i];
 			int x = nd;
 			if (areg) {     /* the A layout's registers of instruction (j, kk): (kk + kt*j) * 4 * vpr on */
-				LLVMValueRef *ar = A->r + (kk + t->kt * j) * 4 * vpr;
 				for (int r = 0; r < 4; r++)
-					args[x++] = pack_b32(e, ar + r * vpr, vpr);
+					args[x++] = apk[(kk + t->kt * j) * 4 + r];
 			} else {
 				args[x++] = descriptor(e, aaddr, w, 0);
 			}
@@ -260,6 +283,7 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 			unpack_b32(e, regs[j * nd + i], LLVMTypeOf(x[0]), x + 2 * i, 2);
 		}
 	free(args);
+	free(apk);
 	free(regs);
 	sb_free(&text);
 }
