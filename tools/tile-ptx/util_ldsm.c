@@ -512,6 +512,14 @@ static Op *loop_of(const Op *op)
 	return l && l->info->code == CT_for && b == l->regions[0].first ? l : NULL;
 }
 
+/* step number k (an integer of the loop's type) as its stage of n, i32 */
+static LLVMValueRef stage_mod(E *e, LLVMValueRef k, int n)
+{
+	k = (n & (n - 1)) == 0 ? LLVMBuildAnd(e->b, k, LLVMConstInt(LLVMTypeOf(k), (unsigned long long)n - 1, 0), "")
+			       : LLVMBuildURem(e->b, k, LLVMConstInt(LLVMTypeOf(k), (unsigned long long)n, 0), "");
+	return LLVMBuildIntCast2(e->b, k, ty_i32(e), 0, "");
+}
+
 /* the stage (of n) step iv + ahead*step uses: ((iv - lb) / step + ahead) mod n */
 static LLVMValueRef stage_of_step(E *e, Op *loop, int ahead, int n)
 {
@@ -522,9 +530,7 @@ static LLVMValueRef stage_of_step(E *e, Op *loop, int ahead, int n)
 			     : LLVMBuildSDiv(e->b, LLVMBuildSub(e->b, iv, lb, ""), step, "");
 	if (ahead)
 		k = LLVMBuildAdd(e->b, k, LLVMConstInt(LLVMTypeOf(k), (unsigned long long)ahead, 0), "");
-	k = (n & (n - 1)) == 0 ? LLVMBuildAnd(e->b, k, LLVMConstInt(LLVMTypeOf(k), (unsigned long long)n - 1, 0), "")
-			       : LLVMBuildURem(e->b, k, LLVMConstInt(LLVMTypeOf(k), (unsigned long long)n, 0), "");
-	return LLVMBuildIntCast2(e->b, k, ty_i32(e), 0, "");
+	return stage_mod(e, k, n);
 }
 
 static LLVMValueRef stage_at(E *e, Op *mma, LLVMValueRef sel)
@@ -573,10 +579,7 @@ LLVMValueRef mma_last_stage(E *e, Op *loop, Op *mma)
 	LLVMValueRef lb = scalar(e, loop->operands[0]), ub = scalar(e, loop->operands[1]), step = scalar(e, loop->operands[2]);
 	bool uns = op_attr_flag(loop, "unsignedCmp");
 	LLVMValueRef span = LLVMBuildSub(e->b, LLVMBuildSub(e->b, ub, lb, ""), LLVMConstInt(LLVMTypeOf(lb), 1, 0), "");
-	LLVMValueRef k = uns ? LLVMBuildUDiv(e->b, span, step, "") : LLVMBuildSDiv(e->b, span, step, "");
-	k = (n & (n - 1)) == 0 ? LLVMBuildAnd(e->b, k, LLVMConstInt(LLVMTypeOf(k), (unsigned long long)n - 1, 0), "")
-			       : LLVMBuildURem(e->b, k, LLVMConstInt(LLVMTypeOf(k), (unsigned long long)n, 0), "");
-	return LLVMBuildIntCast2(e->b, k, ty_i32(e), 0, "");
+	return stage_mod(e, uns ? LLVMBuildUDiv(e->b, span, step, "") : LLVMBuildSDiv(e->b, span, step, ""), n);
 }
 
 int mma_stage_ahead(const Op *mma)

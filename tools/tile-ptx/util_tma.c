@@ -199,9 +199,9 @@ void tma_kernel_begin(E *e)
 
 /* Does a pipelined product's staging ring run on mbarriers alone? Both
  * operands by TMA: consumers then release a stage by arriving on its
- * empty barrier (every thread, after the wgmma that read it completed)
- * and the producer lane waits on it before refilling the stage, instead
- * of a bar.sync of the whole CTA every step. */
+ * empty barrier (lane 0 of each warp, after the wgmma that read it
+ * completed: tma_release) and the producer lane waits on it before
+ * refilling the stage, instead of a bar.sync of the whole CTA every step. */
 bool tma_ring(E *e, const Op *mma)
 {
 	/* opt-in (TILE_PTX_TMA_RING=1): on an H200 (2026-11-26) the bar.sync a

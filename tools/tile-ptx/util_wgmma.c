@@ -71,13 +71,14 @@ static LLVMValueRef out_of(E *e, LLVMValueRef call, int n, int i)
 	return n == 1 ? call : LLVMBuildExtractValue(e->b, call, (unsigned)i, "");
 }
 
-/* the n values of type rt (constraint cc) through an empty asm, in place:
- * their definitions come before it, their uses after */
-static void tie_through(E *e, LLVMValueRef *v, int n, LLVMTypeRef rt, char cc)
+/* the n values of type rt (constraint cc) tied through asm `text`, in
+ * place, in chunks of <= 128 operands (a second wgmma.wait_group returns
+ * at once): their definitions come before it, their uses after */
+static void tie_through(E *e, const char *text, LLVMValueRef *v, int n, LLVMTypeRef rt, char cc)
 {
 	for (int c0 = 0; c0 < n; c0 += 128) {
 		int k = n - c0 < 128 ? n - c0 : 128;
-		LLVMValueRef call = asm_many(e, "", rt, cc, k, v + c0, k, "", true);
+		LLVMValueRef call = asm_many(e, text, rt, cc, k, v + c0, k, "", true);
 		for (int i = 0; i < k; i++)
 			v[c0 + i] = out_of(e, call, k, i);
 	}
@@ -219,9 +220,9 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 	LLVMValueRef *apk = xcalloc((size_t)napk + 1, sizeof *apk);
 	for (int64_t q = 0; q < napk; q++)
 		apk[q] = pack_b32(e, A->r + q * vpr, vpr);
-	tie_through(e, regs, (int)(t->mt * nd), rt, cc);
+	tie_through(e, "", regs, (int)(t->mt * nd), rt, cc);
 	if (napk)
-		tie_through(e, apk, (int)napk, ty_i32(e), 'r');
+		tie_through(e, "", apk, (int)napk, ty_i32(e), 'r');
 	asm_plain(e, "wgmma.fence.sync.aligned;");
 	int64_t kstep = 32;                            /* bytes of K per instruction */
 	LLVMValueRef *args = xcalloc((size_t)nd + 6, sizeof *args);
@@ -252,15 +253,9 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 	 * a second wait_group returns at once); async_depth (tile-sched, a
 	 * pipelined K loop): this step's group stays in flight, the loop's
 	 * exit waits for it (mma_wgmma_drain) */
-	int64_t total = t->mt * nd;
 	bool in_flight = mma_stage_pipelined(op) && op_attr_int(op, "async_depth", 0) == 1;
-	const char *wait = in_flight ? "wgmma.wait_group.sync.aligned 1;" : "wgmma.wait_group.sync.aligned 0;";
-	for (int64_t c0 = 0; c0 < total; c0 += 128) {
-		int n = (int)(total - c0 < 128 ? total - c0 : 128);
-		LLVMValueRef call = asm_many(e, wait, rt, cc, n, regs + c0, n, "", true);
-		for (int i = 0; i < n; i++)
-			regs[c0 + i] = out_of(e, call, n, i);
-	}
+	tie_through(e, in_flight ? "wgmma.wait_group.sync.aligned 1;" : "wgmma.wait_group.sync.aligned 0;", regs,
+		    (int)(t->mt * nd), rt, cc);
 	/* a TMA ring (util_tma.c): the stage whose wgmma just completed is free
 	 * again: this step's (wait 0), or the previous step's (wait 1; none
 	 * before the first step, the loop's exit releases the last) */
@@ -288,16 +283,23 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 	sb_free(&text);
 }
 
-void mma_wgmma_drain(E *e, Op *loop)
+/* the product that leaves wgmma in flight and makes loop's result i, or NULL */
+static Op *async_product(const Op *loop, int i)
 {
 	Block *body = loop->regions[0].first;
 	Op *last = body ? body->last : NULL;
-	if (!last || last->info->code != CT_continue)
-		return;
-	for (int i = 0; i < last->noperands && i < loop->nresults; i++) {
-		const Op *p = last->operands[i]->def;
-		if (!p || (p->info->code != CT_mmaf && p->info->code != CT_mmai) || !op_attr_int(p, "async_depth", 0) ||
-		    !mma_stage_pipelined(p))
+	if (!last || last->info->code != CT_continue || i >= last->noperands || i >= loop->nresults)
+		return NULL;
+	Op *p = last->operands[i]->def;
+	return p && (p->info->code == CT_mmaf || p->info->code == CT_mmai) && op_attr_int(p, "async_depth", 0) &&
+	       mma_stage_pipelined(p) ? p : NULL;
+}
+
+void mma_wgmma_drain(E *e, Op *loop)
+{
+	for (int i = 0; i < loop->nresults; i++) {
+		Op *p = async_product(loop, i);
+		if (!p)
 			continue;
 		TV *t = get(e, loop->results[i]);
 		/* as the product passes them: 32-bit registers (f16 pairs packed) */
@@ -308,13 +310,7 @@ void mma_wgmma_drain(E *e, Op *loop)
 		for (int r = 0; r < nr; r++)
 			regs[r] = half ? pack_b32(e, t->r + per * r, 2) : t->r[r];
 		LLVMTypeRef rt = LLVMTypeOf(regs[0]);
-		char cc = rt == ty_f32(e) ? 'f' : 'r';
-		for (int c0 = 0; c0 < nr; c0 += 128) {
-			int n = nr - c0 < 128 ? nr - c0 : 128;
-			LLVMValueRef call = asm_many(e, "wgmma.wait_group.sync.aligned 0;", rt, cc, n, regs + c0, n, "", true);
-			for (int k = 0; k < n; k++)
-				regs[c0 + k] = out_of(e, call, n, k);
-		}
+		tie_through(e, "wgmma.wait_group.sync.aligned 0;", regs, nr, rt, rt == ty_f32(e) ? 'f' : 'r');
 		TV *d = tv_new(e, loop->results[i]);
 		for (int r = 0; r < nr; r++) {
 			if (half)
@@ -324,21 +320,16 @@ void mma_wgmma_drain(E *e, Op *loop)
 		}
 		set(e, loop->results[i], d);
 		free(regs);
-		if (tma_ring(e, (Op *)p))    /* the last step's stage */
-			tma_release(e, (Op *)p, mma_last_stage(e, loop, (Op *)p));
+		if (tma_ring(e, p))    /* the last step's stage */
+			tma_release(e, p, mma_last_stage(e, loop, p));
 	}
 }
 
 bool mma_wgmma_async_loop(const Op *loop)
 {
-	Block *body = loop->regions[0].first;
-	Op *last = body ? body->last : NULL;
-	for (int i = 0; last && last->info->code == CT_continue && i < last->noperands; i++) {
-		const Op *p = last->operands[i]->def;
-		if (p && (p->info->code == CT_mmaf || p->info->code == CT_mmai) && op_attr_int(p, "async_depth", 0) &&
-		    mma_stage_pipelined(p))
+	for (int i = 0; i < loop->nresults; i++)
+		if (async_product(loop, i))
 			return true;
-	}
 	return false;
 }
 
