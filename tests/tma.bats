@@ -32,6 +32,24 @@ print(d); assert d <= float(sys.argv[3])' "$1" "$2" "$3"
 	assert_success
 }
 
+# matmul_inputs SEED M,K,N,PREFIX...: for each size, integer-valued A (M x K) and
+# B (K x N) as f16 (PREFIXa16, PREFIXb16) and bf16 bits (PREFIXab, PREFIXbb), their
+# product (PREFIXref) and zeroed outputs (PREFIXc32, PREFIXcb bf16 bits, PREFIXc16), in .
+matmul_inputs() {
+	"$PY" -c 'import numpy as np, sys
+r = np.random.default_rng(int(sys.argv[1]))
+for spec in sys.argv[2:]:
+    M, K, N, s = spec.split(",")
+    M, K, N = int(M), int(K), int(N)
+    a = r.integers(-4, 5, (M, K)).astype(np.float32); b = r.integers(-4, 5, (K, N)).astype(np.float32)
+    np.save(s + "a16.npy", a.astype(np.float16)); np.save(s + "b16.npy", b.astype(np.float16))
+    np.save(s + "ab.npy", (a.view(np.uint32) >> 16).astype(np.uint16))
+    np.save(s + "bb.npy", (b.view(np.uint32) >> 16).astype(np.uint16))
+    np.save(s + "ref.npy", a @ b)
+    np.save(s + "c32.npy", np.zeros((M, N), np.float32)); np.save(s + "cb.npy", np.zeros((M, N), np.uint16))
+    np.save(s + "c16.npy", np.zeros((M, N), np.float16))' "$@"
+}
+
 mod() { case $1 in wca6jnu0) echo "$L/mm.kernels.ln8.$1.tileirbc" ;; *) echo "$L/matmul.matmul.ln6.$1.tileirbc" ;; esac; }
 
 tma_ptx() {   # tma_ptx HASH OUT [tile-ptx options]: the stages for sm_90, tile-sched --tma
@@ -103,15 +121,7 @@ PY
 @test "TMA: the copied products against numpy on tile-run (f16, bf16; 64 and 128 tiles; sizes that are and are not tile multiples), memcheck and racecheck" {
 	need_run
 	cd "$SCRATCH"
-	"$PY" -c 'import numpy as np
-r = np.random.default_rng(5)
-for M, K, N, s in [(256, 128, 256, ""), (208, 80, 144, "r")]:
-    a = r.integers(-4, 5, (M, K)).astype(np.float32); b = r.integers(-4, 5, (K, N)).astype(np.float32)
-    np.save(s + "a16.npy", a.astype(np.float16)); np.save(s + "b16.npy", b.astype(np.float16))
-    np.save(s + "ab.npy", (a.view(np.uint32) >> 16).astype(np.uint16))
-    np.save(s + "bb.npy", (b.view(np.uint32) >> 16).astype(np.uint16))
-    np.save(s + "ref.npy", a @ b)
-    np.save(s + "c32.npy", np.zeros((M, N), np.float32)); np.save(s + "cb.npy", np.zeros((M, N), np.uint16))'
+	matmul_inputs 5 256,128,256, 208,80,144,r
 	for f in $ALIGNED; do
 		tma_ptx $f k.ptx || fail "$f"
 		case $f in ickz6ktd | z9tdbcda) in=16 c=c32 ;; *) in=b c=cb ;; esac
@@ -183,15 +193,7 @@ np.save("c.npy", np.zeros((64, 64), np.float32))'
 @test "TMA: launches without shape divisibility: ragged 200x72x136 against numpy on tile-run (the copies zero-fill past the view's edges), racecheck" {
 	need_run
 	cd "$SCRATCH"
-	"$PY" -c 'import numpy as np
-r = np.random.default_rng(3)
-M, K, N = 200, 72, 136
-a = r.integers(-4, 5, (M, K)).astype(np.float32); b = r.integers(-4, 5, (K, N)).astype(np.float32)
-np.save("a16.npy", a.astype(np.float16)); np.save("b16.npy", b.astype(np.float16))
-np.save("ab.npy", (a.view(np.uint32) >> 16).astype(np.uint16)); np.save("bb.npy", (b.view(np.uint32) >> 16).astype(np.uint16))
-np.save("ref.npy", a @ b)
-np.save("c32.npy", np.zeros((M, N), np.float32)); np.save("cb.npy", np.zeros((M, N), np.uint16))
-np.save("c16.npy", np.zeros((M, N), np.float16))'
+	matmul_inputs 3 200,72,136,
 	for f in $UNALIGNED; do
 		tma_ptx $f k.ptx || fail "$f"
 		[ "$(grep -c '^// tileiras.tensormap ' k.ptx)" -eq 2 ] || fail "$f: not by TMA"
@@ -353,15 +355,7 @@ PY
 		"$SCRATCH" "$SCRATCH" "$NVBIN/ptxas" >"$tw/bin/ptxas"
 	chmod +x "$tw/bin/ptxas"
 	cd "$SCRATCH"
-	"$PY" -c 'import numpy as np
-r = np.random.default_rng(9)
-for M, K, N, s in [(256, 128, 256, ""), (200, 72, 136, "u")]:
-    a = r.integers(-4, 5, (M, K)).astype(np.float32); b = r.integers(-4, 5, (K, N)).astype(np.float32)
-    np.save(s + "a16.npy", a.astype(np.float16)); np.save(s + "b16.npy", b.astype(np.float16))
-    np.save(s + "ab.npy", (a.view(np.uint32) >> 16).astype(np.uint16)); np.save(s + "bb.npy", (b.view(np.uint32) >> 16).astype(np.uint16))
-    np.save(s + "ref.npy", a @ b)
-    np.save(s + "c32.npy", np.zeros((M, N), np.float32)); np.save(s + "cb.npy", np.zeros((M, N), np.uint16))
-    np.save(s + "c16.npy", np.zeros((M, N), np.float16))'
+	matmul_inputs 9 256,128,256, 200,72,136,u
 	local ran=0
 	for f in $ALIGNED $UNALIGNED; do
 		rm -f nv.o nv.ptx
