@@ -50,6 +50,20 @@ for spec in sys.argv[2:]:
     np.save(s + "c16.npy", np.zeros((M, N), np.float16))' "$@"
 }
 
+# nvidia_capture DIR: a private copy of NVIDIA's tileiras in DIR/bin whose ptxas keeps
+# the host object and the PTX it is given as $SCRATCH/nv.o and $SCRATCH/nv.ptx
+nvidia_capture() {
+	local R
+	R=$(dirname "$NVBIN")
+	mkdir -p "$1/bin"
+	cp "$NVBIN/tileiras" "$1/bin/"
+	ln -s "$R/lib" "$1/lib"
+	ln -s "$R/nvvm" "$1/nvvm"
+	printf '#!/bin/bash\nfor a in "$@"; do case "$a" in --nv-host=*) cp "${a#--nv-host=}" %s/nv.o;; *.ptx) cp "$a" %s/nv.ptx;; esac; done\nexec %s "$@"\n' \
+		"$SCRATCH" "$SCRATCH" "$NVBIN/ptxas" >"$1/bin/ptxas"
+	chmod +x "$1/bin/ptxas"
+}
+
 mod() { case $1 in wca6jnu0) echo "$L/mm.kernels.ln8.$1.tileirbc" ;; *) echo "$L/matmul.matmul.ln6.$1.tileirbc" ;; esac; }
 
 tma_ptx() {   # tma_ptx HASH OUT [tile-ptx options]: the stages for sm_90, tile-sched --tma
@@ -225,15 +239,8 @@ np.save("c.npy", np.zeros((64, 64), np.float32))'
 	assert_output --partial "parameter 16 differs"
 	# NVIDIA's: its tileiras with a ptxas that keeps the --nv-host object
 	require_nvidia
-	local tw="$SCRATCH/tw" R
-	R=$(dirname "$NVBIN")
-	mkdir -p "$tw/bin"
-	cp "$NVBIN/tileiras" "$tw/bin/"
-	ln -s "$R/lib" "$tw/lib"
-	ln -s "$R/nvvm" "$tw/nvvm"
-	printf '#!/bin/bash\nfor a in "$@"; do case "$a" in --nv-host=*) cp "${a#--nv-host=}" %s/nv.o;; esac; done\nexec %s "$@"\n' \
-		"$SCRATCH" "$NVBIN/ptxas" >"$tw/bin/ptxas"
-	chmod +x "$tw/bin/ptxas"
+	local tw="$SCRATCH/tw"
+	nvidia_capture "$tw"
 	for f in $ALIGNED $UNALIGNED; do
 		rm -f "$SCRATCH/nv.o"
 		env -u CUDA_HOME -u CUDA_PATH "$tw/bin/tileiras" --gpu-name sm_90 "$(mod $f)" \
@@ -345,15 +352,8 @@ PY
 	need_run
 	require_nvidia
 	command -v "${CC:-cc}" >/dev/null || skip "no C compiler"
-	local tw="$SCRATCH/tw" R
-	R=$(dirname "$NVBIN")
-	mkdir -p "$tw/bin"
-	cp "$NVBIN/tileiras" "$tw/bin/"
-	ln -s "$R/lib" "$tw/lib"
-	ln -s "$R/nvvm" "$tw/nvvm"
-	printf '#!/bin/bash\nfor a in "$@"; do case "$a" in --nv-host=*) cp "${a#--nv-host=}" %s/nv.o;; *.ptx) cp "$a" %s/nv.ptx;; esac; done\nexec %s "$@"\n' \
-		"$SCRATCH" "$SCRATCH" "$NVBIN/ptxas" >"$tw/bin/ptxas"
-	chmod +x "$tw/bin/ptxas"
+	local tw="$SCRATCH/tw"
+	nvidia_capture "$tw"
 	cd "$SCRATCH"
 	matmul_inputs 9 256,128,256, 200,72,136,u
 	local ran=0
