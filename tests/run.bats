@@ -118,14 +118,16 @@ family() {
 	assert_output --partial "NVIDIA ok 6; ours ok 6"
 }
 
-@test "check-emulator: NVIDIA's block-scaled MMA PTX (sm_100: decoded, scaled, FMA) on tile-run against numpy" {
+@test "check-emulator: NVIDIA's block-scaled MMA PTX (sm_100: decoded, scaled, FMA; sm_120: mma.sync kind::mxf8f6f4.block_scale) on tile-run against numpy" {
 	need_run
 	require_nvidia
-	# (on sm_120 NVIDIA uses mma.sync kind::mxf8f6f4.block_scale, which tile-run does not run yet)
-	run "$PY" "$ROOT/scripts/check-emulator" --bin "$BIN" --cache "$SCRATCH/nv" --targets sm_100 mm_scaled_e4m3 mm_scaled_e5m2
+	run "$PY" "$ROOT/scripts/check-emulator" --bin "$BIN" --cache "$SCRATCH/nv" --targets sm_100,sm_120 mm_scaled_e4m3 mm_scaled_e5m2
 	echo "$output" | tail -10
 	assert_success
-	assert_output --partial "NVIDIA ok 2; ours ok 2"
+	assert_output --partial "NVIDIA ok 4; ours ok 4"
+	# sm_120's is the block-scaled tensor-core instruction, not decoded FMA
+	grep -q "block_scale" "$SCRATCH"/nv/mm_scaled_e4m3.*.sm_120.ptx ||
+		fail "NVIDIA's sm_120 PTX has no block_scale mma"
 }
 
 @test "check-emulator: NVIDIA's batched MMA PTX (sm_80, sm_90) on tile-run against numpy" {

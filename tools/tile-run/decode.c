@@ -59,6 +59,7 @@ static const struct { const char *s; int cls; uint32_t v; } mods[] = {
 	{ "m16n8k16", MC_MMA, MMA_M16N8K16 }, { "m16n8k8", MC_MMA, MMA_M16N8K8 },
 	{ "m16n8k32", MC_MMA, MMA_M16N8K32 }, { "m8n8k4", MC_MMA, MMA_M8N8K4 },
 	{ "row", MC_MMA, 0 }, { "col", MC_MMA, 0 },
+	{ "kind::mxf8f6f4", MC_FLAG, F_KIND_MX }, { "block_scale", MC_FLAG, F_BSCALE }, { "scale_vec::1X", MC_MMA, 0 },
 	{ "finite", MC_TESTP, 1 }, { "infinite", MC_TESTP, 2 }, { "number", MC_TESTP, 3 },
 	{ "notanumber", MC_TESTP, 4 }, { "normal", MC_TESTP, 5 }, { "subnormal", MC_TESTP, 6 },
 	/* ordering, scopes, cache and proxy hints: no effect on a sequential machine */
@@ -538,7 +539,7 @@ int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, in
 	if (op == OP_WGMMA || op == OP_MBARRIER ||
 	    (op == OP_CP && (strstr(opcode, ".bulk") || strstr(opcode, ".mbarrier"))))
 		return decode_async(dc, in, opcode, parts, np, ops, nops);
-	int types[4] = { 0 }, nty = 0;
+	int types[5] = { 0 }, nty = 0;
 	int aop = 0, logic = 0, vote = 0, bar = 0, cp = 0;
 	bool shape_m8n8 = false;
 	int mma_k = 0;
@@ -546,7 +547,7 @@ int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, in
 		const char *s = parts[k];
 		int ty = type_from_name(s);
 		if (ty) {
-			if (nty == (op == OP_MMA ? 4 : 3))
+			if (nty == (op == OP_MMA ? 5 : 3))
 				return bad(dc, "too many types in '%s'%s", opcode, ""), -1;
 			types[nty++] = ty;
 			continue;
@@ -596,6 +597,8 @@ int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, in
 		case MC_IGNORE: break;
 		}
 	}
+	if ((in->flags & (F_BSCALE | F_KIND_MX)) && op != OP_MMA)
+		return bad(dc, "unsupported modifier in '%s'%s", opcode, ""), -1;
 	if (op == OP_SETP || op == OP_SET) {
 		in->boolop = (uint8_t)logic;
 	} else if (op == OP_ATOM || op == OP_RED || op == OP_REDUX) {
@@ -635,8 +638,13 @@ int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, in
 		/* mma.sync.aligned.SHAPE.row.col[.satfinite].D.A.B.C (exec_mma.c):
 		 * in->ty the A type, cmp the B type, ty2 the D (= C) type, mode the shape */
 		int na, nb, nc;
-		if (!mma_k || nty != 4 || types[0] != types[3] ||
-		    !mma_regs(mma_k, types[1], types[2], types[0], &na, &nb, &nc) || !need(dc, nops, 4, 4, opcode))
+		/* block-scaled (sm_120a): .kind::mxf8f6f4.block_scale[.scale_vec::1X] ... .ue8m0 and
+		 * four more operands: scale-a-data, {byte-id-a, thread-id-a}, scale-b-data, {byte-id-b, thread-id-b} */
+		bool bs = in->flags & F_BSCALE;
+		bool f8 = types[1] == TY_E4M3 || types[1] == TY_E5M2;
+		if (!mma_k || nty != (bs ? 5 : 4) || types[0] != types[3] || (bs && (types[4] != TY_UE8M0 || !f8 ||
+		    types[0] != TY_F32 || mma_k != MMA_M16N8K32)) || (bs != !!(in->flags & F_KIND_MX)) ||
+		    !mma_regs(mma_k, types[1], types[2], types[0], &na, &nb, &nc) || !need(dc, nops, bs ? 8 : 4, bs ? 8 : 4, opcode))
 			return bad(dc, "unsupported mma shape or types: '%s'%s", opcode, ""), -1;
 		in->ty = (uint8_t)types[1];
 		in->cmp = (uint8_t)types[2];
@@ -647,8 +655,15 @@ int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, in
 		if (!vec_or_reg(dc, &ops[0], true, rty, in->d, nc) || !vec_or_reg(dc, &ops[1], false, oty, in->s, na) ||
 		    !vec_or_reg(dc, &ops[2], false, oty, in->s + na, nb) || !vec_or_reg(dc, &ops[3], false, rty, in->s + na + nb, nc))
 			return -1;
+		int ns = na + nb + nc;
+		for (int g = 0; bs && g < 2; g++) {     /* scale data, then its {byte-id, thread-id} */
+			if (!vec_or_reg(dc, &ops[4 + 2 * g], false, TY_B32, in->s + ns, 1) ||
+			    !vec_or_reg(dc, &ops[5 + 2 * g], false, TY_B16, in->s + ns + 1, 2))
+				return -1;
+			ns += 3;
+		}
 		in->nd = (uint8_t)nc;
-		in->ns = (uint8_t)(na + nb + nc);
+		in->ns = (uint8_t)ns;
 		return 0;
 	}
 	if (op == OP_CVT) {

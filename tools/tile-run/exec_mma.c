@@ -20,7 +20,17 @@
  * summed in double in k order, rounded once to the D type (the tensor
  * core's internal rounding is not modelled: a few ulps of f32 at most
  * here); f64: fma in k order. Integers: exact, .satfinite clamps to s32
- * (else wraps). tf32 operands: the low 13 bits are ignored. */
+ * (else wraps). tf32 operands: the low 13 bits are ignored.
+ *
+ * Block scaling (sm_120a: .kind::mxf8f6f4.block_scale.scale_vec::1X
+ * .m16n8k32 e4m3/e5m2 -> f32, .ue8m0 scales; PTX ISA "Block Scaling for
+ * mma.sync"): D = (A * scale_A)(B * scale_B) + C, scale_A M x 1 and
+ * scale_B 1 x N, one ue8m0 byte (2^(e-127), 0xff NaN) each, taken from the
+ * scale-data registers by the {byte-id, thread-id} selectors: A's row r
+ * from lane 4*(r%8) + 2*thread-id + r/8, B's column n from lane 4*n +
+ * thread-id, byte byte-id of the register. This lane assignment is
+ * confirmed by NVIDIA's own sm_120 PTX of tests/mma/mm_scaled_* matching
+ * numpy on tile-run (scripts/check-emulator; tests/run.bats). */
 #include <math.h>
 #include "exec.h"
 
@@ -158,6 +168,28 @@ void mma_resolve(Cta *c, Thread **L, const Insn *in)
 		for (int i = 0; i < ec; i++) {
 			c_pos(shape, t, i, &r, &col);
 			C[r][col] = dty == TY_S32 ? (double)(int32_t)R[in->s[na + nb + i]] : elem(R, in->s + na + nb, dty, i);
+		}
+	}
+	if (in->flags & F_BSCALE) {
+		/* operands after C: scale-a-data, byte-id-a, thread-id-a, scale-b-data, byte-id-b, thread-id-b */
+		const int32_t *sel = in->s + na + nb + nc;
+		uint64_t ba = L[0]->R[sel[1]], ta = L[0]->R[sel[2]], bb = L[0]->R[sel[4]], tb = L[0]->R[sel[5]];
+		if (ba > 3 || bb > 3 || ta > 1 || tb > 3) {
+			fault(&c->th[0], in, "mma.sync block_scale selector out of range (byte-id %d/%d, thread-id %d/%d)",
+			      (int)ba, (int)bb, (int)ta, (int)tb);
+			return;
+		}
+		for (int r = 0; r < s->m; r++) {
+			uint32_t e = (uint32_t)(L[4 * (r % 8) + 2 * ta + r / 8]->R[sel[0]] >> (8 * ba)) & 0xff;
+			double f = small_to_double(e, TY_UE8M0);
+			for (int k = 0; k < s->k; k++)
+				A[r][k] *= f;
+		}
+		for (int n = 0; n < s->n; n++) {
+			uint32_t e = (uint32_t)(L[4 * n + tb]->R[sel[3]] >> (8 * bb)) & 0xff;
+			double f = small_to_double(e, TY_UE8M0);
+			for (int k = 0; k < s->k; k++)
+				B[k][n] *= f;
 		}
 	}
 	for (int t = 0; t < 32; t++) {

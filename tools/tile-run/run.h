@@ -100,10 +100,12 @@ enum {
 	F_ZFILL = 1 << 22,      /* cp.async with a src-size operand */
 	F_UNI = 1 << 23,
 	F_TRANS = 1 << 24,      /* ldmatrix/stmatrix .trans */
+	F_BSCALE = 1 << 25,     /* mma.sync .block_scale */
+	F_KIND_MX = 1 << 26,    /* mma.sync .kind::mxf8f6f4 */
 };
 
 #define MAX_DST 4
-#define MAX_SRC 10      /* mma.sync: 4 + 2 + 4 */
+#define MAX_SRC 16      /* mma.sync: 4 + 2 + 4, block-scaled + scale A, byte, thread, scale B, byte, thread */
 
 typedef struct Insn {
 	uint16_t op;
