@@ -1,5 +1,6 @@
 /* mma.c: warp-level MMA atoms, tilings and fragment layouts (mma.h). */
 #include "mma.h"
+#include "opinfo.h"
 
 #define UNPAREN(...) __VA_ARGS__
 #define FRAG(n, sh, dr, dc, qr, qc, gr, gc) \
@@ -243,4 +244,47 @@ int64_t mma_stage_budget(int sm)
 int64_t mma_stage_limit(int sm)
 {
 	return sm == 90 ? 227 * 1024 : 48 * 1024;
+}
+
+bool mma_is_product(const Op *op)
+{
+	int c = op->info->code;
+	return c == CT_mmaf || c == CT_mmai || c == CT_mmaf_scaled;
+}
+
+static bool f8(const Type *t) { return scalar(t, SC_F8E4M3FN) || scalar(t, SC_F8E5M2); }
+
+bool mma_block_scaled_ok(const Op *op, int sm)
+{
+	if (op->info->code != CT_mmaf_scaled || op->noperands != 5 || (sm != 120 && sm != 121))
+		return false;
+	const Type *x = op->operands[0]->type, *y = op->operands[1]->type, *c = op->operands[2]->type;
+	const Type *xs = op->operands[3]->type, *ys = op->operands[4]->type;
+	if (x->kind != TY_TILE || y->kind != TY_TILE || c->kind != TY_TILE || xs->kind != TY_TILE || ys->kind != TY_TILE ||
+	    x->rank != 2 || y->rank != 2 || c->rank != 2 || xs->rank != 2 || ys->rank != 2)
+		return false;
+	if (!f8(x->elem) || !f8(y->elem) || !scalar(c->elem, SC_F32) || !scalar(xs->elem, SC_F8E8M0FNU) ||
+	    !scalar(ys->elem, SC_F8E8M0FNU))
+		return false;
+	int64_t m = x->shape[0], k = x->shape[1], n = y->shape[1];
+	const MmaAtom *a = &mma_atoms[MMA_M16N8K32];
+	return pow2(m) && pow2(n) && pow2(k) && m >= a->m && n >= a->n && k >= a->k && xs->shape[1] * a->k == k &&
+	       ys->shape[0] * a->k == k && xs->shape[0] == m && ys->shape[1] == n;
+}
+
+void mma_layout_scale_a(const MmaTiling *t, Layout *l)
+{
+	int64_t ks = t->kt;
+	layout_init(l);
+	add(l, 2, (int64_t[]){ t->kt, t->mt }, (int64_t[]){ 1, t->atom->m * ks });
+	add(l, 3, (int64_t[]){ 2, 2, 8 }, (int64_t[]){ 8 * ks, 0, ks });
+	add(l, 3, (int64_t[]){ t->wm, t->wn, t->wrep }, (int64_t[]){ t->m / t->wm * ks, 0, 0 });
+}
+
+void mma_layout_scale_b(const MmaTiling *t, Layout *l)
+{
+	layout_init(l);
+	add(l, 2, (int64_t[]){ t->kt, t->nt }, (int64_t[]){ t->n, t->atom->n });
+	add(l, 2, (int64_t[]){ 4, 8 }, (int64_t[]){ 0, 1 });
+	add(l, 3, (int64_t[]){ t->wm, t->wn, t->wrep }, (int64_t[]){ 0, t->n / t->wn, 0 });
 }

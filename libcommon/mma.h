@@ -107,6 +107,31 @@ bool mma_stage_as_is(const MmaTiling *t, int k, const Type *el);
  * A and transposed B min(128, K * eb), MN-major B min(128, n * eb) */
 int mma_wgmma_stage_w(const MmaTiling *t, int k, const Type *el);
 
+/* A tile product: mmaf, mmai, or an mmaf_scaled the lower stages kept
+ * for the block-scaled mma.sync (operands x, y, acc, x_scale, y_scale:
+ * the first three as mmaf's). */
+bool mma_is_product(const Op *op);
+/* Whether mmaf_scaled op runs as block-scaled mma.sync on target sm
+ * (tile-lower keeps it then, else rewrites it to decoded f32 operands):
+ * sm_120/sm_121 (sm_120a/sm_121a: mma.sync.aligned.kind::mxf8f6f4
+ * .block_scale.scale_vec::1X.m16n8k32 ... .f32.{e4m3,e5m2}.{e4m3,e5m2}.f32
+ * .ue8m0, NVIDIA's choice there), e4m3/e5m2 operands, f8E8M0FNU scales
+ * with a block of 32 (one scale per row of A and column of B per
+ * instruction), an f32 accumulator of rank 2, M, N, K powers of two of at
+ * least the atom's 16 x 8 x 32. */
+bool mma_block_scaled_ok(const Op *op, int sm);
+/* The register layouts of a block-scaled product's scales (tiling t of
+ * the m16n8k32 atom, one scale per K atom): x_scale [M, K/32] and y_scale
+ * [K/32, N], register ki + kt*mi (ki + kt*ni) holding the scale of atom
+ * (mi, ki) (of (ni, ki)) in the lanes the instruction reads it from with
+ * selectors {byte-id 0, thread-id 0} (tile-run's exec_mma.c, checked on
+ * NVIDIA's PTX): A's row g from lane 4g, row g+8 from lane 4g+1; B's
+ * column g from lane 4g. The other lanes hold copies (stride 0):
+ *   SA  V (kt:1, mt:16*Ks)   L (2:8*Ks, 2:0, 8:Ks)   W (wm:(M/wm)*Ks, wn:0, wrep:0)
+ *   SB  V (kt:N, nt:8)       L (4:0, 8:1)            W (wm:0, wn:N/wn, wrep:0) */
+void mma_layout_scale_a(const MmaTiling *t, Layout *out);
+void mma_layout_scale_b(const MmaTiling *t, Layout *out);
+
 void mma_layout_a(const MmaTiling *t, Layout *out);
 void mma_layout_b(const MmaTiling *t, Layout *out);
 void mma_layout_c(const MmaTiling *t, Layout *out);

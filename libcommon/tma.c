@@ -24,7 +24,7 @@ Op *tma_product_of(const Op *ld, int *k)
 {
 	for (Op *x = ld->next; x; x = x->next)
 		for (int i = 0; i < 2 && i < x->noperands; i++)
-			if (x->operands[i] == ld->results[0] && (x->info->code == CT_mmaf || x->info->code == CT_mmai)) {
+			if (x->operands[i] == ld->results[0] && mma_is_product(x)) {
 				*k = i;
 				return x;
 			}

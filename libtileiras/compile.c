@@ -62,12 +62,12 @@ static int read_stage(TileirasProgram *p, Module **out)
 static int lower_stage(TileirasProgram *p, Module *m)
 {
 	diag_tool = "tile-lower";
-	if (verify_cuda_tile(m) || lower_to_aa(m))
+	const Target *t = tool_pick_target(m, p->gpu_name);
+	if (!t || verify_cuda_tile(m) || lower_to_aa(m, t))
 		return TILEIRAS_ERROR_COMPILE;
 	if (stage_check(m))
 		ice("tile-lower produced invalid nv_tileaa IR (see above)");
-	const Target *t = tool_pick_target(m, p->gpu_name);
-	if (!t || lower_to_as(m, t))
+	if (lower_to_as(m, t))
 		return TILEIRAS_ERROR_COMPILE;
 	if (stage_check(m))
 		ice("tile-lower produced invalid nv_tileas IR (see above)");

@@ -106,23 +106,44 @@ MM="$CORPUS/13.4/matmul.tileirbc"
 	check bmm_i8 sm_90 'mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32' 8
 }
 
-@test "mma: mmaf_scaled compiles on sm_100/sm_120 (decoded, scaled f32 operands, FMA in K chunks of 16, no spills) and is refused below as NVIDIA's (exit 5)" {
+@test "mma: mmaf_scaled on sm_120/sm_121 is mma.sync kind::mxf8f6f4.block_scale (as NVIDIA's), on sm_100 decoded f32 operands by FMA in K chunks of 16; no spills; refused below as NVIDIA's (exit 5)" {
 	require_ptxas
-	for g in sm_100 sm_120; do
-		tileiras --gpu-name $g --emit=ptx -o "$SCRATCH/s.ptx" "$BATS_TEST_DIRNAME/mma/mm_scaled_e4m3.tileirbc"
-		grep -q "fma.rn.f32" "$SCRATCH/s.ptx"
-		# the f32 product over K = 64 as four K chunks of 16 (tile-lower fma_mma.c): no spills at 4 warps
-		[ "$(tile-read "$BATS_TEST_DIRNAME/mma/mm_scaled_e4m3.tileirbc" | tile-lower --gpu-name=$g --emit=text | grep -c 'cuda_tile.mmaf ')" -eq 4 ] ||
-			fail "$g: not 4 chunked products"
+	M="$BATS_TEST_DIRNAME/mma/mm_scaled_e4m3.tileirbc"
+	for g in sm_120 sm_121; do
+		tileiras --gpu-name $g --emit=ptx -o "$SCRATCH/s.ptx" "$M"
+		grep -q "^\.target ${g}a" "$SCRATCH/s.ptx" || fail "$g: $(grep '^.target' "$SCRATCH/s.ptx")"
+		# 32x32x64 tiles at 4 warps: one 16x8 atom a warp x two K atoms (one ue8m0 scale per row/column each)
+		[ "$(grep -c 'mma.sync.aligned.kind::mxf8f6f4.block_scale.scale_vec::1X.m16n8k32.row.col.f32.e4m3.e4m3.f32.ue8m0' "$SCRATCH/s.ptx")" -eq 4 ] ||
+			fail "$g: not 4 block-scaled mma.sync"
+		if grep -q "fma.rn.f32" "$SCRATCH/s.ptx"; then fail "$g: decoded FMA product"; fi
+		[ "$(tile-read "$M" | tile-lower --gpu-name=$g --emit=text | grep -c 'cuda_tile.mmaf_scaled ')" -eq 1 ] ||
+			fail "$g: mmaf_scaled not kept"
 		ptxas -arch=${g}a -v "$SCRATCH/s.ptx" -o "$SCRATCH/s.o" 2>"$SCRATCH/v" || fail "$g: ptxas"
 		if grep -E '[1-9][0-9]* bytes spill' "$SCRATCH/v"; then fail "$g: spills"; fi
 		tileiras --gpu-name $g -o "$SCRATCH/s.cubin" "$BATS_TEST_DIRNAME/mma/mm_scaled_e5m2.tileirbc"
 	done
+	tileiras --gpu-name sm_100 --emit=ptx -o "$SCRATCH/s.ptx" "$M"
+	grep -q "fma.rn.f32" "$SCRATCH/s.ptx"
+	if grep -q "block_scale" "$SCRATCH/s.ptx"; then fail "sm_100: block_scale"; fi
+	# the f32 product over K = 64 as four K chunks of 16 (tile-lower fma_mma.c): no spills at 4 warps
+	[ "$(tile-read "$M" | tile-lower --gpu-name=sm_100 --emit=text | grep -c 'cuda_tile.mmaf ')" -eq 4 ] ||
+		fail "sm_100: not 4 chunked products"
+	ptxas -arch=sm_100a -v "$SCRATCH/s.ptx" -o "$SCRATCH/s.o" 2>"$SCRATCH/v" || fail "sm_100: ptxas"
+	if grep -E '[1-9][0-9]* bytes spill' "$SCRATCH/v"; then fail "sm_100: spills"; fi
 	for g in sm_80 sm_90; do
-		run tileiras --gpu-name $g -o "$SCRATCH/x.cubin" "$BATS_TEST_DIRNAME/mma/mm_scaled_e4m3.tileirbc"
+		run tileiras --gpu-name $g -o "$SCRATCH/x.cubin" "$M"
 		assert_failure 5
 		assert_output --partial "is not supported on $g"
 	done
+}
+
+@test "mma: a hand-written block-scaled product on a target without one is the input's error (tile-ptx exit 1, located), not an internal one" {
+	tile-read "$BATS_TEST_DIRNAME/mma/mm_scaled_e4m3.tileirbc" | tile-lower --gpu-name=sm_120 | tile-sched >"$SCRATCH/s.json"
+	sed 's/"sm_120"/"sm_100"/' "$SCRATCH/s.json" >"$SCRATCH/s100.json"
+	run tile-ptx --gpu-name=sm_100 "$SCRATCH/s100.json"
+	assert_failure 1
+	assert_output --partial "no block-scaled MMA for this product on sm_100"
+	assert_output --partial 'loc("'
 }
 
 @test "mma: an accumulator of more than 64 registers a thread at 4 warps gets 8 warps: 128x128 f16/bf16 launch matmuls without spills, right on tile-run" {

@@ -13,7 +13,7 @@
 #include "target.h"
 #include "opinfo.h"
 
-int lower_to_aa(Module *m);
+int lower_to_aa(Module *m, const Target *t);
 int lower_to_as(Module *m, const Target *t);
 
 /* lower_ops.c: atomics and the views that lower to pointer tiles (strided,
@@ -28,7 +28,8 @@ Value *lower_emit1(Module *m, Op *at, enum OpCode code, int n, Value **ops, cons
 Op *lower_product_like(Module *m, Op *op, Value *const ops[3]);
 /* fma_mma.c: an f32 (FMA) mmaf over K > 16 as a chain of products over K chunks of 16 */
 Value *lower_fma_chunks(Module *m, Op *fn, Op *op);     /* the value that replaces op's result */
-/* scaled_mma.c: mmaf_scaled as decoded, scaled f32 operands of an mmaf */
+/* scaled_mma.c: mmaf_scaled as decoded, scaled f32 operands of an mmaf
+ * (where the target has no block-scaled MMA for it: libcommon mma_block_scaled_ok) */
 bool lower_scaled_mma(Module *m, Op *fn, Op *op);
 bool lower_is_pointer_view(Value *v);
 bool lower_pointer_view_mem(Module *m, Op *fn, Op *op);

@@ -47,10 +47,13 @@ static int run(ToolRun *r)
 	Module *m = r->in;
 	r->out = m;
 	r->in = NULL;
+	const Target *t = tool_pick_target(m, opts.gpu);
+	if (!t)
+		return EXIT_INPUT;
 	if (strcmp(m->stage, "cuda_tile") == 0) {
 		if (verify_cuda_tile(m))
 			return EXIT_INPUT;
-		if (lower_to_aa(m))
+		if (lower_to_aa(m, t))
 			return EXIT_INPUT;
 		if (stage_check(m))
 			ice("tile-lower produced invalid nv_tileaa IR (see above)");
@@ -59,9 +62,6 @@ static int run(ToolRun *r)
 	}
 	if (opts.stop_at && strcmp(opts.stop_at, "nv_tileaa") == 0)
 		return EXIT_OK;
-	const Target *t = tool_pick_target(m, opts.gpu);
-	if (!t)
-		return EXIT_INPUT;
 	if (lower_to_as(m, t))
 		return EXIT_INPUT;
 	if (stage_check(m))

@@ -9,6 +9,7 @@
  * queries become arithmetic on the memref's sizes. */
 #include <string.h>
 #include "lower.h"
+#include "mma.h"
 #include "opinfo.h"
 #include "irutil.h"
 #include "diag.h"
@@ -289,6 +290,7 @@ static bool lower_shape_query(Module *m, Op *op, Op *fn)
 
 typedef struct L {
 	Module *m;
+	const Target *target;
 	Op *fn;
 	int errors;
 	Op **views;      /* partition views to delete at the end */
@@ -332,8 +334,9 @@ static void lower_op(L *l, Op *op)
 		else
 			lower_fma_chunks(m, l->fn, op);
 		break;
-	case CT_mmaf_scaled:
-		ok = lower_scaled_mma(m, l->fn, op);
+	case CT_mmaf_scaled:     /* kept for the block-scaled mma.sync where the target has it */
+		if (!mma_block_scaled_ok(op, l->target->sm))
+			ok = lower_scaled_mma(m, l->fn, op);
 		break;
 	case CT_atomic_rmw_tko: case CT_atomic_cas_tko: case CT_atomic_red_view_tko:
 		ok = lower_atomic(m, l->fn, op);
@@ -396,9 +399,9 @@ static int drop_views(Op *op, void *ctx)
 	return 0;
 }
 
-int lower_to_aa(Module *m)
+int lower_to_aa(Module *m, const Target *t)
 {
-	L l = { .m = m };
+	L l = { .m = m, .target = t };
 	FOR_EACH_OP(fn, &m->body) {
 		if (fn->info->code == CT_global)
 			continue;        /* globals stay as they are (tile-ptx defines them) */

@@ -62,9 +62,11 @@ static char cons_of(LLVMValueRef v)
 	return k == LLVMDoubleTypeKind ? 'd' : k == LLVMFloatTypeKind ? 'f' : 'r';
 }
 
-/* one mma.sync: d (nd registers of c's types) = a * b + c */
+/* one mma.sync: d (nd registers of c's types) = a * b + c; with scales
+ * (sc: scale-a-data, scale-b-data, 32-bit) the block-scaled form's
+ * operands after c, each with the selectors {byte-id 0, thread-id 0} */
 static void mma_sync(E *e, const char *text, LLVMValueRef *a, int na, LLVMValueRef *b, int nb, LLVMValueRef *c,
-		     int nc, LLVMValueRef *d)
+		     int nc, const LLVMValueRef *sc, LLVMValueRef *d)
 {
 	LLVMTypeRef rt[MAXR], pt[3 * MAXR];
 	LLVMValueRef args[3 * MAXR];
@@ -86,7 +88,14 @@ static void mma_sync(E *e, const char *text, LLVMValueRef *a, int na, LLVMValueR
 			tl += snprintf(asmtext + tl, sizeof asmtext - (size_t)tl, "%s$%d", i ? "," : "", nc + n);
 		}
 	}
-	snprintf(asmtext + tl, sizeof asmtext - (size_t)tl, "};");
+	tl += snprintf(asmtext + tl, sizeof asmtext - (size_t)tl, "}");
+	for (int i = 0; sc && i < 2; i++, n++) {
+		args[n] = sc[i];
+		pt[n] = LLVMTypeOf(args[n]);
+		cl += snprintf(cons + cl, sizeof cons - (size_t)cl, ",r");
+		tl += snprintf(asmtext + tl, sizeof asmtext - (size_t)tl, ", {$%d}, {0, 0}", nc + n);
+	}
+	snprintf(asmtext + tl, sizeof asmtext - (size_t)tl, ";");
 	LLVMTypeRef ret = nc == 1 ? rt[0] : LLVMStructTypeInContext(e->ctx, rt, (unsigned)nc, 0);
 	LLVMTypeRef ft = LLVMFunctionType(ret, pt, (unsigned)n, 0);
 	LLVMValueRef f = LLVMGetInlineAsm(ft, asmtext, strlen(asmtext), cons, strlen(cons), 0, 0,
@@ -150,6 +159,14 @@ void emit_mma(E *e, Op *op)
 		unsupported(e, op, "a batched (rank-3) product");
 		return;
 	}
+	bool scaled = op->info->code == CT_mmaf_scaled;
+	if (scaled && !mma_block_scaled_ok(op, e->o->target->sm)) {
+		/* tile-lower rewrites the others: a hand-written IR's error, not ours */
+		diag_error(op->loc, "'%s' op: no block-scaled MMA for this product on %s", op->info->name,
+			   e->o->target->name);
+		e->errors++;
+		return;
+	}
 	const MmaAtom *atom = mma_atom_for(ea, ec, e->o->target->sm);
 	if (!atom) {
 		char what[160];
@@ -192,12 +209,26 @@ void emit_mma(E *e, Op *op)
 	check_layout(op->operands[2], &lc);
 	check_layout(op->results[0], &lc);
 	int na = mma_frag_values(&atom->a), nb = mma_frag_values(&atom->b), nc = mma_frag_values(&atom->c);
-	char text[160];
-	snprintf(text, sizeof text, "mma.sync.aligned.m%dn%dk%d.row.col%s.%s.%s.%s.%s", atom->m, atom->n, atom->k,
-		 ec->scalar == SC_I32 ? ".satfinite" : "", ptx_type(op, ec, 2), ptx_type(op, ea, 0), ptx_type(op, ea, 1),
-		 ptx_type(op, ec, 2));
+	char text[200];
+	if (scaled) {
+		Layout lsa, lsb;
+		mma_layout_scale_a(&t, &lsa);
+		mma_layout_scale_b(&t, &lsb);
+		check_layout(op->operands[3], &lsa);
+		check_layout(op->operands[4], &lsb);
+		/* sm_120a / sm_121a, PTX 8.7 */
+		need_ptx(e, 87);
+		LLVMAddNamedMetadataOperand(e->mod, "tileiras.arch",
+					    LLVMMetadataAsValue(e->ctx, LLVMMDNodeInContext2(e->ctx, NULL, 0)));
+		snprintf(text, sizeof text, "mma.sync.aligned.kind::mxf8f6f4.block_scale.scale_vec::1X.m%dn%dk%d.row.col.f32.%s.%s.f32.ue8m0",
+			 atom->m, atom->n, atom->k, ptx_type(op, ea, 0), ptx_type(op, tile_elem(tb), 1));
+	} else {
+		snprintf(text, sizeof text, "mma.sync.aligned.m%dn%dk%d.row.col%s.%s.%s.%s.%s", atom->m, atom->n, atom->k,
+			 ec->scalar == SC_I32 ? ".satfinite" : "", ptx_type(op, ec, 2), ptx_type(op, ea, 0),
+			 ptx_type(op, ea, 1), ptx_type(op, ec, 2));
+	}
 	bool f8 = ea->scalar == SC_F8E4M3FN || ea->scalar == SC_F8E5M2;
-	if ((atom->id != MMA_FMA && e->o->target->sm < 80) || f8) {
+	if (((atom->id != MMA_FMA && e->o->target->sm < 80) || f8) && !scaled) {
 		/* mma.sync m16n8k8 is PTX 6.5, the sm_75 default older; e4m3/e5m2 with
 		 * an f32 D is PTX 8.4, with an f16 D 8.7 (backend.c reads this) */
 		need_ptx(e, f8 ? (ec->scalar == SC_F16 ? 87 : 84) : 65);
@@ -205,6 +236,7 @@ void emit_mma(E *e, Op *op)
 	bool half_acc = ec->scalar == SC_F16;
 	int pa = per_reg(ea);
 	TV *A = get(e, op->operands[0]), *B = get(e, op->operands[1]), *C = get(e, op->operands[2]);
+	TV *SA = scaled ? get(e, op->operands[3]) : NULL, *SB = scaled ? get(e, op->operands[4]) : NULL;
 	LLVMValueRef *ar0 = A->r, *br0 = B->r, *fa = NULL, *fb = NULL, bbase = NULL, buf = NULL;
 	Layout lbt = lb;
 	bool btrans = mma_stage_as_is(&t, 1, ea);     /* 16-bit: ldmatrix.trans from K x N */
@@ -266,7 +298,13 @@ void emit_mma(E *e, Op *op)
 				int ncr = half_acc ? nc / 2 : nc;
 				for (int j = 0; j < ncr; j++)
 					c[j] = half_acc ? pack_b32(e, acc + 2 * j, 2) : acc[j];
-				mma_sync(e, text, a, na / pa, b, nb / pa, c, ncr, d);
+				LLVMValueRef sc[2];
+				if (scaled) {
+					LLVMTypeRef i32 = LLVMInt32TypeInContext(e->ctx);
+					sc[0] = LLVMBuildZExt(e->b, SA->r[ki + t.kt * mi], i32, "");
+					sc[1] = LLVMBuildZExt(e->b, SB->r[ki + t.kt * ni], i32, "");
+				}
+				mma_sync(e, text, a, na / pa, b, nb / pa, c, ncr, scaled ? sc : NULL, d);
 				for (int j = 0; j < ncr; j++) {
 					if (!half_acc) {
 						acc[j] = d[j];

@@ -54,7 +54,7 @@
 /* one stage: A, then B at mma_stage_b_offset */
 static int64_t stage_bytes(Op *op)
 {
-	if ((op->info->code != CT_mmaf && op->info->code != CT_mmai) ||
+	if (!mma_is_product(op) ||
 	    (!op_attr_flag(op, "via_ldmatrix") && !op_attr_flag(op, "via_wgmma")))
 		return 0;
 	int eb = elem_bytes(tile_elem(op->operands[0]->type));

@@ -291,7 +291,7 @@ static Op *async_product(const Op *loop, int i)
 	if (!last || last->info->code != CT_continue || i >= last->noperands || i >= loop->nresults)
 		return NULL;
 	Op *p = last->operands[i]->def;
-	return p && (p->info->code == CT_mmaf || p->info->code == CT_mmai) && op_attr_int(p, "async_depth", 0) &&
+	return p && mma_is_product(p) && op_attr_int(p, "async_depth", 0) &&
 	       mma_stage_pipelined(p) ? p : NULL;
 }
 

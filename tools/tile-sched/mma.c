@@ -178,7 +178,7 @@ static bool made_inside(const Op *op, const Value *v)
 
 static int count_mma(Op *op, void *ctx)
 {
-	*(int *)ctx += op->info->code == CT_mmaf || op->info->code == CT_mmai;
+	*(int *)ctx += mma_is_product(op);
 	return 0;
 }
 
@@ -276,6 +276,29 @@ static void fix_acc(F *f, Op *op, const MmaTiling *t)
 	}
 }
 
+/* operand k of product op in its fragment layout (A, B; a block-scaled
+ * product's scales 3, 4: libcommon mma.h), through a convert_layout */
+static void to_layout(F *f, Op *op, int k, const MmaTiling *t)
+{
+	Layout want;
+	if (k == 0)
+		mma_layout_a(t, &want);
+	else if (k == 1)
+		mma_layout_b(t, &want);
+	else if (k == 3)
+		mma_layout_scale_a(t, &want);
+	else
+		mma_layout_scale_b(t, &want);
+	Value *src = op->operands[k];
+	if (src->lay && layout_equal(src->lay, &want))
+		return;
+	const Type *ty = src->type;
+	Op *cv = op_build(f->m, AS_convert_layout, 1, &src, 1, &ty, op->loc);
+	set_layout(f->m, cv->results[0], &want);
+	op_insert_before(op, cv);
+	op->operands[k] = cv->results[0];
+}
+
 void mma_fix(F *f)
 {
 	for (int i = 0; i < f->nmmas; i++) {
@@ -284,6 +307,9 @@ void mma_fix(F *f)
 		if (!tiling_of(f, op, &t))
 			continue;
 		fix_acc(f, op, &t);
+		if (op->info->code == CT_mmaf_scaled)
+			for (int k = 3; k < 5; k++)
+				to_layout(f, op, k, &t);
 		bool wg = t.wg, ldsm = !wg && mma_ldmatrix_ok(t.atom, tile_elem(op->operands[0]->type), target_sm(f));
 		if (wg || ldsm) {
 			op_set_attr(f->m, op, wg ? "via_wgmma" : "via_ldmatrix", attr_bool(f->m, true));
@@ -294,21 +320,8 @@ void mma_fix(F *f)
 				pipeline(f, op);
 			continue;
 		}
-		for (int k = 0; k < 2; k++) {
-			Layout want;
-			if (k == 0)
-				mma_layout_a(&t, &want);
-			else
-				mma_layout_b(&t, &want);
-			Value *src = op->operands[k];
-			if (src->lay && layout_equal(src->lay, &want))
-				continue;
-			const Type *ty = src->type;
-			Op *cv = op_build(f->m, AS_convert_layout, 1, &src, 1, &ty, op->loc);
-			set_layout(f->m, cv->results[0], &want);
-			op_insert_before(op, cv);
-			op->operands[k] = cv->results[0];
-		}
+		for (int k = 0; k < 2; k++)
+			to_layout(f, op, k, &t);
 	}
 	free(f->mmas);
 }

@@ -21,6 +21,7 @@
 #include "opinfo.h"
 #include "irutil.h"
 #include "layout.h"
+#include "mma.h"
 #include "diag.h"
 #include "sched_int.h"
 #include "xalloc.h"
@@ -86,7 +87,7 @@ static int constrain(Op *op, void *ctx)
 	case CT_broadcast:
 		f->bcasts[f->nbcasts++] = op;
 		break;
-	case CT_mmaf: case CT_mmai:
+	case CT_mmaf: case CT_mmai: case CT_mmaf_scaled:
 		mma_constrain(f, op);     /* mma.c */
 		break;
 	case CT_for: {
@@ -333,7 +334,7 @@ static int one_element(Op *op, void *ctx)
 static int largest_acc(Op *op, void *ctx)
 {
 	int64_t *most = ctx;
-	if ((op->info->code == CT_mmaf || op->info->code == CT_mmai) && op->nresults == 1) {
+	if (mma_is_product(op) && op->nresults == 1) {
 		int64_t n = type_num_elements(op->results[0]->type);
 		if (n > *most)
 			*most = n;
