@@ -38,13 +38,13 @@ F="$BATS_TEST_DIRNAME/fmha"
 	done
 }
 
-@test "fmha: values against numpy on tile-run (causal and not, ragged 100/150 rows, sm_80/90/120, 1/4/8 warps)" {
+@test "fmha: values against numpy on tile-run (f16 causal and not, bf16, ragged 100/150 rows, sm_80/90/120, 1/4/8 warps)" {
 	need_run
-	run "$PY" "$ROOT/tests/run/run-corpus" --bin "$BIN" --targets sm_80,sm_90,sm_120 fmha_f16 fmha_f16_causal
+	run "$PY" "$ROOT/tests/run/run-corpus" --bin "$BIN" --targets sm_80,sm_90,sm_120 fmha_f16 fmha_f16_causal fmha_bf16
 	echo "$output" | grep -v '^ok' || true
 	assert_success
 	if echo "$output" | grep -q '^FAIL'; then fail "a run failed"; fi
-	[ "$(echo "$output" | grep -c '^ok ')" -eq 18 ] || fail "not 18 runs"
+	[ "$(echo "$output" | grep -c "^ok ")" -eq 27 ] || fail "not 27 runs"
 	# and race-free: the second product's staging waits for the first's reads
 	run "$PY" "$ROOT/tests/run/run-corpus" --bin "$BIN" --check racecheck --seed 3 --targets sm_80,sm_90 fmha_f16_causal
 	assert_success

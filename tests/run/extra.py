@@ -26,7 +26,7 @@ OPSK = os.path.join(ROOT, "tests", "ops")
 PCK = os.path.join(ROOT, "tests", "pipeline", "corpus")
 
 Extra = collections.namedtuple("Extra", "bytecode prefix build tol targets")
-EVERY = ("sm_80", "sm_90", "sm_100", "sm_120")
+EVERY = ("sm_80", "sm_89", "sm_90", "sm_100", "sm_120")
 
 
 def A(x):
@@ -603,24 +603,32 @@ def c_mm_mixed(M, N, K, tm, tn):
 FMHA = os.path.join(ROOT, "tests", "fmha")
 
 
-def c_fmha(B, H, S, N, D, tm, causal):
+def c_fmha(B, H, S, N, D, tm, causal, bf16=False):
     """tests/fmha: softmax(Q K^T * scale [causal mask]) V per (batch, head),
-    f16 inputs in [-1, 1]; S query rows and N keys ragged against the tiles.
-    The reference is float64 from the same f16 inputs; the kernel rounds P
-    to f16 before the second product (as every FlashAttention does), so
-    outputs agree to ~1e-3."""
+    f16 (bf16: held as bits) inputs in [-1, 1]; S query rows and N keys
+    ragged against the tiles. The reference is float64 from the same inputs;
+    the kernel rounds P to f16 / bf16 before the second product (as every
+    FlashAttention does), so outputs agree to ~1e-3 (f16), ~1e-2 (bf16)."""
     def b(rng):
-        q = rng.uniform(-1, 1, size=(B, H, S, D)).astype(np.float16)
-        k = rng.uniform(-1, 1, size=(B, H, N, D)).astype(np.float16)
-        v = rng.uniform(-1, 1, size=(B, H, N, D)).astype(np.float16)
+        def operand(shape):
+            x = rng.uniform(-1, 1, size=shape)
+            if bf16:
+                bits = refs.f32_to_bf16(x.astype(np.float32))
+                return bits, refs.bf16_to_f32(bits).astype(np.float64)
+            x = x.astype(np.float16)
+            return x, x.astype(np.float64)
+        q, qd = operand((B, H, S, D))
+        k, kd = operand((B, H, N, D))
+        v, vd = operand((B, H, N, D))
         scale = 1.0 / np.sqrt(D)
-        s = np.einsum("bhmd,bhnd->bhmn", q.astype(np.float64), k.astype(np.float64)) * np.float32(scale)
+        s = np.einsum("bhmd,bhnd->bhmn", qd, kd) * np.float32(scale)
         if causal:
             s = np.where(np.arange(N)[None, :] > np.arange(S)[:, None], -np.inf, s)
         p = np.exp(s - s.max(axis=-1, keepdims=True))
-        want = np.einsum("bhmn,bhnd->bhmd", p / p.sum(axis=-1, keepdims=True), v.astype(np.float64))
-        o = np.zeros((B, H, S, D), np.float16)
-        return [A(q), A(k), A(v), A(o), F32(scale)], (-(-S // tm), B * H, 1), {3: want.astype(np.float16)}
+        want = np.einsum("bhmn,bhnd->bhmd", p / p.sum(axis=-1, keepdims=True), vd)
+        o = np.zeros((B, H, S, D), np.uint16 if bf16 else np.float16)
+        ref = (refs.bf16_to_f32, want) if bf16 else want.astype(np.float16)
+        return [A(q), A(k), A(v), A(o), F32(scale)], (-(-S // tm), B * H, 1), {3: ref}
     return b
 
 
@@ -715,6 +723,18 @@ CASES = {
     "mm_e4m3_f16": X(f"{MMK}/mm_e4m3_f16.tileirbc", "mm_", c_mm_f8("e4m3", np.float16, 100, 72, 100, 64, 64), 0,
                      ("sm_89", "sm_90", "sm_120")),
     "f8_roundtrip": X(f"{OPSK}/f8_roundtrip.tileirbc", "f8_roundtrip", c_f8_roundtrip, 0, ("sm_90", "sm_100", "sm_120")),
+    # cuTile's launch bytecode (tests/mma/launch: 16-byte aligned bases, row strides divisible by 4
+    # (f64: 2) elements, as the launch promised): row strides K and N here are multiples of 4
+    "launch/mm_i8": X(f"{MMK}/launch/mm.kernels.ln8.4gsfbzaa.tileirbc", "mm_",
+                      c_mm(np.int8, np.int32, 100, 72, 100, 64, 64), 0),
+    "launch/mm_u8": X(f"{MMK}/launch/mm.kernels.ln8.f_y2hldp.tileirbc", "mm_",
+                      c_mm(np.uint8, np.int32, 100, 72, 100, 64, 64), 0),
+    "launch/mm_f64": X(f"{MMK}/launch/mm.kernels.ln8._f2r396p.tileirbc", "mm_",
+                       c_mm(np.float64, np.float64, 50, 40, 20, 32, 32), 0),
+    "launch/mm_f32": X(f"{MMK}/launch/mm.kernels.ln8.ymjlokpw.tileirbc", "mm_",
+                       c_mm(np.float32, np.float32, 100, 72, 40, 64, 64), 0),
+    "launch/mm_tf32": X(f"{MMK}/launch/mm_tf32.kernels.ln20.gqcn080s.tileirbc", "mm_tf32_",
+                        c_mm(np.float32, np.float32, 100, 72, 40, 64, 64), 0),
     "mm_bt_f16": X(f"{MM2}/mm_bt_f16.tileirbc", "mm_bt_", c_mm_bt("f16", 100, 72, 100, 64, 64), 0),
     "mm_bt_e4m3": X(f"{MM2}/mm_bt_e4m3.tileirbc", "mm_bt_", c_mm_bt("e4m3", 100, 72, 100, 64, 64), 0,
                     ("sm_89", "sm_90")),
@@ -726,4 +746,5 @@ CASES = {
     "mm_shared_acc": X(f"{MM2}/mm_shared_acc.tileirbc", "mm_shared_acc", c_mm_shared_acc(50, 40, 16, 32, 32), 0),
     "fmha_f16": X(f"{FMHA}/fmha_f16.tileirbc", "fmha", c_fmha(2, 2, 100, 150, 64, 64, False), 4e-3),
     "fmha_f16_causal": X(f"{FMHA}/fmha_f16_causal.tileirbc", "fmha", c_fmha(1, 2, 150, 150, 64, 64, True), 4e-3),
+    "fmha_bf16": X(f"{FMHA}/fmha_bf16.tileirbc", "fmha", c_fmha(2, 2, 100, 150, 64, 64, False, bf16=True), 4e-3),
 }
