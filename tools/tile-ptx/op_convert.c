@@ -27,6 +27,8 @@
  *   and the lowest bit set when inexact), so the second rounding to the
  *   narrower format is the correctly rounded result; for the directed modes
  *   the f32 step rounds in the same direction, which composes.
+ * An f32 -> tf32 ftof (nearest_even) of a tile TMA copied into a wgmma
+ * staging emits nothing: its tf32 map's copy rounded it (util_tma.c).
  * Pairs and modes are those cuTile's conversion table allows
  * (cuda/tile/_ir/ops_utils.py); anything else is a "not supported yet"
  * error naming the pair and the mode. */

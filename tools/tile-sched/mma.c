@@ -126,7 +126,9 @@ static int uses_of(F *f, const Value *v)
  *  - the product is its tile's only use and its token is unused;
  *  - it is in the product's block with only pure, region-free ops or other
  *    loads between them, so the copy may land any time before the product
- *    (which waits for it). */
+ *    (which waits for it).
+ * An f32 load the product takes through an f32 -> tf32 ftof (nearest_even,
+ * the load's only use) goes only by TMA: its tf32 map's copy rounds. */
 static void stage_direct(F *f, Op *op, const MmaTiling *t, int k)
 {
 	Value *v = op->operands[k];
