@@ -9,7 +9,8 @@
 # passes --tma only when tile-pack makes TILEIR cubins with that callback
 # (ptxas 13.2+). Kernels: cuTile's launch bytecode (tests/mma/launch): with
 # shape divisibility (ickz6ktd / xz3hjq93 128x128x32 f16 / bf16, z9tdbcda /
-# yd8nx2s3 64x64x32) and without (UNALIGNED below).
+# yd8nx2s3 64x64x32) and without (UNALIGNED below), and the tf32 one (gqcn080s:
+# f32 A through a tf32 map, whose copy rounds to nearest even).
 load helpers
 
 setup() { setup_scratch; }
