@@ -1,6 +1,7 @@
 /* mma.c: warp-level MMA atoms, tilings and fragment layouts (mma.h). */
 #include "mma.h"
 #include "opinfo.h"
+#include "irutil.h"
 
 #define UNPAREN(...) __VA_ARGS__
 #define FRAG(n, sh, dr, dc, qr, qc, gr, gc) \
@@ -228,7 +229,7 @@ bool mma_stage_as_is(const MmaTiling *t, int k, const Type *el)
 
 int mma_wgmma_stage_w(const MmaTiling *t, int k, const Type *el)
 {
-	int eb = scalar_bits(el->scalar) / 8;
+	int eb = elem_bytes(el);      /* tf32 takes 4 (its 19 bits in an f32) */
 	if (k == 1 && mma_stage_as_is(t, 1, el)) {
 		int64_t b = t->n / t->wn * eb;
 		return b >= 128 ? 128 : (int)b;

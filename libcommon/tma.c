@@ -5,7 +5,10 @@
  *     128-byte swizzled rows (the swizzles whose map words were read from
  *     NVIDIA's callbacks), at most 256 rows (a box dimension's limit), each
  *     block of rows x W bytes 1024-byte aligned in the staging;
- *   - an f16 or bf16 tile of rank 2 of a rank-2 view with the identity
+ *   - an f16 or bf16 tile, or an f32 one the product takes through an f32 ->
+ *     tf32 ftof with rounding nearest_even (its only use; the map is then
+ *     tf32: the copy rounds, as NVIDIA's kernels rely on: docs/abi.md
+ *     §5.3.1), of rank 2 of a rank-2 view with the identity
  *     dim_map, tiles at multiples of the tile (no `step`), weak, zero (or
  *     no) padding, not multimem;
  *   - the view's base, shape and row stride entry parameters (through
@@ -20,14 +23,34 @@
 #include "mma.h"
 #include "opinfo.h"
 
+bool tma_tf32_round(const Op *cv)
+{
+	if (!cv || cv->info->code != CT_ftof || cv->noperands != 1 || cv->nresults != 1)
+		return false;
+	const Type *from = tile_elem(cv->operands[0]->type), *to = tile_elem(cv->results[0]->type);
+	return from && to && from->kind == TY_SCALAR && to->kind == TY_SCALAR && from->scalar == SC_F32 &&
+	       to->scalar == SC_TF32 && strcmp(op_attr_str(cv, "rounding_mode", "nearest_even"), "nearest_even") == 0;
+}
+
+Op *tma_operand_load(const Op *mma, int k, bool *tf32)
+{
+	Op *d = mma->operands[k]->def;
+	*tf32 = tma_tf32_round(d);
+	if (*tf32)
+		d = d->operands[0]->def;
+	return d && d->info->code == AS_tiled_load ? d : NULL;
+}
+
 Op *tma_product_of(const Op *ld, int *k)
 {
 	for (Op *x = ld->next; x; x = x->next)
-		for (int i = 0; i < 2 && i < x->noperands; i++)
-			if (x->operands[i] == ld->results[0] && mma_is_product(x)) {
+		for (int i = 0; i < 2 && i < x->noperands; i++) {
+			bool tf32;
+			if (mma_is_product(x) && tma_operand_load(x, i, &tf32) == ld) {
 				*k = i;
 				return x;
 			}
+		}
 	return NULL;
 }
 
@@ -68,8 +91,7 @@ bool tma_load_ok(const Op *ld, int warps, int sm, TmapNote *n)
 		return false;
 	const Type *tt = ld->results[0]->type;
 	const Type *el = tt->elem;
-	if (tt->kind != TY_TILE || tt->rank != 2 || !el || el->kind != TY_SCALAR ||
-	    (el->scalar != SC_F16 && el->scalar != SC_BF16))
+	if (tt->kind != TY_TILE || tt->rank != 2 || !el || el->kind != TY_SCALAR)
 		return false;
 	const char *ord = op_attr_str(ld, "memory_ordering_semantics", "weak");
 	const char *pad = op_attr_str(ld, "padding", "zero");
@@ -79,9 +101,15 @@ bool tma_load_ok(const Op *ld, int warps, int sm, TmapNote *n)
 		if (op_attr_int_at(ld, "dim_map", i, i) != i || op_attr_int_at(ld, "step", i, tt->shape[i]) != tt->shape[i])
 			return false;
 	int k;
+	bool tf32;
 	const Op *mma = tma_product_of(ld, &k);
 	if (!mma)
 		return false;
+	tma_operand_load(mma, k, &tf32);
+	/* f16 / bf16 as they are, f32 rounded to tf32 by the copy */
+	if (tf32 ? el->scalar != SC_F32 : el->scalar != SC_F16 && el->scalar != SC_BF16)
+		return false;
+	int eb = tf32 ? 4 : 2;
 	const Type *ta = mma->operands[0]->type, *tb = mma->operands[1]->type;
 	const Type *ea = tile_elem(ta), *ec = tile_elem(mma->operands[2]->type);
 	MmaTiling t;
@@ -91,7 +119,7 @@ bool tma_load_ok(const Op *ld, int warps, int sm, TmapNote *n)
 		return false;
 	int64_t rows = k ? t.k : t.m, cols = k ? t.n : t.k;
 	int w = mma_wgmma_stage_w(&t, k, ea);
-	if ((w != 64 && w != 128) || rows > 256 || rows != tt->shape[0] || cols != tt->shape[1] || (cols * 2) % w ||
+	if ((w != 64 && w != 128) || rows > 256 || rows != tt->shape[0] || cols != tt->shape[1] || (cols * eb) % w ||
 	    (rows * w) % 1024)
 		return false;
 	const Op *mr = ld->operands[0]->def;
@@ -99,10 +127,10 @@ bool tma_load_ok(const Op *ld, int warps, int sm, TmapNote *n)
 		return false;
 	const Type *tv = mr->results[0]->type;
 	if (tv->rank != 2 || tv->strides[1] != 1 || op_attr_int(mr, "base_align", 1) < 16 ||
-	    (tv->strides[0] == DYN_DIM ? op_attr_int_at(mr, "stride_div_by", 0, 1) * 2 : tv->strides[0] * 2) % 16)
+	    (tv->strides[0] == DYN_DIM ? op_attr_int_at(mr, "stride_div_by", 0, 1) * eb : tv->strides[0] * eb) % 16)
 		return false;
 	memset(n, 0, sizeof *n);
-	n->elem = el->scalar == SC_BF16 ? TMAP_BF16 : TMAP_F16;
+	n->elem = tf32 ? TMAP_TF32 : el->scalar == SC_BF16 ? TMAP_BF16 : TMAP_F16;
 	n->base = param_of(mr->operands[0]);
 	if (n->base < 0)
 		return false;
@@ -115,7 +143,7 @@ bool tma_load_ok(const Op *ld, int warps, int sm, TmapNote *n)
 	    !dim_of(tv, mr, 0, true, &s2, &n->stride))
 		return false;
 	n->dims[1] = d1;
-	n->box[0] = (uint32_t)(w / 2);
+	n->box[0] = (uint32_t)(w / eb);
 	n->box[1] = (uint32_t)rows;
 	n->swizzle = w;
 	return true;

@@ -12,7 +12,16 @@
  * takes: docs/lowering.md §10 "TMA". */
 bool tma_load_ok(const Op *ld, int warps, int sm, TmapNote *n);
 
-/* the mmaf / mmai after ld in its block that takes ld's tile as operand 0 or 1 (*k) */
+/* the mmaf / mmai after ld in its block that takes ld's tile as operand 0
+ * or 1 (*k), as it is or through an ftof tma_tf32_round holds for */
 Op *tma_product_of(const Op *ld, int *k);
+
+/* Is cv an f32 -> tf32 ftof with rounding nearest_even (what a tf32 map's
+ * copy does itself)? */
+bool tma_tf32_round(const Op *cv);
+
+/* the tiled_load that makes operand k of mma: its definition, or (*tf32)
+ * that of the ftof tma_tf32_round holds for that makes it; else NULL */
+Op *tma_operand_load(const Op *mma, int k, bool *tf32);
 
 #endif

@@ -1,4 +1,4 @@
-/* tmap.c: the 128-byte TMA tensor map of a 2-D f16/bf16 tile copy, encoded
+/* tmap.c: the 128-byte TMA tensor map of a 2-D f16/bf16/f32 tile copy, encoded
  * as NVIDIA's tileiras 13.5 host callback encodes it (read from the
  * callbacks it builds, docs/abi.md §5.3.1; the words were checked by
  * calling those callbacks on parameter blocks, tests/unit/tmap.c), and the
@@ -11,13 +11,14 @@
 
 int tmap_elem_bytes(TmapElem e)
 {
-	(void)e;
-	return 2;
+	return e == TMAP_F32 || e == TMAP_TF32 ? 4 : 2;
 }
+
+static const char *const elem_names[TMAP_NELEMS] = { "f16", "bf16", "f32", "tf32" };
 
 const char *tmap_elem_name(TmapElem e)
 {
-	return e == TMAP_BF16 ? "bf16" : "f16";
+	return elem_names[e];
 }
 
 static int swizzle_code(int bytes)
@@ -25,10 +26,17 @@ static int swizzle_code(int bytes)
 	return bytes == 128 ? 3 : bytes == 64 ? 2 : bytes == 32 ? 1 : 0;
 }
 
+/* Bits 7-10 are the element type, numbered as PTX's tensormap.replace
+ * .elemtype (6 f16, 7 f32, 10 bf16); bits 0-6 (0x12) and 18 are set in
+ * every map NVIDIA's callbacks wrote. tf32 is f32 (7) with bit 16, which
+ * NVIDIA's callback sets only for the operands of an f32 -> tf32 ftof with
+ * rounding nearest_even, whose cvt its kernel then leaves out (with
+ * rounding zero or nearest_away the same kernel's maps are plain f32 and it
+ * converts in shared memory: docs/abi.md §5.3.1). */
 uint32_t tmap_flags(TmapElem e, int swizzle)
 {
-	uint32_t type = e == TMAP_BF16 ? 0x512 : 0x312;
-	return type | 0x40000u | (uint32_t)swizzle_code(swizzle) << 13;
+	static const uint32_t type[TMAP_NELEMS] = { 6u << 7, 10u << 7, 7u << 7, 7u << 7 | 1u << 16 };
+	return type[e] | 0x12u | 0x40000u | (uint32_t)swizzle_code(swizzle) << 13;
 }
 
 static void put64(uint8_t *p, uint64_t v)
@@ -69,13 +77,12 @@ bool tmap_decode(const uint8_t *in, TmapArgs *a)
 		if (in[i])
 			return false;
 	uint32_t flags = (uint32_t)w1 & ~(1u << 21);
-	const TmapElem elems[] = { TMAP_F16, TMAP_BF16 };
 	const int swz[] = { 64, 128 };
 	bool found = false;
-	for (int i = 0; i < 2 && !found; i++)
+	for (int i = 0; i < TMAP_NELEMS && !found; i++)
 		for (int j = 0; j < 2 && !found; j++)
-			if (flags == tmap_flags(elems[i], swz[j])) {
-				a->elem = elems[i];
+			if (flags == tmap_flags((TmapElem)i, swz[j])) {
+				a->elem = (TmapElem)i;
 				a->swizzle = swz[j];
 				found = true;
 			}
@@ -153,14 +160,15 @@ bool tmap_note_parse(const char *line, TmapNote *n, const char **why)
 		return false;
 	n->hidden = (int)h;
 	s = e + 1;
-	if (key(s, "f16 "))
-		n->elem = TMAP_F16, s += 4;
-	else if (key(s, "bf16 "))
-		n->elem = TMAP_BF16, s += 5;
-	else {
-		*why = "the element type must be f16 or bf16";
+	int el = 0;
+	while (el < TMAP_NELEMS && !(key(s, elem_names[el]) && s[strlen(elem_names[el])] == ' '))
+		el++;
+	if (el == TMAP_NELEMS) {
+		*why = "the element type must be f16, bf16, f32 or tf32";
 		return false;
 	}
+	n->elem = (TmapElem)el;
+	s += strlen(elem_names[el]) + 1;
 	TmapVal base, box0, box1, swz;
 	if (!(s = key(s, "base=")) || !(s = val_parse(s, &base, ' ')) || base.param < 0 ||
 	    !(s = key(s, "dims=")) || !(s = val_parse(s, &n->dims[0], ',')) || !(s = val_parse(s, &n->dims[1], ' ')) ||
@@ -173,7 +181,8 @@ bool tmap_note_parse(const char *line, TmapNote *n, const char **why)
 		*why = "each box size must be a constant 1..256";
 		return false;
 	}
-	if (swz.param >= 0 || (swz.value != 64 && swz.value != 128) || box0.value * 2 != swz.value) {
+	if (swz.param >= 0 || (swz.value != 64 && swz.value != 128) ||
+	    box0.value * (uint64_t)tmap_elem_bytes(n->elem) != swz.value) {
 		*why = "the swizzle must be 64 or 128 bytes, the box's inner row exactly that";
 		return false;
 	}

@@ -11,12 +11,14 @@
  * The note: one PTX comment line per map, written by tile-ptx at the end
  * of the module,
  *   // tileiras.tensormap ENTRY HIDDEN ELEM base=pB dims=D0,D1 stride=S1 box=B0,B1 swizzle=W
- * HIDDEN the map's parameter index, ELEM f16 | bf16, pB the base
+ * HIDDEN the map's parameter index, ELEM f16 | bf16 | f32 | tf32 (tf32: f32
+ * in memory that the copy rounds to tf32, nearest even: the map NVIDIA's
+ * callback writes for an f32 operand converted so), pB the base
  * pointer's parameter index, D0 (innermost), D1 and S1 (the row stride in
  * elements) each a parameter `pN` (u32) or a decimal constant, box
  * B0 x B1 elements (innermost first), swizzle 64 or 128 bytes. Only
- * what was checked against NVIDIA's callbacks is encoded: rank 2, f16 and
- * bf16, 64- and 128-byte swizzles. */
+ * what was checked against NVIDIA's callbacks is encoded: rank 2, f16,
+ * bf16, f32 and tf32, 64- and 128-byte swizzles. */
 #ifndef LIBCOMMON_TMAP_H
 #define LIBCOMMON_TMAP_H
 #include <stdbool.h>
@@ -26,7 +28,10 @@
 #define TMAP_NOTE "// tileiras.tensormap "
 #define TMAP_BYTES 128
 
-typedef enum TmapElem { TMAP_F16, TMAP_BF16 } TmapElem;
+/* TMAP_F32 copies f32 as it is; TMAP_TF32 is f32 rounded to tf32 (nearest
+ * even) by the copy (flag bit 16; docs/abi.md §5.3.1) */
+typedef enum TmapElem { TMAP_F16, TMAP_BF16, TMAP_F32, TMAP_TF32 } TmapElem;
+#define TMAP_NELEMS 4
 
 /* a dimension, stride or base: a parameter (param >= 0) or a constant */
 typedef struct TmapVal {
@@ -57,7 +62,8 @@ typedef struct TmapArgs {
 
 int tmap_elem_bytes(TmapElem e);
 const char *tmap_elem_name(TmapElem e);
-/* the flag word's low 32 bits except bit 21 (element type, swizzle, bit 18) */
+/* the flag word's low 32 bits except bit 21 (element type, swizzle, bit 18;
+ * bit 16 for tf32) */
 uint32_t tmap_flags(TmapElem e, int swizzle);
 /* 128 bytes the way NVIDIA's ON_ARGUMENTS_CHANGE writes them (bytes it
  * leaves alone are zeroed here) */

@@ -9,7 +9,8 @@
 # passes --tma only when tile-pack makes TILEIR cubins with that callback
 # (ptxas 13.2+). Kernels: cuTile's launch bytecode (tests/mma/launch): with
 # shape divisibility (ickz6ktd / xz3hjq93 128x128x32 f16 / bf16, z9tdbcda /
-# yd8nx2s3 64x64x32) and without (UNALIGNED below).
+# yd8nx2s3 64x64x32) and without (UNALIGNED below), and the tf32 one (gqcn080s:
+# f32 A through a tf32 map, whose copy rounds to nearest even).
 load helpers
 
 setup() { setup_scratch; }
@@ -64,7 +65,42 @@ nvidia_capture() {
 	chmod +x "$1/bin/ptxas"
 }
 
-mod() { case $1 in wca6jnu0) echo "$L/mm.kernels.ln8.$1.tileirbc" ;; *) echo "$L/matmul.matmul.ln6.$1.tileirbc" ;; esac; }
+mod() {
+	case $1 in
+	wca6jnu0) echo "$L/mm.kernels.ln8.$1.tileirbc" ;;
+	gqcn080s) echo "$L/mm_tf32.kernels.ln20.$1.tileirbc" ;;
+	*) echo "$L/matmul.matmul.ln6.$1.tileirbc" ;;
+	esac
+}
+
+# tf32_inputs SEED M,K,N,PREFIX...: f32 A (M x K) and B (K x N) with 23-bit mantissas
+# (PREFIXa32, PREFIXb32), the product of their tf32 roundings to nearest even in
+# float64 (PREFIXrn: what mm_tf32's ftofs ask for), the same truncated (PREFIXrz: what
+# wgmma makes of unrounded f32) and a zeroed f32 output (PREFIXc32), in .
+tf32_inputs() {
+	"$PY" -c 'import numpy as np, sys
+r = np.random.default_rng(int(sys.argv[1]))
+def tf32(x, even):
+    u = x.view(np.uint32).astype(np.uint64)
+    if even: u = u + 0xfff + ((u >> 13) & 1)
+    return (u & 0xffffe000).astype(np.uint32).view(np.float32).astype(np.float64)
+for spec in sys.argv[2:]:
+    M, K, N, s = spec.split(",")
+    M, K, N = int(M), int(K), int(N)
+    a = r.standard_normal((M, K)).astype(np.float32); b = r.standard_normal((K, N)).astype(np.float32)
+    np.save(s + "a32.npy", a); np.save(s + "b32.npy", b)
+    np.save(s + "rn.npy", tf32(a, True) @ tf32(b, True)); np.save(s + "rz.npy", tf32(a, False) @ tf32(b, False))
+    np.save(s + "c32.npy", np.zeros((M, N), np.float32))' "$@"
+}
+
+# tf32_close OUT REF: OUT within 1e-5 of REF relative to REF's largest magnitude (f32
+# accumulation; truncating instead of rounding to tf32 is off by about 1e-3)
+tf32_close() {
+	run "$PY" -c 'import numpy as np, sys
+o = np.load(sys.argv[1]).astype(np.float64); ref = np.load(sys.argv[2])
+d = np.abs(o - ref).max() / np.abs(ref).max(); print(d); assert d <= 1e-5' "$1" "$2"
+	assert_success
+}
 
 tma_ptx() {   # tma_ptx HASH OUT [tile-ptx options]: the stages for sm_90, tile-sched --tma
 	local f=$1 out=$2
@@ -223,13 +259,13 @@ np.save("c.npy", np.zeros((64, 64), np.float32))'
 
 @test "TMA: the host callback (tile-pack --emit=nv-host) writes exactly the maps libcommon encodes, for random parameter blocks; NVIDIA's callback for the same kernels writes the same maps" {
 	command -v "${CC:-cc}" >/dev/null || skip "no C compiler"
-	for f in $ALIGNED $UNALIGNED; do
+	for f in gqcn080s $ALIGNED $UNALIGNED; do
 		tma_ptx $f "$SCRATCH/k.ptx" || fail "$f"
 		tile-pack --emit=nv-host "$SCRATCH/k.ptx" -o "$SCRATCH/host.o" || fail "$f: nv-host"
 		harness "$SCRATCH/host.o" "$SCRATCH/cb" || fail "$f: harness"
 		run "$SCRATCH/cb" "$SCRATCH/k.ptx" "$(entry_of "$SCRATCH/k.ptx")" 90 40
 		assert_success
-		assert_output "ok 2 maps x 40 rounds"
+		assert_output "ok $([ $f = gqcn080s ] && echo 1 || echo 2) maps x 40 rounds"
 	done
 	# a callback that wrote a wrong word would be caught: the harness against a
 	# map with another box (the note edited, the object not)
@@ -241,7 +277,7 @@ np.save("c.npy", np.zeros((64, 64), np.float32))'
 	require_nvidia
 	local tw="$SCRATCH/tw"
 	nvidia_capture "$tw"
-	for f in $ALIGNED $UNALIGNED; do
+	for f in gqcn080s $ALIGNED $UNALIGNED; do
 		rm -f "$SCRATCH/nv.o"
 		env -u CUDA_HOME -u CUDA_PATH "$tw/bin/tileiras" --gpu-name sm_90 "$(mod $f)" \
 			-o "$SCRATCH/nv.cubin" || fail "$f: NVIDIA's tileiras"
@@ -249,7 +285,8 @@ np.save("c.npy", np.zeros((64, 64), np.float32))'
 		harness "$SCRATCH/nv.o" "$SCRATCH/cbnv" || fail "$f: harness with NVIDIA's object"
 		run "$SCRATCH/cbnv" "$SCRATCH/k.ptx" "$(entry_of "$SCRATCH/k.ptx")" 90 40
 		assert_success
-		assert_output "ok 2 maps x 40 rounds"
+		# tf32: our A map (NVIDIA's first map, at the same offset; its B map we do not make)
+		assert_output "ok $([ $f = gqcn080s ] && echo 1 || echo 2) maps x 40 rounds"
 	done
 }
 
@@ -382,4 +419,76 @@ PY
 		ran=$((ran + 1))
 	done
 	[ $ran -eq 9 ]
+}
+
+@test "TMA, tf32 (gqcn080s, f32 operands through ftof nearest_even): A copied by cp.async.bulk.tensor through a tf32 map (the copy rounds), no cvt of A; ptxas accepts, no serialization, no spills" {
+	require_ptxas
+	tma_ptx gqcn080s "$SCRATCH/k.ptx" || fail "tf32: stages"
+	grep -q '^\.target sm_90a' "$SCRATCH/k.ptx" || fail "target"
+	# A (64 x 16 f32, K-major: one 64-byte swizzled box of 16 x 64) by TMA, rounded by its map;
+	# B (16 x 64, staged transposed for tf32) through registers as before
+	[ "$(grep -c '^// tileiras.tensormap ' "$SCRATCH/k.ptx")" -eq 1 ] || fail "not one note"
+	grep -q '^// tileiras.tensormap mm_tf32_[A-Za-z0-9_]* 15 tf32 base=p0 dims=p2,p1 stride=p3 box=16,64 swizzle=64$' \
+		"$SCRATCH/k.ptx" || fail "A's note: $(grep tensormap "$SCRATCH/k.ptx")"
+	for p in 'cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes' \
+		'mbarrier.try_wait.parity.shared::cta.b64' 'wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32'; do
+		grep -q -- "$p" "$SCRATCH/k.ptx" || fail "no $p"
+	done
+	# the only conversions left are B's: 16 x 64 / 128 threads (before, A's 8 too)
+	[ "$(grep -c 'cvt.rn.tf32.f32' "$SCRATCH/k.ptx")" -eq 8 ] || fail "$(grep -c 'cvt.rn.tf32.f32' "$SCRATCH/k.ptx") cvt.rn.tf32"
+	ptx_ok "$SCRATCH/k.ptx" sm_90a tf32
+	if grep -qi 'serializ' "$SCRATCH/k.ptx.log"; then fail "$(grep -i serializ "$SCRATCH/k.ptx.log")"; fi
+	# the one NVIDIA's tools come with (13.5), if any
+	if [ -n "$NVBIN" ] && [ -x "$NVBIN/ptxas" ]; then
+		"$NVBIN/ptxas" -arch=sm_90a -v "$SCRATCH/k.ptx" -o "$SCRATCH/k5.cubin" 2>"$SCRATCH/k5.log" ||
+			fail "ptxas 13.5: $(head -3 "$SCRATCH/k5.log")"
+		if grep -qi 'serializ\|C751' "$SCRATCH/k5.log"; then fail "ptxas 13.5: $(grep -i 'serializ\|C751' "$SCRATCH/k5.log")"; fi
+	fi
+	# with rounding zero the copy could not round: the ftofs patched (bytes 250, 254 of the
+	# bytecode: their rounding_mode, 0 nearest_even -> 1 zero) keep A in registers
+	"$PY" -c 'import sys
+b = bytearray(open(sys.argv[1], "rb").read()); assert b[248] == b[252] == 0x2A and b[250] == b[254] == 0
+b[250] = b[254] = 1; open(sys.argv[2], "wb").write(b)' "$(mod gqcn080s)" "$SCRATCH/rz.tileirbc"
+	tile-read "$SCRATCH/rz.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched --tma | tile-ptx --gpu-name=sm_90 >"$SCRATCH/rz.ptx"
+	if grep -q 'tensormap' "$SCRATCH/rz.ptx"; then fail "rounding zero by a tf32 map"; fi
+	grep -q 'and.b32.*-8192' "$SCRATCH/rz.ptx" || fail "rounding zero: no truncation"
+}
+
+@test "TMA, tf32: the launch against numpy on tile-run (tile multiples and ragged 200x72x136; products of the operands rounded to tf32, nearest even), racecheck and memcheck; NVIDIA's PTX with the maps its callback writes too" {
+	need_run
+	cd "$SCRATCH"
+	tf32_inputs 21 256,128,256, 200,72,136,r
+	tma_ptx gqcn080s k.ptx || fail "tf32"
+	for chk in racecheck memcheck; do
+		rm -rf out
+		run tile-run --grid 4,4 --check $chk --out out k.ptx a32.npy 256 128 128 1 b32.npy 128 256 256 1 c32.npy 256 256 256 1
+		assert_success
+		tf32_close out/10.npy rn.npy
+	done
+	rm -rf out
+	run tile-run --grid 4,3 --check racecheck --out out k.ptx ra32.npy 200 72 72 1 rb32.npy 72 136 136 1 rc32.npy 200 136 136 1
+	assert_success
+	tf32_close out/10.npy rrn.npy
+	# the check can fail: truncated operands (what the copies would give without tf32 maps) are off
+	run "$PY" -c 'import numpy as np
+o = np.load("rrz.npy"); r = np.load("rrn.npy"); assert np.abs(o - r).max() / np.abs(r).max() > 1e-4'
+	assert_success
+	# NVIDIA's: its tileiras with a ptxas that keeps the PTX and the host object
+	require_nvidia
+	command -v "${CC:-cc}" >/dev/null || skip "no C compiler"
+	nvidia_capture "$SCRATCH/tw"
+	rm -f nv.o nv.ptx
+	env -u CUDA_HOME -u CUDA_PATH "$SCRATCH/tw/bin/tileiras" --gpu-name sm_90 "$(mod gqcn080s)" -o nv.cubin ||
+		fail "NVIDIA's tileiras"
+	[ "$(grep -c 'cp.async.bulk.tensor' nv.ptx)" -ge 2 ] || fail "NVIDIA's PTX has no TMA"
+	if grep -q 'cvt.*tf32' nv.ptx; then fail "NVIDIA's PTX converts to tf32 itself"; fi
+	harness nv.o cbnv || fail "harness"
+	maps=$(./cbnv --print-maps nv.ptx "$(entry_of nv.ptx)" 90) || fail "NVIDIA's callback"
+	[ "$(echo $maps)" = "tmap:0,16x64,swizzle=64,tf32 tmap:5,32x16,swizzle=128,tf32" ] || fail "NVIDIA's maps: $maps"
+	rm -rf out
+	# shellcheck disable=SC2086
+	run tile-run --grid 4,3 --check racecheck --out out nv.ptx ra32.npy 200 72 72 1 rb32.npy 72 136 136 1 \
+		rc32.npy 200 136 136 1 $maps
+	assert_success
+	tf32_close out/10.npy rrn.npy
 }

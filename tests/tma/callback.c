@@ -14,9 +14,9 @@
  * as they were. Prints "ok N maps x R rounds", or each difference and
  * exits 1. --print-maps instead calls the callback once and prints, for
  * each hidden 128-byte parameter, the tile-run argument that describes the
- * map it wrote (tmap:N,B0xB1[,swizzle=S]: N the pointer parameter whose
- * value is its base, the box and swizzle read from the words; any element
- * type): how NVIDIA's PTX runs on tile-run with the maps NVIDIA's callback
+ * map it wrote (tmap:N,B0xB1[,swizzle=S][,tf32]: N the pointer parameter
+ * whose value is its base, the box and swizzle read from the words, tf32
+ * when flag bit 16 says the copy rounds f32 to tf32; any element type): how NVIDIA's PTX runs on tile-run with the maps NVIDIA's callback
  * builds (PTX then: the one NVIDIA's tileiras handed ptxas). */
 #include <stdbool.h>
 #include <stdint.h>
@@ -85,6 +85,8 @@ static int print_maps(const TmapParam *lay, int np, OnArgs cb)
 		printf("tmap:%d,%ux%u", owner, m[0x37] + 1u, m[0x38] + 1u);
 		if (sw)
 			printf(",swizzle=%d", 16 << sw);
+		if (w1 & 0x10000)
+			printf(",tf32");
 		printf("\n");
 	}
 	free(block);

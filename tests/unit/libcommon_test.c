@@ -223,24 +223,35 @@ static void test_getters(void)
 
 /* tmap_encode against what NVIDIA's tileiras 13.5 callback wrote for the
  * aligned f16 matmul (tests/mma/launch/...ickz6ktd, sm_90; A box 128x32,
- * 64-byte swizzle; B box 32x64, 128-byte swizzle), called on parameter
- * blocks with these shapes (2026-11-26, docs/abi.md §5.3.1) */
+ * 64-byte swizzle; B box 32x64, 128-byte swizzle) and the tf32 one
+ * (...gqcn080s: f32 A box 16x64, 64-byte swizzle; B box 32x16, 128-byte;
+ * tf32 as its ftofs round nearest_even, f32 with them patched to rounding
+ * zero), called on parameter blocks with these shapes (2026-11-26,
+ * docs/abi.md §5.3.1) */
 static void test_tmap(void)
 {
 	static const struct {
+		TmapElem el;
 		uint32_t d0, d1, stride, b0, b1;
 		int swz;
 		uint64_t w[8];
 	} nv[] = {
-		{ 4096, 4096, 4096, 32, 128, 64, { 0x7f0000001000, 0x20000244312, 0, 0, 0xfff00000fff, 0, 0x1f00000000000000, 0x7f } },
-		{ 4096, 4096, 4096, 64, 32, 128, { 0x7f0000200000, 0x20000246312, 0, 0, 0xfff00000fff, 0, 0x3f00000000000000, 0x1f } },
-		{ 90, 100, 90, 32, 128, 64, { 0x7f0000001000, 0xb00044312, 0, 0, 0x6300000059, 0, 0x1f00000000000000, 0x7f } },
-		{ 70, 90, 70, 64, 32, 128, { 0x7f0000200000, 0x800046312, 0, 0, 0x5900000045, 0, 0x3f00000000000000, 0x1f } },
-		{ 32, 64, 32, 32, 128, 64, { 0x7f0000001000, 0x400044312, 0, 0, 0x3f0000001f, 0, 0x1f00000000000000, 0x7f } },
-		{ 64, 32, 64, 64, 32, 128, { 0x7f0000200000, 0x800046312, 0, 0, 0x1f0000003f, 0, 0x3f00000000000000, 0x1f } },
+		{ TMAP_F16, 4096, 4096, 4096, 32, 128, 64, { 0x7f0000001000, 0x20000244312, 0, 0, 0xfff00000fff, 0, 0x1f00000000000000, 0x7f } },
+		{ TMAP_F16, 4096, 4096, 4096, 64, 32, 128, { 0x7f0000200000, 0x20000246312, 0, 0, 0xfff00000fff, 0, 0x3f00000000000000, 0x1f } },
+		{ TMAP_F16, 90, 100, 90, 32, 128, 64, { 0x7f0000001000, 0xb00044312, 0, 0, 0x6300000059, 0, 0x1f00000000000000, 0x7f } },
+		{ TMAP_F16, 70, 90, 70, 64, 32, 128, { 0x7f0000200000, 0x800046312, 0, 0, 0x5900000045, 0, 0x3f00000000000000, 0x1f } },
+		{ TMAP_F16, 32, 64, 32, 32, 128, 64, { 0x7f0000001000, 0x400044312, 0, 0, 0x3f0000001f, 0, 0x1f00000000000000, 0x7f } },
+		{ TMAP_F16, 64, 32, 64, 64, 32, 128, { 0x7f0000200000, 0x800046312, 0, 0, 0x1f0000003f, 0, 0x3f00000000000000, 0x1f } },
+		{ TMAP_TF32, 4096, 4096, 4096, 16, 64, 64, { 0x7f0000001000, 0x40000254392, 0, 0, 0xfff00000fff, 0, 0x0f00000000000000, 0x3f } },
+		{ TMAP_TF32, 4096, 4096, 4096, 32, 16, 128, { 0x7f0000200000, 0x40000256392, 0, 0, 0xfff00000fff, 0, 0x1f00000000000000, 0xf } },
+		{ TMAP_TF32, 72, 200, 72, 16, 64, 64, { 0x7f0000001000, 0x1200054392, 0, 0, 0xc700000047, 0, 0x0f00000000000000, 0x3f } },
+		{ TMAP_TF32, 136, 72, 136, 32, 16, 128, { 0x7f0000100000, 0x2200056392, 0, 0, 0x4700000087, 0, 0x1f00000000000000, 0xf } },
+		{ TMAP_TF32, 16, 64, 16, 16, 64, 64, { 0x7f0000001000, 0x400054392, 0, 0, 0x3f0000000f, 0, 0x0f00000000000000, 0x3f } },
+		{ TMAP_F32, 90, 100, 92, 16, 64, 64, { 0x7f0000001000, 0x1700044392, 0, 0, 0x6300000059, 0, 0x0f00000000000000, 0x3f } },
+		{ TMAP_F32, 70, 90, 72, 32, 16, 128, { 0x7f0000200000, 0x1200046392, 0, 0, 0x5900000045, 0, 0x1f00000000000000, 0xf } },
 	};
 	for (size_t i = 0; i < sizeof nv / sizeof nv[0]; i++) {
-		TmapArgs a = { TMAP_F16, nv[i].w[0], { nv[i].d0, nv[i].d1 }, nv[i].stride, { nv[i].b0, nv[i].b1 }, nv[i].swz };
+		TmapArgs a = { nv[i].el, nv[i].w[0], { nv[i].d0, nv[i].d1 }, nv[i].stride, { nv[i].b0, nv[i].b1 }, nv[i].swz };
 		uint8_t out[TMAP_BYTES];
 		tmap_encode(out, &a);
 		for (int k = 0; k < 16; k++) {
@@ -271,6 +282,11 @@ static void test_tmap(void)
 	CHECK(strcmp(sb.s, TMAP_NOTE "k 15 bf16 base=p0 dims=p2,64 stride=p3 box=64,32 swizzle=128\n") == 0);
 	sb_free(&sb);
 	CHECK(!tmap_note_parse("k 15 f32 base=p0 dims=p2,64 stride=p3 box=64,32 swizzle=128", &n, &why));
+	CHECK(!tmap_note_parse("k 15 f64 base=p0 dims=p2,64 stride=p3 box=16,32 swizzle=128", &n, &why));
+	CHECK(!tmap_note_parse("k 15 tf32x base=p0 dims=p2,64 stride=p3 box=32,16 swizzle=128", &n, &why));
+	CHECK(tmap_note_parse("k 15 tf32 base=p0 dims=p2,64 stride=p3 box=32,16 swizzle=128", &n, &why) &&
+	      n.elem == TMAP_TF32 && n.box[0] == 32);
+	CHECK(tmap_note_parse("k 15 f32 base=p0 dims=p2,64 stride=p3 box=16,64 swizzle=64", &n, &why) && n.elem == TMAP_F32);
 	CHECK(!tmap_note_parse("k 15 f16 base=p0 dims=p2,64 stride=p3 box=64,32 swizzle=64", &n, &why));
 	CHECK(!tmap_note_parse("k 0 f16 base=p0 dims=p2,64 stride=p3 box=32,32 swizzle=64", &n, &why));
 	CHECK(!tmap_note_parse("k 5 f16 base=p0 dims=p2,64 stride=p3 box=32,0 swizzle=64", &n, &why));

@@ -27,6 +27,8 @@
  *   and the lowest bit set when inexact), so the second rounding to the
  *   narrower format is the correctly rounded result; for the directed modes
  *   the f32 step rounds in the same direction, which composes.
+ * An f32 -> tf32 ftof (nearest_even) of a tile TMA copied into a wgmma
+ * staging emits nothing: its tf32 map's copy rounded it (util_tma.c).
  * Pairs and modes are those cuTile's conversion table allows
  * (cuda/tile/_ir/ops_utils.py); anything else is a "not supported yet"
  * error naming the pair and the mode. */
@@ -34,6 +36,7 @@
 #include <string.h>
 #include "emit.h"
 #include "families.h"
+#include "tma.h"
 
 static bool sc_is(const Type *t, ScalarKind k) { return t->kind == TY_SCALAR && t->scalar == k; }
 
@@ -427,5 +430,15 @@ static bool ftof_pair(E *e, Op *op, const LLVMValueRef x[2], LLVMValueRef out[2]
 
 void emit_convert(E *e, Op *op)
 {
+	/* f32 -> tf32 of a tile TMA copied into a wgmma staging through a tf32
+	 * map, which rounded it (util_tma.c): the values are there, none here */
+	const Op *d = op->operands[0]->def;
+	if (tma_tf32_round(op) && d && tma_load_op(e, d)) {
+		TV *t = tv_new(e, op->results[0]);
+		for (int k = 0; k < t->n; k++)
+			t->r[k] = LLVMGetPoison(ty_f32(e));
+		set(e, op->results[0], t);
+		return;
+	}
 	emit_elementwise(e, op, convert1, op->info->code == CT_ftof ? ftof_pair : NULL);
 }

@@ -419,7 +419,8 @@ bool mma_stage_of_load(E *e, Op *ld, LLVMValueRef *base, StageGeom *g)
 	if (ta->rank != 2 || !mma_choose(ea, ec, ta->shape[0], tb->shape[1], ta->shape[1], e->warps, e->o->target->sm, &t,
 					 NULL) || !mma_stage_as_is(&t, k, ea))
 		return false;
-	if (t.wg != op_attr_flag(mma, "via_wgmma") || (!t.wg && !op_attr_flag(mma, "via_ldmatrix")))
+	if (t.wg != op_attr_flag(mma, "via_wgmma") || (!t.wg && !op_attr_flag(mma, "via_ldmatrix")) ||
+	    !mma_operand_copied(mma, k))
 		return false;
 	*base = e->stage_sel ? stage_at(e, mma, e->stage_sel) : mma_stage_base(e, mma);
 	if (k == 1) {
@@ -438,8 +439,10 @@ LLVMValueRef mma_stage_addr(E *e, LLVMValueRef base, const StageGeom *g, LLVMVal
 
 bool mma_operand_copied(const Op *mma, int k)
 {
-	const Op *d = mma->operands[k]->def;
-	return d && d->info->code == AS_tiled_load && op_attr_flag(d, "to_stage");
+	bool tf32;
+	const Op *d = tma_operand_load(mma, k, &tf32);
+	/* through an f32 -> tf32 ftof only by TMA, whose tf32 map rounds */
+	return d && op_attr_flag(d, "to_stage") && (!tf32 || op_attr_flag(d, "tma"));
 }
 
 /* A copy into the staging buffer overwrites what the last product read:

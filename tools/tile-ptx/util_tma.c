@@ -129,7 +129,8 @@ bool tma_load_op(E *e, const Op *ld)
 
 bool mma_operand_tma(E *e, const Op *mma, int k)
 {
-	const Op *d = mma->operands[k]->def;
+	bool tf32;
+	const Op *d = tma_operand_load(mma, k, &tf32);
 	return d && tma_load_op(e, d);
 }
 
@@ -249,7 +250,8 @@ int tma_product_loads(E *e, const Op *mma, Op **out)
 {
 	int n = 0;
 	for (int k = 0; k < 2; k++) {
-		Op *d = mma->operands[k]->def;
+		bool tf32;
+		Op *d = tma_operand_load(mma, k, &tf32);
 		if (d && tma_load_op(e, d))
 			out[n++] = d;
 	}
@@ -269,7 +271,7 @@ void tma_copy(E *e, Op *mma, int n, Op *const *lds, const LLVMValueRef *sbase, c
 {
 	int64_t bytes = 0;
 	for (int l = 0; l < n; l++)
-		bytes += type_num_elements(lds[l]->results[0]->type) * 2;
+		bytes += type_num_elements(lds[l]->results[0]->type) * elem_bytes(tile_elem(lds[l]->results[0]->type));
 	LLVMValueRef bar = bar_addr(e, sel);
 	/* one lane of warp 0 by elect.sync (as NVIDIA's): ptxas then knows one
 	 * thread issues, and keeps the copies' operands in uniform registers

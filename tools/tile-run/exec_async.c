@@ -7,6 +7,8 @@
  * both 0: the parity flips, pending is reloaded from expected, waiting
  * threads wake and a racecheck epoch starts. arrive returns the word before
  * the arrival (its bit 63 is the phase the state names).
+ * A tf32 tensor map's copy rounds each f32 to tf32, nearest even, on the
+ * way (tensormap.h; what NVIDIA's tileiras relies on, docs/abi.md §5.3.1).
  * Copies complete at issue (so complete_tx happens right away); the
  * commit/wait groups are then no-ops, as for cp.async.
  * try_wait that would fail blocks the thread (TS_MBAR) until the phase it
@@ -255,7 +257,18 @@ static int tensor(Thread *t, const Insn *in)
 			g += (uint64_t)gj * tm.strides[j];
 		}
 		uint64_t sa = swizzle_addr(sm + e * tm.esize, tm.swizzle);
-		if (load ? !copy(t, in, SP_SHARED, sa, SP_GLOBAL, g, tm.esize, in_bounds ? NULL : fill)
+		uint8_t rounded[4];
+		if (load && tm.tf32 && in_bounds) {     /* f32 -> tf32, nearest even, on the way (a tf32 map) */
+			const uint8_t *gp = mem_at(t, in, SP_GLOBAL, g, 4, ACC_READ);
+			if (!gp)
+				return ST_FAULT;
+			uint32_t bits;
+			memcpy(&bits, gp, 4);
+			bits = double_to_small(u2f(bits), TY_TF32, RND_RN, false, false, false);
+			memcpy(rounded, &bits, 4);
+		}
+		if (load ? !copy(t, in, SP_SHARED, sa, SP_GLOBAL, g, tm.esize,
+				 !in_bounds ? fill : tm.tf32 ? rounded : NULL)
 			 : in_bounds && !copy(t, in, SP_GLOBAL, g, SP_SHARED, sa, tm.esize, NULL))
 			return ST_FAULT;
 	}

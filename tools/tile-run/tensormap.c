@@ -5,11 +5,12 @@
  *   0  u32 magic 'TRTM'     4 u32 rank        8 u64 global address
  *   16 u64 dims[5]          56 u64 strides[4] (bytes, dims 1..rank-1)
  *   88 u32 box[5]           108 u8 element bytes  109 u8 swizzle (0 none, 1 32B, 2 64B, 3 128B)
- *   110 u8 oob (1: NaN)     rest zero
+ *   110 u8 oob (1: NaN)     111 u8 tf32 (1: f32 rounded to tf32, nearest even, as loaded)
+ *   rest zero
  * Constraints checked as cuTensorMapEncodeTiled's: rank 1..5, global address
  * and strides multiples of 16, box 1..256 per dimension, inner box bytes a
  * multiple of 16 and at most the swizzle span. A map that is not one of
- * these is read as the driver's encoding of a 2-D f16/bf16 map (what our
+ * these is read as the driver's encoding of a 2-D f16/bf16/f32/tf32 map (what our
  * host callback writes, libcommon tmap.c), the form tile-run fills for
  * the hidden parameters tile-ptx's tensor-map notes describe (cli.c). */
 #include <stdio.h>
@@ -66,12 +67,16 @@ bool tensormap_from_arg(uint8_t out[128], const char *spec, const Npy *arrays, c
 		} else if (strncmp(p, "oob=nan", 7) == 0) {
 			tm.oob_nan = true;
 			p += 7;
+		} else if (strncmp(p, "tf32", 4) == 0 && tm.esize == 4) {
+			tm.tf32 = true;
+			p += 4;
 		} else {
 			break;
 		}
 	}
 	if (*p) {
-		run_error("argument %d: '%s': unknown tensor-map option '%s' (swizzle=32|64|128, oob=nan)", pos, spec, p);
+		run_error("argument %d: '%s': unknown tensor-map option '%s' (swizzle=32|64|128, oob=nan, tf32 for 4-byte elements)",
+			  pos, spec, p);
 		return false;
 	}
 	uint64_t inner = (uint64_t)tm.box[0] * tm.esize;
@@ -99,6 +104,7 @@ bool tensormap_from_arg(uint8_t out[128], const char *spec, const Npy *arrays, c
 	out[108] = (uint8_t)tm.esize;
 	out[109] = (uint8_t)(tm.swizzle == 32 ? 1 : tm.swizzle == 64 ? 2 : tm.swizzle == 128 ? 3 : 0);
 	out[110] = tm.oob_nan;
+	out[111] = tm.tf32;
 	return true;
 }
 
@@ -119,6 +125,7 @@ static bool driver_map(const uint8_t *p, TensorMap *tm)
 	tm->box[0] = a.box[0];
 	tm->box[1] = a.box[1];
 	tm->swizzle = a.swizzle;
+	tm->tf32 = a.elem == TMAP_TF32;
 	return true;
 }
 
@@ -141,5 +148,8 @@ bool tensormap_decode(const uint8_t *p, TensorMap *tm)
 	tm->strides[0] = tm->esize;
 	tm->swizzle = p[109] ? 16 << p[109] : 0;
 	tm->oob_nan = p[110];
+	tm->tf32 = p[111];
+	if (tm->tf32 && tm->esize != 4)
+		return false;
 	return tm->esize == 1 || tm->esize == 2 || tm->esize == 4 || tm->esize == 8;
 }

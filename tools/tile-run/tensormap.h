@@ -16,11 +16,13 @@ typedef struct TensorMap {
 	uint32_t box[5];
 	int swizzle;            /* 0 none, 32, 64, 128 (bytes) */
 	bool oob_nan;           /* out-of-bounds elements read as NaN (floats), else 0 */
+	bool tf32;              /* f32 rounded to tf32 (nearest even) as it is loaded */
 } TensorMap;
 
-/* ARG "tmap:N,B0xB1..[,swizzle=32|64|128][,oob=nan]": a map of array argument
+/* ARG "tmap:N,B0xB1..[,swizzle=32|64|128][,oob=nan][,tf32]": a map of array argument
  * N (dims, strides and element size from its .npy, innermost first; box in
- * the same order) at device address addr -> 128 bytes. false after a message. */
+ * the same order) at device address addr -> 128 bytes; tf32: 4-byte
+ * elements rounded to tf32 as they are loaded. false after a message. */
 bool tensormap_from_arg(uint8_t out[128], const char *spec, const Npy *arrays, const bool *is_array, int nargs,
 			const uint64_t *devs, int pos);
 /* 128 bytes -> map; false if they are not one of tile-run's maps */

@@ -126,11 +126,14 @@ static int uses_of(F *f, const Value *v)
  *  - the product is its tile's only use and its token is unused;
  *  - it is in the product's block with only pure, region-free ops or other
  *    loads between them, so the copy may land any time before the product
- *    (which waits for it). */
+ *    (which waits for it).
+ * An f32 load the product takes through an f32 -> tf32 ftof (nearest_even,
+ * the load's only use) goes only by TMA: its tf32 map's copy rounds. */
 static void stage_direct(F *f, Op *op, const MmaTiling *t, int k)
 {
 	Value *v = op->operands[k];
-	Op *ld = v->def;
+	bool tf32;
+	Op *ld = tma_operand_load(op, k, &tf32);
 	const Type *el = tile_elem(v->type);
 	int eb = elem_bytes(el);
 	if (target_sm(f) < 80 || !mma_stage_as_is(t, k, el) || !ld || ld->info->code != AS_tiled_load ||
@@ -140,6 +143,8 @@ static void stage_direct(F *f, Op *op, const MmaTiling *t, int k)
 	 * chunks: neither the layout nor the shapes' divisibility matter) */
 	TmapNote note;
 	bool tma = f->tma && tma_load_ok(ld, f->warps, target_sm(f), &note);
+	if (tf32 && !tma)        /* the rounding: a tf32 map's copy does it; cp.async would not */
+		return;
 	const char *ord = op_attr_str(ld, "memory_ordering_semantics", "weak");
 	const char *pad = op_attr_str(ld, "padding", "zero");
 	if (strcmp(ord, "weak") || strcmp(pad, "zero") || op_attr(ld, "multimem") ||
@@ -151,7 +156,8 @@ static void stage_direct(F *f, Op *op, const MmaTiling *t, int k)
 			return;
 	if (!tma && layout_run_width(l, 16 / eb) * eb != 16)
 		return;
-	if (uses_of(f, v) != 1 || (ld->nresults > 1 && uses_of(f, ld->results[1]) != 0))
+	if (uses_of(f, v) != 1 || (tf32 && uses_of(f, ld->results[0]) != 1) ||
+	    (ld->nresults > 1 && uses_of(f, ld->results[1]) != 0))
 		return;
 	for (Op *x = ld->next; x && x != op; x = x->next)
 		if (x->nregions || (!op_has(x->info, OPT_PURE) && x->info->code != AS_tiled_load))
@@ -205,7 +211,8 @@ static void pipeline(F *f, Op *op)
 	Op *lds[2];
 	int nl = 0;
 	for (int k = 0; k < 2; k++) {
-		Op *ld = op->operands[k]->def;
+		bool tf32;
+		Op *ld = tma_operand_load(op, k, &tf32);
 		int eb = elem_bytes(tile_elem(op->operands[k]->type));
 		bytes += type_num_elements(op->operands[k]->type) * eb + 1024;
 		if (!ld || !op_attr_flag(ld, "to_stage"))
