@@ -85,9 +85,17 @@ static bool dim_of(const Type *tv, const Op *mr, int d, bool stride, int *next, 
 	return out->param >= 0;
 }
 
+int tma_box_row_bytes(const MmaTiling *t, int k, const Type *el)
+{
+	if (t->wg)
+		return mma_wgmma_stage_w(t, k, el);
+	return mma_wgmma_row_bytes(k ? t->n : t->k, elem_bytes(el));
+}
+
 bool tma_load_ok(const Op *ld, int warps, int sm, TmapNote *n)
 {
-	if (sm != 90 || ld->info->code != AS_tiled_load || ld->nresults < 1)
+	/* sm_90 and the later targets with TMA (sm_100..sm_121) */
+	if (sm < 90 || ld->info->code != AS_tiled_load || ld->nresults < 1)
 		return false;
 	const Type *tt = ld->results[0]->type;
 	const Type *el = tt->elem;
@@ -114,11 +122,11 @@ bool tma_load_ok(const Op *ld, int warps, int sm, TmapNote *n)
 	const Type *ea = tile_elem(ta), *ec = tile_elem(mma->operands[2]->type);
 	MmaTiling t;
 	if (ta->rank != 2 || tb->rank != 2 ||
-	    !mma_choose(ea, ec, ta->shape[0], tb->shape[1], ta->shape[1], warps, sm, &t, NULL) || !t.wg ||
-	    !mma_stage_as_is(&t, k, ea))
+	    !mma_choose(ea, ec, ta->shape[0], tb->shape[1], ta->shape[1], warps, sm, &t, NULL) ||
+	    (!t.wg && (tf32 || !mma_ldmatrix_ok(t.atom, ea, sm))) || !mma_stage_as_is(&t, k, ea))
 		return false;
 	int64_t rows = k ? t.k : t.m, cols = k ? t.n : t.k;
-	int w = mma_wgmma_stage_w(&t, k, ea);
+	int w = tma_box_row_bytes(&t, k, ea);
 	if ((w != 64 && w != 128) || rows > 256 || rows != tt->shape[0] || cols != tt->shape[1] || (cols * eb) % w ||
 	    (rows * w) % 1024)
 		return false;

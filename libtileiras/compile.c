@@ -76,12 +76,12 @@ static int lower_stage(TileirasProgram *p, Module *m)
 }
 
 /* TMA (tile-sched --tma) where the cubin's host callback will fill the maps,
- * as scripts/tileiras decides: sm_90, tile-pack's cubins TILEIR with
- * callbacks, TILEIRAS_NO_TMA unset */
+ * as scripts/tileiras decides: a target with TMA (sm_90..sm_121), tile-pack's
+ * cubins TILEIR with callbacks, TILEIRAS_NO_TMA unset */
 static bool sched_tma(const TileirasProgram *p)
 {
 	const Target *t = p->gpu_name[0] ? target_by_name(p->gpu_name) : NULL;
-	if (!t || t->sm != 90 || getenv("TILEIRAS_NO_TMA"))
+	if (!t || !target_has(t, TF_TMA) || getenv("TILEIRAS_NO_TMA"))
 		return false;
 	PackOptions q = { .language = "auto", .nv_host = "callbacks" };
 	return pack_fills_tensor_maps(&q);

@@ -290,13 +290,15 @@ np.save("c.npy", np.zeros((64, 64), np.float32))'
 	done
 }
 
-@test "TMA: what keeps cp.async (no --tma; sm_80/sm_120; unaligned views); tile-pack refuses maps it cannot fill; malformed notes are errors" {
+@test "TMA: what keeps cp.async (no --tma; sm_80, sm_89: no TMA there; unaligned views); tile-pack refuses maps it cannot fill; malformed notes are errors" {
 	require_ptxas
 	f=ickz6ktd
-	tile-read "$(mod $f)" | tile-lower --gpu-name=sm_90 | tile-sched | tile-ptx --gpu-name=sm_90 >"$SCRATCH/plain.ptx"
-	if grep -q 'tensormap\|\.hidden' "$SCRATCH/plain.ptx"; then fail "TMA without --tma"; fi
-	grep -q 'cp.async.cg' "$SCRATCH/plain.ptx" || fail "no cp.async without --tma"
-	for sm in sm_80 sm_120; do
+	for sm in sm_90 sm_120; do
+		tile-read "$(mod $f)" | tile-lower --gpu-name=$sm | tile-sched | tile-ptx --gpu-name=$sm >"$SCRATCH/plain.ptx"
+		if grep -q 'tensormap\|\.hidden' "$SCRATCH/plain.ptx"; then fail "$sm: TMA without --tma"; fi
+		grep -q 'cp.async.cg' "$SCRATCH/plain.ptx" || fail "$sm: no cp.async without --tma"
+	done
+	for sm in sm_80 sm_89; do
 		tile-read "$(mod $f)" | tile-lower --gpu-name=$sm | tile-sched --tma | tile-ptx --gpu-name=$sm >"$SCRATCH/o.ptx"
 		if grep -q 'tensormap' "$SCRATCH/o.ptx"; then fail "$sm: TMA"; fi
 	done
@@ -491,4 +493,92 @@ o = np.load("rrz.npy"); r = np.load("rrn.npy"); assert np.abs(o - r).max() / np.
 		rc32.npy 200 136 136 1 $maps
 	assert_success
 	tf32_close out/10.npy rrn.npy
+}
+
+# tma_ptx_on SM HASH OUT [tile-sched options]: the stages for SM with tile-sched --tma
+tma_ptx_on() {
+	local sm=$1 f=$2 out=$3
+	shift 3
+	tile-read "$(mod $f)" | tile-lower --gpu-name=$sm | tile-sched --tma "$@" | tile-ptx --gpu-name=$sm >"$out"
+}
+
+@test "TMA for mma.sync products (sm_100, sm_120, sm_121; sm_90 with one warp): cp.async.bulk.tensor into TMA's swizzled boxes, ldmatrix from them, sm_120a / .shared::cta as NVIDIA's; ptxas accepts, no stack, no spills" {
+	require_ptxas
+	for sm in sm_100 sm_120 sm_121; do
+		for f in ickz6ktd z9tdbcda aa5484a6 wca6jnu0; do
+			tma_ptx_on $sm $f "$SCRATCH/k.ptx" || fail "$sm $f: stages"
+			grep -q "^\.target ${sm}a" "$SCRATCH/k.ptx" || fail "$sm $f: $(grep '^.target' "$SCRATCH/k.ptx")"
+			[ "$(grep -c '^// tileiras.tensormap ' "$SCRATCH/k.ptx")" -eq 2 ] || fail "$sm $f: not two maps"
+			for p in 'cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes' \
+				'mbarrier.try_wait.parity' 'ldmatrix.sync.aligned.m8n8.x4.shared.b16' \
+				'ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16' 'mma.sync.aligned.m16n8k16.row.col'; do
+				grep -q "$p" "$SCRATCH/k.ptx" || fail "$sm $f: no $p"
+			done
+			if grep -q 'wgmma\|\.local\|cp.async.cg' "$SCRATCH/k.ptx"; then fail "$sm $f: wgmma, local or cp.async"; fi
+			ptxas -arch=${sm}a -v "$SCRATCH/k.ptx" -o "$SCRATCH/k.o" 2>"$SCRATCH/v" || fail "$sm $f: ptxas"
+			grep -q ' 0 bytes stack frame, 0 bytes spill stores' "$SCRATCH/v" || fail "$sm $f: $(cat "$SCRATCH/v")"
+		done
+	done
+	# sm_90 with one warp: no warpgroup, so mma.sync fed by TMA too (wgmma stays the 4-warp choice)
+	tma_ptx_on sm_90 z9tdbcda "$SCRATCH/k.ptx" --num-warps=1
+	grep -q 'ldmatrix' "$SCRATCH/k.ptx" && grep -q 'cp.async.bulk.tensor' "$SCRATCH/k.ptx" || fail "sm_90 one warp"
+	if grep -q 'wgmma' "$SCRATCH/k.ptx"; then fail "sm_90 one warp: wgmma"; fi
+	ptxas -arch=sm_90a "$SCRATCH/k.ptx" -o "$SCRATCH/k.o" || fail "sm_90 one warp: ptxas"
+}
+
+@test "TMA for mma.sync products against numpy on tile-run (sm_100, sm_120; sm_90 one warp): f16/bf16, 64 and 128 tiles, ragged 200x72x136 and tile multiples, 1 and 4 warps, racecheck" {
+	need_run
+	cd "$SCRATCH"
+	matmul_inputs 5 256,128,256, 200,72,136,u
+	for sm in sm_100 sm_120 sm_90; do
+		ws="1 4"
+		[ $sm = sm_90 ] && ws=1
+		for w in $ws; do
+			for f in 5si_mkgq z9tdbcda aa5484a6; do
+				tma_ptx_on $sm $f k.ptx --num-warps=$w
+				grep -q 'cp.async.bulk.tensor' k.ptx || fail "$sm $f w$w: no TMA"
+				case $f in aa5484a6) in=b c=cb tol=0.01 ;; *) in=16 c=c32 tol=0 ;; esac
+				for p in "" u; do
+					if [ -z "$p" ]; then M=256 K=128 N=256; else M=200 K=72 N=136; fi
+					case $f in 5si_mkgq) g=$(((M + 127) / 128)),$(((N + 127) / 128)) ;; *) g=$(((M + 63) / 64)),$(((N + 63) / 64)) ;; esac
+					rm -rf out
+					run tile-run --grid $g --check racecheck --out out k.ptx $p"a$in.npy" $M $K $K 1 $p"b$in.npy" $K $N $N 1 \
+						$p"$c.npy" $M $N $N 1
+					assert_success
+					matches out/10.npy "${p}ref.npy" $tol
+				done
+			done
+		done
+	done
+}
+
+@test "TMA for mma.sync products: NVIDIA's sm_100/sm_120/sm_121 callbacks write the maps ours do (64x64 launches: same boxes), and NVIDIA's sm_120a PTX (TMA + ldmatrix + mma.sync) matches numpy on tile-run with them" {
+	need_run
+	require_nvidia
+	command -v "${CC:-cc}" >/dev/null || skip "no C compiler"
+	local tw="$SCRATCH/tw"
+	nvidia_capture "$tw"
+	cd "$SCRATCH"
+	matmul_inputs 11 200,72,136,u
+	for sm in sm_100 sm_120 sm_121; do
+		for f in z9tdbcda aa5484a6 wca6jnu0; do
+			rm -f nv.o nv.ptx
+			env -u CUDA_HOME -u CUDA_PATH "$tw/bin/tileiras" --gpu-name $sm "$(mod $f)" -o nv.cubin || fail "$sm $f: NVIDIA's tileiras"
+			harness nv.o cbnv || fail "$sm $f: harness"
+			tma_ptx_on $sm $f k.ptx
+			run ./cbnv k.ptx "$(entry_of k.ptx)" "${sm#sm_}" 40
+			assert_success
+			assert_output "ok 2 maps x 40 rounds"
+			[ $sm = sm_120 ] || continue
+			grep -q 'cp.async.bulk.tensor' nv.ptx && grep -q 'ldmatrix' nv.ptx || fail "$f: NVIDIA's sm_120 PTX is not TMA + ldmatrix"
+			maps=$(./cbnv --print-maps nv.ptx "$(entry_of nv.ptx)" 120) || fail "$f: NVIDIA's callback"
+			case $f in aa5484a6) in=b c=cb tol=0.01 ;; wca6jnu0) in=16 c=c16 tol=0.001 ;; *) in=16 c=c32 tol=0 ;; esac
+			rm -rf out
+			# shellcheck disable=SC2086
+			run tile-run --grid 4,3 --check racecheck --out out nv.ptx "ua$in.npy" 200 72 72 1 "ub$in.npy" 72 136 136 1 \
+				"u$c.npy" 200 136 136 1 $maps
+			assert_success
+			matches out/10.npy uref.npy $tol
+		done
+	done
 }

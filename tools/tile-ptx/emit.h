@@ -173,9 +173,14 @@ int64_t mma_stage_b_offset(Op *op);                  /* byte offset of B in it *
  * instead of ldmatrix's */
 void mma_stage_store(E *e, TV *s, const Type *el, LLVMValueRef base, int64_t rows, int64_t cols, bool transpose,
 		     int wg_w);
-/* 4-byte registers units[0..n) of fragment layout frag (out[4/bytes * unit + j])
- * by ldmatrix (.trans for 16-bit B) */
-void mma_ldsm(E *e, LLVMValueRef base, const Layout *frag, int64_t cols, const Type *el, bool trans,
+/* operand k's staging geometry in product mma over tiling t: ldmatrix's
+ * swizzled rows, or (wgmma; an ldmatrix product's operand that came by
+ * TMA) rows of libcommon's tma_box_row_bytes in wgmma's layout */
+StageGeom mma_operand_geom(E *e, Op *mma, const MmaTiling *t, int k);
+/* 4-byte registers units[0..n) of fragment layout frag (offsets in the
+ * staged tile of geometry g; out[4/bytes * unit + j]) by ldmatrix (.trans
+ * for 16-bit B) */
+void mma_ldsm(E *e, LLVMValueRef base, const Layout *frag, const StageGeom *g, const Type *el, bool trans,
 	      const int64_t *units, int nunits, LLVMValueRef *out);
 
 /* ------------------------------------------------------------ util_tma.c */

@@ -241,6 +241,7 @@ void emit_mma(E *e, Op *op)
 	Layout lbt = lb;
 	bool btrans = mma_stage_as_is(&t, 1, ea);     /* 16-bit: ldmatrix.trans from K x N */
 	int vpr = 4 / (elem_bytes(ea) ? elem_bytes(ea) : 1);
+	StageGeom ga = { 0 }, gb = { 0 };
 	if (ldsm) {
 		buf = mma_stage_base(e, op);     /* this step's half when pipelined */
 		LLVMValueRef boff = c_i64(e, mma_stage_b_offset(op));
@@ -249,6 +250,8 @@ void emit_mma(E *e, Op *op)
 		if (!btrans && !mma_layout_transpose(&lb, t.k, t.n, &lbt))
 			ice("tile-ptx: an mma B fragment that does not transpose");
 		bool ca = mma_operand_copied(op, 0), cb = mma_operand_copied(op, 1);
+		ga = mma_operand_geom(e, op, &t, 0);
+		gb = mma_operand_geom(e, op, &t, 1);
 		mma_stage_begin(e, op, !ca || !cb);     /* the previous use's ldmatrix reads */
 		if (!ca)
 			mma_stage_store(e, A, ea, buf, t.m, t.k, false, 0);
@@ -277,8 +280,8 @@ void emit_mma(E *e, Op *op)
 			for (int64_t ni = 0; ni < t.nt; ni++)
 				for (int j = 0; j < nb / vpr && nub < 256; j++)
 					ub[nub++] = (nb * (ki + t.kt * ni)) / vpr + j;
-			mma_ldsm(e, buf, &la, t.k, ea, false, ua, nua, fa);
-			mma_ldsm(e, bbase, &lbt, btrans ? t.n : t.k, ea, btrans, ub, nub, fb);
+			mma_ldsm(e, buf, &la, &ga, ea, false, ua, nua, fa);
+			mma_ldsm(e, bbase, &lbt, &gb, ea, btrans, ub, nub, fb);
 		}
 		for (int64_t mi = 0; mi < t.mt; mi++)
 			for (int64_t ni = 0; ni < t.nt; ni++) {

@@ -61,11 +61,18 @@ static int64_t stage_bytes(Op *op)
 	return mma_stage_b_offset(op) + type_num_elements(op->operands[1]->type) * eb;
 }
 
+/* operand k of product op comes by TMA (tile-sched's `tma` on its load) */
+static bool by_tma(const Op *op, int k)
+{
+	const Op *d = op->operands[k]->def;
+	return d && d->info->code == AS_tiled_load && op_attr_flag(d, "tma");
+}
+
 /* where a product's regions start: 128 bytes, 1024 (a whole swizzle
- * pattern of absolute addresses) for wgmma */
+ * pattern of absolute addresses) for wgmma and for TMA's swizzled boxes */
 static int64_t stage_align(const Op *op)
 {
-	return op_attr_flag(op, "via_wgmma") ? 1024 : 128;
+	return op_attr_flag(op, "via_wgmma") || by_tma(op, 0) || by_tma(op, 1) ? 1024 : 128;
 }
 
 /* the distance between stages of a pipelined product (`stages`, tile-sched) */
@@ -346,10 +353,11 @@ static LLVMValueRef warp_part(E *e, const Layout *l)
 	return w;
 }
 
-void mma_ldsm(E *e, LLVMValueRef base, const Layout *frag, int64_t cols, const Type *el, bool trans,
+void mma_ldsm(E *e, LLVMValueRef base, const Layout *frag, const StageGeom *g, const Type *el, bool trans,
 	      const int64_t *units, int nunits, LLVMValueRef *out)
 {
 	int eb = elem_bytes(el);
+	int64_t cols = g->scols;
 	int shift = mma_swizzle_shift(cols * eb);
 	int vpr = 4 / eb;
 	check_frag(frag, cols, trans, vpr);
@@ -368,8 +376,15 @@ void mma_ldsm(E *e, LLVMValueRef base, const Layout *frag, int64_t cols, const T
 							c_i32(e, i), "");
 			sel = LLVMBuildSelect(e->b, is, c_i32(e, layout_eval_mode(frag, 0, vpr * units[p + i])), sel, "");
 		}
-		LLVMValueRef x = LLVMBuildMul(e->b, LLVMBuildAdd(e->b, lane_part, sel, ""), c_i32(e, eb), "");
-		LLVMValueRef addr = LLVMBuildPtrToInt(e->b, swz_ptr(e, base, x, shift), ty_i32(e), "");   /* a shared-window offset */
+		LLVMValueRef o = LLVMBuildAdd(e->b, lane_part, sel, "");     /* element offset in the staged tile */
+		LLVMValueRef p8;
+		if (g->wg) {     /* TMA's box layout (rows of w bytes): g is never transposed then */
+			LLVMValueRef x64 = LLVMBuildZExt(e->b, stage_byte_rt(e, g, o), ty_i64(e), "");
+			p8 = LLVMBuildGEP2(e->b, LLVMInt8TypeInContext(e->ctx), base, &x64, 1, "");
+		} else {
+			p8 = swz_ptr(e, base, LLVMBuildMul(e->b, o, c_i32(e, eb), ""), shift);
+		}
+		LLVMValueRef addr = LLVMBuildPtrToInt(e->b, p8, ty_i32(e), "");   /* a shared-window offset */
 		char text[160], cons[64];
 		int tl = snprintf(text, sizeof text, "ldmatrix.sync.aligned.m8n8.x%d%s.shared.b16 {", c, trans ? ".trans" : "");
 		int cl = 0;
@@ -427,8 +442,16 @@ bool mma_stage_of_load(E *e, Op *ld, LLVMValueRef *base, StageGeom *g)
 		LLVMValueRef boff = c_i64(e, mma_stage_b_offset(mma));
 		*base = LLVMBuildGEP2(e->b, LLVMInt8TypeInContext(e->ctx), *base, &boff, 1, "");
 	}
-	*g = geom(k ? t.k : t.m, k ? t.n : t.k, false, t.wg ? mma_wgmma_stage_w(&t, k, ea) : 0, elem_bytes(ea));
+	*g = mma_operand_geom(e, mma, &t, k);
 	return true;
+}
+
+StageGeom mma_operand_geom(E *e, Op *mma, const MmaTiling *t, int k)
+{
+	const Type *ea = tile_elem(mma->operands[0]->type);
+	bool tr = k == 1 && !mma_stage_as_is(t, 1, ea);
+	int w = t->wg ? mma_wgmma_stage_w(t, k, ea) : mma_operand_tma(e, mma, k) ? tma_box_row_bytes(t, k, ea) : 0;
+	return geom(k ? t->k : t->m, k ? t->n : t->k, tr, w, elem_bytes(ea));
 }
 
 LLVMValueRef mma_stage_addr(E *e, LLVMValueRef base, const StageGeom *g, LLVMValueRef elem_off)

@@ -138,6 +138,10 @@ void tma_params(E *e, LLVMValueRef fn)
 {
 	LLVMTypeRef map = LLVMArrayType2(LLVMInt8TypeInContext(e->ctx), TMAP_BYTES);
 	unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5), align = LLVMGetEnumAttributeKindForName("align", 5);
+	/* the arch-specific target (sm_90a, sm_120a, ...: backend.c), as NVIDIA's */
+	if (e->ntma)
+		LLVMAddNamedMetadataOperand(e->mod, "tileiras.arch",
+					    LLVMMetadataAsValue(e->ctx, LLVMMDNodeInContext2(e->ctx, NULL, 0)));
 	for (int i = 0; i < e->ntma; i++) {
 		unsigned at = (unsigned)(e->tma_hidden0 + i) + 1;
 		LLVMAddAttributeAtIndex(fn, at, LLVMCreateTypeAttribute(e->ctx, byval, map));
@@ -209,7 +213,8 @@ bool tma_ring(E *e, const Op *mma)
 	 * step was faster, 630 against 563 TFLOP/s on the 128x128x32 f16 4096^3
 	 * launch (docs/benchmarks.md "TMA on the GPU") */
 	const char *ring = getenv("TILE_PTX_TMA_RING");
-	return ring && *ring && strcmp(ring, "0") != 0 && e->tma_ephase && mma_operand_tma(e, mma, 0) &&
+	return ring && *ring && strcmp(ring, "0") != 0 && e->tma_ephase && op_attr_flag(mma, "via_wgmma") &&
+	       mma_operand_tma(e, mma, 0) &&
 	       mma_operand_tma(e, mma, 1) && op_attr_int(mma, "stages", 1) > 1;
 }
 
@@ -294,7 +299,13 @@ void tma_copy(E *e, Op *mma, int n, Op *const *lds, const LLVMValueRef *sbase, c
 			LLVMValueRef dst = LLVMBuildGEP2(e->b, LLVMInt8TypeInContext(e->ctx), sbase[l], &off, 1, "");
 			LLVMValueRef b5[5] = { LLVMBuildPtrToInt(e->b, dst, ty_i32(e), ""), map,
 					       LLVMBuildAdd(e->b, c0, c_i32(e, j * g[l].w / g[l].eb), ""), c1, bar };
-			asm_call(e, LLVMVoidTypeInContext(e->ctx),
+			/* sm_100 and later: the CTA's own shared memory (.shared::cta, PTX 8.6, as
+			 * NVIDIA's): with .shared::cluster ptxas for sm_120 guards each copy with a
+			 * call to a fallback (CALL.ABS, an 8-byte stack); sm_90 keeps the form its
+			 * GPU runs checked */
+			asm_call(e, LLVMVoidTypeInContext(e->ctx), e->o->target->sm >= 100 ?
+				 "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes "
+				 "[$0], [$1, {$2, $3}], [$4];" :
 				 "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes "
 				 "[$0], [$1, {$2, $3}], [$4];", "r,l,r,r,r,~{memory}", b5, 5);
 		}
