@@ -176,6 +176,10 @@ void mma_stage_store(E *e, TV *s, const Type *el, LLVMValueRef base, int64_t row
 /* operand k's staging geometry in product mma over tiling t: ldmatrix's
  * swizzled rows, or (wgmma; an ldmatrix product's operand that came by
  * TMA) rows of libcommon's tma_box_row_bytes in wgmma's layout */
+/* loop-invariant operands of ldmatrix products in a loop, staged once before it (util_ldsm.c) */
+bool mma_resident(const Op *mma, int k);
+LLVMValueRef mma_resident_base(E *e, Op *mma, int k);
+void mma_resident_prologue(E *e, Op *loop);      /* at the loop's start, before its first step */
 StageGeom mma_operand_geom(E *e, Op *mma, const MmaTiling *t, int k);
 /* 4-byte registers units[0..n) of fragment layout frag (offsets in the
  * staged tile of geometry g; out[4/bytes * unit + j]) by ldmatrix (.trans

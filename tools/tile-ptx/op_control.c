@@ -26,6 +26,7 @@
 static void emit_for_loop(E *e, Op *op)
 {
 	Block *body = op->regions[0].first;
+	mma_resident_prologue(e, op);     /* its products' loop-invariant operands, staged once (util_ldsm.c) */
 	mma_pipeline_prologue(e, op);     /* a pipelined K loop's first copies (util_ldsm.c) */
 	int ninit = op->noperands - 3;
 	LLVMValueRef lb = scalar(e, op->operands[0]), ub = scalar(e, op->operands[1]),

@@ -250,12 +250,18 @@ void emit_mma(E *e, Op *op)
 		if (!btrans && !mma_layout_transpose(&lb, t.k, t.n, &lbt))
 			ice("tile-ptx: an mma B fragment that does not transpose");
 		bool ca = mma_operand_copied(op, 0), cb = mma_operand_copied(op, 1);
+		/* loop-invariant operands were staged before the loop, in regions of their own */
+		bool ra = mma_resident(op, 0), rb = mma_resident(op, 1);
+		if (ra)
+			buf = mma_resident_base(e, op, 0);
+		if (rb)
+			bbase = mma_resident_base(e, op, 1);
 		ga = mma_operand_geom(e, op, &t, 0);
 		gb = mma_operand_geom(e, op, &t, 1);
-		mma_stage_begin(e, op, !ca || !cb);     /* the previous use's ldmatrix reads */
-		if (!ca)
+		mma_stage_begin(e, op, (!ca && !ra) || (!cb && !rb));     /* the previous use's ldmatrix reads */
+		if (!ca && !ra)
 			mma_stage_store(e, A, ea, buf, t.m, t.k, false, 0);
-		if (!cb)
+		if (!cb && !rb)
 			mma_stage_store(e, B, ea, bbase, t.k, t.n, !btrans, 0);
 		mma_copies_wait(e, op);
 		barrier(e);

@@ -42,6 +42,7 @@
  * ((iv - lb)/step) mod n (mma_stage_base) after cp.async.wait_group a (or,
  * by TMA, its stage's mbarrier). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "emit.h"
 #include "irutil.h"
@@ -91,7 +92,50 @@ static int64_t stage_total(Op *op)
 typedef struct Need {
 	int64_t max;
 	bool wgmma;
+	/* resident operands (below): their regions follow the largest staging */
+	int64_t resident;
+	const Op *want;         /* the product whose region offset is asked for, operand wk */
+	int wk;
+	int64_t at;
 } Need;
+
+static Op *loop_of(const Op *op);
+
+/* Is v made inside op (a result of an op in its regions, or an argument of one of its blocks)? */
+static bool inside(const Op *op, const Value *v)
+{
+	const Block *b = v->def ? v->def->parent : v->owner;
+	while (b && b->parent) {
+		const Op *p = b->parent->parent;
+		if (p == op)
+			return true;
+		if (!p)
+			break;
+		b = p->parent;
+	}
+	return false;
+}
+
+/* Operand k of a product fed by ldmatrix is resident when it is not copied,
+ * the product is not pipelined and sits in a `for` body, and the operand is
+ * made before that loop (attention's Q): it is staged once, before the loop
+ * (mma_resident_prologue), in a region of its own after every product's
+ * staging, instead of from registers every step (its registers then die
+ * before the loop). TILE_PTX_NO_RESIDENT=1 turns it off. */
+bool mma_resident(const Op *mma, int k)
+{
+	if (!mma_is_product(mma) || !op_attr_flag(mma, "via_ldmatrix") || op_attr_int(mma, "stages", 1) > 1 ||
+	    mma_operand_copied(mma, k) || getenv("TILE_PTX_NO_RESIDENT"))
+		return false;
+	const Op *loop = loop_of(mma);
+	return loop && !inside(loop, mma->operands[k]);
+}
+
+static int64_t operand_bytes(const Op *mma, int k)
+{
+	int eb = elem_bytes(tile_elem(mma->operands[0]->type));
+	return (type_num_elements(mma->operands[k]->type) * eb + 127) & ~(int64_t)127;
+}
 
 static int need_walk(Op *op, void *ctx)
 {
@@ -100,6 +144,12 @@ static int need_walk(Op *op, void *ctx)
 	if (b > n->max)
 		n->max = b;
 	n->wgmma |= b > 0 && stage_align(op) == 1024;
+	for (int k = 0; k < 2 && mma_is_product(op); k++)
+		if (mma_resident(op, k)) {
+			if (op == n->want && k == n->wk)
+				n->at = n->resident;
+			n->resident += operand_bytes(op, k);
+		}
 	return 0;
 }
 
@@ -119,9 +169,9 @@ LLVMValueRef mma_stage_buf(E *e, Op *op)
 	LLVMValueRef g = LLVMGetNamedGlobal(e->mod, name);
 	if (g)
 		return g;
-	Need need = { 0, false };
+	Need need = { 0, false, 0, NULL, 0, 0 };
 	op_walk(op_toplevel(op), need_walk, &need);
-	int64_t max = need.max;
+	int64_t max = need.resident ? ((need.max + 1023) & ~(int64_t)1023) + need.resident : need.max;
 	if (max > mma_stage_limit(e->o->target->sm)) {
 		diag_error(op->loc, "'%s' op needs %lld bytes of shared memory; more than %lld KiB "
 			   "(static shared memory on %s) is not supported yet", op->info->name, (long long)max,
@@ -582,6 +632,36 @@ LLVMValueRef mma_stage_base(E *e, Op *mma)
 	int n = (int)op_attr_int(mma, "stages", 1);
 	Op *loop = n > 1 ? loop_of(mma) : NULL;
 	return stage_at(e, mma, loop ? stage_of_step(e, loop, 0, n) : NULL);
+}
+
+LLVMValueRef mma_resident_base(E *e, Op *mma, int k)
+{
+	Need need = { 0, false, 0, mma, k, 0 };
+	op_walk(op_toplevel(mma), need_walk, &need);
+	LLVMValueRef off = c_i64(e, ((need.max + 1023) & ~(int64_t)1023) + need.at);
+	return LLVMBuildGEP2(e->b, LLVMInt8TypeInContext(e->ctx), mma_stage_buf(e, mma), &off, 1, "");
+}
+
+void mma_resident_prologue(E *e, Op *loop)
+{
+	bool first = true;
+	for (Op *x = loop->regions[0].first->first; x; x = x->next)
+		for (int k = 0; k < 2 && mma_is_product(x); k++) {
+			if (!mma_resident(x, k))
+				continue;
+			const Type *ta = x->operands[0]->type, *tb = x->operands[1]->type;
+			const Type *ea = tile_elem(ta);
+			MmaTiling t;
+			if (!mma_choose(ea, tile_elem(x->operands[2]->type), ta->shape[0], tb->shape[1], ta->shape[1], e->warps,
+					e->o->target->sm, &t, NULL) || t.wg)
+				ice("tile-ptx: a resident mma operand without an ldmatrix tiling");
+			if (first)
+				barrier(e);     /* the last reads of the regions (an enclosing loop's previous step) */
+			first = false;
+			/* as op_mma.c stages it: A as it is; B as it is (16-bit, ldmatrix.trans) or transposed */
+			mma_stage_store(e, get(e, x->operands[k]), ea, mma_resident_base(e, x, k), k ? t.k : t.m,
+					k ? t.n : t.k, k == 1 && !mma_stage_as_is(&t, 1, ea), 0);
+		}
 }
 
 LLVMValueRef mma_stage_sel_back(E *e, Op *mma, int back)
