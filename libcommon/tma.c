@@ -92,6 +92,8 @@ int tma_box_row_bytes(const MmaTiling *t, int k, const Type *el)
 	return mma_wgmma_row_bytes(k ? t->n : t->k, elem_bytes(el));
 }
 
+static bool view_note(const Op *mr, int eb, TmapElem elem, int w, int64_t rows, TmapNote *n);
+
 bool tma_load_ok(const Op *ld, int warps, int sm, TmapNote *n)
 {
 	/* sm_90 and the later targets with TMA (sm_100..sm_121) */
@@ -130,7 +132,16 @@ bool tma_load_ok(const Op *ld, int warps, int sm, TmapNote *n)
 	if ((w != 64 && w != 128) || rows > 256 || rows != tt->shape[0] || cols != tt->shape[1] || (cols * eb) % w ||
 	    (rows * w) % 1024)
 		return false;
-	const Op *mr = ld->operands[0]->def;
+	return view_note(ld->operands[0]->def, eb, tf32 ? TMAP_TF32 : el->scalar == SC_BF16 ? TMAP_BF16 : TMAP_F16, w,
+			 rows, n);
+}
+
+/* the map of a rank-2 view made by mr for boxes of w bytes x rows (w / eb
+ * elements of eb bytes): its base, shape and row stride entry parameters
+ * or constants, inner stride 1, base 16-byte aligned, row stride a
+ * multiple of 16 bytes, as cuTensorMapEncodeTiled requires */
+static bool view_note(const Op *mr, int eb, TmapElem elem, int w, int64_t rows, TmapNote *n)
+{
 	if (!mr || mr->info->code != AS_make_memref)
 		return false;
 	const Type *tv = mr->results[0]->type;
@@ -138,7 +149,7 @@ bool tma_load_ok(const Op *ld, int warps, int sm, TmapNote *n)
 	    (tv->strides[0] == DYN_DIM ? op_attr_int_at(mr, "stride_div_by", 0, 1) * eb : tv->strides[0] * eb) % 16)
 		return false;
 	memset(n, 0, sizeof *n);
-	n->elem = tf32 ? TMAP_TF32 : el->scalar == SC_BF16 ? TMAP_BF16 : TMAP_F16;
+	n->elem = elem;
 	n->base = param_of(mr->operands[0]);
 	if (n->base < 0)
 		return false;
@@ -155,4 +166,57 @@ bool tma_load_ok(const Op *ld, int warps, int sm, TmapNote *n)
 	n->box[1] = (uint32_t)rows;
 	n->swizzle = w;
 	return true;
+}
+
+/* the product whose result v is: directly, through ftofs, or as the
+ * accumulator a `for` carries out (its continue's operand) */
+static const Op *product_of_value(const Value *v)
+{
+	while (v->def && v->def->info->code == CT_ftof)
+		v = v->def->operands[0];
+	const Op *d = v->def;
+	if (d && d->info->code == CT_for && d->nregions && d->regions[0].first) {
+		const Op *last = d->regions[0].first->last;
+		int i = -1;
+		for (int j = 0; j < d->nresults; j++)
+			if (d->results[j] == v)
+				i = j;
+		if (!last || last->info->code != CT_continue || i < 0 || i >= last->noperands)
+			return NULL;
+		d = last->operands[i]->def;
+	}
+	return d && mma_is_product(d) ? d : NULL;
+}
+
+bool tma_store_ok(const Op *st, int sm, TmapNote *n)
+{
+	if (sm < 90 || st->info->code != AS_tiled_store || st->noperands < 2)
+		return false;
+	const Type *tt = st->operands[1]->type;
+	const Type *el = tt->elem;
+	if (tt->kind != TY_TILE || tt->rank != 2 || !el || el->kind != TY_SCALAR ||
+	    (el->scalar != SC_F16 && el->scalar != SC_BF16 && el->scalar != SC_F32) || !product_of_value(st->operands[1]))
+		return false;
+	const char *ord = op_attr_str(st, "memory_ordering_semantics", "weak");
+	if (strcmp(ord, "weak") || op_attr(st, "multimem"))
+		return false;
+	for (int i = 0; i < 2; i++)
+		if (op_attr_int_at(st, "dim_map", i, i) != i || op_attr_int_at(st, "step", i, tt->shape[i]) != tt->shape[i])
+			return false;
+	int eb = el->scalar == SC_F32 ? 4 : 2;
+	int64_t rows = tt->shape[0], cols = tt->shape[1];
+	int w = mma_wgmma_row_bytes(cols, eb);
+	int64_t box = tma_store_box_rows(rows);
+	/* its staging is the kernel's MMA staging buffer (tile-ptx), which may
+	 * grow to the target's budget for it */
+	if ((w != 64 && w != 128) || rows % box || (cols * eb) % w || (box * w) % 1024 ||
+	    rows * cols * eb > mma_stage_budget(sm))
+		return false;
+	/* as NVIDIA's 13.5: only where the view's rows are a multiple of 16
+	 * bytes long (its launches without shape facts store C thread by thread) */
+	const Op *mr = st->operands[0]->def;
+	if (!mr || mr->info->code != AS_make_memref || (op_attr_int_at(mr, "shape_div_by", 1, 1) * eb) % 16)
+		return false;
+	return view_note(st->operands[0]->def, eb, el->scalar == SC_F32 ? TMAP_F32 : el->scalar == SC_BF16 ? TMAP_BF16 : TMAP_F16,
+			 w, box, n);
 }

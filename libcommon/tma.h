@@ -15,6 +15,19 @@
  * the hidden parameter's index). What it takes: docs/lowering.md §10 "TMA". */
 bool tma_load_ok(const Op *ld, int warps, int sm, TmapNote *n);
 
+/* Can st (an nv_tileas.tiled_store of a product's result: directly,
+ * through ftofs, or as a `for`'s carried accumulator) go to global memory
+ * by TMA (sm_90 and later): a rank-2 f16 / bf16 / f32 tile staged in TMA's
+ * swizzled boxes (rows of min(128, row bytes), 64 or 128 bytes), its view
+ * as tma_load_ok's and its row length a known multiple of 16 bytes
+ * (shape_div_by: where NVIDIA's does it)? Then n holds its map's note. TMA
+ * writes only what lies inside the view, so partial tiles need no masks. */
+bool tma_store_ok(const Op *st, int sm, TmapNote *n);
+/* a TMA store's boxes are at most 64 rows (NVIDIA's choice for its
+ * epilogue's maps: 64 x 128 bytes), its staging the tile's: box i of column
+ * block j at j * rows * W + i * 64 * W */
+static inline int64_t tma_store_box_rows(int64_t rows) { return rows < 64 ? rows : 64; }
+
 /* the product (mma_is_product) after ld in its block that takes ld's tile
  * as operand 0 or 1 (*k), as it is or through an ftof tma_tf32_round holds for */
 Op *tma_product_of(const Op *ld, int *k);

@@ -65,6 +65,15 @@ nvidia_capture() {
 	chmod +x "$1/bin/ptxas"
 }
 
+# nmaps HASH: the maps of a launch by TMA: A, B and, with shape facts, C (the store);
+# the tf32 launch: A alone (its B goes through registers; its C view has no shape facts)
+nmaps() {
+	case " $UNALIGNED gqcn080s " in
+	*" gqcn080s "*) [ "$1" = gqcn080s ] && { echo 1; return; } ;;
+	esac
+	case " $UNALIGNED " in *" $1 "*) echo 2 ;; *) echo 3 ;; esac
+}
+
 mod() {
 	case $1 in
 	wca6jnu0) echo "$L/mm.kernels.ln8.$1.tileirbc" ;;
@@ -121,6 +130,8 @@ harness() {
 
 @test "TMA: the launch matmuls copy A and B by cp.async.bulk.tensor through hidden tensor-map parameters and an mbarrier per stage; ptxas accepts, no spills, the parameter block is the notes' layout" {
 	require_ptxas
+	# the loads alone (the store by TMA: its own test below)
+	export TILE_SCHED_NO_TMA_STORE=1
 	for f in $ALIGNED $UNALIGNED; do
 		tma_ptx $f "$SCRATCH/k.ptx" || fail "$f"
 		grep -q '^\.target sm_90a' "$SCRATCH/k.ptx" || fail "$f: target"
@@ -265,7 +276,7 @@ np.save("c.npy", np.zeros((64, 64), np.float32))'
 		harness "$SCRATCH/host.o" "$SCRATCH/cb" || fail "$f: harness"
 		run "$SCRATCH/cb" "$SCRATCH/k.ptx" "$(entry_of "$SCRATCH/k.ptx")" 90 40
 		assert_success
-		assert_output "ok $([ $f = gqcn080s ] && echo 1 || echo 2) maps x 40 rounds"
+		assert_output "ok $(nmaps $f) maps x 40 rounds"
 	done
 	# a callback that wrote a wrong word would be caught: the harness against a
 	# map with another box (the note edited, the object not)
@@ -281,12 +292,12 @@ np.save("c.npy", np.zeros((64, 64), np.float32))'
 		rm -f "$SCRATCH/nv.o"
 		env -u CUDA_HOME -u CUDA_PATH "$tw/bin/tileiras" --gpu-name sm_90 "$(mod $f)" \
 			-o "$SCRATCH/nv.cubin" || fail "$f: NVIDIA's tileiras"
+		# tf32: our A map (NVIDIA's first map, at the same offset; its B map we do not make)
 		tma_ptx $f "$SCRATCH/k.ptx"
 		harness "$SCRATCH/nv.o" "$SCRATCH/cbnv" || fail "$f: harness with NVIDIA's object"
 		run "$SCRATCH/cbnv" "$SCRATCH/k.ptx" "$(entry_of "$SCRATCH/k.ptx")" 90 40
 		assert_success
-		# tf32: our A map (NVIDIA's first map, at the same offset; its B map we do not make)
-		assert_output "ok $([ $f = gqcn080s ] && echo 1 || echo 2) maps x 40 rounds"
+		assert_output "ok $(nmaps $f) maps x 40 rounds"
 	done
 }
 
@@ -379,12 +390,12 @@ e = list(c.entries.values())[0]
 print(e.language, e.cbank_param_bytes)
 PY
 	assert_success
-	assert_output "TILEIR 368"
+	assert_output "TILEIR 496"     # 72 user bytes, A's, B's and C's maps
 	command -v "${CC:-cc}" >/dev/null || skip "no C compiler"
 	harness "$SCRATCH/host.o" "$SCRATCH/cb" || fail "harness"
 	run "$SCRATCH/cb" "$SCRATCH/b.ptx" "$(entry_of "$SCRATCH/b.ptx")" 90 20
 	assert_success
-	assert_output "ok 2 maps x 20 rounds"
+	assert_output "ok 3 maps x 20 rounds"
 }
 
 @test "TMA: NVIDIA's sm_90a PTX of the launch matmuls (warp-specialized: elect.sync, setmaxnreg, TMA loads and store through mbarriers) matches numpy on tile-run, its hidden maps as NVIDIA's callback builds them" {
@@ -452,7 +463,7 @@ PY
 b = bytearray(open(sys.argv[1], "rb").read()); assert b[248] == b[252] == 0x2A and b[250] == b[254] == 0
 b[250] = b[254] = 1; open(sys.argv[2], "wb").write(b)' "$(mod gqcn080s)" "$SCRATCH/rz.tileirbc"
 	tile-read "$SCRATCH/rz.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched --tma | tile-ptx --gpu-name=sm_90 >"$SCRATCH/rz.ptx"
-	if grep -q 'tensormap' "$SCRATCH/rz.ptx"; then fail "rounding zero by a tf32 map"; fi
+	if grep -q 'tensormap.* tf32 ' "$SCRATCH/rz.ptx"; then fail "rounding zero by a tf32 map"; fi
 	grep -q 'and.b32.*-8192' "$SCRATCH/rz.ptx" || fail "rounding zero: no truncation"
 }
 
@@ -504,11 +515,12 @@ tma_ptx_on() {
 
 @test "TMA for mma.sync products (sm_100, sm_120, sm_121; sm_90 with one warp): cp.async.bulk.tensor into TMA's swizzled boxes, ldmatrix from them, sm_120a / .shared::cta as NVIDIA's; ptxas accepts, no stack, no spills" {
 	require_ptxas
+	export TILE_SCHED_NO_TMA_STORE=1     # the operands (the store: its own test)
 	for sm in sm_100 sm_120 sm_121; do
 		for f in ickz6ktd z9tdbcda aa5484a6 wca6jnu0; do
 			tma_ptx_on $sm $f "$SCRATCH/k.ptx" || fail "$sm $f: stages"
 			grep -q "^\.target ${sm}a" "$SCRATCH/k.ptx" || fail "$sm $f: $(grep '^.target' "$SCRATCH/k.ptx")"
-			[ "$(grep -c '^// tileiras.tensormap ' "$SCRATCH/k.ptx")" -eq 2 ] || fail "$sm $f: not two maps"
+			[ "$(grep -c '^// tileiras.tensormap ' "$SCRATCH/k.ptx")" -eq 2 ] || fail "$sm $f: not 2 maps"
 			for p in 'cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes' \
 				'mbarrier.try_wait.parity' 'ldmatrix.sync.aligned.m8n8.x4.shared.b16' \
 				'ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16' 'mma.sync.aligned.m16n8k16.row.col'; do
@@ -565,7 +577,8 @@ tma_ptx_on() {
 			rm -f nv.o nv.ptx
 			env -u CUDA_HOME -u CUDA_PATH "$tw/bin/tileiras" --gpu-name $sm "$(mod $f)" -o nv.cubin || fail "$sm $f: NVIDIA's tileiras"
 			harness nv.o cbnv || fail "$sm $f: harness"
-			tma_ptx_on $sm $f k.ptx
+			# the operands' maps (NVIDIA stores C by TMA on some of these, not all)
+			TILE_SCHED_NO_TMA_STORE=1 tma_ptx_on $sm $f k.ptx
 			run ./cbnv k.ptx "$(entry_of k.ptx)" "${sm#sm_}" 40
 			assert_success
 			assert_output "ok 2 maps x 40 rounds"
@@ -580,5 +593,55 @@ tma_ptx_on() {
 			assert_success
 			matches out/10.npy uref.npy $tol
 		done
+	done
+}
+
+@test "TMA store: the launches with shape facts stage C in TMA's boxes and one thread stores them (64-row boxes, as NVIDIA's maps), fenced and waited; no st.global; ptxas accepts, no stack; NVIDIA's callbacks write the same C maps; without shape facts the threads store C (as NVIDIA's)" {
+	require_ptxas
+	for f in $UNALIGNED; do
+		tma_ptx $f "$SCRATCH/k.ptx" || fail "$f"
+		[ "$(grep -c '^// tileiras.tensormap ' "$SCRATCH/k.ptx")" -eq 2 ] || fail "$f: C by TMA"
+		grep -q 'st.global' "$SCRATCH/k.ptx" || fail "$f: no st.global"
+	done
+	for f in $ALIGNED; do
+		tma_ptx $f "$SCRATCH/k.ptx" || fail "$f"
+		[ "$(grep -c '^// tileiras.tensormap ' "$SCRATCH/k.ptx")" -eq 3 ] || fail "$f: not 3 notes"
+		case $f in
+		xz3hjq93 | yd8nx2s3 | uz_q1cik | aa5484a6) c='17 bf16 base=p10 dims=p12,p11 stride=p13 box=64,64 swizzle=128' ;;
+		wca6jnu0) c='17 f16 base=p10 dims=p12,p11 stride=p13 box=64,64 swizzle=128' ;;
+		*) c='17 f32 base=p10 dims=p12,p11 stride=p13 box=32,64 swizzle=128' ;;
+		esac
+		grep -q "^// tileiras.tensormap [A-Za-z0-9_]* $c\$" "$SCRATCH/k.ptx" || fail "$f: C's note: $(grep 'tensormap.* 17 ' "$SCRATCH/k.ptx")"
+		for p in 'fence.proxy.async.shared::cta' 'cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group' \
+			'cp.async.bulk.commit_group' 'cp.async.bulk.wait_group 0'; do
+			grep -q -- "$p" "$SCRATCH/k.ptx" || fail "$f: no $p"
+		done
+		if grep -q 'st.global' "$SCRATCH/k.ptx"; then fail "$f: C stored by the threads"; fi
+		ptx_ok "$SCRATCH/k.ptx" sm_90 "$f"
+		if grep -qi 'serializ' "$SCRATCH/k.ptx.log"; then fail "$f: $(grep -i serializ "$SCRATCH/k.ptx.log")"; fi
+		# sm_120: C by TMA where it fits the staging budget (40 KiB: bf16 128x128 does, f32 does not)
+	tma_ptx_on sm_120 xz3hjq93 "$SCRATCH/s.ptx"
+	grep -q 'cp.async.bulk.tensor.2d.global.shared::cta' "$SCRATCH/s.ptx" || fail "sm_120 xz3hjq93: C not by TMA"
+	ptx_ok "$SCRATCH/s.ptx" sm_120 "sm_120 xz3hjq93"
+	tma_ptx_on sm_120 ickz6ktd "$SCRATCH/s.ptx"
+	if grep -q 'cp.async.bulk.tensor.2d.global.shared::cta' "$SCRATCH/s.ptx"; then fail "sm_120 ickz6ktd: 64 KiB of C by TMA"; fi
+	# TILE_SCHED_NO_TMA_STORE=1: the threads store C again
+		TILE_SCHED_NO_TMA_STORE=1 tma_ptx $f "$SCRATCH/n.ptx"
+		grep -q 'st.global' "$SCRATCH/n.ptx" || fail "$f: no st.global without the TMA store"
+	done
+	need_run
+	require_nvidia
+	command -v "${CC:-cc}" >/dev/null || skip "no C compiler"
+	local tw="$SCRATCH/tw"
+	nvidia_capture "$tw"
+	cd "$SCRATCH"
+	for f in $ALIGNED; do
+		rm -f nv.o
+		env -u CUDA_HOME -u CUDA_PATH "$tw/bin/tileiras" --gpu-name sm_90 "$(mod $f)" -o nv.cubin || fail "$f: NVIDIA's tileiras"
+		harness nv.o cbnv || fail "$f: harness"
+		tma_ptx $f k.ptx
+		run ./cbnv k.ptx "$(entry_of k.ptx)" 90 40
+		assert_success
+		assert_output "ok 3 maps x 40 rounds"
 	done
 }

@@ -275,6 +275,11 @@ void emit_tiled(E *e, Op *op)
 		org[i] = LLVMBuildMul(e->b, tile_index_i64(e, op->operands[is + i]),
 				      c_i64(e, op_attr_int_at(op, "step", i, tt->shape[i])), "");
 	}
+	if (store && tma_load_op(e, op)) {     /* by TMA (util_tma.c) */
+		tma_store(e, op, t, org);
+		mark_token(e, op->results[0], true, op);
+		return;
+	}
 	PaddingValue pad = padding_of(op);
 	LLVMValueRef primary = store ? owner_pred(e, &t->lay) : NULL;
 	/* to_stage (tile-sched): straight into the product's staging buffer by

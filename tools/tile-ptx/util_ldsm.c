@@ -141,6 +141,12 @@ static int need_walk(Op *op, void *ctx)
 {
 	Need *n = ctx;
 	int64_t b = stage_total(op);
+	if (op->info->code == AS_tiled_store && op_attr_flag(op, "tma")) {
+		/* a TMA store stages its tile here too, after the products (util_tma.c) */
+		const Type *tt = op->operands[1]->type;
+		b = type_num_elements(tt) * elem_bytes(tt->elem);
+		n->wgmma = true;
+	}
 	if (b > n->max)
 		n->max = b;
 	n->wgmma |= b > 0 && stage_align(op) == 1024;

@@ -306,8 +306,22 @@ static void to_layout(F *f, Op *op, int k, const MmaTiling *t)
 	op->operands[k] = cv->results[0];
 }
 
+/* --tma: a product's result stored as a rank-2 tile goes by TMA where
+ * libcommon's tma_store_ok holds (tile-ptx stages it in TMA's boxes and one
+ * thread stores them) */
+static int mark_tma_store(Op *op, void *ctx)
+{
+	F *f = ctx;
+	TmapNote note;
+	if (op->info->code == AS_tiled_store && tma_store_ok(op, target_sm(f), &note))
+		op_set_attr(f->m, op, "tma", attr_bool(f->m, true));
+	return 0;
+}
+
 void mma_fix(F *f)
 {
+	if (f->tma && f->nmmas && !getenv("TILE_SCHED_NO_TMA_STORE"))
+		op_walk(f->fn, mark_tma_store, f);
 	for (int i = 0; i < f->nmmas; i++) {
 		Op *op = f->mmas[i];
 		MmaTiling t;
