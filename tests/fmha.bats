@@ -55,10 +55,10 @@ F="$BATS_TEST_DIRNAME/fmha"
 	need_run
 	require_nvidia
 	run "$PY" "$ROOT/scripts/check-emulator" --bin "$BIN" --cache "$SCRATCH/nv" --targets sm_80,sm_90,sm_120 \
-		fmha_f16 fmha_f16_causal
+		fmha_f16 fmha_f16_causal fmha_bf16
 	echo "$output" | tail -12
 	assert_success
-	assert_output --partial "NVIDIA ok 6; ours ok 6"
+	assert_output --partial "NVIDIA ok 9; ours ok 9"
 	grep -l 'wgmma.mma_async.sync.aligned.m64n[0-9]*k16.f32.f16.f16 {[^}]*}, {' "$SCRATCH"/nv/*sm_90.ptx >/dev/null ||
 		fail "NVIDIA's sm_90 PTX has no register-A wgmma any more"
 }
