@@ -204,9 +204,7 @@ void tma_wait(E *e, Op *mma, LLVMValueRef sel);      /* every thread: the produc
 bool tma_ring(E *e, const Op *mma);                  /* its pipeline runs on full/empty mbarriers, no bar.sync */
 void tma_release(E *e, Op *mma, LLVMValueRef sel);   /* every thread: done reading stage sel (tma_ring) */
 void tma_fence_before_copy(E *e, Op *ld);            /* before the barrier that precedes a TMA copy */
-/* a tiled_store marked tma: the tile t staged in TMA's boxes, stored by one
- * thread (cp.async.bulk.tensor global <- shared, waited for), origin org */
-void tma_store(E *e, Op *st, TV *t, const LLVMValueRef *org);
+LLVMValueRef tma_map_param(E *e, const Op *op);      /* the hidden map parameter of a TMA load or store */
 
 /* ------------------------------------------------------------ util_wgmma.c */
 /* op's product by wgmma over tiling t (t->wg): A, B staged, acc (the C

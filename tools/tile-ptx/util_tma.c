@@ -330,40 +330,7 @@ void tma_fence_before_copy(E *e, Op *ld)
 
 /* ------------------------------------------------------------ stores */
 
-void tma_store(E *e, Op *st, TV *t, const LLVMValueRef *org)
+LLVMValueRef tma_map_param(E *e, const Op *op)
 {
-	const Type *tt = st->operands[1]->type, *el = tt->elem;
-	int eb = elem_bytes(el);
-	int64_t rows = tt->shape[0], cols = tt->shape[1];
-	int w = mma_wgmma_row_bytes(cols, eb);
-	/* the kernel's MMA staging buffer (util_ldsm.c sizes it for its TMA stores
-	 * too): free once the products before the store are done, so C costs no
-	 * shared memory of its own */
-	LLVMValueRef buf = mma_stage_buf(e, st);
-	barrier(e);     /* the products' last reads and the last store's copy (its thread waited) done */
-	mma_stage_store(e, t, el, buf, rows, cols, false, w);
-	/* the threads' writes, seen by the async proxy before the copy reads them */
-	asm_call(e, LLVMVoidTypeInContext(e->ctx), "fence.proxy.async.shared::cta;", "~{memory}", NULL, 0);
-	barrier(e);
-	LLVMBasicBlockRef after = guard_begin(e, LLVMBuildAnd(e->b,
-		LLVMBuildICmp(e->b, LLVMIntEQ, e->warp, c_i32(e, 0), ""),
-		LLVMBuildICmp(e->b, LLVMIntEQ, e->lane, c_i32(e, 0), ""), ""));
-	LLVMValueRef map = LLVMGetParam(e->fn, (unsigned)(e->tma_hidden0 + tma_index(e, st)));
-	LLVMValueRef c0 = LLVMBuildTrunc(e->b, org[1], ty_i32(e), ""), c1 = LLVMBuildTrunc(e->b, org[0], ty_i32(e), "");
-	int64_t box = tma_store_box_rows(rows);
-	for (int64_t j = 0; j < cols * eb / w; j++)
-		for (int64_t i = 0; i < rows / box; i++) {
-			LLVMValueRef off = c_i64(e, j * rows * w + i * box * w);
-			LLVMValueRef src = LLVMBuildGEP2(e->b, LLVMInt8TypeInContext(e->ctx), buf, &off, 1, "");
-			LLVMValueRef a[4] = { map, LLVMBuildAdd(e->b, c0, c_i32(e, j * w / eb), ""),
-					      LLVMBuildAdd(e->b, c1, c_i32(e, i * box), ""),
-					      LLVMBuildPtrToInt(e->b, src, ty_i32(e), "") };
-			asm_call(e, LLVMVoidTypeInContext(e->ctx),
-				 "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [$0, {$1, $2}], [$3];",
-				 "l,r,r,r,~{memory}", a, 4);
-		}
-	asm_call(e, LLVMVoidTypeInContext(e->ctx), "cp.async.bulk.commit_group;", "~{memory}", NULL, 0);
-	/* done writing global memory before anything after the store (and the kernel's end) */
-	asm_call(e, LLVMVoidTypeInContext(e->ctx), "cp.async.bulk.wait_group 0;", "~{memory}", NULL, 0);
-	guard_end(e, after);
+	return LLVMGetParam(e->fn, (unsigned)(e->tma_hidden0 + tma_index(e, op)));
 }
