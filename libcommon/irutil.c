@@ -151,3 +151,17 @@ int64_t pow2_factor(int64_t x)
 		f *= 2;
 	return f;
 }
+
+bool value_made_inside(const Op *op, const Value *v)
+{
+	const Block *b = v->def ? v->def->parent : v->owner;
+	while (b && b->parent) {
+		const Op *p = b->parent->parent;
+		if (p == op)
+			return true;
+		if (!p)
+			break;
+		b = p->parent;
+	}
+	return false;
+}

@@ -44,4 +44,7 @@ bool type_is_tile(const Type *t);
 /* "file:line:col" of a location, or "" */
 const char *loc_str(const Loc *l, char *buf, size_t n);
 
+/* Is v made inside op (a result of an op in its regions, or an argument of one of its blocks)? */
+bool value_made_inside(const Op *op, const Value *v);
+
 #endif

@@ -101,20 +101,6 @@ typedef struct Need {
 
 static Op *loop_of(const Op *op);
 
-/* Is v made inside op (a result of an op in its regions, or an argument of one of its blocks)? */
-static bool inside(const Op *op, const Value *v)
-{
-	const Block *b = v->def ? v->def->parent : v->owner;
-	while (b && b->parent) {
-		const Op *p = b->parent->parent;
-		if (p == op)
-			return true;
-		if (!p)
-			break;
-		b = p->parent;
-	}
-	return false;
-}
 
 /* Operand k of a product fed by ldmatrix is resident when it is not copied,
  * the product is not pipelined and sits in a `for` body, and the operand is
@@ -128,7 +114,7 @@ bool mma_resident(const Op *mma, int k)
 	    mma_operand_copied(mma, k) || getenv("TILE_PTX_NO_RESIDENT"))
 		return false;
 	const Op *loop = loop_of(mma);
-	return loop && !inside(loop, mma->operands[k]);
+	return loop && !value_made_inside(loop, mma->operands[k]);
 }
 
 static int64_t operand_bytes(const Op *mma, int k)

@@ -167,20 +167,6 @@ static void stage_direct(F *f, Op *op, const MmaTiling *t, int k)
 		op_set_attr(f->m, ld, "tma", attr_bool(f->m, true));
 }
 
-/* Is v made inside op (a result of a nested op or an argument of one of its blocks)? */
-static bool made_inside(const Op *op, const Value *v)
-{
-	const Block *b = v->def ? v->def->parent : v->owner;
-	while (b && b->parent) {
-		const Op *p = b->parent->parent;
-		if (p == op)
-			return true;
-		if (!p)
-			break;
-		b = p->parent;
-	}
-	return false;
-}
 
 static int count_mma(Op *op, void *ctx)
 {
@@ -218,7 +204,7 @@ static void pipeline(F *f, Op *op)
 		if (!ld || !op_attr_flag(ld, "to_stage"))
 			continue;
 		for (int j = 0; j < ld->noperands; j++)
-			if (ld->operands[j] != body->args[0] && made_inside(loop, ld->operands[j]))
+			if (ld->operands[j] != body->args[0] && value_made_inside(loop, ld->operands[j]))
 				return;
 		lds[nl++] = ld;
 	}
