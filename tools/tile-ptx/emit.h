@@ -70,6 +70,11 @@ LLVMValueRef asm_pure1(E *e, LLVMTypeRef ret, const char *text, const char *cons
 /* inline PTX with side effects, up to ASM_CALL_MAX_ARGS operands */
 #define ASM_CALL_MAX_ARGS 8
 LLVMValueRef asm_call(E *e, LLVMTypeRef ret, const char *text, const char *cons, LLVMValueRef *args, int n);
+/* what inline PTX needs of the module (backend.c reads both): a PTX ISA
+ * version of at least v ("tileiras.min_ptx"), the arch-specific target
+ * (sm_90a, sm_120a, ...: "tileiras.arch") */
+void need_ptx(E *e, int v);
+void need_arch(E *e);
 LLVMValueRef warp_shfl(E *e, const char *kind, LLVMValueRef v, LLVMValueRef b);   /* bfly/up/down/idx, any register type */
 
 /* ------------------------------------------------------------ util_attr.c */

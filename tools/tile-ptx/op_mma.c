@@ -121,14 +121,6 @@ static int per_reg(const Type *el)
 	return bits == 16 ? 2 : bits == 8 ? 4 : 1;
 }
 
-/* min PTX ISA version of inline PTX (backend.c reads it) */
-static void need_ptx(E *e, int v)
-{
-	LLVMMetadataRef m = LLVMValueAsMetadata(c_i32(e, v));
-	LLVMMetadataRef md = LLVMMDNodeInContext2(e->ctx, (LLVMMetadataRef[]){ m }, 1);
-	LLVMAddNamedMetadataOperand(e->mod, "tileiras.min_ptx", LLVMMetadataAsValue(e->ctx, md));
-}
-
 /* a product tile-sched gave a wgmma tiling (util_wgmma.c); the PTX target
  * becomes the arch-specific one (sm_90a: backend.c, "tileiras.arch") */
 static void emit_wgmma(E *e, Op *op, const MmaTiling *t)
@@ -140,8 +132,7 @@ static void emit_wgmma(E *e, Op *op, const MmaTiling *t)
 	const Type *ea = tile_elem(op->operands[0]->type), *ec = tile_elem(op->operands[2]->type);
 	/* wgmma is PTX 8.0; with mixed integer types (s8 x u8) 8.4 (ptxas says so) */
 	need_ptx(e, strcmp(ptx_type(op, ea, 0), ptx_type(op, ea, 1)) ? 84 : 80);
-	LLVMAddNamedMetadataOperand(e->mod, "tileiras.arch",
-				    LLVMMetadataAsValue(e->ctx, LLVMMDNodeInContext2(e->ctx, NULL, 0)));
+	need_arch(e);
 	TV *A = get(e, op->operands[0]), *B = get(e, op->operands[1]), *C = get(e, op->operands[2]);
 	TV *D = tv_new(e, op->results[0]);
 	int64_t n = layout_nregs(&lc);
@@ -218,8 +209,7 @@ void emit_mma(E *e, Op *op)
 		check_layout(op->operands[4], &lsb);
 		/* sm_120a / sm_121a, PTX 8.7 */
 		need_ptx(e, 87);
-		LLVMAddNamedMetadataOperand(e->mod, "tileiras.arch",
-					    LLVMMetadataAsValue(e->ctx, LLVMMDNodeInContext2(e->ctx, NULL, 0)));
+		need_arch(e);
 		snprintf(text, sizeof text, "mma.sync.aligned.kind::mxf8f6f4.block_scale.scale_vec::1X.m%dn%dk%d.row.col.f32.%s.%s.f32.ue8m0",
 			 atom->m, atom->n, atom->k, ptx_type(op, ea, 0), ptx_type(op, tile_elem(tb), 1));
 	} else {

@@ -1,7 +1,8 @@
 /* util_intr.c: calls (utility layer, emit.h): LLVM and NVVM intrinsics,
  * functions declared by name (libdevice, system calls), special registers,
- * inline PTX, warp shuffles of any register type, and the "not supported
- * yet" user error every emitter reports through. */
+ * inline PTX and what it needs of the module (PTX version, arch target),
+ * warp shuffles of any register type, and the "not supported yet" user
+ * error every emitter reports through. */
 #include <stdio.h>
 #include <string.h>
 #include "emit.h"
@@ -116,4 +117,16 @@ LLVMValueRef warp_shfl(E *e, const char *kind, LLVMValueRef v, LLVMValueRef b)
 	if (k == LLVMDoubleTypeKind)
 		return LLVMBuildBitCast(e->b, y, t, "");
 	return y;
+}
+
+void need_ptx(E *e, int v)
+{
+	LLVMMetadataRef m = LLVMValueAsMetadata(c_i32(e, v));
+	LLVMMetadataRef md = LLVMMDNodeInContext2(e->ctx, (LLVMMetadataRef[]){ m }, 1);
+	LLVMAddNamedMetadataOperand(e->mod, "tileiras.min_ptx", LLVMMetadataAsValue(e->ctx, md));
+}
+
+void need_arch(E *e)
+{
+	LLVMAddNamedMetadataOperand(e->mod, "tileiras.arch", LLVMMetadataAsValue(e->ctx, LLVMMDNodeInContext2(e->ctx, NULL, 0)));
 }

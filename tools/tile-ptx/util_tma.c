@@ -104,10 +104,7 @@ int tma_plan(E *e, Op *fn, const char *entry)
 			LLVMAddNamedMetadataOperand(e->mod, "tileiras.tensormap", LLVMMetadataAsValue(e->ctx, md));
 			line = nl ? nl + 1 : NULL;
 		}
-		/* .hidden parameters are PTX 8.8 */
-		LLVMMetadataRef v = LLVMValueAsMetadata(c_i32(e, 88));
-		LLVMAddNamedMetadataOperand(e->mod, "tileiras.min_ptx",
-					    LLVMMetadataAsValue(e->ctx, LLVMMDNodeInContext2(e->ctx, &v, 1)));
+		need_ptx(e, 88);     /* .hidden parameters are PTX 8.8 */
 	}
 	sb_free(&p.notes);
 	return p.n;
@@ -141,8 +138,7 @@ void tma_params(E *e, LLVMValueRef fn)
 	unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5), align = LLVMGetEnumAttributeKindForName("align", 5);
 	/* the arch-specific target (sm_90a, sm_120a, ...: backend.c), as NVIDIA's */
 	if (e->ntma)
-		LLVMAddNamedMetadataOperand(e->mod, "tileiras.arch",
-					    LLVMMetadataAsValue(e->ctx, LLVMMDNodeInContext2(e->ctx, NULL, 0)));
+		need_arch(e);
 	for (int i = 0; i < e->ntma; i++) {
 		unsigned at = (unsigned)(e->tma_hidden0 + i) + 1;
 		LLVMAddAttributeAtIndex(fn, at, LLVMCreateTypeAttribute(e->ctx, byval, map));
