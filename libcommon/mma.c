@@ -181,6 +181,16 @@ bool mma_choose(const Type *a, const Type *c, int64_t m, int64_t n, int64_t k, i
 	return mma_tiling(atom, m, n, k, warps, t, err);
 }
 
+bool mma_product_tiling(const Op *op, int warps, int sm, MmaTiling *t, const char **err)
+{
+	const Type *a = op->operands[0]->type, *b = op->operands[1]->type, *c = op->operands[2]->type;
+	if (err)
+		*err = NULL;
+	if (a->rank != 2 || b->rank != 2)
+		return false;
+	return mma_choose(tile_elem(a), tile_elem(c), a->shape[0], b->shape[1], a->shape[1], warps, sm, t, err);
+}
+
 int64_t mma_wgmma_offset(int64_t r, int64_t c, int64_t rows, int w, int eb)
 {
 	int64_t cb = c * eb;

@@ -65,6 +65,9 @@ bool mma_tiling(const MmaAtom *atom, int64_t m, int64_t n, int64_t k, int warps,
  * the product's layouts calls this, so they agree. */
 bool mma_choose(const Type *a, const Type *c, int64_t m, int64_t n, int64_t k, int warps, int sm, MmaTiling *t,
 		const char **err);
+/* mma_choose for product op (mma_is_product: operands A, B, acc): false
+ * unless A and B are of rank 2 (a batched product is sliced by tile-lower) */
+bool mma_product_tiling(const Op *op, int warps, int sm, MmaTiling *t, const char **err);
 
 /* Warpgroup MMA (sm_90 wgmma.mma_async m64nNk*, A and B from shared
  * memory): warps in groups of four, wm warpgroups over M and wn over N;

@@ -120,11 +120,9 @@ bool tma_load_ok(const Op *ld, int warps, int sm, TmapNote *n)
 	if (tf32 ? el->scalar != SC_F32 : el->scalar != SC_F16 && el->scalar != SC_BF16)
 		return false;
 	int eb = tf32 ? 4 : 2;
-	const Type *ta = mma->operands[0]->type, *tb = mma->operands[1]->type;
-	const Type *ea = tile_elem(ta), *ec = tile_elem(mma->operands[2]->type);
+	const Type *ea = tile_elem(mma->operands[0]->type);
 	MmaTiling t;
-	if (ta->rank != 2 || tb->rank != 2 ||
-	    !mma_choose(ea, ec, ta->shape[0], tb->shape[1], ta->shape[1], warps, sm, &t, NULL) ||
+	if (!mma_product_tiling(mma, warps, sm, &t, NULL) ||
 	    (!t.wg && (tf32 || !mma_ldmatrix_ok(t.atom, ea, sm))) || !mma_stage_as_is(&t, k, ea))
 		return false;
 	int64_t rows = k ? t.k : t.m, cols = k ? t.n : t.k;

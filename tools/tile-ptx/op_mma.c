@@ -167,7 +167,7 @@ void emit_mma(E *e, Op *op)
 	}
 	MmaTiling t;
 	const char *err = NULL;
-	if (!mma_choose(ea, ec, ta->shape[0], tb->shape[1], ta->shape[1], e->warps, e->o->target->sm, &t, &err)) {
+	if (!mma_product_tiling(op, e->warps, e->o->target->sm, &t, &err)) {
 		unsupported(e, op, err);
 		return;
 	}

@@ -470,11 +470,9 @@ bool mma_stage_of_load(E *e, Op *ld, LLVMValueRef *base, StageGeom *g)
 	Op *mma = mma_user_of(ld, &k);
 	if (!mma)
 		return false;
-	const Type *ta = mma->operands[0]->type, *tb = mma->operands[1]->type;
-	const Type *ea = tile_elem(ta), *ec = tile_elem(mma->operands[2]->type);
+	const Type *ea = tile_elem(mma->operands[0]->type);
 	MmaTiling t;
-	if (ta->rank != 2 || !mma_choose(ea, ec, ta->shape[0], tb->shape[1], ta->shape[1], e->warps, e->o->target->sm, &t,
-					 NULL) || !mma_stage_as_is(&t, k, ea))
+	if (!mma_product_tiling(mma, e->warps, e->o->target->sm, &t, NULL) || !mma_stage_as_is(&t, k, ea))
 		return false;
 	if (t.wg != op_attr_flag(mma, "via_wgmma") || (!t.wg && !op_attr_flag(mma, "via_ldmatrix")) ||
 	    !mma_operand_copied(mma, k))
@@ -641,11 +639,9 @@ void mma_resident_prologue(E *e, Op *loop)
 		for (int k = 0; k < 2 && mma_is_product(x); k++) {
 			if (!mma_resident(x, k))
 				continue;
-			const Type *ta = x->operands[0]->type, *tb = x->operands[1]->type;
-			const Type *ea = tile_elem(ta);
+			const Type *ea = tile_elem(x->operands[0]->type);
 			MmaTiling t;
-			if (!mma_choose(ea, tile_elem(x->operands[2]->type), ta->shape[0], tb->shape[1], ta->shape[1], e->warps,
-					e->o->target->sm, &t, NULL) || t.wg)
+			if (!mma_product_tiling(x, e->warps, e->o->target->sm, &t, NULL) || t.wg)
 				ice("tile-ptx: a resident mma operand without an ldmatrix tiling");
 			if (first)
 				barrier(e);     /* the last reads of the regions (an enclosing loop's previous step) */

@@ -36,11 +36,7 @@ static int target_sm(F *f)
 
 static bool tiling_of(F *f, const Op *op, MmaTiling *t)
 {
-	const Type *a = op->operands[0]->type, *b = op->operands[1]->type, *c = op->operands[2]->type;
-	if (a->rank != 2 || b->rank != 2)
-		return false;
-	return mma_choose(tile_elem(a), tile_elem(c), a->shape[0], b->shape[1], a->shape[1], f->warps, target_sm(f), t,
-			  NULL);
+	return mma_product_tiling(op, f->warps, target_sm(f), t, NULL);
 }
 
 void mma_constrain(F *f, Op *op)
