@@ -1,10 +1,12 @@
-/* tma.c: the conditions under which a tiled_load feeding a wgmma product is
- * one TMA copy per swizzle-row block (tma.h; docs/lowering.md §10 "TMA"):
- *   - sm_90, the product staged for wgmma (mma_choose gives a warpgroup
- *     tiling), the operand staged as it is (A; 16-bit B), in 64- or
- *     128-byte swizzled rows (the swizzles whose map words were read from
- *     NVIDIA's callbacks), at most 256 rows (a box dimension's limit), each
- *     block of rows x W bytes 1024-byte aligned in the staging;
+/* tma.c: the conditions under which a tiled_load feeding a product is one
+ * TMA copy per swizzle-row block, and a tiled_store of a product's result
+ * one TMA store per box (tma.h; docs/lowering.md §10 "TMA", "TMA store
+ * epilogue"). A load:
+ *   - sm_90 and later, the product staged for wgmma (a warpgroup tiling) or,
+ *     16-bit, for ldmatrix, the operand staged as it is (A; 16-bit B), in
+ *     64- or 128-byte swizzled rows (the swizzles whose map words were read
+ *     from NVIDIA's callbacks), at most 256 rows (a box dimension's limit),
+ *     each block of rows x W bytes 1024-byte aligned in the staging;
  *   - an f16 or bf16 tile, or an f32 one the product takes through an f32 ->
  *     tf32 ftof with rounding nearest_even (its only use; the map is then
  *     tf32: the copy rounds, as NVIDIA's kernels rely on: docs/abi.md
@@ -16,7 +18,8 @@
  *     the base 16-byte aligned and the row stride a multiple of 16 bytes
  *     (make_memref's base_align / stride_div_by), as cuTensorMapEncodeTiled
  *     requires. The shape needs no divisibility: the copy zero-fills what
- *     lies outside the view. */
+ *     lies outside the view.
+ * A store: the same access and view, plus what tma.h's tma_store_ok says. */
 #include <string.h>
 #include "tma.h"
 #include "irutil.h"
@@ -94,6 +97,18 @@ int tma_box_row_bytes(const MmaTiling *t, int k, const Type *el)
 
 static bool view_note(const Op *mr, int eb, TmapElem elem, int w, int64_t rows, TmapNote *n);
 
+/* a weak, not multimem access of rank-2 tile tt at multiples of the tile
+ * (identity dim_map, no `step`) */
+static bool plain_access(const Op *op, const Type *tt)
+{
+	if (strcmp(op_attr_str(op, "memory_ordering_semantics", "weak"), "weak") || op_attr(op, "multimem"))
+		return false;
+	for (int i = 0; i < 2; i++)
+		if (op_attr_int_at(op, "dim_map", i, i) != i || op_attr_int_at(op, "step", i, tt->shape[i]) != tt->shape[i])
+			return false;
+	return true;
+}
+
 bool tma_load_ok(const Op *ld, int warps, int sm, TmapNote *n)
 {
 	/* sm_90 and the later targets with TMA (sm_100..sm_121) */
@@ -103,13 +118,8 @@ bool tma_load_ok(const Op *ld, int warps, int sm, TmapNote *n)
 	const Type *el = tt->elem;
 	if (tt->kind != TY_TILE || tt->rank != 2 || !el || el->kind != TY_SCALAR)
 		return false;
-	const char *ord = op_attr_str(ld, "memory_ordering_semantics", "weak");
-	const char *pad = op_attr_str(ld, "padding", "zero");
-	if (strcmp(ord, "weak") || strcmp(pad, "zero") || op_attr(ld, "multimem"))
+	if (strcmp(op_attr_str(ld, "padding", "zero"), "zero") || !plain_access(ld, tt))
 		return false;
-	for (int i = 0; i < 2; i++)
-		if (op_attr_int_at(ld, "dim_map", i, i) != i || op_attr_int_at(ld, "step", i, tt->shape[i]) != tt->shape[i])
-			return false;
 	int k;
 	bool tf32;
 	const Op *mma = tma_product_of(ld, &k);
@@ -193,14 +203,9 @@ bool tma_store_ok(const Op *st, int sm, TmapNote *n)
 	const Type *tt = st->operands[1]->type;
 	const Type *el = tt->elem;
 	if (tt->kind != TY_TILE || tt->rank != 2 || !el || el->kind != TY_SCALAR ||
-	    (el->scalar != SC_F16 && el->scalar != SC_BF16 && el->scalar != SC_F32) || !product_of_value(st->operands[1]))
+	    (el->scalar != SC_F16 && el->scalar != SC_BF16 && el->scalar != SC_F32) || !product_of_value(st->operands[1]) ||
+	    !plain_access(st, tt))
 		return false;
-	const char *ord = op_attr_str(st, "memory_ordering_semantics", "weak");
-	if (strcmp(ord, "weak") || op_attr(st, "multimem"))
-		return false;
-	for (int i = 0; i < 2; i++)
-		if (op_attr_int_at(st, "dim_map", i, i) != i || op_attr_int_at(st, "step", i, tt->shape[i]) != tt->shape[i])
-			return false;
 	int eb = el->scalar == SC_F32 ? 4 : 2;
 	int64_t rows = tt->shape[0], cols = tt->shape[1];
 	int w = mma_wgmma_row_bytes(cols, eb);
@@ -215,6 +220,5 @@ bool tma_store_ok(const Op *st, int sm, TmapNote *n)
 	const Op *mr = st->operands[0]->def;
 	if (!mr || mr->info->code != AS_make_memref || (op_attr_int_at(mr, "shape_div_by", 1, 1) * eb) % 16)
 		return false;
-	return view_note(st->operands[0]->def, eb, el->scalar == SC_F32 ? TMAP_F32 : el->scalar == SC_BF16 ? TMAP_BF16 : TMAP_F16,
-			 w, box, n);
+	return view_note(mr, eb, el->scalar == SC_F32 ? TMAP_F32 : el->scalar == SC_BF16 ? TMAP_BF16 : TMAP_F16, w, box, n);
 }
