@@ -178,13 +178,13 @@ int64_t mma_stage_b_offset(Op *op);                  /* byte offset of B in it *
  * instead of ldmatrix's */
 void mma_stage_store(E *e, TV *s, const Type *el, LLVMValueRef base, int64_t rows, int64_t cols, bool transpose,
 		     int wg_w);
-/* operand k's staging geometry in product mma over tiling t: ldmatrix's
- * swizzled rows, or (wgmma; an ldmatrix product's operand that came by
- * TMA) rows of libcommon's tma_box_row_bytes in wgmma's layout */
 /* loop-invariant operands of ldmatrix products in a loop, staged once before it (util_ldsm.c) */
 bool mma_resident(const Op *mma, int k);
 LLVMValueRef mma_resident_base(E *e, Op *mma, int k);
 void mma_resident_prologue(E *e, Op *loop);      /* at the loop's start, before its first step */
+/* operand k's staging geometry in product mma over tiling t: ldmatrix's
+ * swizzled rows, or (wgmma; an ldmatrix product's operand that came by
+ * TMA) rows of libcommon's tma_box_row_bytes in wgmma's layout */
 StageGeom mma_operand_geom(E *e, Op *mma, const MmaTiling *t, int k);
 /* 4-byte registers units[0..n) of fragment layout frag (offsets in the
  * staged tile of geometry g; out[4/bytes * unit + j]) by ldmatrix (.trans
@@ -193,11 +193,11 @@ void mma_ldsm(E *e, LLVMValueRef base, const Layout *frag, const StageGeom *g, c
 	      const int64_t *units, int nunits, LLVMValueRef *out);
 
 /* ------------------------------------------------------------ util_tma.c */
-/* --tma on sm_90: staged wgmma operands by TMA (see util_tma.c) */
-int tma_plan(E *e, Op *fn, const char *entry);       /* before the kernel's function: its TMA loads; hidden maps */
+/* --tma: staged operands (wgmma on sm_90; ldmatrix on sm_90..sm_121) and product stores by TMA (see util_tma.c) */
+int tma_plan(E *e, Op *fn, const char *entry);       /* before the kernel's function: its TMA loads and stores; hidden maps */
 void tma_params(E *e, LLVMValueRef fn);              /* their parameters' attributes (byval, grid_constant) */
 void tma_kernel_begin(E *e);                         /* the mbarriers, at the kernel's start */
-bool tma_load_op(E *e, const Op *ld);
+bool tma_op(E *e, const Op *op);                     /* a load or store that goes by TMA (tma_plan) */
 bool mma_operand_tma(E *e, const Op *mma, int k);
 int tma_product_loads(E *e, const Op *mma, Op **out);   /* its TMA loads (<= 2), in block order */
 /* the copies of a product's n TMA loads lds[l] into sbase[l] (staging geometry g[l]) from tile

@@ -317,7 +317,7 @@ void emit_tiled(E *e, Op *op)
 		org[i] = LLVMBuildMul(e->b, tile_index_i64(e, op->operands[is + i]),
 				      c_i64(e, op_attr_int_at(op, "step", i, tt->shape[i])), "");
 	}
-	if (store && tma_load_op(e, op)) {     /* by TMA (util_tma.c) */
+	if (store && tma_op(e, op)) {     /* by TMA (tma_store above) */
 		tma_store(e, op, t, org);
 		mark_token(e, op->results[0], true, op);
 		return;
@@ -331,7 +331,7 @@ void emit_tiled(E *e, Op *op)
 	bool to_stage = !store && op_attr_flag(op, "to_stage");
 	if (to_stage) {
 		/* a TMA copy (util_tma.c) has no per-thread chunks: any layout, any alignment of the rows */
-		bool tma = tma_load_op(e, op);
+		bool tma = tma_op(e, op);
 		if (!eb || (!tma && op_attr_int(op, "vector_bytes", 0) < 16) || !mma_stage_of_load(e, op, &sbase, &sg) ||
 		    (!tma && (layout_run_width(&t->lay, 16 / eb) != 16 / eb || dup_regs)) ||
 		    f4 || multimem || ord.ord != LLVMAtomicOrderingNotAtomic) {
@@ -346,7 +346,7 @@ void emit_tiled(E *e, Op *op)
 			sown = owner_pred(e, &t->lay);
 			/* by TMA (util_tma.c): one lane copies the whole tile; the
 			 * product's last TMA load issues the copies of all of them */
-			if (tma_load_op(e, op)) {
+			if (tma_op(e, op)) {
 				tma_issue(e, op, sbase, &sg, org);
 				for (int k = 0; k < t->n; k++)
 					t->r[k] = LLVMGetPoison(et);

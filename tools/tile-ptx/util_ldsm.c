@@ -101,7 +101,6 @@ typedef struct Need {
 
 static Op *loop_of(const Op *op);
 
-
 /* Operand k of a product fed by ldmatrix is resident when it is not copied,
  * the product is not pipelined and sits in a `for` body, and the operand is
  * made before that loop (attention's Q): it is staged once, before the loop
@@ -128,7 +127,7 @@ static int need_walk(Op *op, void *ctx)
 	Need *n = ctx;
 	int64_t b = stage_total(op);
 	if (op->info->code == AS_tiled_store && op_attr_flag(op, "tma")) {
-		/* a TMA store stages its tile here too, after the products (util_tma.c) */
+		/* a TMA store stages its tile here too, after the products (op_memory.c) */
 		const Type *tt = op->operands[1]->type;
 		b = type_num_elements(tt) * elem_bytes(tt->elem);
 		n->wgmma = true;
@@ -143,6 +142,12 @@ static int need_walk(Op *op, void *ctx)
 			n->resident += operand_bytes(op, k);
 		}
 	return 0;
+}
+
+/* where the resident regions start: after the largest staging, 1024-aligned */
+static int64_t resident_start(const Need *n)
+{
+	return (n->max + 1023) & ~(int64_t)1023;
 }
 
 int64_t mma_stage_b_offset(Op *op)
@@ -163,7 +168,7 @@ LLVMValueRef mma_stage_buf(E *e, Op *op)
 		return g;
 	Need need = { 0, false, 0, NULL, 0, 0 };
 	op_walk(op_toplevel(op), need_walk, &need);
-	int64_t max = need.resident ? ((need.max + 1023) & ~(int64_t)1023) + need.resident : need.max;
+	int64_t max = need.resident ? resident_start(&need) + need.resident : need.max;
 	if (max > mma_stage_limit(e->o->target->sm)) {
 		diag_error(op->loc, "'%s' op needs %lld bytes of shared memory; more than %lld KiB "
 			   "(static shared memory on %s) is not supported yet", op->info->name, (long long)max,
@@ -628,7 +633,7 @@ LLVMValueRef mma_resident_base(E *e, Op *mma, int k)
 {
 	Need need = { 0, false, 0, mma, k, 0 };
 	op_walk(op_toplevel(mma), need_walk, &need);
-	LLVMValueRef off = c_i64(e, ((need.max + 1023) & ~(int64_t)1023) + need.at);
+	LLVMValueRef off = c_i64(e, resident_start(&need) + need.at);
 	return LLVMBuildGEP2(e->b, LLVMInt8TypeInContext(e->ctx), mma_stage_buf(e, mma), &off, 1, "");
 }
 
@@ -730,7 +735,7 @@ void mma_pipeline_prologue(E *e, Op *loop)
 			Op *mma = mma_user_of(x, &which);
 			if (mma)
 				ahead = mma_stage_ahead(mma);
-			cp_async |= !tma_load_op(e, x);
+			cp_async |= !tma_op(e, x);
 		}
 	LLVMValueRef step = scalar(e, loop->operands[2]);
 	for (int j = 0; j < ahead; j++) {
@@ -783,7 +788,7 @@ bool mma_prefetch(E *e, Op *ld)
 		if (x->info->code == AS_tiled_load && op_attr_flag(x, "prefetch"))
 			last = false;
 	for (Op *x = loop->regions[0].first->first; x; x = x->next)
-		cp_async |= x->info->code == AS_tiled_load && op_attr_flag(x, "prefetch") && !tma_load_op(e, x);
+		cp_async |= x->info->code == AS_tiled_load && op_attr_flag(x, "prefetch") && !tma_op(e, x);
 	if (last && cp_async)
 		mma_cp_async_commit(e);
 	return true;

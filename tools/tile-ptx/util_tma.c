@@ -120,16 +120,16 @@ static int tma_index(E *e, const Op *ld)
 	return -1;
 }
 
-bool tma_load_op(E *e, const Op *ld)
+bool tma_op(E *e, const Op *op)
 {
-	return tma_index(e, ld) >= 0;
+	return tma_index(e, op) >= 0;
 }
 
 bool mma_operand_tma(E *e, const Op *mma, int k)
 {
 	bool tf32;
 	const Op *d = tma_operand_load(mma, k, &tf32);
-	return d && tma_load_op(e, d);
+	return d && tma_op(e, d);
 }
 
 void tma_params(E *e, LLVMValueRef fn)
@@ -254,7 +254,7 @@ int tma_product_loads(E *e, const Op *mma, Op **out)
 	for (int k = 0; k < 2; k++) {
 		bool tf32;
 		Op *d = tma_operand_load(mma, k, &tf32);
-		if (d && tma_load_op(e, d))
+		if (d && tma_op(e, d))
 			out[n++] = d;
 	}
 	if (n == 2)      /* block order */
@@ -320,7 +320,7 @@ void tma_wait(E *e, Op *mma, LLVMValueRef sel)
 
 void tma_fence_before_copy(E *e, Op *ld)
 {
-	if (tma_load_op(e, ld))
+	if (tma_op(e, ld))
 		asm_call(e, LLVMVoidTypeInContext(e->ctx), "fence.proxy.async.shared::cta;", "~{memory}", NULL, 0);
 }
 

@@ -163,7 +163,6 @@ static void stage_direct(F *f, Op *op, const MmaTiling *t, int k)
 		op_set_attr(f->m, ld, "tma", attr_bool(f->m, true));
 }
 
-
 static int count_mma(Op *op, void *ctx)
 {
 	*(int *)ctx += mma_is_product(op);
