@@ -51,6 +51,14 @@ for spec in sys.argv[2:]:
     np.save(s + "c16.npy", np.zeros((M, N), np.float16))' "$@"
 }
 
+# nvidia_tools: NVIDIA's tileiras (skip without .venv) and a C compiler (skip
+# without) for the harness, and nvidia_capture's copy in $SCRATCH/tw
+nvidia_tools() {
+	require_nvidia
+	command -v "${CC:-cc}" >/dev/null || skip "no C compiler"
+	nvidia_capture "$SCRATCH/tw"
+}
+
 # nvidia_capture DIR: a private copy of NVIDIA's tileiras in DIR/bin whose ptxas keeps
 # the host object and the PTX it is given as $SCRATCH/nv.o and $SCRATCH/nv.ptx
 nvidia_capture() {
@@ -285,9 +293,8 @@ np.save("c.npy", np.zeros((64, 64), np.float32))'
 	assert_failure
 	assert_output --partial "parameter 16 differs"
 	# NVIDIA's: its tileiras with a ptxas that keeps the --nv-host object
-	require_nvidia
+	nvidia_tools
 	local tw="$SCRATCH/tw"
-	nvidia_capture "$tw"
 	for f in gqcn080s $ALIGNED $UNALIGNED; do
 		rm -f "$SCRATCH/nv.o"
 		env -u CUDA_HOME -u CUDA_PATH "$tw/bin/tileiras" --gpu-name sm_90 "$(mod $f)" \
@@ -400,10 +407,8 @@ PY
 
 @test "TMA: NVIDIA's sm_90a PTX of the launch matmuls (warp-specialized: elect.sync, setmaxnreg, TMA loads and store through mbarriers) matches numpy on tile-run, its hidden maps as NVIDIA's callback builds them" {
 	need_run
-	require_nvidia
-	command -v "${CC:-cc}" >/dev/null || skip "no C compiler"
+	nvidia_tools
 	local tw="$SCRATCH/tw"
-	nvidia_capture "$tw"
 	cd "$SCRATCH"
 	matmul_inputs 9 256,128,256, 200,72,136,u
 	local ran=0
@@ -487,9 +492,7 @@ b[250] = b[254] = 1; open(sys.argv[2], "wb").write(b)' "$(mod gqcn080s)" "$SCRAT
 o = np.load("rrz.npy"); r = np.load("rrn.npy"); assert np.abs(o - r).max() / np.abs(r).max() > 1e-4'
 	assert_success
 	# NVIDIA's: its tileiras with a ptxas that keeps the PTX and the host object
-	require_nvidia
-	command -v "${CC:-cc}" >/dev/null || skip "no C compiler"
-	nvidia_capture "$SCRATCH/tw"
+	nvidia_tools
 	rm -f nv.o nv.ptx
 	env -u CUDA_HOME -u CUDA_PATH "$SCRATCH/tw/bin/tileiras" --gpu-name sm_90 "$(mod gqcn080s)" -o nv.cubin ||
 		fail "NVIDIA's tileiras"
@@ -566,10 +569,8 @@ tma_ptx_on() {
 
 @test "TMA for mma.sync products: NVIDIA's sm_100/sm_120/sm_121 callbacks write the maps ours do (64x64 launches: same boxes), and NVIDIA's sm_120a PTX (TMA + ldmatrix + mma.sync) matches numpy on tile-run with them" {
 	need_run
-	require_nvidia
-	command -v "${CC:-cc}" >/dev/null || skip "no C compiler"
+	nvidia_tools
 	local tw="$SCRATCH/tw"
-	nvidia_capture "$tw"
 	cd "$SCRATCH"
 	matmul_inputs 11 200,72,136,u
 	for sm in sm_100 sm_120 sm_121; do
@@ -630,10 +631,8 @@ tma_ptx_on() {
 		grep -q 'st.global' "$SCRATCH/n.ptx" || fail "$f: no st.global without the TMA store"
 	done
 	need_run
-	require_nvidia
-	command -v "${CC:-cc}" >/dev/null || skip "no C compiler"
+	nvidia_tools
 	local tw="$SCRATCH/tw"
-	nvidia_capture "$tw"
 	cd "$SCRATCH"
 	for f in $ALIGNED; do
 		rm -f nv.o
