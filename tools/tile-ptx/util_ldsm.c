@@ -127,14 +127,16 @@ static int need_walk(Op *op, void *ctx)
 	Need *n = ctx;
 	int64_t b = stage_total(op);
 	if (op->info->code == AS_tiled_store && op_attr_flag(op, "tma")) {
-		/* a TMA store stages its tile here too, after the products (op_memory.c) */
+		/* a TMA store stages its tile here too, after the products (op_memory.c),
+		 * in TMA's swizzled boxes: 1024-byte aligned */
 		const Type *tt = op->operands[1]->type;
 		b = type_num_elements(tt) * elem_bytes(tt->elem);
 		n->wgmma = true;
+	} else {
+		n->wgmma |= b > 0 && stage_align(op) == 1024;
 	}
 	if (b > n->max)
 		n->max = b;
-	n->wgmma |= b > 0 && stage_align(op) == 1024;
 	for (int k = 0; k < 2 && mma_is_product(op); k++)
 		if (mma_resident(op, k)) {
 			if (op == n->want && k == n->wk)
