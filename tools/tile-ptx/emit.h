@@ -122,6 +122,13 @@ LLVMValueRef multimem_access(E *e, const Op *op, const char *kind, const Type *e
 LLVMValueRef guarded_load(E *e, LLVMTypeRef t, LLVMValueRef p, unsigned align, LLVMValueRef pred,
 			  LLVMValueRef otherwise, const Order *o);
 void guarded_store(E *e, LLVMValueRef v, LLVMValueRef p, unsigned align, LLVMValueRef pred, const Order *o);
+/* two 16-bit elements in the halves of one i32 (element 0 low) through
+ * their guards: pair16_splat is `otherwise` in both halves, guarded_load_half
+ * loads one half where pred holds, pair16_half reads a half back as t */
+LLVMValueRef pair16_splat(E *e, LLVMValueRef otherwise);
+LLVMValueRef guarded_load_half(E *e, LLVMValueRef pair, int half, LLVMTypeRef t, LLVMValueRef p, unsigned align,
+			       LLVMValueRef pred);
+LLVMValueRef pair16_half(E *e, LLVMValueRef pair, int half, LLVMTypeRef t);
 /* code only where pred holds: guard_begin branches into a block of its own
  * (NULL pred: no branch, returns NULL), guard_end joins after it */
 LLVMBasicBlockRef guard_begin(E *e, LLVMValueRef pred);

@@ -401,6 +401,12 @@ void emit_tiled(E *e, Op *op)
 		LLVMPositionBuilderAtEnd(e->b, slow_bb);
 	}
 	bool masked = pass == 1;
+	/* weak 16-bit elements one a register: loaded in pairs (util_access.c);
+	 * not in loops, where the pairs feed MMA staging stores and cost
+	 * registers (fmha_bf16 on sm_80 182 -> 194, matmul 122 -> 126) */
+	bool pair16 = !e->loop && !store && !to_stage && !multimem && vec == 1 && eb == 2 && mt == et && !dup_regs &&
+		      (t->n & 1) == 0 && ord.ord == LLVMAtomicOrderingNotAtomic;
+	LLVMValueRef pair = NULL;
 	for (int r = 0; r < t->n; r += vec) {
 		if (store && !layout_reg_is_primary(&t->lay, r))
 			continue;
@@ -487,6 +493,15 @@ void emit_tiled(E *e, Op *op)
 				other = LLVMGetUndef(vt);
 				for (int k = 0; k < units; k++)
 					other = LLVMBuildInsertElement(e->b, other, padv, c_i32(e, k), "");
+			}
+			if (pair16) {      /* registers r & ~1 and r | 1 in one i32 */
+				pair = guarded_load_half(e, (r & 1) ? pair : pair16_splat(e, padv), r & 1, vt, p, align,
+							 pred);
+				if (r & 1) {
+					t->r[r - 1] = pair16_half(e, pair, 0, et);
+					t->r[r] = pair16_half(e, pair, 1, et);
+				}
+				continue;
 			}
 			LLVMValueRef x = guarded_load(e, vt, p, align, pred, other, &ord);
 			if (f4) {
