@@ -304,6 +304,8 @@ static void sched_fn(Module *m, Op *fn, int warps, bool tma)
 	op_walk(fn, fix_local, f);
 	shape_fix(f);                   /* shape.c */
 	mma_fix(f);                     /* mma.c */
+	if (!getenv("TILE_SCHED_NO_SINK"))
+		sink_loads(fn);                 /* sink.c */
 	free(f->vals);
 	free(f->parent);
 	free(f->vmax);

@@ -54,4 +54,7 @@ void mma_prefer_rows(F *f);                  /* unaligned operand loads keep row
 void mma_preassign(F *f);                    /* accumulator classes take the fragment layout */
 void mma_fix(F *f);                          /* after layouts: operands converted to their fragments */
 
+/* sink.c */
+void sink_loads(Op *fn);                     /* weak loads and their conversions down to their first use */
+
 #endif
