@@ -482,3 +482,100 @@ PY
 	# values: tests/run.bats runs every kernel against numpy, and the versioned
 	# copies too (tilegym with TILE_PTX_VERSIONING=1)
 }
+
+# sink_order JSON: the first entry's op names in order, one a line, each load
+# as load:<memref operand>
+sink_order() {
+	python3 - "$1" <<'PY'
+import json, sys
+body = json.load(open(sys.argv[1]))["module"]["ops"][0]["regions"][0][0]["ops"]
+for o in body:
+    print("load:" + o["operands"][0] if o["op"].endswith("tiled_load") else o["op"])
+PY
+}
+
+# sink_edit JSON OUT EDIT: the first entry with its w load (memref %25) made
+# `acquire` (EDIT=acquire-w), its b load (%28) made `acquire` (acquire-b), or
+# the store ordered after the w load's token (token-w)
+sink_edit() {
+	python3 - "$1" "$2" "$3" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+body = j["module"]["ops"][0]["regions"][0][0]["ops"]
+loads = {o["operands"][0]: o for o in body if o["op"].endswith("tiled_load")}
+store = [o for o in body if o["op"].endswith("tiled_store")][0]
+if sys.argv[3] == "acquire-w":
+    loads["%25"]["attrs"]["memory_ordering_semantics"] = "acquire"
+    loads["%25"]["attrs"]["memory_scope"] = "device"
+elif sys.argv[3] == "acquire-b":
+    loads["%28"]["attrs"]["memory_ordering_semantics"] = "acquire"
+    loads["%28"]["attrs"]["memory_scope"] = "device"
+else:
+    store["operands"][-1] = loads["%25"]["results"][1]["id"]
+json.dump(j, open(sys.argv[2], "w"))
+PY
+}
+
+@test "tile-sched sinks an untokened weak load past reductions to its use, and no further than tokens and orderings allow (issue 17)" {
+	# layernorm_fwd: x, w, b loaded at the top; w and b are used only by the
+	# fma after both row reductions. Tile IR orders memory by tokens, so the
+	# weights' loads (and their conversions) move down to the fma, as in
+	# NVIDIA's PTX
+	local ln="$ROOT/tests/tilegym/layernorm_fwd.tileirbc"
+	tile-read "$ln" | tile-lower --gpu-name=sm_90 >"$SCRATCH/l.json"
+	tile-sched <"$SCRATCH/l.json" >"$SCRATCH/s.json"
+	sink_order "$SCRATCH/s.json" >"$SCRATCH/o"
+	last_reduce=$(grep -n '^cuda_tile.reduce$' "$SCRATCH/o" | tail -1 | cut -d: -f1)
+	w=$(grep -n '^load:%25$' "$SCRATCH/o" | cut -d: -f1)
+	b=$(grep -n '^load:%28$' "$SCRATCH/o" | cut -d: -f1)
+	fma=$(grep -n '^cuda_tile.fma$' "$SCRATCH/o" | cut -d: -f1)
+	[ "$w" -gt "$last_reduce" ] && [ "$b" -gt "$last_reduce" ] || fail "w at $w, b at $b, last reduce at $last_reduce"
+	[ "$w" -lt "$fma" ] && [ "$b" -lt "$fma" ]
+	# x stays first: its first use is the first reduction
+	x=$(grep -n '^load:%22$' "$SCRATCH/o" | cut -d: -f1)
+	[ "$x" -lt "$(grep -n '^cuda_tile.reduce$' "$SCRATCH/o" | head -1 | cut -d: -f1)" ]
+	# off: program order
+	TILE_SCHED_NO_SINK=1 tile-sched <"$SCRATCH/l.json" >"$SCRATCH/s0.json"
+	sink_order "$SCRATCH/s0.json" >"$SCRATCH/o0"
+	[ "$(grep -n '^load:%25$' "$SCRATCH/o0" | cut -d: -f1)" -lt "$(grep -n '^cuda_tile.reduce$' "$SCRATCH/o0" | head -1 | cut -d: -f1)" ]
+	# a load that is not weak stays; so does a weak load that would pass one;
+	# so does a load whose token orders a later access
+	for edit in acquire-w acquire-b token-w; do
+		sink_edit "$SCRATCH/l.json" "$SCRATCH/e.json" $edit
+		tile-sched <"$SCRATCH/e.json" >"$SCRATCH/se.json" || fail "$edit: tile-sched"
+		sink_order "$SCRATCH/se.json" >"$SCRATCH/oe"
+		w=$(grep -n '^load:%25$' "$SCRATCH/oe" | cut -d: -f1)
+		first_reduce=$(grep -n '^cuda_tile.reduce$' "$SCRATCH/oe" | head -1 | cut -d: -f1)
+		[ "$w" -lt "$first_reduce" ] || fail "$edit: w moved to $w (first reduce at $first_reduce)"
+		tile-ptx --gpu-name=sm_90 <"$SCRATCH/se.json" >/dev/null || fail "$edit: tile-ptx"
+	done
+	# and the b load, weak and untokened, still moves when w is acquire
+	sink_edit "$SCRATCH/l.json" "$SCRATCH/e.json" acquire-w
+	tile-sched <"$SCRATCH/e.json" | tee "$SCRATCH/se.json" >/dev/null
+	sink_order "$SCRATCH/se.json" >"$SCRATCH/oe"
+	[ "$(grep -n '^load:%28$' "$SCRATCH/oe" | cut -d: -f1)" -gt "$(grep -n '^cuda_tile.reduce$' "$SCRATCH/oe" | tail -1 | cut -d: -f1)" ]
+	# values: tests/run.bats runs the TileGym kernels against numpy
+}
+
+@test "16-bit row loads go in pairs, two elements a 32-bit register (issue 17)" {
+	require_ptxas
+	# relu_squared_fwd: 32 bf16 elements a thread. Each pair's guarded loads
+	# merge into one b32 (ld.global.b16 into a 32-bit register, the second
+	# shifted into the high half), as NVIDIA's PTX does
+	pipe "$ROOT/tests/tilegym/relu_squared_fwd.tileirbc" sm_90 >"$SCRATCH/r.ptx"
+	awk '/\.entry/ { n++ } n == 1' "$SCRATCH/r.ptx" >"$SCRATCH/e.ptx"
+	n=$(grep -cE 'ld\.global\.b16[[:space:]]+%r[0-9]+,' "$SCRATCH/e.ptx" || true)
+	[ "$n" = 32 ] || fail "$n of 32 loads into 32-bit registers"
+	n=$(grep -cE 'shl\.b32[[:space:]]+%r[0-9]+, %r[0-9]+, 16;' "$SCRATCH/e.ptx" || true)
+	[ "$n" -ge 16 ] || fail "$n halves shifted high"
+	# registers (sm_90; before the pairs 48 / 80 / 125, NVIDIA's 36 / 72 / 78)
+	for k in relu_squared_fwd:40 swiglu_fwd:64 layernorm_fwd:96; do
+		pipe "$ROOT/tests/tilegym/${k%%:*}.tileirbc" sm_90 >"$SCRATCH/k.ptx"
+		ptxas -arch=sm_90 -v "$SCRATCH/k.ptx" -o "$SCRATCH/k.cubin" 2>"$SCRATCH/kl"
+		for u in $(grep -o 'Used [0-9]*' "$SCRATCH/kl" | grep -o '[0-9]*'); do
+			[ "$u" -le "${k##*:}" ] || fail "${k%%:*}: $u registers (at most ${k##*:})"
+		done
+	done
+	# values: tests/run.bats (the TileGym f16 entries and cross_entropy's
+	# ragged -inf padding against numpy)
+}
