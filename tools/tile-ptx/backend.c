@@ -15,6 +15,7 @@
 #include <llvm-c/Linker.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
+#include <llvm-c/Support.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 #include "ptx.h"
 #include "tool.h"
@@ -58,6 +59,10 @@ static void init_nvptx(void)
 	LLVMInitializeNVPTXTarget();
 	LLVMInitializeNVPTXTargetMC();
 	LLVMInitializeNVPTXAsmPrinter();
+	if (!getenv("TILE_PTX_LONG_SHARED")) {
+		const char *argv[] = { "tile-ptx", "-nvptx-short-ptr" };
+		LLVMParseCommandLineOptions(2, argv, NULL);
+	}
 }
 
 LLVMTargetMachineRef backend_target_machine(const PtxOpts *o)

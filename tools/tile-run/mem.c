@@ -138,6 +138,11 @@ uint8_t *mem_at(Thread *t, const Insn *in, int space, uint64_t a, uint32_t size,
 			space = SP_GLOBAL;
 		}
 	}
+	/* a 32-bit .const address (`mov.b32 %r, constvar`: 32-bit state-space
+	 * pointers, LLVM's nvptx-short-ptr) is the offset from the variables'
+	 * base, whose low 32 bits are zero */
+	if (space == SP_CONST && a < GEN_WINDOW)
+		a += DEV_VARS_BASE;
 	if (r->check != CHECK_NONE && (a & (size - 1)) && size <= 16 && !(size & (size - 1))) {
 		if (space == SP_GLOBAL || space == SP_CONST) {
 			global_fault(t, in, a, size, acc, "misaligned");
