@@ -97,7 +97,7 @@ count() { grep -c -- "$1" "$2" || true; }
 	# the transpose reads columns: one element of padding every 64 (32x64 f32:
 	# 8192 + 128 bytes), register offsets as immediates, no XOR swizzle needed
 	grep -q '\.shared .align 16 .b8 __tile_xchg_transpose_[A-Za-z0-9_]*\[8720\]' "$SCRATCH/transpose.sm_90.ptx"
-	grep -q 'st.shared.b32 	\[%rd[0-9]*+[0-9]*\]' "$SCRATCH/transpose.sm_90.ptx"
+	grep -q 'st.shared.b32 	\[%r[0-9]*+[0-9]*\]' "$SCRATCH/transpose.sm_90.ptx"
 	if grep -q 'xor.b32' "$SCRATCH/transpose.sm_90.ptx"; then fail "XORs in the transpose"; fi
 }
 
