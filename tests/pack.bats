@@ -572,3 +572,49 @@ PY
 	assert_success
 	! grep -q '\.nv\.host' <(readelf -SW "$SCRATCH/k.cubin" 2>/dev/null)
 }
+
+# kernel_regs YAML: the Registers notes of a command-line remark file, one a line
+kernel_regs() { grep -o 'Registers = [0-9]*' "$1" | grep -o '[0-9]*'; }
+# ptx_of BYTECODE: our PTX for sm_90
+ptx_of() { tile-read "$1" | tile-lower --gpu-name=sm_90 | tile-sched | tile-ptx --gpu-name=sm_90; }
+
+@test "occupancy: an entry whose registers alone hold its warps down is assembled again under a CTA budget, without spills (issue 17)" {
+	# loop_break: ptxas takes 48 registers under .minnctapersm 1 (40 warps an
+	# SM); the same PTX fits 16 CTAs (<= 32 registers) with no spill
+	ptx_of "$CORPUS/13.4/loop_break.tileirbc" >"$SCRATCH/lb.ptx"
+	TILE_PACK_NO_OCCUPANCY=1 tile-pack --gpu-name=sm_90 --remarks-output-file="$SCRATCH/r0" \
+		--remark-format=command-line "$SCRATCH/lb.ptx" -o "$SCRATCH/lb0.cubin"
+	tile-pack -v --gpu-name=sm_90 --remarks-output-file="$SCRATCH/r1" --remark-format=command-line \
+		"$SCRATCH/lb.ptx" -o "$SCRATCH/lb1.cubin" 2>"$SCRATCH/log"
+	for r in $(kernel_regs "$SCRATCH/r0"); do [ "$r" -gt 32 ] || fail "untuned: $r registers (the test needs more than 32)"; done
+	for r in $(kernel_regs "$SCRATCH/r1"); do [ "$r" -le 32 ] || fail "tuned: $r registers"; done
+	! grep -E 'SpillStores = [1-9]|SpillLoads = [1-9]|StackFrame = [1-9]' "$SCRATCH/r1" || fail "spills"
+	grep -q 'CTAsPerSM = 16' "$SCRATCH/r1"
+	# the second ptxas run assembles a copy with the budget in each entry
+	[ "$(grep -c 'ptxas -arch' "$SCRATCH/log")" = 2 ]
+	grep -q 'tuned.ptx' "$SCRATCH/log"
+	# rms_norm_fwd: the most CTAs would leave 32 of its 72 registers (not
+	# tried); 8 CTAs (64 registers) fit
+	ptx_of "$ROOT/tests/tilegym/rms_norm_fwd.tileirbc" >"$SCRATCH/rms.ptx"
+	tile-pack --gpu-name=sm_90 --remarks-output-file="$SCRATCH/r2" --remark-format=command-line \
+		"$SCRATCH/rms.ptx" -o "$SCRATCH/rms.cubin"
+	for r in $(kernel_regs "$SCRATCH/r2"); do [ "$r" -le 64 ] || fail "rms_norm_fwd: $r registers"; done
+	! grep -E 'SpillStores = [1-9]|SpillLoads = [1-9]' "$SCRATCH/r2" || fail "rms_norm_fwd spills"
+}
+
+@test "occupancy: MMA kernels, kernels at full occupancy, -O0 and user ptxas arguments are assembled once, as they are" {
+	for k in "$CORPUS/13.4/matmul.tileirbc" "$CORPUS/13.4/vector_add.tileirbc"; do
+		ptx_of "$k" >"$SCRATCH/k.ptx"
+		tile-pack -v --gpu-name=sm_90 "$SCRATCH/k.ptx" -o "$SCRATCH/a.cubin" 2>"$SCRATCH/log"
+		[ "$(grep -c 'ptxas -arch' "$SCRATCH/log")" = 1 ] || fail "$(basename "$k"): $(grep -c 'ptxas -arch' "$SCRATCH/log") ptxas runs"
+		# (the cubin records ptxas's options: -v, which the check needs, in both)
+		TILE_PACK_NO_OCCUPANCY=1 tile-pack --gpu-name=sm_90 --remarks-output-file="$SCRATCH/r" \
+			"$SCRATCH/k.ptx" -o "$SCRATCH/b.cubin"
+		cmp "$SCRATCH/a.cubin" "$SCRATCH/b.cubin"
+	done
+	ptx_of "$CORPUS/13.4/loop_break.tileirbc" >"$SCRATCH/lb.ptx"
+	tile-pack -v -O0 --gpu-name=sm_90 "$SCRATCH/lb.ptx" -o "$SCRATCH/c.cubin" 2>"$SCRATCH/log"
+	[ "$(grep -c 'ptxas -arch' "$SCRATCH/log")" = 1 ]
+	tile-pack -v --ptxas-arg=-lineinfo --gpu-name=sm_90 "$SCRATCH/lb.ptx" -o "$SCRATCH/c.cubin" 2>"$SCRATCH/log"
+	[ "$(grep -c 'ptxas -arch' "$SCRATCH/log")" = 1 ]
+}

@@ -252,12 +252,16 @@ def abi_of(entry):
 LAUNCH_META = "___NV_TILE_LAUNCH_META_DATA___"
 # What the driver takes from a cubin when it loads and launches a kernel with
 # block (1,1,1) as cuTile does (docs/abi.md §5): compared by launch_diff.
-LAUNCH_KEYS = ("e_flags", "language", "reqntid", "maxntid", "maxreg", "params", "param_bytes",
+LAUNCH_KEYS = ("e_flags", "language", "reqntid", "maxntid", "params", "param_bytes",
                "param_cbank_offset", "launch_meta", "smem_over_48k", "has_nv_host")
 # Reported, not compared: these follow from the code each compiler generates
 # (NVIDIA's TMA kernels have hidden tensor-map parameters and host callbacks
 # that fill them; ours use no TMA), not from how the kernel is launched.
-INFO_KEYS = ("hidden_param_bytes", "shared")
+# maxreg (EIATTR_MAXREG_COUNT) is the register budget ptxas compiled under:
+# 0xff without one, the budget of a `.minnctapersm` / `__launch_bounds__` /
+# -maxrregcount otherwise (tile-pack's occupancy tuning sets one,
+# docs/abi.md §5.1); the driver allocates the registers the code uses.
+INFO_KEYS = ("hidden_param_bytes", "shared", "maxreg")
 
 
 def launch_of(cub, entry):

@@ -1,7 +1,10 @@
 /* pack.h: the tile-pack stage: PTX -> ptxas -> cubin, fatbin or host object.
  *
  * Accepts: PTX text (any .version/.target ptxas knows).
- * Guarantees: the cubin is exactly what ptxas wrote from the PTX, made a
+ * Guarantees: the cubin is exactly what ptxas wrote from the PTX (with a
+ * higher `.minnctapersm` in entries whose registers alone hold their
+ * occupancy down, where ptxas then fits them without spilling:
+ * occupancy_tune.c), made a
  * TILEIR-language module (tileir.c, with the .nv.host callback object of
  * nvhost.c) when the chosen ptxas can assemble that (--language=auto, the
  * default; the fallback is a remark); the fatbin is what the
@@ -133,6 +136,13 @@ void free_usage(KernelUsage *k, int n);
 typedef struct Occupancy { long threads, ctas_per_sm; int percent; const char *limiter; } Occupancy;
 long ptx_cta_threads(const char *ptx, size_t len, const char *name);
 int kernel_occupancy(const KernelUsage *k, long threads, Occupancy *o);
+/* occupancy_tune.c: after a first ptxas run (argv, whose ptx_arg and
+ * out_arg are the input and output paths; log its output), assemble the PTX
+ * (`ptx`, the bytes that run read) again with a CTAs-per-SM target in the
+ * entries whose registers alone keep their occupancy down; where no tuned
+ * entry spills, *cubin and *log become that run's. true when one was kept. */
+bool occupancy_tune(const char **argv, int ptx_arg, int out_arg, const char *dir, const char *ptx, size_t len,
+		    StrBuf *log, StrBuf *cubin, bool verbose);
 /* The remark that the cubin is plain PTX, not TILEIR, and why (--language=auto). */
 void write_language_remark(StrBuf *b, const char *why, const char *format);
 

@@ -373,7 +373,10 @@ again:
 	char olevel[8];
 	snprintf(olevel, sizeof olevel, "%d", o->opt_level);
 	bool want_usage = o->remarks_file != NULL || o->remarks_out != NULL;
-	bool own_v = want_usage && !has_arg(o, "-v") && !has_arg(o, "--verbose");
+	/* occupancy_tune.c: a register budget where registers limit the warps */
+	bool tune = o->opt_level > 0 && !o->device_debug && !o->memcheck && o->n_ptxas_args == 0 &&
+		    !getenv("TILE_PACK_NO_OCCUPANCY");
+	bool own_v = (want_usage || tune) && !has_arg(o, "-v") && !has_arg(o, "--verbose");
 	const char *argv[64 + 64];
 	int n = 0;
 	argv[n++] = ptxas;
@@ -409,6 +412,7 @@ again:
 		argv[n++] = "-v";
 	for (int i = 0; i < o->n_ptxas_args && n < 120; i++)
 		argv[n++] = o->ptxas_args[i];
+	int ptx_arg = n;
 	argv[n++] = ptx_path.s;
 	argv[n++] = "-o";
 	argv[n++] = out_path.s;
@@ -447,11 +451,17 @@ again:
 		proc_result_free(&pr);
 		goto out;
 	}
+	StrBuf log = {0};
+	sb_puts(&log, sb_cstr(&pr.out));
+	sb_puts(&log, sb_cstr(&pr.err));
+	if (tune) {
+		const char *text = tileir ? tir.s : (const char *)in->text;
+		size_t tlen = tileir ? tir.len : in->len;
+		occupancy_tune(argv, ptx_arg, ptx_arg + 2, dir, text ? text : "", text ? tlen : 0, &log, cubin,
+			       o->verbose);
+	}
 	if (want_usage) {
 		KernelUsage *k = NULL;
-		StrBuf log = {0};
-		sb_puts(&log, sb_cstr(&pr.out));
-		sb_puts(&log, sb_cstr(&pr.err));
 		int nk = parse_ptxas_usage(log.s, &k);
 		StrBuf y = {0};
 		if (why_plain.len)
@@ -464,11 +474,11 @@ again:
 			rc = write_output_atomic(o->remarks_file, y.s ? y.s : "", y.len) < 0 ? -1 : 0;
 		}
 		sb_free(&y);
-		sb_free(&log);
 		free_usage(k, nk);
 	} else {
 		rc = 0;
 	}
+	sb_free(&log);
 	proc_result_free(&pr);
 out:
 	sb_free(&ptx_path);
