@@ -142,3 +142,26 @@ docs_with() {
 	assert_output --regexp '\{"Occupancy": "[0-9]+%"\}'
 	assert_output --regexp '\{"OccupancyLimit": "(threads per SM|registers|shared memory|CTAs per SM)"\}'
 }
+
+@test "remarks: the longest-live tile values, where they are made and used and what they are live across (issue 17)" {
+	# layernorm_fwd: x in f32 (32 registers a thread) is live across the first
+	# row reduction, x - mean across the second; the remark names the kernel's
+	# own lines (tests/tilegym/kernels.py), not cuTile's astype in _stub.py
+	remarks_of "$ROOT/tests/tilegym/layernorm_fwd.tileirbc"
+	run docs_with '"kind": "Analysis"' '"Pass": "Registers"' RemarkLongLiveValue '"Function": "layernorm_fwd_Kt1_A2bf16'
+	assert_output --partial '{"Type": "tile<1x4096xf32>"}'
+	assert_output --partial '{"RegistersPerThread": "32"}'
+	assert_output --partial '{"DefinedBy": "subf"}'
+	assert_output --partial '{"LastUse": "tests/tilegym/kernels.py:19:10 (mulf)"}'
+	assert_output --partial '{"LiveAcross": "reduce at tests/tilegym/kernels.py:18:10"}'
+	assert_output --partial '{"LastUse": "tests/tilegym/kernels.py:17:8 (subf)"}'
+	assert_output --partial '"DebugLoc": {"File": "tests/tilegym/kernels.py", "Line": 13'
+	[ "$(grep -c '"_stub.py' <<<"$output")" = 0 ]
+	# a loop-carried accumulator is live across the whole K loop (matmul: 64x64 f32 over 4 warps)
+	remarks_of "$CORPUS/13.4/matmul.tileirbc"
+	run docs_with RemarkLongLiveValue
+	assert_output --partial '{"DefinedBy": "block argument (loop-carried)"}'
+	# vector_add holds no tile across a region: none
+	remarks_of "$VA"
+	[ -z "$(docs_with RemarkLongLiveValue)" ]
+}

@@ -10,7 +10,8 @@
  *   - per nv_tileas.convert_layout (Pass Layout) a !Analysis
  *     RemarkLayoutConversion: the two layouts and the shared memory the
  *     exchange may use (at most one copy of the tile; tile-ptx uses none
- *     when the elements stay in each thread or move by shuffles). */
+ *     when the elements stay in each thread or move by shuffles);
+ *   - the longest-live tile values (Pass Registers, remarks_live.c). */
 #include <stdio.h>
 #include <string.h>
 #include "sched.h"
@@ -198,4 +199,5 @@ void sched_remarks(Module *m, StrBuf *b, bool yaml, unsigned kinds)
 		s.func = op_attr_str(op, "sym_name", NULL);
 		op_walk(op, visit, &s);
 	}
+	sched_live_remarks(m, &s.o);
 }

@@ -23,5 +23,7 @@ int check_hints(const Module *m);
  * (libcommon/remark.h), appended to b */
 struct StrBuf;
 void sched_remarks(Module *m, struct StrBuf *b, bool yaml, unsigned kinds);   /* kinds: REMARK_* bits, 0 = all */
+struct RemarkOut;
+void sched_live_remarks(Module *m, struct RemarkOut *o);   /* remarks_live.c: the longest-live tile values */
 
 #endif
