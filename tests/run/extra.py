@@ -548,6 +548,30 @@ def c_tg_rope(rng):
     return [A(x), A(c), A(sn), A(np.zeros_like(x))], (s, 1, 1), {3: ref.astype(np.float16)}
 
 
+def c_tg_gelu(rng):
+    x = tg_rows(rng)
+    t = x.astype(np.float32)
+    ref = 0.5 * t * (1 + np.tanh(0.7978845608028654 * (t + 0.044715 * t * t * t)))
+    return [A(x), A(np.zeros_like(x))], (3, 1, 1), {1: ref.astype(np.float16)}
+
+
+def c_tg_add_rms(rng):
+    x, r, w = tg_rows(rng), tg_rows(rng), rng.uniform(0.5, 1.5, TGN).astype(np.float16)
+    t = x.astype(np.float32) + r.astype(np.float32)
+    ref = t / np.sqrt((t * t).mean(1, keepdims=True) + 1e-6) * w.astype(np.float32)
+    return ([A(x), A(r), A(w), A(np.zeros_like(x)), A(np.zeros_like(x)), F32(1e-6)], (3, 1, 1),
+            {3: ref.astype(np.float16), 4: t.astype(np.float16)})
+
+
+def c_tg_softmax_bwd(rng):
+    e = np.exp(tg_rows(rng).astype(np.float32))
+    y = (e / e.sum(1, keepdims=True)).astype(np.float16)
+    dy = tg_rows(rng)
+    yf, dyf = y.astype(np.float32), dy.astype(np.float32)
+    ref = yf * (dyf - (yf * dyf).sum(1, keepdims=True))
+    return [A(y), A(dy), A(np.zeros_like(y))], (3, 1, 1), {2: ref.astype(np.float16)}
+
+
 MM2 = os.path.join(ROOT, "tests", "mma2")
 
 
@@ -716,6 +740,9 @@ CASES = {
     "tilegym/swiglu": X(f"{TGK}/swiglu_fwd.tileirbc", "swiglu_fwd_Kt1_A2f16", c_tg_swiglu, 2e-3),
     "tilegym/cross_entropy": X(f"{TGK}/cross_entropy_fwd.tileirbc", "cross_entropy_fwd_Kt1_A2f16", c_tg_xent, 1e-4),
     "tilegym/rope": X(f"{TGK}/rope_fwd.tileirbc", "rope_fwd_Kt1_A3f16", c_tg_rope, 2e-3),
+    "tilegym/gelu": X(f"{TGK}/gelu_fwd.tileirbc", "gelu_fwd_Kt1_A2f16", c_tg_gelu, 2e-3),
+    "tilegym/add_rms_norm": X(f"{TGK}/add_rms_norm_fwd.tileirbc", "add_rms_norm_fwd_Kt1_A2f16", c_tg_add_rms, 2e-3),
+    "tilegym/softmax_bwd": X(f"{TGK}/softmax_bwd.tileirbc", "softmax_bwd_Kt1_A2f16", c_tg_softmax_bwd, 2e-3),
     "mm_e4m3": X(f"{MMK}/mm_e4m3.tileirbc", "mm_", c_mm_f8("e4m3", np.float32, 100, 72, 100, 64, 64), 0,
                  ("sm_89", "sm_90", "sm_120")),
     "mm_e5m2": X(f"{MMK}/mm_e5m2.tileirbc", "mm_", c_mm_f8("e5m2", np.float32, 100, 72, 100, 64, 64), 0,

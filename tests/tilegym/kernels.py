@@ -83,3 +83,34 @@ def rope_fwd(x, cos, sin, y, th: ct.Constant[int], td: ct.Constant[int]):
     s_ = ct.load(sin, index=(pos, 0), shape=(1, half)).astype(ct.float32).reshape((1, 1, half))
     ct.store(y, index=(pos, 0, 0), tile=(x1 * c - x2 * s_).astype(y.dtype))
     ct.store(y, index=(pos, 0, 1), tile=(x2 * c + x1 * s_).astype(y.dtype))
+
+
+@ct.kernel
+def gelu_fwd(x, y, tn: ct.Constant[int]):
+    """GELU, tanh approximation (TileGym's activation)."""
+    row = ct.bid(0)
+    t = ct.load(x, index=(row, 0), shape=(1, tn), padding_mode=ct.PaddingMode.ZERO).astype(ct.float32)
+    g = 0.5 * t * (1.0 + ct.tanh(0.7978845608028654 * (t + 0.044715 * t * t * t)))
+    ct.store(y, index=(row, 0), tile=g.astype(y.dtype))
+
+
+@ct.kernel
+def add_rms_norm_fwd(x, r, w, y, res, eps, tn: ct.Constant[int]):
+    """Residual add then RMS norm: res = x + r (stored), y = rmsnorm(res) * w."""
+    row = ct.bid(0)
+    t = (ct.load(x, index=(row, 0), shape=(1, tn), padding_mode=ct.PaddingMode.ZERO).astype(ct.float32) +
+         ct.load(r, index=(row, 0), shape=(1, tn), padding_mode=ct.PaddingMode.ZERO).astype(ct.float32))
+    ct.store(res, index=(row, 0), tile=t.astype(res.dtype))
+    tw = ct.load(w, index=(0,), shape=(tn,)).astype(ct.float32).reshape((1, tn))
+    ms = ct.sum(t * t, axis=1, keepdims=True) / tn
+    ct.store(y, index=(row, 0), tile=(t * ct.rsqrt(ms + eps) * tw).astype(y.dtype))
+
+
+@ct.kernel
+def softmax_bwd(y, dy, dx, tn: ct.Constant[int]):
+    """Softmax backward: dx = y * (dy - sum(dy * y))."""
+    row = ct.bid(0)
+    ty = ct.load(y, index=(row, 0), shape=(1, tn), padding_mode=ct.PaddingMode.ZERO).astype(ct.float32)
+    tdy = ct.load(dy, index=(row, 0), shape=(1, tn), padding_mode=ct.PaddingMode.ZERO).astype(ct.float32)
+    s = ct.sum(ty * tdy, axis=1, keepdims=True)
+    ct.store(dx, index=(row, 0), tile=(ty * (tdy - s)).astype(dx.dtype))
