@@ -148,8 +148,8 @@ static int by_offset(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-bool occupancy_tune(const char **argv, int ptx_arg, int out_arg, const char *dir, const char *ptx, size_t len,
-		    StrBuf *log, StrBuf *cubin, bool verbose)
+bool occupancy_tune(const char **argv, int ptx_arg, int out_arg, bool in_process, const char *dir, const char *ptx,
+		    size_t len, StrBuf *log, StrBuf *cubin, bool verbose)
 {
 	/* each run moves every entry that spilled one level down: with three
 	 * levels, three runs reach the last */
@@ -182,7 +182,7 @@ bool occupancy_tune(const char **argv, int ptx_arg, int out_arg, const char *dir
 		if (verbose)
 			print_command(av);
 		ProcResult pr;
-		int rc = proc_run((char *const *)av, NULL, 0, 0, &pr);
+		int rc = pack_assemble(av, ptx_arg, out_arg, in_process, &pr);
 		StrBuf l = {0};
 		sb_puts(&l, sb_cstr(&pr.out));
 		sb_puts(&l, sb_cstr(&pr.err));

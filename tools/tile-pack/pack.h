@@ -136,13 +136,30 @@ void free_usage(KernelUsage *k, int n);
 typedef struct Occupancy { long threads, ctas_per_sm; int percent; const char *limiter; } Occupancy;
 long ptx_cta_threads(const char *ptx, size_t len, const char *name);
 int kernel_occupancy(const KernelUsage *k, long threads, Occupancy *o);
+/* assemble.c: the PTX assembler in this process, where a program
+ * registers one (tileiras-inproc with NVIDIA's PTX compiler library). fn
+ * takes ptxas's options (no input, no -o), the PTX and, for messages, the
+ * name ptxas would give it; 0 with the cubin, or -1 with the error log in
+ * err (info: ptxas -v's report, in ptxas's own form). */
+struct ProcResult;
+typedef int (*PackInprocAssembler)(const char *ptx, size_t len, int nopts, const char *const *opts,
+				   const char *ptx_name, StrBuf *cubin, StrBuf *info, StrBuf *err);
+void pack_set_inproc_assembler(PackInprocAssembler fn, const PtxasVersion *v, const char *name);
+/* use it for this run: registered, no ptxas named, as new as `picked` (v: its version) */
+bool pack_inproc_usable(const PackOptions *o, const PtxasVersion *picked, PtxasVersion *v);
+const char *pack_inproc_name(void);
+/* One assembler run: argv is ptxas's command line (argv[ptx_arg] the PTX
+ * file, argv[out_arg] the cubin it writes); in process when in_process and
+ * one is registered, else the ptxas process. As proc_run. */
+int pack_assemble(const char *const *argv, int ptx_arg, int out_arg, bool in_process, struct ProcResult *pr);
+
 /* occupancy_tune.c: after a first ptxas run (argv, whose ptx_arg and
  * out_arg are the input and output paths; log its output), assemble the PTX
  * (`ptx`, the bytes that run read) again with a CTAs-per-SM target in the
  * entries whose registers alone keep their occupancy down; where no tuned
  * entry spills, *cubin and *log become that run's. true when one was kept. */
-bool occupancy_tune(const char **argv, int ptx_arg, int out_arg, const char *dir, const char *ptx, size_t len,
-		    StrBuf *log, StrBuf *cubin, bool verbose);
+bool occupancy_tune(const char **argv, int ptx_arg, int out_arg, bool in_process, const char *dir, const char *ptx,
+		    size_t len, StrBuf *log, StrBuf *cubin, bool verbose);
 /* The remark that the cubin is plain PTX, not TILEIR, and why (--language=auto). */
 void write_language_remark(StrBuf *b, const char *why, const char *format);
 

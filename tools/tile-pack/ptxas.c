@@ -319,9 +319,15 @@ int pack_cubin(const PackOptions *o, const PtxInput *in, StrBuf *cubin, char arc
 		sb_free(&why_plain);
 		return -1;
 	}
+	PtxasVersion inver;
+	bool in_process = pack_inproc_usable(o, &ver, &inver);
+	if (in_process) {
+		ver = inver;       /* what the library is decides TILEIR */
+		tileir = strcmp(lang, "tileir") == 0 || (strcmp(lang, "auto") == 0 && knows_tileir(&ver));
+	}
 	if (o->verbose)
-		fprintf(stderr, "tile-pack: ptxas %s (release %d.%d.%d), %s module\n", ptxas, ver.major,
-			ver.minor, ver.patch, tileir ? "TILEIR" : "plain PTX");
+		fprintf(stderr, "tile-pack: %s %s (release %d.%d.%d), %s module\n", in_process ? "in process:" : "ptxas",
+			in_process ? pack_inproc_name() : ptxas, ver.major, ver.minor, ver.patch, tileir ? "TILEIR" : "plain PTX");
 	char *dir = tmpdir_make();
 	if (!dir) {
 		free(ptxas);
@@ -421,7 +427,7 @@ again:
 	if (o->verbose)
 		print_command(argv);
 	ProcResult pr;
-	int prc = proc_run((char *const *)argv, NULL, 0, 0, &pr);
+	int prc = pack_assemble(argv, ptx_arg, ptx_arg + 2, in_process, &pr);
 	if (pr.end == PROC_NOT_STARTED) {
 		diag_plain("cannot run ptxas '%s': %s", ptxas, strerror(pr.code));
 		proc_result_free(&pr);
@@ -457,8 +463,8 @@ again:
 	if (tune) {
 		const char *text = tileir ? tir.s : (const char *)in->text;
 		size_t tlen = tileir ? tir.len : in->len;
-		occupancy_tune(argv, ptx_arg, ptx_arg + 2, dir, text ? text : "", text ? tlen : 0, &log, cubin,
-			       o->verbose);
+		occupancy_tune(argv, ptx_arg, ptx_arg + 2, in_process, dir, text ? text : "", text ? tlen : 0, &log,
+			       cubin, o->verbose);
 	}
 	if (want_usage) {
 		KernelUsage *k = NULL;

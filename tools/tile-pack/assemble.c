@@ -1,0 +1,100 @@
+/* assemble.c: one run of the PTX assembler — the ptxas process, or NVIDIA's
+ * PTX compiler library in this process where the program registered one
+ * (pack_set_inproc_assembler; tileiras-inproc does when it was built with
+ * pip's nvidia-nvptxcompiler: libtileiras/ptxc.c). Both take the same
+ * ptxas options and write the same cubin (the library's notes say no tool
+ * branch; the code, sections and .nv.host are the same: docs/libtileiras.md).
+ * The library saves ptxas's start-up, ~12 ms a compile on this machine.
+ * It is used only when it is at least as new as the ptxas tile-pack picked
+ * and no ptxas was named (--ptxas, $TILEIRAS_PTXAS); TILEIRAS_NO_INPROC_PTXAS=1
+ * turns it off. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "pack.h"
+#include "proc.h"
+
+static PackInprocAssembler inproc;
+static PtxasVersion inproc_ver;
+static const char *inproc_name;
+
+void pack_set_inproc_assembler(PackInprocAssembler fn, const PtxasVersion *v, const char *name)
+{
+	inproc = fn;
+	inproc_ver = *v;
+	inproc_name = name;
+}
+
+static bool newer_or_same(const PtxasVersion *a, const PtxasVersion *b)
+{
+	if (!b->known)
+		return true;
+	if (a->major != b->major)
+		return a->major > b->major;
+	return a->minor >= b->minor;      /* the library reports no patch level */
+}
+
+bool pack_inproc_usable(const PackOptions *o, const PtxasVersion *picked, PtxasVersion *v)
+{
+	const char *off = getenv("TILEIRAS_NO_INPROC_PTXAS");
+	if (!inproc || o->ptxas || getenv("TILEIRAS_PTXAS") || (off && *off && strcmp(off, "0") != 0))
+		return false;
+	if (!newer_or_same(&inproc_ver, picked))
+		return false;
+	*v = inproc_ver;
+	return true;
+}
+
+const char *pack_inproc_name(void)
+{
+	return inproc_name ? inproc_name : "in-process PTX compiler";
+}
+
+static int read_all(const char *path, StrBuf *out)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	char buf[65536];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		sb_putn(out, buf, n);
+	int bad = ferror(f);
+	fclose(f);
+	return bad ? -1 : 0;
+}
+
+int pack_assemble(const char *const *argv, int ptx_arg, int out_arg, bool in_process, ProcResult *pr)
+{
+	if (!in_process || !inproc)
+		return proc_run((char *const *)argv, NULL, 0, 0, pr);
+	memset(pr, 0, sizeof *pr);
+	pr->end = PROC_EXITED;
+	StrBuf ptx = {0}, cubin = {0};
+	if (read_all(argv[ptx_arg], &ptx) < 0) {
+		sb_printf(&pr->err, "ptxas fatal   : cannot read '%s'\n", argv[ptx_arg]);
+		pr->code = 1;
+		return -1;
+	}
+	const char *opts[160];
+	int n = 0;
+	for (int i = 1; argv[i] && n < 159; i++)
+		if (i != ptx_arg && i != out_arg && !(i + 1 == out_arg && strcmp(argv[i], "-o") == 0))
+			opts[n++] = argv[i];
+	opts[n] = NULL;
+	int rc = inproc(ptx.s ? ptx.s : "", ptx.len, n, opts, argv[ptx_arg], &cubin, &pr->out, &pr->err);
+	if (rc == 0) {
+		FILE *f = fopen(argv[out_arg], "wb");
+		if (!f || fwrite(cubin.s ? cubin.s : "", 1, cubin.len, f) != cubin.len) {
+			sb_printf(&pr->err, "ptxas fatal   : cannot write '%s'\n", argv[out_arg]);
+			rc = -1;
+		}
+		if (f && fclose(f) != 0)
+			rc = -1;
+	}
+	pr->code = rc == 0 ? 0 : 1;
+	snprintf(pr->what, sizeof pr->what, "%s", rc == 0 ? "succeeded" : "failed");
+	sb_free(&ptx);
+	sb_free(&cubin);
+	return rc == 0 ? 0 : -1;
+}
