@@ -579,3 +579,17 @@ PY
 	# values: tests/run.bats (the TileGym f16 entries and cross_entropy's
 	# ragged -inf padding against numpy)
 }
+
+@test "libdevice's inline rcp.approx becomes the intrinsic: gelu_fwd's elements do not all wait on their reciprocals (issue 17)" {
+	require_ptxas
+	# tanhf's reciprocal was inline PTX, which NVPTX keeps in order: all 32
+	# elements' chains up to it came first, 84 registers on sm_90
+	pipe "$ROOT/tests/tilegym/gelu_fwd.tileirbc" sm_90 >"$SCRATCH/g.ptx"
+	grep -q 'rcp.approx.ftz.f32' "$SCRATCH/g.ptx"
+	if grep -q 'begin inline asm' "$SCRATCH/g.ptx"; then fail "inline PTX left"; fi
+	ptxas -arch=sm_90 -v "$SCRATCH/g.ptx" -o "$SCRATCH/g.cubin" 2>"$SCRATCH/l"
+	for u in $(grep -o 'Used [0-9]*' "$SCRATCH/l" | grep -o '[0-9]*'); do
+		[ "$u" -le 52 ] || fail "gelu_fwd: $u registers"
+	done
+	# values: tests/run.bats (tilegym/gelu against numpy)
+}

@@ -247,6 +247,7 @@ int backend_run(LLVMModuleRef mod, LLVMContextRef ctx, const PtxOpts *o, bool ne
 		LLVMSetModuleDataLayout(ld, LLVMGetModuleDataLayout(mod));
 		if (LLVMLinkModules2(mod, ld))
 			ice("tile-ptx: linking libdevice failed");
+		backend_libdevice_intrinsics(mod);      /* libdevice_asm.c */
 		/* only the kernels stay visible, so unused library code goes */
 		for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f))
 			if (!LLVMIsDeclaration(f) && LLVMGetFunctionCallConv(f) != LLVMPTXKernelCallConv)

@@ -32,6 +32,10 @@ LLVMModuleRef emit_module(Module *m, LLVMContextRef ctx, const PtxOpts *o, bool 
 int backend_run(LLVMModuleRef mod, LLVMContextRef ctx, const PtxOpts *o,
 		bool needs_libdevice, StrBuf *out);
 
+/* libdevice_asm.c: libdevice's inline `rcp.approx.ftz.f32` as the
+ * intrinsic of the same instruction */
+void backend_libdevice_intrinsics(LLVMModuleRef mod);
+
 /* The nvptx target machine for o (NULL after a diagnostic). */
 struct LLVMOpaqueTargetMachine;
 struct LLVMOpaqueTargetMachine *backend_target_machine(const PtxOpts *o);
