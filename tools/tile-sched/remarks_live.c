@@ -30,15 +30,6 @@ typedef struct Range {
 	const Op *regions[4];
 } Range;
 
-static int uses(Op *op, void *ctx)
-{
-	const Value *v = ctx;
-	for (int i = 0; i < op->noperands; i++)
-		if (op->operands[i] == v)
-			return 1;
-	return 0;
-}
-
 static int64_t regs_of(const Value *v)
 {
 	if (!type_is_tile(v->type) || !v->lay)
@@ -58,7 +49,7 @@ static bool range_of(const Value *v, Block *b, Op *from, bool is_arg, Range *r)
 	Op *start = is_arg ? b->first : from->next, *last = NULL;
 	int64_t i = 0, last_i = -1;
 	for (Op *o = start; o; o = o->next, i++)
-		if (op_walk(o, uses, (void *)v)) {
+		if (has_uses(o, (Value *)v)) {
 			last = o;
 			last_i = i;
 		}

@@ -66,28 +66,11 @@ static bool passable(Op *op)
 	}
 }
 
-static bool uses_value(Op *op, const Value *v);
-
-static int walk_uses(Op *op, void *ctx)
-{
-	const Value *v = ctx;
-	for (int i = 0; i < op->noperands; i++)
-		if (op->operands[i] == v)
-			return 1;
-	return 0;
-}
-
-/* does op, or an op in its regions, use v? */
-static bool uses_value(Op *op, const Value *v)
-{
-	return op_walk(op, walk_uses, (void *)v) != 0;
-}
-
 /* the first op after `from` in its block that uses v; NULL when none */
 static Op *first_user(Op *from, const Value *v)
 {
 	for (Op *o = from->next; o; o = o->next)
-		if (uses_value(o, v))
+		if (has_uses(o, (Value *)v))
 			return o;
 	return NULL;
 }
