@@ -593,3 +593,26 @@ PY
 	done
 	# values: tests/run.bats (tilegym/gelu against numpy)
 }
+
+@test "a row's tail is emitted two registers at a time: loads, math and stores interleaved, as NVIDIA's (issue 17)" {
+	require_ptxas
+	# layernorm_fwd: w and b are loaded after the reductions (sink.c); each
+	# pair of elements is then loaded, combined and stored before the next
+	# pair's loads (util_fuse.c), so the weights are not all live at once
+	pipe "$ROOT/tests/tilegym/layernorm_fwd.tileirbc" sm_90 >"$SCRATCH/l.ptx"
+	awk '/\.entry/ { n++ } n == 1' "$SCRATCH/l.ptx" >"$SCRATCH/e.ptx"
+	first_st=$(grep -n 'st.global' "$SCRATCH/e.ptx" | head -1 | cut -d: -f1)
+	last_ld=$(grep -n 'ld.global' "$SCRATCH/e.ptx" | tail -1 | cut -d: -f1)
+	[ "$first_st" -lt "$last_ld" ] || fail "every load before the first store"
+	ptxas -arch=sm_90 -v "$SCRATCH/l.ptx" -o "$SCRATCH/l.cubin" 2>"$SCRATCH/log"
+	for u in $(grep -o 'Used [0-9]*' "$SCRATCH/log" | grep -o '[0-9]*'); do
+		[ "$u" -le 70 ] || fail "layernorm_fwd: $u registers (89 whole-tile)"
+	done
+	# TILE_PTX_NO_FUSE=1: whole tiles, every load before the first store
+	TILE_PTX_NO_FUSE=1 pipe "$ROOT/tests/tilegym/layernorm_fwd.tileirbc" sm_90 >"$SCRATCH/n.ptx"
+	awk '/\.entry/ { n++ } n == 1' "$SCRATCH/n.ptx" >"$SCRATCH/e.ptx"
+	first_st=$(grep -n 'st.global' "$SCRATCH/e.ptx" | head -1 | cut -d: -f1)
+	last_ld=$(grep -n 'ld.global' "$SCRATCH/e.ptx" | tail -1 | cut -d: -f1)
+	[ "$first_st" -gt "$last_ld" ]
+	# values: tests/run.bats runs every TileGym and corpus kernel against numpy
+}

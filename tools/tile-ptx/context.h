@@ -93,6 +93,10 @@ typedef struct E {
 	XchgBuf xchg;
 	AllocaStack allocas;
 	Ctx *loop, *ifc;            /* the region being emitted: its loop and if contexts */
+	/* util_fuse.c: a fused group emits its ops a window of registers at a
+	 * time; emitters that take part honour [fuse_lo, fuse_hi) (fuse_window) */
+	bool fusing;
+	int fuse_lo, fuse_hi;
 	/* a to_stage load emitted for another step (util_ldsm.c): the stage
 	 * half it fills (i32; NULL: the product's own), and no barrier or
 	 * commit of its own (the caller's) */

@@ -43,6 +43,14 @@ LLVMValueRef extent_i64(E *e, const Value *v);
 
 /* ------------------------------------------------------------ util_values.c */
 TV *tv_new(E *e, const Value *v);                    /* registers for v's layout (unset) */
+/* the registers of a result: tv_new, or in a fused group (util_fuse.c) the
+ * ones an earlier window of the group made */
+TV *tv_result(E *e, const Value *v);
+/* the registers [*lo, *hi) of n an emitter fills now: all, or the fused window */
+void fuse_window(const E *e, int n, int *lo, int *hi);
+/* util_fuse.c: emit the fused group that starts at op, if one does (true;
+ * *next: the op after it, NULL at the block's end) */
+bool fuse_emit(E *e, Op *op, Op **next);
 TV *get(E *e, const Value *v);                       /* v's registers (an internal error if none) */
 void set(E *e, const Value *v, TV *t);
 LLVMValueRef scalar(E *e, const Value *v);           /* register 0 */

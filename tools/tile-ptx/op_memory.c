@@ -274,7 +274,7 @@ void emit_tiled(E *e, Op *op)
 	op_group(op, store ? 2 : 1, &is);
 	order_after(e, op_group_value(op, store ? 3 : 2), op);
 	Order ord = order_of(e, op, store);
-	TV *t = store ? get(e, val) : tv_new(e, val);
+	TV *t = store ? get(e, val) : tv_result(e, val);
 	int eb = elem_bytes(el);
 	bool f4 = el->kind == TY_SCALAR && el->scalar == SC_F4E2M1FN;
 	const Attr *vba = op_attr(op, "vector_bytes");
@@ -372,7 +372,7 @@ void emit_tiled(E *e, Op *op)
 	bool masked_dim = false;
 	for (int i = 0; i < R; i++)
 		masked_dim |= !op_attr_int_at(op, "in_bounds", i, 0);
-	bool version = masked_dim && !to_stage && !multimem && !f4 && ord.ord == LLVMAtomicOrderingNotAtomic &&
+	bool version = !e->fusing && masked_dim && !to_stage && !multimem && !f4 && ord.ord == LLVMAtomicOrderingNotAtomic &&
 		       t->n / vec >= 4 && !e->loop && getenv("TILE_PTX_VERSIONING");
 	LLVMBasicBlockRef fast_end = NULL, slow_bb = NULL, merge_bb = NULL;
 	LLVMValueRef *fast_vals = NULL;
@@ -407,7 +407,9 @@ void emit_tiled(E *e, Op *op)
 	bool pair16 = !e->loop && !store && !to_stage && !multimem && vec == 1 && eb == 2 && mt == et && !dup_regs &&
 		      (t->n & 1) == 0 && ord.ord == LLVMAtomicOrderingNotAtomic;
 	LLVMValueRef pair = NULL;
-	for (int r = 0; r < t->n; r += vec) {
+	int r_lo, r_hi;      /* a fused group's window (util_fuse.c: vec 1 there) */
+	fuse_window(e, t->n, &r_lo, &r_hi);
+	for (int r = r_lo; r < r_hi; r += vec) {
 		if (store && !layout_reg_is_primary(&t->lay, r))
 			continue;
 		int64_t kr = layout_eval_mode(&t->lay, 0, r);

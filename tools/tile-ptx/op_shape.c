@@ -21,7 +21,7 @@
 void emit_copy(E *e, Op *op)
 {
 	TV *s = get(e, op->operands[0]);
-	TV *t = tv_new(e, op->results[0]);
+	TV *t = tv_result(e, op->results[0]);
 	const Type *d = op->results[0]->type, *st = op->operands[0]->type;
 	TileMap tm = { op->info->code == CT_broadcast ? TM_BROADCAST : TM_IDENTITY, d->rank, st->rank,
 		       {0}, {0}, {0} };
@@ -33,7 +33,9 @@ void emit_copy(E *e, Op *op)
 	if (!layout_local_gather(&s->lay, &t->lay, &tm, e->warps, regs))
 		ice("tile-ptx: '%s' at %s is not thread-local for its layouts", op->info->name,
 		    op->loc->file ? op->loc->file : "?");
-	for (int k = 0; k < t->n; k++)
+	int lo, hi;
+	fuse_window(e, t->n, &lo, &hi);
+	for (int k = lo; k < hi; k++)
 		t->r[k] = s->r[regs[k]];
 	free(regs);
 	set(e, op->results[0], t);
@@ -69,7 +71,9 @@ void emit_permute(E *e, Op *op)
 	if (!p || p->kind != AT_INTS || !bitmap_permute(&m, st->rank, st->shape, p->u.ints.v))
 		ice("tile-ptx: bad permute");
 	int64_t *regs = gather(e, op, &s->lay, &t->lay, &m, 0);
-	for (int k = 0; k < t->n; k++)
+	int lo, hi;
+	fuse_window(e, t->n, &lo, &hi);
+	for (int k = lo; k < hi; k++)
 		t->r[k] = s->r[regs[k]];
 	free(regs);
 	set(e, op->results[0], t);

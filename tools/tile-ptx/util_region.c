@@ -46,10 +46,10 @@ void emit_region(E *e, Block *blk, Ctx *loop, Ctx *ifc)
 	Ctx *outer_loop = e->loop, *outer_ifc = e->ifc;
 	e->loop = loop;
 	e->ifc = ifc;
-	FOR_EACH_OP(op, blk) {
-		emit_op(e, op);
-		if (e->errors)
-			break;
+	for (Op *op = blk->first, *next; op && !e->errors; op = next) {
+		next = op->next;
+		if (!fuse_emit(e, op, &next))       /* util_fuse.c */
+			emit_op(e, op);
 	}
 	e->loop = outer_loop;
 	e->ifc = outer_ifc;

@@ -28,6 +28,19 @@ TV *tv_new(E *e, const Value *v)
 	return t;
 }
 
+TV *tv_result(E *e, const Value *v)
+{
+	if (e->fusing && v->id >= 0 && v->id < e->nvals && e->tv[v->id])
+		return e->tv[v->id];
+	return tv_new(e, v);
+}
+
+void fuse_window(const E *e, int n, int *lo, int *hi)
+{
+	*lo = e->fusing ? e->fuse_lo : 0;
+	*hi = e->fusing && e->fuse_hi < n ? e->fuse_hi : n;
+}
+
 TV *get(E *e, const Value *v)
 {
 	if (v->id < 0 || v->id >= e->nvals || !e->tv[v->id])
@@ -116,7 +129,7 @@ bool lay_has_copies(const Layout *l)
 
 void emit_elementwise(E *e, Op *op, EwFn *one, EwPairFn *pair)
 {
-	TV *t = tv_new(e, op->results[0]);
+	TV *t = tv_result(e, op->results[0]);
 	TV *ops[4];
 	if (op->noperands > 4)
 		ice("tile-ptx: elementwise op with %d operands", op->noperands);
@@ -126,14 +139,15 @@ void emit_elementwise(E *e, Op *op, EwFn *one, EwPairFn *pair)
 			ice("tile-ptx: '%s': operand %d has %d registers, result %d", op->info->name, i,
 			    ops[i]->n, t->n);
 	}
-	int k = 0;
+	int k, hi;
+	fuse_window(e, t->n, &k, &hi);
 	if (pair)
-		for (; k + 1 < t->n; k += 2) {
+		for (; k + 1 < hi; k += 2) {
 			LLVMValueRef x[2] = { ops[0]->r[k], ops[0]->r[k + 1] };
 			if (!pair(e, op, x, t->r + k))
 				break;
 		}
-	for (; k < t->n; k++) {
+	for (; k < hi; k++) {
 		LLVMValueRef a[4];
 		for (int i = 0; i < op->noperands; i++)
 			a[i] = ops[i]->r[k];

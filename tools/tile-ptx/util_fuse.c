@@ -1,0 +1,92 @@
+/* util_fuse.c: loads, elementwise ops and stores of one layout emitted two
+ * registers at a time (issue 17: registers). TILE_PTX_FUSE=1 (opt-in).
+ *
+ * An op is emitted for all of a thread's registers before the next, so a
+ * row kernel's tail — load w, load b, fma, convert, store — loads all 32
+ * elements of w and b before the first fma and holds every result until the
+ * stores: 64 registers of weights where NVIDIA's PTX, which loads, computes
+ * and stores element by element, holds a few. A fused group is a run of
+ * consecutive ops in one block, outside loops, that all work on tiles of
+ * one layout: weak scalar tiled loads and stores whose token comes straight
+ * from create_mem_token (no barrier before them), elementwise ops
+ * (arith, convert, math: emit_elementwise), and reshapes or broadcasts that
+ * copy register k to register k. The group is emitted in windows of two
+ * registers (a 16-bit pair, util_access.c): every op of the group for
+ * registers 0-1, then 2-3, ... Each op still computes the same value for
+ * each register, in the same order per register, so the results are the
+ * ops' own; only the interleaving across registers changes. Ops of the
+ * group keep their results whole for uses after it. */
+#include <stdlib.h>
+#include <string.h>
+#include "emit.h"
+#include "families.h"
+#include "layout.h"
+#include "irutil.h"
+
+enum { WINDOW = 2 };
+
+/* the tile an op of a group works on, or NULL when the op cannot be fused */
+static const Value *fused_tile(E *e, Op *op)
+{
+	const OpInfo *i = op->info;
+	if (i->code == AS_tiled_load || i->code == AS_tiled_store) {
+		bool store = i->code == AS_tiled_store;
+		const char *ord = op_attr_str(op, "memory_ordering_semantics", "weak");
+		if (strcmp(ord, "weak") != 0 || op_attr_flag(op, "to_stage") || op_attr(op, "multimem") ||
+		    op_attr(op, "dim_map"))
+			return NULL;
+		const Value *v = store ? op->operands[1] : op->results[0];
+		int eb = elem_bytes(v->type->elem);
+		const Attr *vb = op_attr(op, "vector_bytes");
+		if (eb < 2 || !vb || vb->kind != AT_INT || vb->u.i > eb)   /* scalar accesses: vec 1 */
+			return NULL;
+		const Value *tok = op_group_value(op, store ? 3 : 2);
+		if (!tok || !tok->def || tok->def->info->code != AS_create_mem_token)
+			return NULL;
+		return v;
+	}
+	EmitFn *f = e->table[i->code];
+	if (op_is_elementwise(i) && (f == emit_arith || f == emit_convert || f == emit_math) && op->nresults == 1)
+		return op->results[0];
+	if ((i->code == CT_reshape || i->code == CT_broadcast) && op->noperands == 1 && op->operands[0]->lay &&
+	    op->results[0]->lay && layout_equal(op->operands[0]->lay, op->results[0]->lay) &&
+	    type_num_elements(op->operands[0]->type) == type_num_elements(op->results[0]->type))
+		return op->results[0];
+	return NULL;
+}
+
+bool fuse_emit(E *e, Op *op, Op **next)
+{
+	const char *off = getenv("TILE_PTX_NO_FUSE");
+	if ((off && *off && strcmp(off, "0") != 0) || e->loop || e->fusing || getenv("TILE_PTX_VERSIONING"))
+		return false;
+	const Value *v0 = fused_tile(e, op);
+	if (!v0 || !v0->lay || !type_is_tile(v0->type))
+		return false;
+	const Layout *lay = v0->lay;
+	int n = (int)layout_nregs(lay), loads = 0, others = 0;
+	if (n < 2 * WINDOW || n % WINDOW)
+		return false;
+	Op *end = op;
+	for (; end; end = end->next) {
+		const Value *v = fused_tile(e, end);
+		if (!v || !v->lay || !layout_equal(v->lay, lay))
+			break;
+		if (end->info->code == AS_tiled_load)
+			loads++;
+		else
+			others++;
+	}
+	if (!loads || !others)
+		return false;
+	e->fusing = true;
+	for (int lo = 0; lo < n && !e->errors; lo += WINDOW) {
+		e->fuse_lo = lo;
+		e->fuse_hi = lo + WINDOW;
+		for (Op *o = op; o != end && !e->errors; o = o->next)
+			emit_op(e, o);
+	}
+	e->fusing = false;
+	*next = end;
+	return true;
+}
