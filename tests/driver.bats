@@ -378,8 +378,10 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	assert_success
 	[[ "$stderr" == *"-sanitize=memcheck"* ]]
 	# instrumented: the memcheck cubin is larger (NVIDIA's: 17 KB -> 74 KB; ours with
-	# ptxas 13.5: 8 KB -> 66 KB, with 13.0 and sm_90a: 9 KB -> 14 KB, 33 CALLs either way)
-	[ "$(stat -c %s mc.cubin)" -gt $((3 * $(stat -c %s plain.cubin) / 2)) ]
+	# ptxas 13.5: 8 KB -> 66 KB, with 13.0 and sm_90a: 8.6 KB -> 13 KB, 33 CALLs either
+	# way; the plain cubin records ptxas's -v since tile-pack's occupancy check asks for
+	# it: 8728 bytes, so the ratio is 1.48 there)
+	[ "$(stat -c %s mc.cubin)" -gt $((13 * $(stat -c %s plain.cubin) / 10)) ]
 }
 
 @test "input that is not Tile IR bytecode: exit 3" {
