@@ -48,9 +48,11 @@ TV *tv_new(E *e, const Value *v);                    /* registers for v's layout
 TV *tv_result(E *e, const Value *v);
 /* the registers [*lo, *hi) of n an emitter fills now: all, or the fused window */
 void fuse_window(const E *e, int n, int *lo, int *hi);
-/* util_fuse.c: emit the fused group that starts at op, if one does (true;
- * *next: the op after it, NULL at the block's end) */
-bool fuse_emit(E *e, Op *op, Op **next);
+/* util_fuse.c: does a fused group start at op? true with *end (the op
+ * after it, NULL at the block's end) and the registers of its layout;
+ * util_region.c emits it FUSE_WINDOW registers at a time */
+enum { FUSE_WINDOW = 2 };
+bool fuse_group(E *e, Op *op, Op **end, int *nregs);
 TV *get(E *e, const Value *v);                       /* v's registers (an internal error if none) */
 void set(E *e, const Value *v, TV *t);
 LLVMValueRef scalar(E *e, const Value *v);           /* register 0 */

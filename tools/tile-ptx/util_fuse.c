@@ -1,5 +1,5 @@
 /* util_fuse.c: loads, elementwise ops and stores of one layout emitted two
- * registers at a time (issue 17: registers). TILE_PTX_FUSE=1 (opt-in).
+ * registers at a time (issue 17: registers). TILE_PTX_NO_FUSE=1 turns it off.
  *
  * An op is emitted for all of a thread's registers before the next, so a
  * row kernel's tail — load w, load b, fma, convert, store — loads all 32
@@ -9,21 +9,19 @@
  * consecutive ops in one block, outside loops, that all work on tiles of
  * one layout: weak scalar tiled loads and stores whose token comes straight
  * from create_mem_token (no barrier before them), elementwise ops
- * (arith, convert, math: emit_elementwise), and reshapes or broadcasts that
+ * (emit_elementwise), and reshapes or broadcasts that
  * copy register k to register k. The group is emitted in windows of two
  * registers (a 16-bit pair, util_access.c): every op of the group for
  * registers 0-1, then 2-3, ... Each op still computes the same value for
  * each register, in the same order per register, so the results are the
  * ops' own; only the interleaving across registers changes. Ops of the
- * group keep their results whole for uses after it. */
+ * group keep their results whole for uses after it. This file finds the
+ * group (fuse_group); util_region.c emits it window by window. */
 #include <stdlib.h>
 #include <string.h>
 #include "emit.h"
-#include "families.h"
 #include "layout.h"
 #include "irutil.h"
-
-enum { WINDOW = 2 };
 
 /* the tile an op of a group works on, or NULL when the op cannot be fused */
 static const Value *fused_tile(E *e, Op *op)
@@ -45,8 +43,9 @@ static const Value *fused_tile(E *e, Op *op)
 			return NULL;
 		return v;
 	}
-	EmitFn *f = e->table[i->code];
-	if (op_is_elementwise(i) && (f == emit_arith || f == emit_convert || f == emit_math) && op->nresults == 1)
+	/* every elementwise op's emitter (arith, convert, math in
+	 * dialect_cuda_tile.def) goes through emit_elementwise */
+	if (op_is_elementwise(i) && op->nresults == 1)
 		return op->results[0];
 	if ((i->code == CT_reshape || i->code == CT_broadcast) && op->noperands == 1 && op->operands[0]->lay &&
 	    op->results[0]->lay && layout_equal(op->operands[0]->lay, op->results[0]->lay) &&
@@ -55,7 +54,7 @@ static const Value *fused_tile(E *e, Op *op)
 	return NULL;
 }
 
-bool fuse_emit(E *e, Op *op, Op **next)
+bool fuse_group(E *e, Op *op, Op **end, int *nregs)
 {
 	const char *off = getenv("TILE_PTX_NO_FUSE");
 	if ((off && *off && strcmp(off, "0") != 0) || e->loop || e->fusing || getenv("TILE_PTX_VERSIONING"))
@@ -65,28 +64,21 @@ bool fuse_emit(E *e, Op *op, Op **next)
 		return false;
 	const Layout *lay = v0->lay;
 	int n = (int)layout_nregs(lay), loads = 0, others = 0;
-	if (n < 2 * WINDOW || n % WINDOW)
+	if (n < 2 * FUSE_WINDOW || n % FUSE_WINDOW)
 		return false;
-	Op *end = op;
-	for (; end; end = end->next) {
-		const Value *v = fused_tile(e, end);
+	Op *o = op;
+	for (; o; o = o->next) {
+		const Value *v = fused_tile(e, o);
 		if (!v || !v->lay || !layout_equal(v->lay, lay))
 			break;
-		if (end->info->code == AS_tiled_load)
+		if (o->info->code == AS_tiled_load)
 			loads++;
 		else
 			others++;
 	}
 	if (!loads || !others)
 		return false;
-	e->fusing = true;
-	for (int lo = 0; lo < n && !e->errors; lo += WINDOW) {
-		e->fuse_lo = lo;
-		e->fuse_hi = lo + WINDOW;
-		for (Op *o = op; o != end && !e->errors; o = o->next)
-			emit_op(e, o);
-	}
-	e->fusing = false;
-	*next = end;
+	*end = o;
+	*nregs = n;
 	return true;
 }

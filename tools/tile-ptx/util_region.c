@@ -48,8 +48,20 @@ void emit_region(E *e, Block *blk, Ctx *loop, Ctx *ifc)
 	e->ifc = ifc;
 	for (Op *op = blk->first, *next; op && !e->errors; op = next) {
 		next = op->next;
-		if (!fuse_emit(e, op, &next))       /* util_fuse.c */
+		int n;
+		if (!fuse_group(e, op, &next, &n)) {      /* util_fuse.c */
 			emit_op(e, op);
+			continue;
+		}
+		/* the group, every op for FUSE_WINDOW registers at a time */
+		e->fusing = true;
+		for (int lo = 0; lo < n && !e->errors; lo += FUSE_WINDOW) {
+			e->fuse_lo = lo;
+			e->fuse_hi = lo + FUSE_WINDOW;
+			for (Op *o = op; o != next && !e->errors; o = o->next)
+				emit_op(e, o);
+		}
+		e->fusing = false;
 	}
 	e->loop = outer_loop;
 	e->ifc = outer_ifc;
