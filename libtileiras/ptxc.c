@@ -1,9 +1,10 @@
 /* ptxc.c: NVIDIA's PTX compiler library (pip's nvidia-nvptxcompiler,
  * libnvptxcompiler_static.a) as tile-pack's in-process assembler
- * (tools/tile-pack/assemble.c). Linked into tileiras-inproc only, and only
- * when the Makefile finds the library (NVPTXC_LIB): the library is static
- * and not position-independent, and the API library and the stage tools
- * keep to the ptxas process. Registers itself before main. The library
+ * (tools/tile-pack/assemble.c). Linked into libtileiras.so only, and only
+ * when the Makefile finds the library (NVPTXC_LIB): a client that keeps the
+ * library loaded pays its start-up once; the one-compile processes
+ * (tileiras-inproc, the stage tools) and libtileiras.a keep to the ptxas
+ * process. Registers itself when the library is loaded. The library
  * takes ptxas's options and writes the same cubin (TILEIR with .nv.host
  * included); its messages are made to read as ptxas's: the input is named
  * as ptxas would name it, and a property line ("ptxas         .     0 bytes

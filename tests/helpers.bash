@@ -11,10 +11,10 @@ CORPUS="$ROOT/tests/corpus"
 NV_CORPUS="$ROOT/tests/read/nvidia"
 export PATH="$BIN:$PATH"
 # Where the build linked NVIDIA's PTX compiler library (a .venv with
-# nvidia-nvptxcompiler), tileiras-inproc and libtileiras.so assemble in
-# process; its cubins differ from ptxas's in one note (the tool branch).
-# Tests compare the fast path with the stages byte for byte, so they use the
-# ptxas process; libtileiras.bats tests the library path itself.
+# nvidia-nvptxcompiler), libtileiras.so assembles in process; its cubins
+# differ from ptxas's in one note (the tool branch). Tests compare the API
+# with the CLI byte for byte, so they use the ptxas process;
+# libtileiras.bats tests the library path itself.
 export TILEIRAS_NO_INPROC_PTXAS="${TILEIRAS_NO_INPROC_PTXAS-1}"
 
 # A fresh scratch directory per test.

@@ -1,10 +1,10 @@
 /* assemble.c: one run of the PTX assembler — the ptxas process, or NVIDIA's
  * PTX compiler library in this process where the program registered one
- * (pack_set_inproc_assembler; tileiras-inproc does when it was built with
+ * (pack_set_inproc_assembler; libtileiras.so does when it was built with
  * pip's nvidia-nvptxcompiler: libtileiras/ptxc.c). Both take the same
  * ptxas options and write the same cubin (the library's notes say no tool
  * branch; the code, sections and .nv.host are the same: docs/libtileiras.md).
- * The library saves ptxas's start-up, ~12 ms a compile on this machine.
+ * A client that keeps the library loaded saves ~8-10 ms a compile.
  * It is used only when it is at least as new as the ptxas tile-pack picked
  * and no ptxas was named (--ptxas, $TILEIRAS_PTXAS); TILEIRAS_NO_INPROC_PTXAS=1
  * turns it off. */

@@ -137,7 +137,7 @@ typedef struct Occupancy { long threads, ctas_per_sm; int percent; const char *l
 long ptx_cta_threads(const char *ptx, size_t len, const char *name);
 int kernel_occupancy(const KernelUsage *k, long threads, Occupancy *o);
 /* assemble.c: the PTX assembler in this process, where a program
- * registers one (tileiras-inproc with NVIDIA's PTX compiler library). fn
+ * registers one (libtileiras.so with NVIDIA's PTX compiler library). fn
  * takes ptxas's options (no input, no -o), the PTX and, for messages, the
  * name ptxas would give it; 0 with the cubin, or -1 with the error log in
  * err (info: ptxas -v's report, in ptxas's own form). */
