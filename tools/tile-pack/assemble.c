@@ -50,7 +50,7 @@ const char *pack_inproc_name(void)
 	return inproc_name ? inproc_name : "in-process PTX compiler";
 }
 
-static int read_all(const char *path, StrBuf *out)
+int pack_read_file(const char *path, StrBuf *out)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
@@ -71,7 +71,7 @@ int pack_assemble(const char *const *argv, int ptx_arg, int out_arg, bool in_pro
 	memset(pr, 0, sizeof *pr);
 	pr->end = PROC_EXITED;
 	StrBuf ptx = {0}, cubin = {0};
-	if (read_all(argv[ptx_arg], &ptx) < 0) {
+	if (pack_read_file(argv[ptx_arg], &ptx) < 0) {
 		sb_printf(&pr->err, "ptxas fatal   : cannot read '%s'\n", argv[ptx_arg]);
 		pr->code = 1;
 		return -1;

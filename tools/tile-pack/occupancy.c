@@ -17,39 +17,46 @@ static const struct { int sm, threads, ctas, smem_kib; } limits[] = {
 	{ 110, 2048, 32, 228 }, { 120, 1536, 32, 100 }, { 121, 1536, 32, 100 },
 };
 
-/* Threads per CTA that the PTX declares for entry `name` (.reqntid, else
- * .maxntid; products of up to three dims), or 0. */
-long ptx_cta_threads(const char *ptx, size_t len, const char *name)
+const char *ptx_entry_header(const char *ptx, size_t len, const char *name, const char **body)
 {
 	size_t nl = strlen(name);
-	for (const char *p = ptx, *end = ptx + len; p && p < end; p++) {
+	const char *end = ptx + len;
+	for (const char *p = ptx; p < end; p++) {
 		p = memmem(p, (size_t)(end - p), ".entry ", 7);
 		if (!p)
-			return 0;
+			return NULL;
 		const char *q = p + 7;
 		while (q < end && *q == ' ')
 			q++;
 		if ((size_t)(end - q) <= nl || memcmp(q, name, nl) != 0 || (q[nl] != '(' && q[nl] != ' ' && q[nl] != '\n'))
 			continue;
-		const char *body = memchr(q, '{', (size_t)(end - q));
-		if (!body)
-			return 0;
-		for (const char *d = q; d < body; d++) {
-			if (strncmp(d, ".reqntid", 8) != 0 && strncmp(d, ".maxntid", 8) != 0)
-				continue;
-			const char *e = d + 8;
-			long n = 1;
-			for (int dim = 0; dim < 3; dim++) {
-				e += strspn(e, dim ? " \t," : " \t");
-				if (*e < '0' || *e > '9')
-					break;
-				char *x;
-				n *= strtol(e, &x, 10);
-				e = x;
-			}
-			return n;
-		}
+		*body = memchr(q, '{', (size_t)(end - q));
+		return *body ? q : NULL;
+	}
+	return NULL;
+}
+
+/* Threads per CTA that the PTX declares for entry `name` (.reqntid, else
+ * .maxntid; products of up to three dims), or 0. */
+long ptx_cta_threads(const char *ptx, size_t len, const char *name)
+{
+	const char *body, *q = ptx_entry_header(ptx, len, name, &body);
+	if (!q)
 		return 0;
+	for (const char *d = q; d < body; d++) {
+		if (strncmp(d, ".reqntid", 8) != 0 && strncmp(d, ".maxntid", 8) != 0)
+			continue;
+		const char *e = d + 8;
+		long n = 1;
+		for (int dim = 0; dim < 3; dim++) {
+			e += strspn(e, dim ? " \t," : " \t");
+			if (*e < '0' || *e > '9')
+				break;
+			char *x;
+			n *= strtol(e, &x, 10);
+			e = x;
+		}
+		return n;
 	}
 	return 0;
 }

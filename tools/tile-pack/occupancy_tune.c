@@ -44,26 +44,6 @@ typedef struct Entry {
 	long stack;              /* the first run's stack frame */
 } Entry;
 
-/* the text of entry `name`'s header (from `.entry` to its body's '{') */
-static const char *entry_header(const char *ptx, size_t len, const char *name, const char **body)
-{
-	size_t nl = strlen(name);
-	const char *end = ptx + len;
-	for (const char *p = ptx; p < end; p++) {
-		p = memmem(p, (size_t)(end - p), ".entry ", 7);
-		if (!p)
-			return NULL;
-		const char *q = p + 7;
-		while (q < end && *q == ' ')
-			q++;
-		if ((size_t)(end - q) <= nl || memcmp(q, name, nl) != 0 || (q[nl] != '(' && q[nl] != ' ' && q[nl] != '\n'))
-			continue;
-		*body = memchr(q, '{', (size_t)(end - q));
-		return *body ? q : NULL;
-	}
-	return NULL;
-}
-
 /* the end of the body that starts at `open` (its matching '}') */
 static const char *body_end(const char *open, const char *end)
 {
@@ -87,7 +67,7 @@ static long budget(long ctas, long warps)
 
 static bool eligible(const char *ptx, size_t len, const KernelUsage *k, Entry *e)
 {
-	const char *body, *h = entry_header(ptx, len, k->name, &body);
+	const char *body, *h = ptx_entry_header(ptx, len, k->name, &body);
 	if (!h || k->registers <= 0 || k->spill_stores != 0 || k->spill_loads != 0)
 		return false;
 	const char *d = memmem(h, (size_t)(body - h), ".minnctapersm 1\n", 16);
@@ -207,12 +187,7 @@ bool occupancy_tune(const char **argv, int ptx_arg, int out_arg, bool in_process
 		free_usage(t, nt);
 		if (!bad) {
 			StrBuf c = {0};
-			FILE *f = fopen(out_path.s, "rb");
-			char buf[65536];
-			size_t got;
-			while (f && (got = fread(buf, 1, sizeof buf, f)) > 0)
-				sb_putn(&c, buf, got);
-			if (f && !ferror(f) && c.len) {
+			if (pack_read_file(out_path.s, &c) == 0 && c.len) {
 				sb_free(cubin);
 				*cubin = c;
 				sb_free(log);
@@ -222,8 +197,6 @@ bool occupancy_tune(const char **argv, int ptx_arg, int out_arg, bool in_process
 				sb_free(&c);
 				sb_free(&l);
 			}
-			if (f)
-				fclose(f);
 			break;
 		}
 		sb_free(&l);

@@ -135,6 +135,11 @@ void free_usage(KernelUsage *k, int n);
  * and the theoretical occupancy on k->arch (-1: unknown target or usage). */
 typedef struct Occupancy { long threads, ctas_per_sm; int percent; const char *limiter; } Occupancy;
 long ptx_cta_threads(const char *ptx, size_t len, const char *name);
+/* entry `name`'s header in the PTX (from its name to the body's '{', *body),
+ * or NULL */
+const char *ptx_entry_header(const char *ptx, size_t len, const char *name, const char **body);
+/* assemble.c: a whole file appended to out; -1 (errno set, nothing said) when it cannot be read */
+int pack_read_file(const char *path, StrBuf *out);
 int kernel_occupancy(const KernelUsage *k, long threads, Occupancy *o);
 /* assemble.c: the PTX assembler in this process, where a program
  * registers one (libtileiras.so with NVIDIA's PTX compiler library). fn

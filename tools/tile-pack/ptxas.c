@@ -174,16 +174,10 @@ int write_file(const char *path, const void *buf, size_t len)
 
 static int read_into(const char *path, StrBuf *out)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
+	if (pack_read_file(path, out) < 0) {
 		diag_plain("cannot read '%s': %s", path, strerror(errno));
 		return -1;
 	}
-	char buf[65536];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		sb_putn(out, buf, n);
-	fclose(f);
 	return 0;
 }
 
