@@ -49,6 +49,47 @@ void anchor(F *f, Value *v, int64_t elems)
 }
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static bool pow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
+
+/* The register layout of an n-element tile with rows of `row` elements in
+ * which each thread holds `hold` elements of one row as hold/vec runs of
+ * `vec` consecutive elements; the row's lanes (row/hold of them, across
+ * warps if more than 32) take consecutive runs, so run k of every thread
+ * of a row lies in one stretch of vec*row/hold elements: NVIDIA's softmax
+ * layout (a warp a 256-wide f32 row, lane-interleaved, eight 4-byte
+ * accesses of 128 contiguous bytes). Other lanes and warps take the next
+ * rows, then registers repeat over rows. False (the caller falls back to
+ * contiguous runs) unless everything is a power of two and fits. */
+static bool row_interleaved(int64_t n, int64_t row, int64_t hold, int64_t vec, int warps, Layout *out)
+{
+	int64_t threads = 32 * (int64_t)warps;
+	if (!pow2(n) || !pow2(row) || !pow2(hold) || !pow2(vec) || !pow2(warps) || n < threads ||
+	    n % row || row % hold || hold % vec || hold == vec)
+		return false;
+	int64_t per = n / threads, lanes_row = row / hold;   /* threads a row spans */
+	if (lanes_row > threads || per % hold)
+		return false;
+	int64_t groups = threads / lanes_row;                /* rows the threads cover at once */
+	int64_t vs[3] = { vec, hold / vec, per / hold }, vd[3] = { 1, vec * lanes_row, groups * row };
+	int64_t ls[2], ld[2], ws[2], wd[2];
+	int nl, nw;
+	if (lanes_row >= 32) {
+		ls[0] = 32; ld[0] = vec; nl = 1;
+		ws[0] = lanes_row / 32; wd[0] = 32 * vec;
+		ws[1] = threads / lanes_row; wd[1] = row; nw = 2;
+	} else {
+		ls[0] = lanes_row; ld[0] = vec;
+		ls[1] = 32 / lanes_row; ld[1] = row; nl = 2;
+		ws[0] = warps; wd[0] = row * (32 / lanes_row); nw = 1;
+	}
+	layout_init(out);
+	layout_add_mode(out, 3, vs, vd);
+	layout_add_mode(out, nl, ls, ld);
+	layout_add_mode(out, nw, ws, wd);
+	layout_canonicalize(out);
+	const char *err;
+	return layout_check_tile(out, n, warps, &err) && layout_is_injective(out);
+}
 
 void assign_blocked(F *f, int root, Value *v)
 {
@@ -72,9 +113,18 @@ void assign_blocked(F *f, int root, Value *v)
 	/* A tile reduced along its rows keeps as much of each row in one thread
 	 * as it has elements per thread (NVIDIA's choice too): the reduction is
 	 * then mostly in registers and a row spans fewer lanes, never more warps
-	 * than it must. Loads narrower than the chunk take several accesses. */
+	 * than it must. Its elements in a thread are runs of the access width,
+	 * interleaved with the other lanes of the row (row_interleaved), so a
+	 * warp's access covers whole runs of each row; an unaligned MMA operand
+	 * (ROW_MMA, mma.c) keeps one contiguous run, loaded in several accesses. */
 	if (f->rowred[root] && v->type->rank > 0 && !f->plain) {
-		int64_t want = min64(per, v->type->shape[v->type->rank - 1]);
+		int64_t row = v->type->shape[v->type->rank - 1];
+		int64_t want = min64(per, row);
+		if (f->rowred[root] == ROW_REDUCED && !getenv("TILE_SCHED_CONTIGUOUS_ROWS") &&
+		    row_interleaved(n, row, want, min64(vec, want), f->warps, &f->lay[root])) {
+			f->assigned[root] = true;
+			return;
+		}
 		if (vec < want)
 			vec = want;
 	}

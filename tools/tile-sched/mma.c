@@ -74,7 +74,7 @@ void mma_prefer_rows(F *f)
 			if (!ld || ld->info->code != AS_tiled_load || v->type->rank < 2 || eb < 1 ||
 			    op_attr_int(ld, "vector_bytes", 0) >= 16)
 				continue;
-			f->rowred[find(f, v->id)] = true;
+			f->rowred[find(f, v->id)] |= ROW_MMA;
 		}
 	}
 }

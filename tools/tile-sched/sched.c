@@ -229,7 +229,7 @@ static void sched_fn(Module *m, Op *fn, int warps, bool tma)
 		for (int k = 0; k < op->noperands; k++) {
 			const Type *t = op->operands[k]->type;
 			if (type_is_tile(t) && t->rank > 0 && op_attr_int(op, "dim", -1) == t->rank - 1)
-				f->rowred[find(f, op->operands[k]->id)] = true;
+				f->rowred[find(f, op->operands[k]->id)] |= ROW_REDUCED;
 		}
 	}
 	mma_prefer_rows(f);

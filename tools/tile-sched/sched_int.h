@@ -21,8 +21,9 @@ typedef struct F {
 	int *parent;
 	int *vmax;           /* by class root: 0 = not anchored, else max chunk in elements */
 	bool *pairs;         /* by class root: f4 memory access, chunks of at least 2 (a byte) */
-	bool *rowred;        /* by class root: reduced along its innermost dim, or an unaligned
-			      * MMA operand load (mma.c): keeps row runs in each thread */
+	unsigned char *rowred;   /* by class root: ROW_REDUCED (reduced along its innermost dim)
+			      * and/or ROW_MMA (an unaligned MMA operand load, mma.c): each
+			      * thread keeps elements of a row (classes.c assign_blocked) */
 	bool plain;          /* TILE_SCHED_PLAIN_LAYOUTS: no row / broadcast-source preferences */
 	bool tma;            /* --tma: MMA operands by TMA where they can be (mma.c) */
 	bool *assigned;
@@ -34,6 +35,8 @@ typedef struct F {
 	Op **mmas;           /* mmaf ops (mma.c) */
 	int nmmas, capmmas;
 } F;
+
+enum { ROW_REDUCED = 1, ROW_MMA = 2 };
 
 /* classes.c */
 int find(F *f, int x);                       /* class root of value id x */
