@@ -175,3 +175,31 @@ for m in d["modules"]:
         assert m["stages"]["read"]["status"] in ("ok", "fail")
 PY
 }
+
+# --- tests/gpu/extra_launch.py ---------------------------------------------------
+
+@test "extra_launch.py --check-abi: the TileGym and FMHA launches pack what our cubins take; a short packing is refused" {
+	require_ptxas
+	require_numpy
+	mkdir -p "$SCRATCH/k"
+	for m in tilegym/layernorm_fwd tilegym/cross_entropy_fwd fmha/fmha_f16_aligned; do
+		tileiras --gpu-name sm_90 "$ROOT/tests/$m.tileirbc" -o "$SCRATCH/k/${m#*/}.cubin"
+	done
+	run "$NUMPY_PY" "$ROOT/tests/gpu/extra_launch.py" --check-abi --kind ours="$SCRATCH/k" \
+		tilegym/layernorm tilegym/cross_entropy fmha_f16_aligned
+	assert_success
+	assert_line --regexp '^fmha_f16_aligned +ours +ok$'
+	[ "${#lines[@]}" -eq 3 ]
+	# the check itself: one parameter short (what a stale launcher would pack)
+	run "$NUMPY_PY" - "$ROOT/tests/gpu" "$SCRATCH/k/layernorm_fwd.cubin" <<'PY'
+import sys; sys.path.insert(0, sys.argv[1]); import extra_launch as el, numpy as np
+x = el.extra.CASES["tilegym/layernorm"]
+entry = el.entry_of(sys.argv[2], x.prefix)
+parts = el.Launch(el.NoDevice(), entry, x.build(np.random.default_rng(1))[0]).parts
+print(el.abi_problem(sys.argv[2], entry, parts) or "ok")
+print(el.abi_problem(sys.argv[2], entry, parts[:-1]))
+PY
+	assert_success
+	assert_line --index 0 'ok'
+	assert_line --index 1 --regexp '^packed [0-9]+ parameters of sizes .*, the cubin has [0-9]+ of sizes'
+}

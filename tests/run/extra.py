@@ -487,10 +487,11 @@ def c_mm_scaled(fmt, M, N, K, tm, tn):
 # tests/tilegym: TileGym-style row kernels (f16 entries), 3 rows of 4096 (and
 # 2 positions of rope); references in f32 numpy, outputs f16
 TGN = 4096
+TG_ROWS = 3      # rows (blocks); tests/gpu/extra_launch.py sets more to time them
 
 
-def tg_rows(rng, n=3):
-    return rng.uniform(-3, 3, size=(n, TGN)).astype(np.float16)
+def tg_rows(rng, n=None):
+    return rng.uniform(-3, 3, size=(n or TG_ROWS, TGN)).astype(np.float16)
 
 
 def c_tg_layernorm(rng):
@@ -499,43 +500,43 @@ def c_tg_layernorm(rng):
     mean = xf.mean(1, keepdims=True)
     d = xf - mean
     ref = d / np.sqrt((d * d).mean(1, keepdims=True) + 1e-5) * w.astype(np.float32) + b.astype(np.float32)
-    return [A(x), A(w), A(b), A(np.zeros_like(x)), F32(1e-5)], (3, 1, 1), {3: ref.astype(np.float16)}
+    return [A(x), A(w), A(b), A(np.zeros_like(x)), F32(1e-5)], (TG_ROWS, 1, 1), {3: ref.astype(np.float16)}
 
 
 def c_tg_rms(rng):
     x, w = tg_rows(rng), rng.uniform(0.5, 1.5, TGN).astype(np.float16)
     xf = x.astype(np.float32)
     ref = xf / np.sqrt((xf * xf).mean(1, keepdims=True) + 1e-6) * w.astype(np.float32)
-    return [A(x), A(w), A(np.zeros_like(x)), F32(1e-6)], (3, 1, 1), {2: ref.astype(np.float16)}
+    return [A(x), A(w), A(np.zeros_like(x)), F32(1e-6)], (TG_ROWS, 1, 1), {2: ref.astype(np.float16)}
 
 
 def c_tg_softmax(rng):
     x = tg_rows(rng)
     e = np.exp(x.astype(np.float32) - x.astype(np.float32).max(1, keepdims=True))
-    return [A(x), A(np.zeros_like(x))], (3, 1, 1), {1: (e / e.sum(1, keepdims=True)).astype(np.float16)}
+    return [A(x), A(np.zeros_like(x))], (TG_ROWS, 1, 1), {1: (e / e.sum(1, keepdims=True)).astype(np.float16)}
 
 
 def c_tg_relu2(rng):
     x = tg_rows(rng)
     r = np.maximum(x.astype(np.float32), 0)
-    return [A(x), A(np.zeros_like(x))], (3, 1, 1), {1: (r * r).astype(np.float16)}
+    return [A(x), A(np.zeros_like(x))], (TG_ROWS, 1, 1), {1: (r * r).astype(np.float16)}
 
 
 def c_tg_swiglu(rng):
     a, b = tg_rows(rng), tg_rows(rng)
     af = a.astype(np.float32)
     ref = af / (1 + np.exp(-af)) * b.astype(np.float32)
-    return [A(a), A(b), A(np.zeros_like(a))], (3, 1, 1), {2: ref.astype(np.float16)}
+    return [A(a), A(b), A(np.zeros_like(a))], (TG_ROWS, 1, 1), {2: ref.astype(np.float16)}
 
 
 def c_tg_xent(rng):
     v = 3 * TGN + 100          # three chunks and a ragged fourth
-    x = rng.uniform(-4, 4, size=(3, v)).astype(np.float16)
-    t = rng.integers(0, v, 3).astype(np.int32)
+    x = rng.uniform(-4, 4, size=(TG_ROWS, v)).astype(np.float16)
+    t = rng.integers(0, v, TG_ROWS).astype(np.int32)
     xf = x.astype(np.float64)
     m = xf.max(1)
-    ref = (np.log(np.exp(xf - m[:, None]).sum(1)) + m - xf[np.arange(3), t]).astype(np.float32)
-    return [A(x), A(t), A(np.zeros(3, np.float32))], (3, 1, 1), {2: ref}
+    ref = (np.log(np.exp(xf - m[:, None]).sum(1)) + m - xf[np.arange(TG_ROWS), t]).astype(np.float32)
+    return [A(x), A(t), A(np.zeros(TG_ROWS, np.float32))], (TG_ROWS, 1, 1), {2: ref}
 
 
 def c_tg_rope(rng):
@@ -552,14 +553,14 @@ def c_tg_gelu(rng):
     x = tg_rows(rng)
     t = x.astype(np.float32)
     ref = 0.5 * t * (1 + np.tanh(0.7978845608028654 * (t + 0.044715 * t * t * t)))
-    return [A(x), A(np.zeros_like(x))], (3, 1, 1), {1: ref.astype(np.float16)}
+    return [A(x), A(np.zeros_like(x))], (TG_ROWS, 1, 1), {1: ref.astype(np.float16)}
 
 
 def c_tg_add_rms(rng):
     x, r, w = tg_rows(rng), tg_rows(rng), rng.uniform(0.5, 1.5, TGN).astype(np.float16)
     t = x.astype(np.float32) + r.astype(np.float32)
     ref = t / np.sqrt((t * t).mean(1, keepdims=True) + 1e-6) * w.astype(np.float32)
-    return ([A(x), A(r), A(w), A(np.zeros_like(x)), A(np.zeros_like(x)), F32(1e-6)], (3, 1, 1),
+    return ([A(x), A(r), A(w), A(np.zeros_like(x)), A(np.zeros_like(x)), F32(1e-6)], (TG_ROWS, 1, 1),
             {3: ref.astype(np.float16), 4: t.astype(np.float16)})
 
 
@@ -569,7 +570,7 @@ def c_tg_softmax_bwd(rng):
     dy = tg_rows(rng)
     yf, dyf = y.astype(np.float32), dy.astype(np.float32)
     ref = yf * (dyf - (yf * dyf).sum(1, keepdims=True))
-    return [A(y), A(dy), A(np.zeros_like(y))], (3, 1, 1), {2: ref.astype(np.float16)}
+    return [A(y), A(dy), A(np.zeros_like(y))], (TG_ROWS, 1, 1), {2: ref.astype(np.float16)}
 
 
 MM2 = os.path.join(ROOT, "tests", "mma2")
@@ -774,4 +775,8 @@ CASES = {
     "fmha_f16": X(f"{FMHA}/fmha_f16.tileirbc", "fmha", c_fmha(2, 2, 100, 150, 64, 64, False), 4e-3),
     "fmha_f16_causal": X(f"{FMHA}/fmha_f16_causal.tileirbc", "fmha", c_fmha(1, 2, 150, 150, 64, 64, True), 4e-3),
     "fmha_bf16": X(f"{FMHA}/fmha_bf16.tileirbc", "fmha", c_fmha(2, 2, 100, 150, 64, 64, False, bf16=True), 4e-3),
+    # launch facts (16-byte alignment, sizes divisible by 16): ragged against the tiles all the same
+    "fmha_f16_aligned": X(f"{FMHA}/fmha_f16_aligned.tileirbc", "fmha", c_fmha(2, 2, 144, 208, 64, 64, False), 4e-3),
+    "fmha_f16_aligned_128": X(f"{FMHA}/fmha_f16_aligned_128.tileirbc", "fmha",
+                              c_fmha(1, 2, 144, 208, 64, 128, False), 4e-3),
 }
