@@ -10,6 +10,7 @@
 # warp collective): P, the first product's accumulator, is already in
 # wgmma's A fragment, so it never goes through shared memory.
 load helpers
+load nvcapture
 
 setup() { setup_scratch; }
 teardown() { teardown_scratch; }
@@ -61,4 +62,41 @@ F="$BATS_TEST_DIRNAME/fmha"
 	assert_output --partial "NVIDIA ok 9; ours ok 9"
 	grep -l 'wgmma.mma_async.sync.aligned.m64n[0-9]*k16.f32.f16.f16 {[^}]*}, {' "$SCRATCH"/nv/*sm_90.ptx >/dev/null ||
 		fail "NVIDIA's sm_90 PTX has no register-A wgmma any more"
+}
+
+@test "fmha: the launch-facts kernels (16-byte aligned, sizes divisible by 16; tm 64 and 128): ours on tile-run, NVIDIA's sm_90a PTX (K and V by TMA) on tile-run with the maps its host callback builds" {
+	need_run
+	run "$PY" "$ROOT/tests/run/run-corpus" --bin "$BIN" --targets sm_80,sm_90 fmha_f16_aligned fmha_f16_aligned_128
+	echo "$output" | grep -v '^ok' || true
+	assert_success
+	[ "$(echo "$output" | grep -c "^ok ")" -eq 12 ] || fail "not 12 runs"
+	nvidia_tools
+	cd "$SCRATCH"
+	# [1, 2, 144, 64] queries, 208 keys: ragged against both tiles
+	"$PY" -c 'import numpy as np
+r = np.random.default_rng(5)
+q, k, v = (r.uniform(-1, 1, (1, 2, n, 64)).astype(np.float16) for n in (144, 208, 208))
+s = np.einsum("bhmd,bhnd->bhmn", q.astype(np.float64), k.astype(np.float64)) / 8
+p = np.exp(s - s.max(-1, keepdims=True))
+np.save("q.npy", q); np.save("k.npy", k); np.save("v.npy", v); np.save("o.npy", np.zeros_like(q))
+np.save("ref.npy", np.einsum("bhmn,bhnd->bhmd", p / p.sum(-1, keepdims=True), v.astype(np.float64)))'
+	for k in fmha_f16_aligned:64 fmha_f16_aligned_128:128; do
+		rm -f nv.o nv.ptx
+		env -u CUDA_HOME -u CUDA_PATH "$SCRATCH/tw/bin/tileiras" --gpu-name sm_90 "$F/${k%:*}.tileirbc" -o nv.cubin ||
+			fail "$k: NVIDIA's tileiras"
+		[ "$(grep -c 'cp.async.bulk.tensor' nv.ptx)" -ge 2 ] || fail "$k: NVIDIA's PTX has no TMA"
+		harness nv.o cbnv || fail "harness"
+		maps=$(./cbnv --print-maps nv.ptx "$(entry_of nv.ptx)" 90) || fail "$k: NVIDIA's callback"
+		echo "$k: $maps"
+		rm -rf out
+		# shellcheck disable=SC2086
+		run tile-run --grid $(((144 + ${k#*:} - 1) / ${k#*:})),2 --check racecheck --out out nv.ptx \
+			q.npy 1 2 144 64 18432 9216 64 1 k.npy 1 2 208 64 26624 13312 64 1 v.npy 1 2 208 64 26624 13312 64 1 \
+			o.npy 1 2 144 64 18432 9216 64 1 0.125 $maps
+		assert_success
+		run "$PY" -c 'import numpy as np
+o = np.load("out/27.npy").astype(np.float64); ref = np.load("ref.npy"); d = np.abs(o - ref).max()
+print(d); assert d <= 4e-3'
+		assert_success
+	done
 }

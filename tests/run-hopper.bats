@@ -8,6 +8,7 @@
 #    mbarrier and multiplies with wgmma; checked exactly against numpy for
 #    no swizzle, 32B, 64B and 128B, under memcheck and racecheck, and a
 #    control with the wrong swizzle in the descriptors must fail.
+#  - tests/run/hopper/tma3d.ptx: a 3-D TMA load, its map's dims reordered (dims=)
 #  - tests/run/hopper/bulk.ptx: cp.async.bulk global->shared->global with
 #    mbarrier transaction counts and alternating phase parities.
 #  - NVIDIA's sm_90 PTX of the corpus matmul, tests/mma and softmax_v4 (when
@@ -110,6 +111,25 @@ PTX
 	run tile-run "$H/tma_wgmma.ptx" --entry tma_wgmma --grid 1 "$A" "$A" "$A" "tmap:7,64x64" "tmap:1,64x64" 64 1 16 1024
 	assert_failure 1
 	assert_output --partial "expected tmap:N,BOX"
+}
+
+@test "hopper: a 3-D TMA load through a map with reordered dims (tmap:...,dims=) and an mbarrier at [symbol+offset] (tma3d.ptx)" {
+	[ -x "$BIN/tile-run" ] || skip "tile-run not built"
+	"$PY" -c 'import numpy' 2>/dev/null || skip "no numpy"
+	cd "$SCRATCH"
+	"$PY" -c 'import numpy as np; np.save("x.npy", np.arange(192, dtype=np.float32).reshape(4, 3, 16)); np.save("z.npy", np.zeros(192, np.float32))'
+	run tile-run "$H/tma3d.ptx" --grid 1 --check racecheck --out o x.npy z.npy tmap:0,16x4x3,dims=0.2.1
+	assert_success
+	run "$PY" -c 'import numpy as np; o = np.load("o/1.npy"); x = np.load("x.npy"); assert (o.reshape(3, 4, 16) == x.transpose(1, 0, 2)).all()'
+	assert_success
+	# the array's own order is another result (the check can fail)
+	run tile-run "$H/tma3d.ptx" --grid 1 --out o2 x.npy z.npy tmap:0,16x3x4
+	assert_success
+	run "$PY" -c 'import numpy as np; o = np.load("o2/1.npy"); x = np.load("x.npy"); assert (o == x.reshape(-1)).all()'
+	assert_success
+	run tile-run "$H/tma3d.ptx" --grid 1 --out o3 x.npy z.npy tmap:0,16x4x3,dims=0.1.1
+	assert_failure 1
+	assert_output --partial "dims= names each of the 3 array dims once"
 }
 
 @test "hopper: NVIDIA's sm_90 PTX (matmul and tests/mma: wgmma, mbarrier; softmax_v4: warp-specialized TMA store) equals numpy" {

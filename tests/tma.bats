@@ -12,6 +12,7 @@
 # yd8nx2s3 64x64x32) and without (UNALIGNED below), and the tf32 one (gqcn080s:
 # f32 A through a tf32 map, whose copy rounds to nearest even).
 load helpers
+load nvcapture
 
 setup() { setup_scratch; }
 teardown() { teardown_scratch; }
@@ -49,28 +50,6 @@ for spec in sys.argv[2:]:
     np.save(s + "ref.npy", a @ b)
     np.save(s + "c32.npy", np.zeros((M, N), np.float32)); np.save(s + "cb.npy", np.zeros((M, N), np.uint16))
     np.save(s + "c16.npy", np.zeros((M, N), np.float16))' "$@"
-}
-
-# nvidia_tools: NVIDIA's tileiras (skip without .venv) and a C compiler (skip
-# without) for the harness, and nvidia_capture's copy in $SCRATCH/tw
-nvidia_tools() {
-	require_nvidia
-	command -v "${CC:-cc}" >/dev/null || skip "no C compiler"
-	nvidia_capture "$SCRATCH/tw"
-}
-
-# nvidia_capture DIR: a private copy of NVIDIA's tileiras in DIR/bin whose ptxas keeps
-# the host object and the PTX it is given as $SCRATCH/nv.o and $SCRATCH/nv.ptx
-nvidia_capture() {
-	local R
-	R=$(dirname "$NVBIN")
-	mkdir -p "$1/bin"
-	cp "$NVBIN/tileiras" "$1/bin/"
-	ln -s "$R/lib" "$1/lib"
-	ln -s "$R/nvvm" "$1/nvvm"
-	printf '#!/bin/bash\nfor a in "$@"; do case "$a" in --nv-host=*) cp "${a#--nv-host=}" %s/nv.o;; *.ptx) cp "$a" %s/nv.ptx;; esac; done\nexec %s "$@"\n' \
-		"$SCRATCH" "$SCRATCH" "$NVBIN/ptxas" >"$1/bin/ptxas"
-	chmod +x "$1/bin/ptxas"
 }
 
 # nmaps HASH: the maps of a launch by TMA: A, B and, with shape facts, C (the store);
@@ -123,17 +102,6 @@ tma_ptx() {   # tma_ptx HASH OUT [tile-ptx options]: the stages for sm_90, tile-
 	local f=$1 out=$2
 	shift 2
 	tile-read "$(mod $f)" | tile-lower --gpu-name=sm_90 | tile-sched --tma | tile-ptx --gpu-name=sm_90 "$@" >"$out"
-}
-
-entry_of() { sed -n 's/^\.visible \.entry \([A-Za-z0-9_]*\)(.*/\1/p' "$1" | head -1; }
-
-# harness OBJ OUT: tests/tma/callback.c linked with a host object and libcommon.a
-# (sanitized too when $BIN is an ASan build's: make check-asan)
-harness() {
-	"${CC:-cc}" -std=c11 -no-pie -I"$ROOT/libcommon" "$ROOT/tests/tma/callback.c" "$1" "$BIN/../lib/libcommon.a" \
-		-o "$2" 2>/dev/null ||
-		"${CC:-cc}" -std=c11 -no-pie -fsanitize=address,undefined -I"$ROOT/libcommon" "$ROOT/tests/tma/callback.c" "$1" \
-			"$BIN/../lib/libcommon.a" -o "$2"
 }
 
 @test "TMA: the launch matmuls copy A and B by cp.async.bulk.tensor through hidden tensor-map parameters and an mbarrier per stage; ptxas accepts, no spills, the parameter block is the notes' layout" {

@@ -59,7 +59,8 @@ static int print_maps(const TmapParam *lay, int np, OnArgs cb)
 	for (int k = 0; k < np; k++) {
 		if (lay[k].hidden)
 			continue;
-		uint64_t v = lay[k].size == 8 ? 0x7f0000000000ull + ((uint64_t)k << 20) : 256;
+		/* 32-bit values (shapes, strides) distinct, so a map's dims name their array dims */
+		uint64_t v = lay[k].size == 8 ? 0x7f0000000000ull + ((uint64_t)k << 20) : 256 + 16u * (unsigned)k;
 		memcpy(block + lay[k].offset, &v, (size_t)lay[k].size);
 	}
 	if (cb(NULL, NULL, NULL, block) != 0) {
@@ -82,11 +83,43 @@ static int print_maps(const TmapParam *lay, int np, OnArgs cb)
 				owner = j;
 		}
 		int sw = (int)(w1 >> 13) & 3;
-		printf("tmap:%d,%ux%u", owner, m[0x37] + 1u, m[0x38] + 1u);
+		/* rank - 1 in flag bits 4-6; boxes - 1 in bytes 0x37, 0x38, 0x39..;
+		 * dims - 1 in the 32-bit words from 0x20 (innermost first) */
+		int rank = (int)((w1 >> 4) & 7) + 1;
+		if (rank > 5 || owner < 0 || owner + rank >= np) {
+			printf("tmap:? (rank %d, owner %d)\n", rank, owner);
+			continue;
+		}
+		printf("tmap:%d,%u", owner, m[0x37] + 1u);
+		for (int j = 1; j < rank; j++)
+			printf("x%u", m[0x37 + j] + 1u);
 		if (sw)
 			printf(",swizzle=%d", 16 << sw);
 		if (w1 & 0x10000)
 			printf(",tf32");
+		/* which array dim each map dim is: its size against the owner's shape
+		 * parameters (owner+1 .. owner+rank, outermost first) */
+		int perm[5];
+		bool moved = false;
+		for (int j = 0; j < rank; j++) {
+			uint32_t d;
+			memcpy(&d, m + 0x20 + 4 * j, 4);
+			perm[j] = -1;
+			for (int s = 0; s < rank; s++) {
+				uint32_t v = 0;
+				memcpy(&v, block + lay[owner + 1 + s].offset, 4);
+				if (v == d + 1)
+					perm[j] = rank - 1 - s;
+			}
+			moved |= perm[j] != j;
+		}
+		for (int j = 0; j < rank; j++)
+			moved &= perm[j] >= 0;      /* a dim no shape parameter gives: leave the order */
+		if (moved) {
+			printf(",dims=");
+			for (int j = 0; j < rank; j++)
+				printf(j ? ".%d" : "%d", perm[j]);
+		}
 		printf("\n");
 	}
 	free(block);

@@ -41,7 +41,8 @@ static const char usage_text[] =
 	"  --seed N         randomize the thread schedule\n"
 	"  --stats          print emulated instruction counts to stderr\n"
 	"ARG: FILE.npy (array) or NUMBER (decimal, 0x hex, hex float), one per kernel parameter,\n"
-	"     or tmap:N,B0xB1..[,swizzle=32|64|128][,oob=nan][,tf32] (a TMA tensor map of array argument N)\n"
+	"     or tmap:N,B0xB1..[,swizzle=32|64|128][,oob=nan][,tf32][,dims=I0.I1..] (a TMA tensor map of array argument N;\n"
+	"     dims: its dims as the array's, innermost first, when reordered)\n"
 	"exit: 0 ran, 1 bad input, 2 usage, 3 the kernel faulted\n";
 
 static int usage(const char *fmt, const char *a)

@@ -199,8 +199,9 @@ static int dec_cp(DecodeCtx *dc, Insn *in, const char *opc, char **parts, int np
 	if (!ok)
 		return -1;
 	in->s[2] = 0;
-	xs_add(dc->m, 0);
-	if (load && !addr_x(dc, &ops[2], in, &in->s[2]))
+	if (!load)
+		xs_add(dc->m, 0);       /* no mbarrier: xs[target + 2] is 0 all the same */
+	else if (!addr_x(dc, &ops[2], in, &in->s[2]))     /* its offset, [symbol+N] included */
 		return -1;
 	for (int k = 0; k < rank; k++)
 		if (!dc_src(dc, &tm->sub[k], TY_S32, &in->s[3 + k]))

@@ -114,7 +114,7 @@ typedef struct Decl {
 	int space, ty, vec;
 	uint32_t align, count;  /* count: array elements (1 for scalars); 0 for [] */
 	bool array, unsized, ptr;
-	char name[128];
+	char name[256];
 } Decl;
 
 /* attributes, type and name: [.align N] [.ptr] [.vN] .type name[N]... */

@@ -41,11 +41,13 @@ bool tensormap_from_arg(uint8_t out[128], const char *spec, const Npy *arrays, c
 		run_error("argument %d: array argument %ld has %d dimensions (a tensor map takes 1 to 5)", pos, n, a->ndim);
 		return false;
 	}
-	for (int j = 0; j < tm.rank; j++)
-		tm.dims[j] = a->shape[tm.rank - 1 - j];
-	tm.strides[0] = tm.esize;
-	for (int j = 1; j < tm.rank; j++)
-		tm.strides[j] = tm.strides[j - 1] * tm.dims[j - 1];
+	uint64_t adims[5], astrides[5];     /* the array's, innermost first */
+	int perm[5];                        /* map dim j is array dim perm[j] (dims=) */
+	for (int j = 0; j < tm.rank; j++) {
+		adims[j] = a->shape[tm.rank - 1 - j];
+		astrides[j] = j ? astrides[j - 1] * adims[j - 1] : tm.esize;
+		perm[j] = j;
+	}
 	p = end + 1;
 	for (int j = 0; j < tm.rank; j++) {
 		unsigned long b = strtoul(p, &end, 10);
@@ -70,14 +72,35 @@ bool tensormap_from_arg(uint8_t out[128], const char *spec, const Npy *arrays, c
 		} else if (strncmp(p, "tf32", 4) == 0 && tm.esize == 4) {
 			tm.tf32 = true;
 			p += 4;
+		} else if (strncmp(p, "dims=", 5) == 0) {
+			/* the map's dims in another order (NVIDIA's maps of a
+			 * [B, H, S, D] view take B before H): dims=0.1.3.2 */
+			unsigned seen = 0;
+			p += 5;
+			for (int j = 0; j < tm.rank; j++) {
+				long d = strtol(p, &end, 10);
+				if (end == p || d < 0 || d >= tm.rank || (seen & 1u << d) || (j == 0) != (d == 0) ||
+				    (j < tm.rank - 1 ? *end != '.' : (*end && *end != ','))) {
+					run_error("argument %d: '%s': dims= names each of the %d array dims once, innermost "
+						  "first and first (e.g. dims=0.1.3.2)", pos, spec, tm.rank);
+					return false;
+				}
+				seen |= 1u << d;
+				perm[j] = (int)d;
+				p = end + (*end == '.');
+			}
 		} else {
 			break;
 		}
 	}
 	if (*p) {
-		run_error("argument %d: '%s': unknown tensor-map option '%s' (swizzle=32|64|128, oob=nan, tf32 for 4-byte elements)",
-			  pos, spec, p);
+		run_error("argument %d: '%s': unknown tensor-map option '%s' (swizzle=32|64|128, oob=nan, tf32 for 4-byte "
+			  "elements, dims=I0.I1..)", pos, spec, p);
 		return false;
+	}
+	for (int j = 0; j < tm.rank; j++) {
+		tm.dims[j] = adims[perm[j]];
+		tm.strides[j] = astrides[perm[j]];
 	}
 	uint64_t inner = (uint64_t)tm.box[0] * tm.esize;
 	if (tm.addr % 16 || inner % 16 || (tm.swizzle && inner > (uint64_t)tm.swizzle)) {

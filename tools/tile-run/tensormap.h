@@ -19,10 +19,12 @@ typedef struct TensorMap {
 	bool tf32;              /* f32 rounded to tf32 (nearest even) as it is loaded */
 } TensorMap;
 
-/* ARG "tmap:N,B0xB1..[,swizzle=32|64|128][,oob=nan][,tf32]": a map of array argument
- * N (dims, strides and element size from its .npy, innermost first; box in
- * the same order) at device address addr -> 128 bytes; tf32: 4-byte
- * elements rounded to tf32 as they are loaded. false after a message. */
+/* ARG "tmap:N,B0xB1..[,swizzle=32|64|128][,oob=nan][,tf32][,dims=I0.I1..]": a map
+ * of array argument N (dims, strides and element size from its .npy,
+ * innermost first; box in the same order) at device address addr -> 128
+ * bytes; tf32: 4-byte elements rounded to tf32 as they are loaded; dims:
+ * map dim j is the array's dim Ij (innermost first; I0 = 0). false after a
+ * message. */
 bool tensormap_from_arg(uint8_t out[128], const char *spec, const Npy *arrays, const bool *is_array, int nargs,
 			const uint64_t *devs, int pos);
 /* 128 bytes -> map; false if they are not one of tile-run's maps */
