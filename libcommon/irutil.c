@@ -165,3 +165,19 @@ bool value_made_inside(const Op *op, const Value *v)
 	}
 	return false;
 }
+
+int tiled_vector_dim(const Op *op, int rank)
+{
+	for (int i = 0; i < rank; i++)
+		if (op_attr_int_at(op, "dim_map", i, i) == rank - 1)
+			return i;
+	return rank - 1;
+}
+
+int64_t tile_dim_stride(const Type *t, int d)
+{
+	int64_t s = 1;
+	for (int i = d + 1; i < t->rank; i++)
+		s *= t->shape[i];
+	return s;
+}

@@ -16,6 +16,13 @@ Value *op_group_value(const Op *op, int g);
  * divisibility fact or a constant stride/shape guarantees. */
 int64_t pow2_factor(int64_t x);
 
+/* The tile dim of a tiled load/store whose elements are contiguous in
+ * memory: the one its dim_map sends to the view's innermost dim (the last
+ * tile dim for the identity map); vector_bytes counts along it. And the
+ * tile-linear (row-major) stride of tile dim d of t. */
+int tiled_vector_dim(const Op *op, int rank);
+int64_t tile_dim_stride(const Type *t, int d);
+
 /* Replace every use of `from` by `to` in the ops nested under `root`. */
 void replace_uses(Op *root, Value *from, Value *to);
 /* Does any op under root use v? */

@@ -753,6 +753,34 @@ bool layout_local_gather(const Layout *src, const Layout *dst, const TileMap *m,
 	return true;
 }
 
+int layout_run_width_dim(const Layout *l, int cap, int64_t s, int64_t d)
+{
+	int64_t n = layout_nregs(l);
+	if (s < 1 || d < 1)
+		return 1;
+	for (int v = cap; v > 1; v /= 2) {
+		if (n % v || d % v)
+			continue;
+		bool ok = true;
+		/* lanes and warps move the dim's coordinate by multiples of v */
+		for (int m = 1; m <= 2 && ok; m++)
+			for (int i = l->begin[m]; i < l->begin[m + 1]; i++)
+				if ((l->stride[i] / s) % d % v || (l->stride[i] < s && l->stride[i] * l->shape[i] > s))
+					ok = false;
+		for (int64_t r = 0; r < n && ok; r += v) {
+			int64_t base = layout_eval_mode(l, 0, r);
+			if (base / s % d % v)
+				ok = false;
+			for (int k = 1; k < v && ok; k++)
+				if (layout_eval_mode(l, 0, r + k) != base + k * s)
+					ok = false;
+		}
+		if (ok)
+			return v;
+	}
+	return 1;
+}
+
 int layout_run_width(const Layout *l, int cap)
 {
 	int64_t n = layout_nregs(l);

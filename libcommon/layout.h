@@ -96,6 +96,11 @@ int64_t layout_contiguous_regs(const Layout *l, int64_t r, int64_t cap);
  * multiples of v hold v consecutive, v-aligned elements in every thread:
  * the vector width of a global access in layout l. */
 int layout_run_width(const Layout *l, int cap);
+/* The same along a tile dim of d elements whose tile-linear stride is s
+ * (s = 1, d = the row: layout_run_width): runs of v registers at offsets
+ * x, x + s, .., x + (v-1) s, x's coordinate along the dim a multiple of v
+ * in every thread (a transposed view's vectors run along a column). */
+int layout_run_width_dim(const Layout *l, int cap, int64_t s, int64_t d);
 /* Is (lane, warp, register) the first owner of its element? Used to let one
  * thread store a replicated element: true iff every stride-0 coordinate is 0. */
 bool layout_reg_is_primary(const Layout *l, int64_t r);

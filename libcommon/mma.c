@@ -1,4 +1,5 @@
 /* mma.c: warp-level MMA atoms, tilings and fragment layouts (mma.h). */
+#include <stdlib.h>
 #include "mma.h"
 #include "opinfo.h"
 #include "irutil.h"
@@ -181,6 +182,33 @@ bool mma_choose(const Type *a, const Type *c, int64_t m, int64_t n, int64_t k, i
 	return mma_tiling(atom, m, n, k, warps, t, err);
 }
 
+const Op *mma_operand_tiled_load(const Op *op, int k)
+{
+	const Op *d = op->operands[k]->def;
+	if (d && d->info->code == CT_reshape && d->noperands == 1 && d->nresults == 1) {
+		const Type *from = d->operands[0]->type, *to = d->results[0]->type;
+		int lead = from->rank - to->rank;
+		bool drop = from->kind == TY_TILE && to->kind == TY_TILE && lead > 0;
+		for (int i = 0; drop && i < from->rank; i++)
+			drop = i < lead ? from->shape[i] == 1 : from->shape[i] == to->shape[i - lead];
+		d = drop ? d->operands[0]->def : NULL;
+	}
+	return d && d->info->code == AS_tiled_load ? d : NULL;
+}
+
+/* B is read down its columns (a transposed view: K^T of attention) in
+ * 16-byte chunks: stage it K-major, where those chunks land whole */
+static bool b_read_down_columns(const Op *op)
+{
+	const Op *ld = mma_operand_tiled_load(op, 1);
+	if (!ld || getenv("TILE_NO_KMAJOR_B"))
+		return false;
+	const Type *t = ld->results[0]->type;
+	int eb = elem_bytes(tile_elem(t));
+	return t->rank >= 2 && eb > 0 && tiled_vector_dim(ld, t->rank) == t->rank - 2 &&
+	       op_attr_int(ld, "vector_bytes", 0) >= 16;
+}
+
 bool mma_product_tiling(const Op *op, int warps, int sm, MmaTiling *t, const char **err)
 {
 	const Type *a = op->operands[0]->type, *b = op->operands[1]->type, *c = op->operands[2]->type;
@@ -188,7 +216,11 @@ bool mma_product_tiling(const Op *op, int warps, int sm, MmaTiling *t, const cha
 		*err = NULL;
 	if (a->rank != 2 || b->rank != 2)
 		return false;
-	return mma_choose(tile_elem(a), tile_elem(c), a->shape[0], b->shape[1], a->shape[1], warps, sm, t, err);
+	if (!mma_choose(tile_elem(a), tile_elem(c), a->shape[0], b->shape[1], a->shape[1], warps, sm, t, err))
+		return false;
+	const Type *el = tile_elem(a);
+	t->bk = t->wg && (scalar(el, SC_F16) || scalar(el, SC_BF16)) && b_read_down_columns(op);
+	return true;
 }
 
 int64_t mma_wgmma_offset(int64_t r, int64_t c, int64_t rows, int w, int eb)
@@ -232,6 +264,8 @@ bool mma_stage_as_is(const MmaTiling *t, int k, const Type *el)
 {
 	if (k == 0)
 		return true;
+	if (t->bk)
+		return false;
 	if (!scalar(el, SC_F16) && !scalar(el, SC_BF16))
 		return false;
 	return !t->wg || t->n / t->wn * 2 >= 32;

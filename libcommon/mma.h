@@ -51,6 +51,8 @@ typedef struct MmaTiling {
 	int wm, wn, wrep;             /* warps over M, over N, replicated */
 	int64_t mt, nt, kt;           /* atoms per warp along M, N; K atoms */
 	bool wg;                      /* a wgmma tiling (below): wm, wn count warpgroups */
+	bool bk;                      /* 16-bit B staged K-major (transposed) as its load reads
+				       * it: down columns (mma_product_tiling; a wgmma tiling) */
 } MmaTiling;
 
 /* The atom for operand element a, accumulator element c on target sm
@@ -68,6 +70,10 @@ bool mma_choose(const Type *a, const Type *c, int64_t m, int64_t n, int64_t k, i
 /* mma_choose for product op (mma_is_product: operands A, B, acc): false
  * unless A and B are of rank 2 (a batched product is sliced by tile-lower) */
 bool mma_product_tiling(const Op *op, int warps, int sm, MmaTiling *t, const char **err);
+/* The tiled_load that makes operand k of product op, directly or through a
+ * reshape that only drops leading unit dims ([1, 1, tn, D] -> [tn, D], as
+ * attention loads K and V); else NULL. */
+const Op *mma_operand_tiled_load(const Op *op, int k);
 
 /* Warpgroup MMA (sm_90 wgmma.mma_async m64nNk*, A and B from shared
  * memory): warps in groups of four, wm warpgroups over M and wn over N;

@@ -100,3 +100,28 @@ print(d); assert d <= 4e-3'
 		assert_success
 	done
 }
+
+@test "fmha: with launch facts on sm_90 K, read through its transposed view, comes in 16-byte column chunks staged K-major (ld.global.v4 / st.shared.v4 only; S = Q K^T's wgmma takes B K-major); TILE_NO_KMAJOR_B=1 keeps the element loads; ptxas accepts, no spills at 64 rows" {
+	require_ptxas
+	for k in fmha_f16_aligned fmha_f16_aligned_128; do
+		tileiras "$F/$k.tileirbc" --gpu-name sm_90 --emit=ptx -o "$SCRATCH/k.ptx" || fail "$k"
+		# Q, K and V: one 16-byte load per chunk (K's down its columns), no 2-byte ones
+		if grep -q 'ld.global.b16\|ld.global.u16' "$SCRATCH/k.ptx"; then fail "$k: element loads of K"; fi
+		[ "$(grep -c 'ld.global.v4.b32' "$SCRATCH/k.ptx")" -ge 12 ] || fail "$k: $(grep -c 'ld.global.v4' "$SCRATCH/k.ptx") vector loads"
+		if grep -q 'st.shared.b16\|st.shared.u16' "$SCRATCH/k.ptx"; then fail "$k: element staging stores"; fi
+		# S's B from a K-major descriptor (trans-b 0); P V's from the MN-major V (trans-b 1)
+		grep -q 'wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {[^}]*}, %rd[0-9]*, %rd[0-9]*, p, 1, 1, 0, 0;' "$SCRATCH/k.ptx" ||
+			fail "$k: no K-major B"
+		grep -q 'wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {[^}]*}, {[^}]*}, %rd[0-9]*, p, 1, 1, 1;' "$SCRATCH/k.ptx" ||
+			fail "$k: P V's B not MN-major"
+		# 128 query rows at 4 warps spill a little (16 bytes of stack; 144 with K element by element,
+		# and 8 warps ran slower on the H200: docs/benchmarks.md)
+		if [ $k = fmha_f16_aligned ]; then
+			ptx_ok "$SCRATCH/k.ptx" sm_90 "$k"
+		else
+			ptxas -arch=sm_90 "$SCRATCH/k.ptx" -o "$SCRATCH/k.cubin" || fail "$k: ptxas"
+		fi
+	done
+	TILE_NO_KMAJOR_B=1 tileiras "$F/fmha_f16_aligned.tileirbc" --gpu-name sm_90 --emit=ptx -o "$SCRATCH/old.ptx"
+	[ "$(grep -c 'ld.global.b16' "$SCRATCH/old.ptx")" -eq 32 ] || fail "TILE_NO_KMAJOR_B: $(grep -c 'ld.global.b16' "$SCRATCH/old.ptx") element loads"
+}

@@ -8,6 +8,7 @@
  * the tile can overhang the innermost dim) a size divisible by the chunk so
  * a chunk is wholly in or out of bounds. tile-sched sizes per-thread chunks
  * to it. Also checks per-target element types (f8 needs TF_FP8, ...). */
+#include <stdlib.h>
 #include <string.h>
 #include "lower.h"
 #include "opinfo.h"
@@ -31,15 +32,19 @@ static int64_t tiled_vector_bytes(const Op *op)
 	int r = tv->rank;
 	if (eb == 0 || r == 0)
 		return eb ? eb : 1;
-	if (f4 && (tv->strides[r - 1] != 1 || op_attr(op, "dim_map")))
+	/* the tile dim that walks the view's innermost dim: the last for the
+	 * identity map; a transposed view's (K read through K^T) vectors run
+	 * down a column of the tile (tile-sched lays them out so) */
+	int vd = tiled_vector_dim(op, r);
+	if (f4 && (tv->strides[r - 1] != 1 || vd != r - 1))
 		return 0;
-	if (op_attr(op, "dim_map"))
-		return eb;                      /* only identity maps vectorize for now */
 	if (tv->strides[r - 1] != 1)
 		return eb;                      /* innermost stride not known to be 1 */
+	if (vd != r - 1 && getenv("TILE_LOWER_NO_COLUMN_VECTORS"))
+		return eb;
 	const Attr *ta = op_attr(op, "tile");
-	int64_t tile_last = ta->u.ints.v[r - 1];
-	int64_t step_last = op_attr_int_at(op, "step", r - 1, tile_last);    /* where tiles start */
+	int64_t tile_last = ta->u.ints.v[vd];
+	int64_t step_last = op_attr_int_at(op, "step", vd, tile_last);    /* where tiles start */
 	int64_t vb = 16;
 	const Attr *ba = op_attr(mr, "base_align");
 	vb = min64(vb, ba ? ba->u.i : eb);
@@ -50,7 +55,7 @@ static int64_t tiled_vector_bytes(const Op *op)
 	}
 	vb = min64(vb, pow2_factor(step_last) / per * eb);   /* offset of the tile along the row */
 	vb = min64(vb, tile_last / per * eb);                /* a chunk stays in one row */
-	if (!op_attr_int_at(op, "in_bounds", r - 1, 0)) {
+	if (!op_attr_int_at(op, "in_bounds", vd, 0)) {
 		int64_t sz = tv->shape[r - 1] != DYN_DIM ? pow2_factor(tv->shape[r - 1])
 							 : per * op_attr_int_at(mr, "shape_div_by", r - 1, 1);
 		vb = min64(vb, sz / per * eb);

@@ -198,15 +198,18 @@ static LLVMValueRef swz_ptr(E *e, LLVMValueRef base, LLVMValueRef x, int shift)
 /* ------------------------------------------------------------ writes */
 
 /* registers k .. k+v-1 of l: v consecutive primary elements, v-aligned */
-static bool run_ok(const Layout *l, int64_t k, int v, int64_t nregs)
+/* registers k..k+v-1 hold v consecutive elements of a row (step 1) or, for
+ * a transposed staging, of a column (step = the tile's columns), the first
+ * v-aligned along it: one vector store */
+static bool run_ok(const Layout *l, int64_t k, int v, int64_t nregs, int64_t step)
 {
 	if (k % v || k + v > nregs)
 		return false;
 	int64_t o = layout_eval_mode(l, 0, k);
-	if (o % v)
+	if (o / step % v)
 		return false;
 	for (int i = 0; i < v; i++)
-		if (layout_eval_mode(l, 0, k + i) != o + i || !layout_reg_is_primary(l, k + i))
+		if (layout_eval_mode(l, 0, k + i) != o + i * step || !layout_reg_is_primary(l, k + i))
 			return false;
 	return true;
 }
@@ -311,12 +314,18 @@ void mma_stage_store(E *e, TV *s, const Type *el, LLVMValueRef base, int64_t row
 		}
 	for (int64_t k = 0; k < s->n; k++)
 		lin &= (layout_eval_mode(l, 0, k) & tbits) == 0;
-	/* the longest run the thread part keeps aligned (none transposed) */
-	int64_t talign = transpose ? 1 : 16 / eb;
+	/* the longest run the thread part keeps aligned: along a row, or
+	 * transposed down a column (a transposed view's column chunks, which
+	 * land in consecutive bytes of the transpose); a power-of-two tile */
+	int64_t talign = 16 / eb, step = transpose ? cols : 1;
+	if (transpose && (cols & (cols - 1)))
+		talign = 1;
 	for (int mode = 1; mode < 3; mode++)
-		for (int64_t c = 1; c < layout_mode_size(l, mode); c <<= 1)
-			while (talign > 1 && layout_eval_mode(l, mode, c) % talign)
+		for (int64_t c = 1; c < layout_mode_size(l, mode); c <<= 1) {
+			int64_t x = layout_eval_mode(l, mode, c);
+			while (talign > 1 && (transpose ? (x >= cols ? x / cols : 0) : x) % talign)
 				talign /= 2;
+		}
 	LLVMValueRef prim = owner_pred(e, l);
 	LLVMTypeRef et = elem_ty(e, el), mt = mem_ty(e, el), i8 = LLVMInt8TypeInContext(e->ctx);
 	LLVMValueRef thr = lin ? stage_byte_rt(e, &g, lw_of(e, l)->off) : NULL;
@@ -329,7 +338,7 @@ void mma_stage_store(E *e, TV *s, const Type *el, LLVMValueRef base, int64_t row
 			continue;
 		}
 		int v = (int)talign;
-		while (v > 1 && !run_ok(l, k, v, s->n))
+		while (v > 1 && !run_ok(l, k, v, s->n, step))
 			v /= 2;
 		LLVMValueRef p;
 		if (lin) {

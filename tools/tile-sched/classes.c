@@ -30,8 +30,13 @@ void unite(F *f, Value *a, Value *b)
 	if (x == y)
 		return;
 	f->parent[y] = x;
-	if (f->vmax[y] && (f->vmax[x] == 0 || f->vmax[y] < f->vmax[x]))
+	if (f->vmax[x] && f->vmax[y] && f->vstride[x] != f->vstride[y]) {
+		f->vmax[x] = 1;         /* chunks along different dims: one element */
+		f->vstride[x] = 1;
+	} else if (f->vmax[y] && (f->vmax[x] == 0 || f->vmax[y] < f->vmax[x])) {
 		f->vmax[x] = f->vmax[y];
+		f->vstride[x] = f->vstride[y];
+	}
 	f->pairs[x] |= f->pairs[y];
 	if (f->rowred)
 		f->rowred[x] |= f->rowred[y];
@@ -39,11 +44,24 @@ void unite(F *f, Value *a, Value *b)
 
 void anchor(F *f, Value *v, int64_t elems)
 {
+	anchor_dim(f, v, elems, v->type->rank - 1);
+}
+
+void anchor_dim(F *f, Value *v, int64_t elems, int d)
+{
 	int r = find(f, v->id);
+	int64_t s = v->type->rank > 0 && d >= 0 && d < v->type->rank ? tile_dim_stride(v->type, d) : 1;
 	if (elems < 1)
 		elems = 1;
-	if (f->vmax[r] == 0 || elems < f->vmax[r])
+	if (elems == 1)
+		s = 1;
+	if (f->vmax[r] && f->vstride[r] != s && f->vmax[r] > 1 && elems > 1) {
+		f->vmax[r] = 1;         /* chunks along two dims: one element */
+		f->vstride[r] = 1;
+	} else if (f->vmax[r] == 0 || elems < f->vmax[r]) {
 		f->vmax[r] = (int)elems;
+		f->vstride[r] = s;
+	}
 	if (v->type->elem->kind == TY_SCALAR && v->type->elem->scalar == SC_F4E2M1FN)
 		f->pairs[r] = true;
 }
@@ -91,6 +109,53 @@ static bool row_interleaved(int64_t n, int64_t row, int64_t hold, int64_t vec, i
 	return layout_check_tile(out, n, warps, &err);
 }
 
+static int log2i(int64_t x) { int k = 0; while (x > 1) { x >>= 1; k++; } return k; }
+
+/* The blocked layout of an n-element tile whose chunks of vec run down tile
+ * dim d (d elements at tile-linear stride s): the blocked layout of the tile
+ * with d moved innermost, its offsets mapped back (offset bits below log D
+ * walk d, the next log s the dims after d, the rest stay), so consecutive
+ * lanes take consecutive chunks of a column. False if not powers of two. */
+static bool column_blocked(int64_t n, int64_t vec, int warps, int64_t s, int64_t d, Layout *out)
+{
+	Layout t;
+	if (!pow2(s) || !pow2(d) || n % (s * d) || !layout_blocked(n, vec, warps, &t))
+		return false;
+	int ld = log2i(d), ls = log2i(s);
+	layout_init(out);
+	for (int m = 0; m < t.nmodes; m++) {
+		int64_t sh[LAYOUT_MAX_LEAVES], st[LAYOUT_MAX_LEAVES];
+		int k = 0;
+		for (int i = t.begin[m]; i < t.begin[m + 1]; i++) {
+			int64_t shape = t.shape[i], stride = t.stride[i];
+			if (stride == 0 || shape == 1) {
+				sh[k] = shape;
+				st[k++] = stride;
+				continue;
+			}
+			int lo = log2i(stride), hi = lo + log2i(shape);   /* offset bits [lo, hi) */
+			const int cut[2] = { ld, ld + ls };
+			for (int p = lo; p < hi; ) {
+				int q = hi;
+				for (int c = 0; c < 2; c++)
+					if (cut[c] > p && cut[c] < q)
+						q = cut[c];
+				int64_t unit = p < ld ? (int64_t)s << p : p < ld + ls ? (int64_t)1 << (p - ld)
+											 : (int64_t)1 << p;
+				if (k >= LAYOUT_MAX_LEAVES)
+					return false;
+				sh[k] = (int64_t)1 << (q - p);
+				st[k++] = unit;
+				p = q;
+			}
+		}
+		if (!layout_add_mode(out, k, sh, st))
+			return false;
+	}
+	const char *err;
+	return layout_check_tile(out, n, warps, &err);
+}
+
 void assign_blocked(F *f, int root, Value *v)
 {
 	int64_t n = type_num_elements(v->type);
@@ -106,6 +171,16 @@ void assign_blocked(F *f, int root, Value *v)
 		vec = min64(f->vmax[root], per);
 		if (f->pairs[root] && vec < 2 && n % 2 == 0)
 			vec = 2;        /* a thread holds whole bytes of f4, replicated if need be */
+		/* chunks down a column (a transposed view's memory order) */
+		int64_t s = f->vstride[root];
+		for (int d = 0; s > 1 && vec > 1 && d < v->type->rank; d++)
+			if (tile_dim_stride(v->type, d) == s && v->type->shape[d] >= vec &&
+			    column_blocked(n, vec, f->warps, s, v->type->shape[d], &f->lay[root])) {
+				f->assigned[root] = true;
+				return;
+			}
+		if (s > 1)
+			vec = 1;        /* no such layout: element by element */
 	} else {
 		int eb = elem_bytes(v->type->elem);
 		vec = min64(per, eb ? 16 / eb : 1);

@@ -72,11 +72,24 @@ void mma_prefer_rows(F *f)
 			Op *ld = v->def;
 			int eb = elem_bytes(tile_elem(v->type));
 			if (!ld || ld->info->code != AS_tiled_load || v->type->rank < 2 || eb < 1 ||
-			    op_attr_int(ld, "vector_bytes", 0) >= 16)
+			    (op_attr_int(ld, "vector_bytes", 0) >= 16 &&
+			     tiled_vector_dim(ld, ld->results[0]->type->rank) == ld->results[0]->type->rank - 1))
 				continue;
 			f->rowred[find(f, v->id)] |= ROW_MMA;
 		}
 	}
+}
+
+/* Is ld the B operand of a product that stages B K-major because ld reads
+ * it down its columns (MmaTiling.bk)? Then its chunks may run down them. */
+bool mma_b_down_columns(F *f, const Op *ld)
+{
+	for (int i = 0; i < f->nmmas; i++) {
+		MmaTiling t;
+		if (mma_operand_tiled_load(f->mmas[i], 1) == ld && tiling_of(f, f->mmas[i], &t) && t.bk)
+			return true;
+	}
+	return false;
 }
 
 void mma_preassign(F *f)

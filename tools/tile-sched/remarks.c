@@ -31,7 +31,9 @@ static void tiled_reasons(R *s, const Op *op, int eb)
 	if (r == 0 || eb == 0)
 		return;
 	if (op_attr(op, "dim_map")) {
-		remark_arg(&s->o, "Reason", "the view permutes dimensions (dim_map): such accesses move one element at a time");
+		remark_arg(&s->o, "Reason", "the view permutes dimensions (dim_map): its contiguous runs go down a tile "
+			   "column, which only a product's B staged K-major takes in chunks (attention's K^T on sm_90); "
+			   "elsewhere one element at a time");
 		return;
 	}
 	if (tv->strides[r - 1] != 1) {
@@ -92,7 +94,10 @@ static void memory_remark(R *s, Op *op)
 	bool dup = false;
 	for (int i = l ? l->begin[0] : 0; l && i < l->begin[1]; i++)
 		dup |= l->stride[i] == 0 && l->shape[i] > 1;
-	int vec = !l || dup || ordered ? 1 : layout_run_width(l, (int)(legal / eb));
+	int vd = tiled ? tiled_vector_dim(op, val->type->rank) : val->type->rank - 1;
+	int vec = !l || dup || ordered ? 1
+		  : vd < 0 || vd == val->type->rank - 1 ? layout_run_width(l, (int)(legal / eb))
+		  : layout_run_width_dim(l, (int)(legal / eb), tile_dim_stride(val->type, vd), val->type->shape[vd]);
 	int masked_dims = 0, mask = 0;
 	if (tiled) {
 		for (int d = 0; d < val->type->rank; d++)

@@ -20,6 +20,8 @@ typedef struct F {
 	Value **vals;        /* by id */
 	int *parent;
 	int *vmax;           /* by class root: 0 = not anchored, else max chunk in elements */
+	int64_t *vstride;    /* by class root: the chunk's tile-linear stride (1: along the rows;
+			      * a transposed view's: down a column) */
 	bool *pairs;         /* by class root: f4 memory access, chunks of at least 2 (a byte) */
 	unsigned char *rowred;   /* by class root: ROW_REDUCED (reduced along its innermost dim)
 			      * and/or ROW_MMA (an unaligned MMA operand load, mma.c): each
@@ -42,6 +44,8 @@ enum { ROW_REDUCED = 1, ROW_MMA = 2 };
 int find(F *f, int x);                       /* class root of value id x */
 void unite(F *f, Value *a, Value *b);        /* same layout (tiles only) */
 void anchor(F *f, Value *v, int64_t elems);  /* v's class moves at most elems per access */
+/* the same, the elements a chunk of tile dim d (tiled_vector_dim) */
+void anchor_dim(F *f, Value *v, int64_t elems, int d);
 void assign_blocked(F *f, int root, Value *v);   /* the class's blocked layout */
 void set_layout(Module *m, Value *v, const Layout *l);   /* v's layout attribute and Value.lay */
 
@@ -55,6 +59,7 @@ void shape_fix(F *f);                        /* after layouts: make ops local or
 void mma_constrain(F *f, Op *op);            /* accumulator and result share a class; the op list */
 void mma_prefer_rows(F *f);                  /* unaligned operand loads keep row runs (rowred) */
 void mma_preassign(F *f);                    /* accumulator classes take the fragment layout */
+bool mma_b_down_columns(F *f, const Op *ld); /* ld feeds a K-major staged B (MmaTiling.bk) */
 void mma_fix(F *f);                          /* after layouts: operands converted to their fragments */
 
 /* sink.c */
