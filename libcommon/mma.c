@@ -196,12 +196,24 @@ const Op *mma_operand_tiled_load(const Op *op, int k)
 	return d && d->info->code == AS_tiled_load ? d : NULL;
 }
 
-/* B is read down its columns (a transposed view: K^T of attention) in
- * 16-byte chunks: stage it K-major, where those chunks land whole */
+/* B is read down its columns (a transposed view: K^T of attention, B^T of
+ * a TN matmul) in 16-byte chunks: stage it K-major, where those chunks land
+ * whole (16-bit B is otherwise staged as it is; 8-bit always K-major) */
 static bool b_read_down_columns(const Op *op)
 {
+	if (getenv("TILE_NO_KMAJOR_B"))
+		return false;
+	/* B = permute [1, 0] of a load whose rows run along K (a TN matmul's
+	 * B^T loaded as [N, K] and transposed): its chunks run down B's columns */
+	const Op *pm = op->operands[1]->def;
+	if (pm && pm->info->code == CT_permute && pm->noperands == 1 && pm->operands[0]->type->rank == 2 &&
+	    op_attr_int_at(pm, "permutation", 0, 0) == 1 && op_attr_int_at(pm, "permutation", 1, 1) == 0) {
+		const Op *src = pm->operands[0]->def;
+		return src && src->info->code == AS_tiled_load && tiled_vector_dim(src, 2) == 1 &&
+		       op_attr_int(src, "vector_bytes", 0) >= 16;
+	}
 	const Op *ld = mma_operand_tiled_load(op, 1);
-	if (!ld || getenv("TILE_NO_KMAJOR_B"))
+	if (!ld)
 		return false;
 	const Type *t = ld->results[0]->type;
 	int eb = elem_bytes(tile_elem(t));
@@ -218,8 +230,7 @@ bool mma_product_tiling(const Op *op, int warps, int sm, MmaTiling *t, const cha
 		return false;
 	if (!mma_choose(tile_elem(a), tile_elem(c), a->shape[0], b->shape[1], a->shape[1], warps, sm, t, err))
 		return false;
-	const Type *el = tile_elem(a);
-	t->bk = t->wg && (scalar(el, SC_F16) || scalar(el, SC_BF16)) && b_read_down_columns(op);
+	t->bk = t->wg && b_read_down_columns(op);
 	return true;
 }
 

@@ -51,8 +51,9 @@ typedef struct MmaTiling {
 	int wm, wn, wrep;             /* warps over M, over N, replicated */
 	int64_t mt, nt, kt;           /* atoms per warp along M, N; K atoms */
 	bool wg;                      /* a wgmma tiling (below): wm, wn count warpgroups */
-	bool bk;                      /* 16-bit B staged K-major (transposed) as its load reads
-				       * it: down columns (mma_product_tiling; a wgmma tiling) */
+	bool bk;                      /* B read down its columns by its load (a transposed view
+				       * with 16-byte facts), staged K-major where the chunks land
+				       * whole (mma_product_tiling; a wgmma tiling) */
 } MmaTiling;
 
 /* The atom for operand element a, accumulator element c on target sm

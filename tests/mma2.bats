@@ -40,6 +40,11 @@ RC="$ROOT/tests/run/run-corpus"
 		# spilled (~430 bytes) until each thread got row runs of them (tile-sched mma_prefer_rows)
 		check mm_bt_e4m3 $g '(mma.sync.aligned.m16n8k32.row.col|wgmma.mma_async.sync.aligned.m64n[0-9]+k32).f32.e4m3.e4m3'
 	done
+	# f16 B^T with 16-byte facts on sm_90: its rows run along K, so B (their transpose) is staged
+	# K-major (MmaTiling.bk; wgmma trans-b 0) and written in 16-byte stores, none of 2 bytes
+	check mm_bt_f16_a16 sm_90 'wgmma.mma_async.sync.aligned.m64n[0-9]+k16.f32.f16.f16 \{[^}]*\}, %rd[0-9]+, %rd[0-9]+, p, 1, 1, 0, 0;'
+	if grep -q 'st.shared.b16' "$SCRATCH/k.ptx"; then fail "mm_bt_f16_a16: 2-byte staging stores"; fi
+	check mm_bt_f16_a16 sm_80 'mma.sync.aligned.m16n8k16.row.col.f32.f16.f16'
 }
 
 @test "mma2: one zero tile as the accumulator of an HMMA and an FMA product (different C layouts) compiles everywhere, the read test module's mmaf_scaled too (was an internal error), and is right on tile-run" {
@@ -75,10 +80,11 @@ RC="$ROOT/tests/run/run-corpus"
 
 @test "mma2: values against numpy on tile-run (transposed B, split-K atomics, bias+ReLU+f16 epilogue, i8 x u8; ragged; sm_80, sm_90, 1/4/8 warps)" {
 	need_run
-	run "$PY" "$RC" --bin "$BIN" --targets sm_80,sm_90 mm_bt_f16 mm_splitk_f16 mm_epilogue_f16 mm_mixed_i8u8 bmm_f16 bmm_i8
+	run "$PY" "$RC" --bin "$BIN" --targets sm_80,sm_90 mm_bt_f16 mm_bt_f16_a16 mm_splitk_f16 mm_epilogue_f16 mm_mixed_i8u8 \
+		bmm_f16 bmm_i8
 	echo "$output" | grep -v '^ok' || true
 	assert_success
-	[ "$(echo "$output" | grep -c '^ok ')" -eq 36 ] || fail "not 36 runs: $output"
+	[ "$(echo "$output" | grep -c '^ok ')" -eq 42 ] || fail "not 42 runs: $output"
 }
 
 @test "mma2: f8 with B transposed against numpy on tile-run (unaligned and 16-byte aligned; sm_89, sm_90, 1/4/8 warps)" {
