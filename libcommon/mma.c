@@ -230,7 +230,7 @@ bool mma_product_tiling(const Op *op, int warps, int sm, MmaTiling *t, const cha
 		return false;
 	if (!mma_choose(tile_elem(a), tile_elem(c), a->shape[0], b->shape[1], a->shape[1], warps, sm, t, err))
 		return false;
-	t->bk = t->wg && b_read_down_columns(op);
+	t->bk = (t->wg || mma_ldmatrix_ok(t->atom, tile_elem(a), sm)) && b_read_down_columns(op);
 	return true;
 }
 

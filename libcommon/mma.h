@@ -53,7 +53,7 @@ typedef struct MmaTiling {
 	bool wg;                      /* a wgmma tiling (below): wm, wn count warpgroups */
 	bool bk;                      /* B read down its columns by its load (a transposed view
 				       * with 16-byte facts), staged K-major where the chunks land
-				       * whole (mma_product_tiling; a wgmma tiling) */
+				       * whole (mma_product_tiling; wgmma or ldmatrix tilings) */
 } MmaTiling;
 
 /* The atom for operand element a, accumulator element c on target sm

@@ -123,6 +123,13 @@ print(d); assert d <= 4e-3'
 			ptxas -arch=sm_90 "$SCRATCH/k.ptx" -o "$SCRATCH/k.cubin" || fail "$k: ptxas"
 		fi
 	done
+	# the same on the mma.sync targets: B K-major is read by plain ldmatrix (not .trans)
+	for sm in sm_80 sm_120; do
+		tileiras "$F/fmha_f16_aligned.tileirbc" --gpu-name $sm --emit=ptx -o "$SCRATCH/k.ptx" || fail "$sm"
+		if grep -q 'ld.global.b16\|st.shared.b16' "$SCRATCH/k.ptx"; then fail "$sm: element loads or stores of K"; fi
+		[ "$(grep -c 'ld.global.v4.b32' "$SCRATCH/k.ptx")" -ge 12 ] || fail "$sm: vector loads"
+		ptx_ok "$SCRATCH/k.ptx" $sm "fmha_f16_aligned $sm"
+	done
 	TILE_NO_KMAJOR_B=1 tileiras "$F/fmha_f16_aligned.tileirbc" --gpu-name sm_90 --emit=ptx -o "$SCRATCH/old.ptx"
 	[ "$(grep -c 'ld.global.b16' "$SCRATCH/old.ptx")" -eq 32 ] || fail "TILE_NO_KMAJOR_B: $(grep -c 'ld.global.b16' "$SCRATCH/old.ptx") element loads"
 }

@@ -45,6 +45,7 @@ RC="$ROOT/tests/run/run-corpus"
 	check mm_bt_f16_a16 sm_90 'wgmma.mma_async.sync.aligned.m64n[0-9]+k16.f32.f16.f16 \{[^}]*\}, %rd[0-9]+, %rd[0-9]+, p, 1, 1, 0, 0;'
 	if grep -q 'st.shared.b16' "$SCRATCH/k.ptx"; then fail "mm_bt_f16_a16: 2-byte staging stores"; fi
 	check mm_bt_f16_a16 sm_80 'mma.sync.aligned.m16n8k16.row.col.f32.f16.f16'
+	if grep -q 'st.shared.b16' "$SCRATCH/k.ptx"; then fail "mm_bt_f16_a16 sm_80: 2-byte staging stores"; fi
 }
 
 @test "mma2: one zero tile as the accumulator of an HMMA and an FMA product (different C layouts) compiles everywhere, the read test module's mmaf_scaled too (was an internal error), and is right on tile-run" {
