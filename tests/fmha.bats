@@ -67,10 +67,10 @@ F="$BATS_TEST_DIRNAME/fmha"
 @test "fmha: the launch-facts kernels (16-byte aligned, sizes divisible by 16; tm 64 and 128): ours on tile-run, NVIDIA's sm_90a PTX (K and V by TMA) on tile-run with the maps its host callback builds" {
 	need_run
 	run "$PY" "$ROOT/tests/run/run-corpus" --bin "$BIN" --targets sm_80,sm_90 fmha_f16_aligned fmha_f16_aligned_128 \
-		fmha_launch_64 fmha_launch_128
+		fmha_launch_64 fmha_launch_128 fmha_f16_causal_aligned fmha_bf16_aligned
 	echo "$output" | grep -v '^ok' || true
 	assert_success
-	[ "$(echo "$output" | grep -c "^ok ")" -eq 24 ] || fail "not 24 runs"
+	[ "$(echo "$output" | grep -c "^ok ")" -eq 36 ] || fail "not 36 runs"
 	nvidia_tools
 	cd "$SCRATCH"
 	# [1, 2, 144, 64] queries, 208 keys: ragged against both tiles
@@ -104,20 +104,22 @@ print(d); assert d <= 4e-3'
 
 @test "fmha: with launch facts on sm_90 K, read through its transposed view, comes in 16-byte column chunks staged K-major (ld.global.v4 / st.shared.v4 only; S = Q K^T's wgmma takes B K-major); TILE_NO_KMAJOR_B=1 keeps the element loads; ptxas accepts, no spills at 64 rows" {
 	require_ptxas
-	for k in fmha_f16_aligned fmha_f16_aligned_128 launch/fmha.kernels.ln13.karzz69l launch/fmha.kernels.ln13.teualzs7; do
+	for k in fmha_f16_aligned fmha_f16_aligned_128 launch/fmha.kernels.ln13.karzz69l launch/fmha.kernels.ln13.teualzs7 \
+		fmha_f16_causal_aligned fmha_bf16_aligned; do
 		tileiras "$F/$k.tileirbc" --gpu-name sm_90 --emit=ptx -o "$SCRATCH/k.ptx" || fail "$k"
 		# Q, K and V: one 16-byte load per chunk (K's down its columns), no 2-byte ones
 		if grep -q 'ld.global.b16\|ld.global.u16' "$SCRATCH/k.ptx"; then fail "$k: element loads of K"; fi
 		[ "$(grep -c 'ld.global.v4.b32' "$SCRATCH/k.ptx")" -ge 12 ] || fail "$k: $(grep -c 'ld.global.v4' "$SCRATCH/k.ptx") vector loads"
 		if grep -q 'st.shared.b16\|st.shared.u16' "$SCRATCH/k.ptx"; then fail "$k: element staging stores"; fi
 		# S's B from a K-major descriptor (trans-b 0); P V's from the MN-major V (trans-b 1)
-		grep -q 'wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {[^}]*}, %rd[0-9]*, %rd[0-9]*, p, 1, 1, 0, 0;' "$SCRATCH/k.ptx" ||
+		grep -q 'wgmma.mma_async.sync.aligned.m64n64k16.f32.[bf]*16.[bf]*16 {[^}]*}, %rd[0-9]*, %rd[0-9]*, p, 1, 1, 0, 0;' "$SCRATCH/k.ptx" ||
 			fail "$k: no K-major B"
-		grep -q 'wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {[^}]*}, {[^}]*}, %rd[0-9]*, p, 1, 1, 1;' "$SCRATCH/k.ptx" ||
+		grep -q 'wgmma.mma_async.sync.aligned.m64n64k16.f32.[bf]*16.[bf]*16 {[^}]*}, {[^}]*}, %rd[0-9]*, p, 1, 1, 1;' "$SCRATCH/k.ptx" ||
 			fail "$k: P V's B not MN-major"
 		# 128 query rows at 4 warps spill a little (16 bytes of stack; 144 with K element by element,
 		# and 8 warps ran slower on the H200: docs/benchmarks.md)
-		if [ $k = fmha_f16_aligned ] || [ $k = launch/fmha.kernels.ln13.karzz69l ]; then
+		if [ $k = fmha_f16_aligned ] || [ $k = launch/fmha.kernels.ln13.karzz69l ] || [ $k = fmha_bf16_aligned ] ||
+			[ $k = fmha_f16_causal_aligned ]; then
 			ptx_ok "$SCRATCH/k.ptx" sm_90 "$k"
 		else
 			ptxas -arch=sm_90 "$SCRATCH/k.ptx" -o "$SCRATCH/k.cubin" || fail "$k: ptxas"

@@ -9,7 +9,8 @@ usage: python3 tests/gpu/extra_launch.py --kind NAME=DIR [--kind ...]
   DIR holds <module>.cubin (module = the case's bytecode file name).
   --rows N: the TileGym row kernels run on N rows (extra.TG_ROWS) and are
             timed there; the reference is the case's own (numpy, f32).
-  --fmha B,S: fmha* cases are also timed on [B, 2, S, 64] inputs (S keys),
+  --fmha B,S: fmha* cases are also timed on [B, H, S, 64] inputs (S keys;
+            H, the tiles, causal and f16/bf16 read from the entry's name),
             where no float64 reference is affordable: every kind's output
             must agree with the first kind's (and with torch's
             scaled_dot_product_attention when torch is there).
@@ -192,13 +193,29 @@ def run_case(gc, drv, kinds, name, params, grid, want, tol, flops=None, nbytes=N
     return rows
 
 
-def fmha_params(B, S, bf16=False):
+def fmha_params(B, H, S, bf16=False):
+    """[B, H, S, 64] q, k, v (f16, or bf16 bits) and a zeroed o, as the
+    kernel's arguments, and the inputs as float32 for the reference."""
+    import refs
     rng = np.random.default_rng(7)
-    shape = (B, 2, S, 64)
-    q, k, v = (rng.uniform(-1, 1, size=shape).astype(np.float16) for _ in range(3))
-    o = np.zeros(shape, np.float16)
+    shape = (B, H, S, 64)
+    xs = [rng.uniform(-1, 1, size=shape).astype(np.float32) for _ in range(3)]
+    if bf16:
+        qkv = [refs.f32_to_bf16(x) for x in xs]
+        o = np.zeros(shape, np.uint16)
+    else:
+        qkv = [x.astype(np.float16) for x in xs]
+        o = np.zeros(shape, np.float16)
     A = extra.A
-    return [A(q), A(k), A(v), A(o), extra.F32(1 / 8.0)], q, k, v
+    return [A(qkv[0]), A(qkv[1]), A(qkv[2]), A(o), extra.F32(1 / 8.0)], qkv
+
+
+def fmha_consts(entry):
+    """(D, H, tm, tn, causal) from the entry's name (tests/fmha/kernels.py's constants)."""
+    m = re.search(r"_Sf32_I(\d+)_I(\d+)_I(\d+)_I(\d+)_B(\d)$", entry)
+    if not m:
+        raise SystemExit("extra_launch: %s is not tests/fmha/kernels.py's fmha" % entry)
+    return tuple(int(g) for g in m.groups())
 
 
 def check_abi(kinds, cases):
@@ -244,20 +261,25 @@ def main():
         results += rs
         if name.startswith("fmha") and a.fmha:
             B, S = map(int, a.fmha.split(","))
-            p2, q, k, v = fmha_params(B, S)
-            tm_rows = 128 if name.endswith("_128") else 64     # the cases' query tiles (tests/fmha/gen-fmha)
-            grid2 = (-(-S // tm_rows), B * 2, 1)
-            flops = 4.0 * B * 2 * S * S * 64
+            module = os.path.basename(x.bytecode)[:-len(".tileirbc")]
+            D, H, tm_rows, tn, causal = fmha_consts(entry_of(os.path.join(kinds[0][1], module + ".cubin"), x.prefix))
+            bf16 = "bf16" in entry_of(os.path.join(kinds[0][1], module + ".cubin"), x.prefix)
+            p2, qkv = fmha_params(B, H, S, bf16)
+            grid2 = (-(-S // tm_rows), B * H, 1)
+            flops = 4.0 * B * H * S * S * D / (2 if causal else 1)
             rs = run_case(gc, drv, kinds, name, p2, grid2, {3: None}, x.tol, flops=flops)
             first = next((r for r in rs if "outs" in r), None)
             ref = None
             try:
                 import torch
-                qt, kt, vt = (torch.from_numpy(t).cuda() for t in (q, k, v))
-                ref = torch.nn.functional.scaled_dot_product_attention(qt, kt, vt).cpu().numpy()
+                if bf16:
+                    qt, kt, vt = (torch.from_numpy(t.view(np.int16)).cuda().view(torch.bfloat16) for t in qkv)
+                else:
+                    qt, kt, vt = (torch.from_numpy(t).cuda() for t in qkv)
 
                 def sdpa():
-                    torch.nn.functional.scaled_dot_product_attention(qt, kt, vt)
+                    return torch.nn.functional.scaled_dot_product_attention(qt, kt, vt, is_causal=bool(causal))
+                ref = sdpa().float().cpu().numpy()
                 torch.cuda.synchronize()
                 s_, e_ = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
                 for _ in range(3):
@@ -274,12 +296,15 @@ def main():
                            "tflops": round(flops / ts[5] / 1e9, 1), "error": ""})
             except Exception as e:
                 print("extra_launch: no torch reference (%s)" % e, file=sys.stderr)
+            import refs
             for r in rs:
-                r["case"] = "%s/B%d S%d" % (name, B, S)
+                r["case"] = "%s/B%d H%d S%d%s" % (name, B, H, S, " causal" if causal else "")
                 if "outs" in r:
-                    against = ref if ref is not None else (first["outs"][3] if first else None)
+                    got = refs.bf16_to_f32(r["outs"][3]) if bf16 else r["outs"][3]
+                    against = ref if ref is not None else (
+                        (refs.bf16_to_f32(first["outs"][3]) if bf16 else first["outs"][3]) if first else None)
                     if against is not None:
-                        e = compare(r["outs"][3], against, 1e-2)
+                        e = compare(got, against, 3e-2 if bf16 else 1e-2)
                         r["error"] = (r.get("error") or "") + (("vs %s: %s" % (
                             "torch" if ref is not None else first["kind"], e)) if e else "")
             results += rs

@@ -780,6 +780,10 @@ CASES = {
     "fmha_f16_aligned": X(f"{FMHA}/fmha_f16_aligned.tileirbc", "fmha", c_fmha(2, 2, 144, 208, 64, 64, False), 4e-3),
     "fmha_f16_aligned_128": X(f"{FMHA}/fmha_f16_aligned_128.tileirbc", "fmha",
                               c_fmha(1, 2, 144, 208, 64, 128, False), 4e-3),
+    "fmha_f16_causal_aligned": X(f"{FMHA}/fmha_f16_causal_aligned.tileirbc", "fmha",
+                                 c_fmha(1, 2, 208, 208, 64, 64, True), 4e-3),
+    "fmha_bf16_aligned": X(f"{FMHA}/fmha_bf16_aligned.tileirbc", "fmha",
+                           c_fmha(2, 2, 144, 208, 64, 64, False, bf16=True), 4e-3),
     # the bytecode cuTile 1.7.0 wrote at launch on the H200 ([4, 4, 4096, 64] f16; tiles 64x64, 128x64)
     "fmha_launch_64": X(f"{FMHA}/launch/fmha.kernels.ln13.karzz69l.tileirbc", "fmha",
                         c_fmha(1, 4, 144, 208, 64, 64, False), 4e-3),
