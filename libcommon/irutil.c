@@ -181,3 +181,8 @@ int64_t tile_dim_stride(const Type *t, int d)
 		s *= t->shape[i];
 	return s;
 }
+
+bool op_is_weak(const Op *op)
+{
+	return strcmp(op_attr_str(op, "memory_ordering_semantics", "weak"), "weak") == 0;
+}

@@ -23,6 +23,10 @@ int64_t pow2_factor(int64_t x);
 int tiled_vector_dim(const Op *op, int rank);
 int64_t tile_dim_stride(const Type *t, int d);
 
+/* Is a memory op weak (memory_ordering_semantics absent or "weak"): ordered
+ * by tokens only, free to move and to be vectorized? */
+bool op_is_weak(const Op *op);
+
 /* Replace every use of `from` by `to` in the ops nested under `root`. */
 void replace_uses(Op *root, Value *from, Value *to);
 /* Does any op under root use v? */

@@ -101,7 +101,7 @@ static bool view_note(const Op *mr, int eb, TmapElem elem, int w, int64_t rows, 
  * (identity dim_map, no `step`) */
 static bool plain_access(const Op *op, const Type *tt)
 {
-	if (strcmp(op_attr_str(op, "memory_ordering_semantics", "weak"), "weak") || op_attr(op, "multimem"))
+	if (!op_is_weak(op) || op_attr(op, "multimem"))
 		return false;
 	for (int i = 0; i < 2; i++)
 		if (op_attr_int_at(op, "dim_map", i, i) != i || op_attr_int_at(op, "step", i, tt->shape[i]) != tt->shape[i])

@@ -29,8 +29,7 @@ static const Value *fused_tile(E *e, Op *op)
 	const OpInfo *i = op->info;
 	if (i->code == AS_tiled_load || i->code == AS_tiled_store) {
 		bool store = i->code == AS_tiled_store;
-		const char *ord = op_attr_str(op, "memory_ordering_semantics", "weak");
-		if (strcmp(ord, "weak") != 0 || op_attr_flag(op, "to_stage") || op_attr(op, "multimem") ||
+		if (!op_is_weak(op) || op_attr_flag(op, "to_stage") || op_attr(op, "multimem") ||
 		    op_attr(op, "dim_map"))
 			return NULL;
 		const Value *v = store ? op->operands[1] : op->results[0];

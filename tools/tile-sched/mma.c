@@ -154,9 +154,8 @@ static void stage_direct(F *f, Op *op, const MmaTiling *t, int k)
 	bool tma = f->tma && tma_load_ok(ld, f->warps, target_sm(f), &note);
 	if (tf32 && !tma)        /* the rounding: a tf32 map's copy does it; cp.async would not */
 		return;
-	const char *ord = op_attr_str(ld, "memory_ordering_semantics", "weak");
 	const char *pad = op_attr_str(ld, "padding", "zero");
-	if (strcmp(ord, "weak") || strcmp(pad, "zero") || op_attr(ld, "multimem") ||
+	if (!op_is_weak(ld) || strcmp(pad, "zero") || op_attr(ld, "multimem") ||
 	    (!tma && op_attr_int(ld, "vector_bytes", 0) < 16))
 		return;
 	const Layout *l = v->lay;

@@ -88,8 +88,7 @@ static void memory_remark(R *s, Op *op)
 		return;     /* f4: packed bytes; not described yet */
 	const Attr *vba = op_attr(op, "vector_bytes");
 	int64_t legal = vba && vba->kind == AT_INT ? vba->u.i : eb;
-	const char *ord = op_attr_str(op, "memory_ordering_semantics", "weak");
-	bool ordered = strcmp(ord, "weak") != 0;
+	bool ordered = !op_is_weak(op);
 	const Layout *l = val->lay;
 	bool dup = false;
 	for (int i = l ? l->begin[0] : 0; l && i < l->begin[1]; i++)
@@ -131,7 +130,8 @@ static void memory_remark(R *s, Op *op)
 		else
 			tiled_reasons(s, op, eb);
 		if (ordered)
-			remark_arg(&s->o, "Reason", "%s ordering: one element per access", ord);
+			remark_arg(&s->o, "Reason", "%s ordering: one element per access",
+				   op_attr_str(op, "memory_ordering_semantics", "weak"));
 		else if (dup)
 			remark_arg(&s->o, "Reason", "the layout repeats elements in a thread's registers");
 		else if (vec * eb < legal)

@@ -22,16 +22,9 @@
  * region holding one. Across plain code it stays (see spans). Only the order of
  * the block changes; values, layouts and attributes do not.
  * TILE_SCHED_NO_SINK=1 turns the pass off. */
-#include <string.h>
 #include "sched_int.h"
 #include "opinfo.h"
 #include "irutil.h"
-
-static bool is_weak(const Op *op)
-{
-	const char *s = op_attr_str(op, "memory_ordering_semantics", "weak");
-	return strcmp(s, "weak") == 0;
-}
 
 /* may a weak load move down past op? */
 static bool passable(Op *op);
@@ -60,7 +53,7 @@ static bool passable(Op *op)
 		return true;
 	switch (i->code) {
 	case AS_tiled_load: case AS_load: case AS_tiled_store: case AS_store:
-		return is_weak(op);
+		return op_is_weak(op);
 	default:
 		return false;
 	}
@@ -79,7 +72,7 @@ static bool movable_load(const Op *op)
 {
 	if (op->info->code != AS_tiled_load && op->info->code != AS_load)
 		return false;
-	if (!is_weak(op) || op_attr_flag(op, "to_stage"))
+	if (!op_is_weak(op) || op_attr_flag(op, "to_stage"))
 		return false;
 	/* results: the tile, then the token */
 	return op->nresults == 2 && type_is_tile(op->results[0]->type) && !first_user((Op *)op, op->results[1]);
