@@ -753,7 +753,8 @@ bool layout_local_gather(const Layout *src, const Layout *dst, const TileMap *m,
 	return true;
 }
 
-int layout_run_width_dim(const Layout *l, int cap, int64_t s, int64_t d)
+/* layout_tile_run_width down a dim of d elements at tile-linear stride s */
+static int run_width_down(const Layout *l, int cap, int64_t s, int64_t d)
 {
 	int64_t n = layout_nregs(l);
 	if (s < 1 || d < 1)
@@ -804,4 +805,14 @@ int layout_run_width(const Layout *l, int cap)
 			return v;
 	}
 	return 1;
+}
+
+int layout_tile_run_width(const Layout *l, int cap, int rank, const int64_t *shape, int d)
+{
+	if (rank < 1 || d < 0 || d >= rank - 1)
+		return layout_run_width(l, cap);
+	int64_t s = 1;
+	for (int i = d + 1; i < rank; i++)
+		s *= shape[i];
+	return run_width_down(l, cap, s, shape[d]);
 }

@@ -96,11 +96,13 @@ int64_t layout_contiguous_regs(const Layout *l, int64_t r, int64_t cap);
  * multiples of v hold v consecutive, v-aligned elements in every thread:
  * the vector width of a global access in layout l. */
 int layout_run_width(const Layout *l, int cap);
-/* The same along a tile dim of d elements whose tile-linear stride is s
- * (s = 1, d = the row: layout_run_width): runs of v registers at offsets
- * x, x + s, .., x + (v-1) s, x's coordinate along the dim a multiple of v
- * in every thread (a transposed view's vectors run along a column). */
-int layout_run_width_dim(const Layout *l, int cap, int64_t s, int64_t d);
+/* The vector width of an access whose chunks run along tile dim d of a
+ * row-major tile of `rank` dims `shape`: layout_run_width when d is the
+ * last dim (or rank is 0); else runs of v registers at offsets x, x + s,
+ * .., x + (v-1) s (s the dim's tile-linear stride), x's coordinate along
+ * the dim a multiple of v in every thread (a transposed view's vectors run
+ * down a column). */
+int layout_tile_run_width(const Layout *l, int cap, int rank, const int64_t *shape, int d);
 /* Is (lane, warp, register) the first owner of its element? Used to let one
  * thread store a replicated element: true iff every stride-0 coordinate is 0. */
 bool layout_reg_is_primary(const Layout *l, int64_t r);

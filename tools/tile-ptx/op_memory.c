@@ -290,9 +290,8 @@ void emit_tiled(E *e, Op *op)
 	/* chunks run along the tile dim the view's innermost dim maps to (down
 	 * a column for a transposed view: tile-sched's column_blocked) */
 	int vd = tiled_vector_dim(op, R);
-	int64_t vs = tile_dim_stride(tt, vd);
 	int vec = dup_regs || multimem || ord.ord != LLVMAtomicOrderingNotAtomic ? 1
-		  : vd == R - 1 ? layout_run_width(&t->lay, cap) : layout_run_width_dim(&t->lay, cap, vs, tt->shape[vd]);
+		  : layout_tile_run_width(&t->lay, cap, R, tt->shape, vd);
 	if (f4 && vec < 2) {
 		unsupported(e, op, ord.ord != LLVMAtomicOrderingNotAtomic ? "an ordered f4E2M1FN access"
 			    : "an f4E2M1FN access whose layout splits a byte between threads");
@@ -338,8 +337,7 @@ void emit_tiled(E *e, Op *op)
 		/* a TMA copy (util_tma.c) has no per-thread chunks: any layout, any alignment of the rows */
 		bool tma = tma_op(e, op);
 		if (!eb || (!tma && op_attr_int(op, "vector_bytes", 0) < 16) || !mma_stage_of_load(e, op, &sbase, &sg) ||
-		    (!tma && ((vd == R - 1 ? layout_run_width(&t->lay, 16 / eb)
-				   : layout_run_width_dim(&t->lay, 16 / eb, vs, tt->shape[vd])) != 16 / eb || dup_regs)) ||
+		    (!tma && (layout_tile_run_width(&t->lay, 16 / eb, R, tt->shape, vd) != 16 / eb || dup_regs)) ||
 		    f4 || multimem || ord.ord != LLVMAtomicOrderingNotAtomic) {
 			diag_error(op->loc, "'%s' op: to_stage on a load that cannot be copied into its product's staging",
 				   op->info->name);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "sched_int.h"
 #include "irutil.h"
+#include "layout_map.h"
 #include "diag.h"
 
 int find(F *f, int x)
@@ -22,6 +23,24 @@ int find(F *f, int x)
 	return x;
 }
 
+/* Class r's anchors take one of `elems` elements a chunk at tile-linear
+ * stride s: the smallest chunk, and one element when two anchors' chunks
+ * (of more than one element) run along different dims. */
+static void merge_anchor(F *f, int r, int64_t elems, int64_t s)
+{
+	if (elems < 1)
+		return;
+	if (elems == 1)
+		s = 1;
+	if (f->vmax[r] > 1 && elems > 1 && f->vstride[r] != s) {
+		f->vmax[r] = 1;
+		f->vstride[r] = 1;
+	} else if (f->vmax[r] == 0 || elems < f->vmax[r]) {
+		f->vmax[r] = (int)elems;
+		f->vstride[r] = s;
+	}
+}
+
 void unite(F *f, Value *a, Value *b)
 {
 	if (!type_is_tile(a->type) || !type_is_tile(b->type))
@@ -30,13 +49,7 @@ void unite(F *f, Value *a, Value *b)
 	if (x == y)
 		return;
 	f->parent[y] = x;
-	if (f->vmax[x] && f->vmax[y] && f->vstride[x] != f->vstride[y]) {
-		f->vmax[x] = 1;         /* chunks along different dims: one element */
-		f->vstride[x] = 1;
-	} else if (f->vmax[y] && (f->vmax[x] == 0 || f->vmax[y] < f->vmax[x])) {
-		f->vmax[x] = f->vmax[y];
-		f->vstride[x] = f->vstride[y];
-	}
+	merge_anchor(f, x, f->vmax[y], f->vstride[y]);
 	f->pairs[x] |= f->pairs[y];
 	if (f->rowred)
 		f->rowred[x] |= f->rowred[y];
@@ -51,23 +64,13 @@ void anchor_dim(F *f, Value *v, int64_t elems, int d)
 {
 	int r = find(f, v->id);
 	int64_t s = v->type->rank > 0 && d >= 0 && d < v->type->rank ? tile_dim_stride(v->type, d) : 1;
-	if (elems < 1)
-		elems = 1;
-	if (elems == 1)
-		s = 1;
-	if (f->vmax[r] && f->vstride[r] != s && f->vmax[r] > 1 && elems > 1) {
-		f->vmax[r] = 1;         /* chunks along two dims: one element */
-		f->vstride[r] = 1;
-	} else if (f->vmax[r] == 0 || elems < f->vmax[r]) {
-		f->vmax[r] = (int)elems;
-		f->vstride[r] = s;
-	}
+	merge_anchor(f, r, elems < 1 ? 1 : elems, s);
 	if (v->type->elem->kind == TY_SCALAR && v->type->elem->scalar == SC_F4E2M1FN)
 		f->pairs[r] = true;
 }
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
-static bool pow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
+static bool pow2(int64_t x) { return ilog2_exact(x) >= 0; }
 
 /* The register layout of an n-element tile with rows of `row` elements in
  * which each thread holds `hold` elements of one row as hold/vec runs of
@@ -109,51 +112,26 @@ static bool row_interleaved(int64_t n, int64_t row, int64_t hold, int64_t vec, i
 	return layout_check_tile(out, n, warps, &err);
 }
 
-static int log2i(int64_t x) { int k = 0; while (x > 1) { x >>= 1; k++; } return k; }
-
-/* The blocked layout of an n-element tile whose chunks of vec run down tile
- * dim d (d elements at tile-linear stride s): the blocked layout of the tile
- * with d moved innermost, its offsets mapped back (offset bits below log D
- * walk d, the next log s the dims after d, the rest stay), so consecutive
- * lanes take consecutive chunks of a column. False if not powers of two. */
-static bool column_blocked(int64_t n, int64_t vec, int warps, int64_t s, int64_t d, Layout *out)
+/* The blocked layout of tile type t whose chunks of vec run down tile dim
+ * d: the blocked layout of the tile with d moved innermost, pushed back
+ * through that permutation (libcommon layout_map), so consecutive lanes
+ * take consecutive chunks of a column. False if not powers of two. */
+static bool column_blocked(const Type *t, int d, int64_t vec, int warps, Layout *out)
 {
-	Layout t;
-	if (!pow2(s) || !pow2(d) || n % (s * d) || !layout_blocked(n, vec, warps, &t))
+	int64_t perm[8];
+	int k = 0;
+	if (t->rank > 8)
 		return false;
-	int ld = log2i(d), ls = log2i(s);
-	layout_init(out);
-	for (int m = 0; m < t.nmodes; m++) {
-		int64_t sh[LAYOUT_MAX_LEAVES], st[LAYOUT_MAX_LEAVES];
-		int k = 0;
-		for (int i = t.begin[m]; i < t.begin[m + 1]; i++) {
-			int64_t shape = t.shape[i], stride = t.stride[i];
-			if (stride == 0 || shape == 1) {
-				sh[k] = shape;
-				st[k++] = stride;
-				continue;
-			}
-			int lo = log2i(stride), hi = lo + log2i(shape);   /* offset bits [lo, hi) */
-			const int cut[2] = { ld, ld + ls };
-			for (int p = lo; p < hi; ) {
-				int q = hi;
-				for (int c = 0; c < 2; c++)
-					if (cut[c] > p && cut[c] < q)
-						q = cut[c];
-				int64_t unit = p < ld ? (int64_t)s << p : p < ld + ls ? (int64_t)1 << (p - ld)
-											 : (int64_t)1 << p;
-				if (k >= LAYOUT_MAX_LEAVES)
-					return false;
-				sh[k] = (int64_t)1 << (q - p);
-				st[k++] = unit;
-				p = q;
-			}
-		}
-		if (!layout_add_mode(out, k, sh, st))
-			return false;
-	}
+	for (int i = 0; i < t->rank; i++)
+		if (i != d)
+			perm[k++] = i;
+	perm[k] = d;
+	BitMap m;       /* offsets of the permuted tile -> offsets of t */
+	Layout moved;
 	const char *err;
-	return layout_check_tile(out, n, warps, &err);
+	return bitmap_permute(&m, t->rank, t->shape, perm) &&
+	       layout_blocked(type_num_elements(t), vec, warps, &moved) && layout_push(&moved, &m, out) &&
+	       layout_check_tile(out, type_num_elements(t), warps, &err);
 }
 
 void assign_blocked(F *f, int root, Value *v)
@@ -175,7 +153,7 @@ void assign_blocked(F *f, int root, Value *v)
 		int64_t s = f->vstride[root];
 		for (int d = 0; s > 1 && vec > 1 && d < v->type->rank; d++)
 			if (tile_dim_stride(v->type, d) == s && v->type->shape[d] >= vec &&
-			    column_blocked(n, vec, f->warps, s, v->type->shape[d], &f->lay[root])) {
+			    column_blocked(v->type, d, vec, f->warps, &f->lay[root])) {
 				f->assigned[root] = true;
 				return;
 			}

@@ -94,9 +94,7 @@ static void memory_remark(R *s, Op *op)
 	for (int i = l ? l->begin[0] : 0; l && i < l->begin[1]; i++)
 		dup |= l->stride[i] == 0 && l->shape[i] > 1;
 	int vd = tiled ? tiled_vector_dim(op, val->type->rank) : val->type->rank - 1;
-	int vec = !l || dup || ordered ? 1
-		  : vd < 0 || vd == val->type->rank - 1 ? layout_run_width(l, (int)(legal / eb))
-		  : layout_run_width_dim(l, (int)(legal / eb), tile_dim_stride(val->type, vd), val->type->shape[vd]);
+	int vec = !l || dup || ordered ? 1 : layout_tile_run_width(l, (int)(legal / eb), val->type->rank, val->type->shape, vd);
 	int masked_dims = 0, mask = 0;
 	if (tiled) {
 		for (int d = 0; d < val->type->rank; d++)

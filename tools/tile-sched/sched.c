@@ -61,11 +61,12 @@ static int64_t vec_elems(const Op *op, const Type *elem)
 	return op_attr_int(op, "vector_bytes", eb) / eb;        /* absent: one element */
 }
 
-/* Tiled accesses of a transposed view (their memory runs down a tile
- * column): chunks down the column for the B operand of a product staged
- * K-major (MmaTiling.bk: the chunks land whole there), one element each
- * elsewhere, as before column chunks existed. */
-static int anchor_columns(Op *op, void *ctx)
+/* A tiled access anchors its tile's class to chunks along the tile dim
+ * its vector_bytes counts (tiled_vector_dim). A transposed view's run down
+ * a column: there only for the B operand of a product staged K-major
+ * (MmaTiling.bk: the chunks land whole there), one element each elsewhere,
+ * as before column chunks existed. After constrain: the products are known. */
+static int anchor_tiled(Op *op, void *ctx)
 {
 	F *f = ctx;
 	bool load = op->info->code == AS_tiled_load;
@@ -73,9 +74,8 @@ static int anchor_columns(Op *op, void *ctx)
 		return 0;
 	Value *v = load ? op->results[0] : op->operands[1];
 	int d = tiled_vector_dim(op, v->type->rank);
-	if (d == v->type->rank - 1)
-		return 0;
-	anchor_dim(f, v, load && mma_b_down_columns(f, op) ? vec_elems(op, v->type->elem) : 1, d);
+	bool column = d != v->type->rank - 1;
+	anchor_dim(f, v, !column || (load && mma_b_down_columns(f, op)) ? vec_elems(op, v->type->elem) : 1, d);
 	return 0;
 }
 
@@ -130,14 +130,6 @@ static int constrain(Op *op, void *ctx)
 			unite(f, op->operands[i], p->results[i]);
 		break;
 	}
-	case AS_tiled_load:       /* a transposed view's: anchor_columns, once the products are known */
-		if (tiled_vector_dim(op, op->results[0]->type->rank) == op->results[0]->type->rank - 1)
-			anchor(f, op->results[0], vec_elems(op, op->results[0]->type->elem));
-		break;
-	case AS_tiled_store:
-		if (tiled_vector_dim(op, op->operands[1]->type->rank) == op->operands[1]->type->rank - 1)
-			anchor(f, op->operands[1], vec_elems(op, op->operands[1]->type->elem));
-		break;
 	case AS_load:
 	case AS_store: {
 		Value *v = in->code == AS_load ? op->results[0] : op->operands[1];
@@ -243,7 +235,7 @@ static void sched_fn(Module *m, Op *fn, int warps, bool tma)
 		f->parent[i] = i;
 	op_walk(fn, collect, f);
 	op_walk(fn, constrain, f);
-	op_walk(fn, anchor_columns, f);
+	op_walk(fn, anchor_tiled, f);
 	for (int i = 0; i < f->nshops; i++) {     /* reductions along the innermost dim */
 		Op *op = f->shops[i];
 		if (op->info->code != CT_reduce)
