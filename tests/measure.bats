@@ -194,10 +194,10 @@ PY
 	run "$NUMPY_PY" - "$ROOT/tests/gpu" "$SCRATCH/k/layernorm_fwd.cubin" <<'PY'
 import sys; sys.path.insert(0, sys.argv[1]); import extra_launch as el, numpy as np
 x = el.extra.CASES["tilegym/layernorm"]
-entry = el.entry_of(sys.argv[2], x.prefix)
+entry, rec = el.entry_of(sys.argv[2], x.prefix)
 parts = el.Launch(el.NoDevice(), entry, x.build(np.random.default_rng(1))[0]).parts
-print(el.abi_problem(sys.argv[2], entry, parts) or "ok")
-print(el.abi_problem(sys.argv[2], entry, parts[:-1]))
+print(el.abi_problem(rec, parts) or "ok")
+print(el.abi_problem(rec, parts[:-1]))
 PY
 	assert_success
 	assert_line --index 0 'ok'

@@ -35,6 +35,7 @@ sys.path[:0] = [HERE, os.path.join(ROOT, "tests", "run")]
 import numpy as np  # noqa: E402
 
 import abi  # noqa: E402
+import runner  # noqa: E402
 import cubin as cubinmod  # noqa: E402
 import extra  # noqa: E402
 
@@ -50,13 +51,13 @@ def load_gpu_check():
 
 
 def entry_of(cubin, prefix):
-    with open(cubin, "rb") as f:
-        data = f.read()
-    names = sorted(set(m.decode() for m in re.findall(rb"[A-Za-z_][A-Za-z0-9_]*_Kt1[A-Za-z0-9_]*", data)))
-    names = [n for n in names if n.startswith(prefix) and not n.startswith("__")]
+    """The cubin's entry named prefix...: its name and its record (tests/gpu/cubin.py)."""
+    entries = cubinmod.load(cubin).entries
+    names = [n for n in entries if n.startswith(prefix)]
     if not names:
         raise SystemExit("extra_launch: no entry %s* in %s" % (prefix, cubin))
-    return min(names, key=len)
+    name = min(names, key=len)
+    return name, entries[name]
 
 
 def scalar_part(kind, v):
@@ -118,11 +119,8 @@ class NoDevice:
         pass
 
 
-def abi_problem(cubin, entry, parts):
-    """'' if the packed parts agree with the cubin's parameter list."""
-    e = cubinmod.load(cubin).entries.get(entry)
-    if e is None:
-        return "no entry %s in the cubin's attributes" % entry
+def abi_problem(e, parts):
+    """'' if the packed parts agree with the parameter list of entry record e."""
     sizes = [size for _, _, size in e.params]
     got = [len(b) for b in parts]
     if sizes != got:
@@ -130,23 +128,11 @@ def abi_problem(cubin, entry, parts):
     return ""
 
 
-def compare(got, ref, tol):
-    if isinstance(ref, tuple):
-        got, ref = ref[0](got), ref[1]
-    g, w = np.asarray(got).astype(np.float64), np.asarray(ref).astype(np.float64)
-    bad = ~np.isclose(g, w, rtol=tol, atol=tol) if tol else (g != w) & ~(np.isnan(g) & np.isnan(w))
-    if bad.any():
-        at = tuple(int(j) for j in np.argwhere(bad)[0])
-        return "%d of %d elements differ, first at %s: got %r want %r" % (
-            int(bad.sum()), bad.size, list(at), g[at], w[at])
-    return ""
-
-
 def run_case(gc, drv, kinds, name, params, grid, want, tol, flops=None, nbytes=None):
     rows = []
+    x = extra.CASES[name]
+    module = os.path.basename(x.bytecode)[:-len(".tileirbc")]
     for kind, d in kinds:
-        x = extra.CASES[name]
-        module = os.path.basename(x.bytecode)[:-len(".tileirbc")]
         cubin = os.path.join(d, module + ".cubin")
         rec = {"case": name, "kind": kind, "grid": list(grid)}
         if not os.path.exists(cubin):
@@ -155,12 +141,12 @@ def run_case(gc, drv, kinds, name, params, grid, want, tol, flops=None, nbytes=N
             continue
         mod = drv.load(cubin)
         try:
-            entry = entry_of(cubin, x.prefix)
+            entry, rec_e = entry_of(cubin, x.prefix)
             fn = drv.function(mod, entry)
             rec["regs"] = drv.func_attrs(fn).get("regs")
             la = Launch(drv, entry, params)
             try:
-                e = abi_problem(cubin, entry, la.parts)
+                e = abi_problem(rec_e, la.parts)
                 if e:
                     raise RuntimeError("abi: " + e)
                 la.poison(want)
@@ -172,7 +158,7 @@ def run_case(gc, drv, kinds, name, params, grid, want, tol, flops=None, nbytes=N
                 for i, ref in want.items():
                     outs[i] = la.fetch(i)
                     if ref is not None:
-                        e = compare(outs[i], ref, tol)
+                        e = runner.mismatch(outs[i], ref, tol)
                         if e:
                             errs.append("param %d: %s" % (i, e))
                 rec["outs"] = outs
@@ -226,8 +212,8 @@ def check_abi(kinds, cases):
         module = os.path.basename(x.bytecode)[:-len(".tileirbc")]
         for kind, d in kinds:
             cubin = os.path.join(d, module + ".cubin")
-            entry = entry_of(cubin, x.prefix)
-            e = abi_problem(cubin, entry, Launch(NoDevice(), entry, params).parts)
+            entry, rec_e = entry_of(cubin, x.prefix)
+            e = abi_problem(rec_e, Launch(NoDevice(), entry, params).parts)
             bad += bool(e)
             print("%-28s %-10s %s" % (name, kind, e or "ok"))
     return 1 if bad else 0
@@ -262,8 +248,9 @@ def main():
         if name.startswith("fmha") and a.fmha:
             B, S = map(int, a.fmha.split(","))
             module = os.path.basename(x.bytecode)[:-len(".tileirbc")]
-            D, H, tm_rows, tn, causal = fmha_consts(entry_of(os.path.join(kinds[0][1], module + ".cubin"), x.prefix))
-            bf16 = "bf16" in entry_of(os.path.join(kinds[0][1], module + ".cubin"), x.prefix)
+            entry, _ = entry_of(os.path.join(kinds[0][1], module + ".cubin"), x.prefix)
+            D, H, tm_rows, tn, causal = fmha_consts(entry)
+            bf16 = "bf16" in entry
             p2, qkv = fmha_params(B, H, S, bf16)
             grid2 = (-(-S // tm_rows), B * H, 1)
             flops = 4.0 * B * H * S * S * D / (2 if causal else 1)
@@ -304,7 +291,7 @@ def main():
                     against = ref if ref is not None else (
                         (refs.bf16_to_f32(first["outs"][3]) if bf16 else first["outs"][3]) if first else None)
                     if against is not None:
-                        e = compare(got, against, 3e-2 if bf16 else 1e-2)
+                        e = runner.mismatch(got, against, 3e-2 if bf16 else 1e-2)
                         r["error"] = (r.get("error") or "") + (("vs %s: %s" % (
                             "torch" if ref is not None else first["kind"], e)) if e else "")
             results += rs

@@ -198,22 +198,32 @@ def extra_inputs(name):
 
     def check(outs, stdout):
         for i, ref in want.items():
-            got = outs[pos[i]].view(params[i][1].dtype).reshape(params[i][1].shape)
-            if isinstance(ref, tuple):
-                got, ref = ref[0](got), ref[1]
-            ref = np.asarray(ref)
-            g, w = got.astype(np.float64), ref.astype(np.float64)
-            if x.tol:
-                bad = ~np.isclose(g, w, rtol=x.tol, atol=x.tol)
-            else:
-                bad = (got != ref.astype(got.dtype)) & ~(np.isnan(g) & np.isnan(w))
-            if bad.any():
-                at = tuple(int(j) for j in np.argwhere(bad)[0])
-                return False, "param %d: %d of %d elements differ, first at %s: got %r want %r" % (
-                    i, int(bad.sum()), bad.size, list(at), got[at].item(), ref[at].item())
+            e = mismatch(outs[pos[i]].view(params[i][1].dtype).reshape(params[i][1].shape), ref, x.tol)
+            if e:
+                return False, "param %d: %s" % (i, e)
         return True, ""
     inp.check = check
     return inp
+
+
+def mismatch(got, ref, tol):
+    """'' when array got matches an extra.py reference (an array, or
+    (decode, array) for stored bits): within tol elementwise (numpy.isclose,
+    rtol = atol = tol), bit-equal for tol 0; else what differs, and where
+    first. (tests/gpu/extra_launch.py checks GPU results with it too.)"""
+    if isinstance(ref, tuple):
+        got, ref = ref[0](got), ref[1]
+    ref = np.asarray(ref)
+    g, w = got.astype(np.float64), ref.astype(np.float64)
+    if tol:
+        bad = ~np.isclose(g, w, rtol=tol, atol=tol)
+    else:
+        bad = (got != ref.astype(got.dtype)) & ~(np.isnan(g) & np.isnan(w))
+    if not bad.any():
+        return ""
+    at = tuple(int(j) for j in np.argwhere(bad)[0])
+    return "%d of %d elements differ, first at %s: got %r want %r" % (
+        int(bad.sum()), bad.size, list(at), got[at].item(), ref[at].item())
 
 
 # ---------------------------------------------------------------- running
