@@ -47,12 +47,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *why;
 	if (tmap_notes_of(text, size, &notes, &n, &bad, &why)) {
 		for (int i = 0; i < n; i++) {
-			TmapArgs a = { notes[i].elem, 0x7f0000001000ull, { 64, 64 }, 64, { notes[i].box[0], notes[i].box[1] },
-				       notes[i].swizzle }, b;
+			TmapArgs a = { .elem = notes[i].elem, .rank = notes[i].rank, .base = 0x7f0000001000ull,
+				       .swizzle = notes[i].swizzle }, b;
+			for (int j = 0; j < a.rank; j++) {
+				a.dims[j] = 64;
+				a.strides[j] = j ? 64u << (6 * (j - 1)) : 1;
+				a.box[j] = notes[i].box[j];
+			}
 			uint8_t map[TMAP_BYTES];
 			tmap_encode(map, &a);
-			if (!tmap_decode(map, &b) || b.box[0] != a.box[0] || b.box[1] != a.box[1] || b.swizzle != a.swizzle)
+			if (!tmap_decode(map, &b) || b.rank != a.rank || b.swizzle != a.swizzle)
 				abort();
+			for (int j = 0; j < a.rank; j++)
+				if (b.box[j] != a.box[j] || b.dims[j] != a.dims[j])
+					abort();
 		}
 		free(notes);
 	}

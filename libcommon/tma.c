@@ -10,15 +10,24 @@
  *   - an f16 or bf16 tile, or an f32 one the product takes through an f32 ->
  *     tf32 ftof with rounding nearest_even (its only use; the map is then
  *     tf32: the copy rounds, as NVIDIA's kernels rely on: docs/abi.md
- *     §5.3.1), of rank 2 of a rank-2 view with the identity
- *     dim_map, tiles at multiples of the tile (no `step`), weak, zero (or
- *     no) padding, not multimem;
- *   - the view's base, shape and row stride entry parameters (through
- *     assume ops; i32 shapes and stride) or constants, its inner stride 1,
- *     the base 16-byte aligned and the row stride a multiple of 16 bytes
+ *     §5.3.1; rank 2 only), of rank 2, or of rank 3..5 with unit leading
+ *     dims that the product takes through a reshape dropping them
+ *     (attention's [1, 1, 64, 64] tiles of [B, H, S, D] views), tiles at
+ *     multiples of the tile (no `step`), weak, zero (or no) padding, not
+ *     multimem;
+ *   - the operand's columns the view's contiguous dim (staged as it is),
+ *     or, for a B staged K-major (MmaTiling.bk, wgmma), its rows (K read
+ *     through a transposed view: the map is of K's own layout and the box
+ *     lands K-major, as NVIDIA's attention copies K);
+ *   - the view's base, shapes and strides entry parameters (through
+ *     assume ops; i32 shapes and strides) or constants, its inner stride 1,
+ *     the base 16-byte aligned and the other strides multiples of 16 bytes
  *     (make_memref's base_align / stride_div_by), as cuTensorMapEncodeTiled
  *     requires. The shape needs no divisibility: the copy zero-fills what
  *     lies outside the view.
+ * The map's dims (tma_map_order): the view's contiguous dim, the operand's
+ * other dim, then the unit dims from the view's outermost on (NVIDIA's
+ * order for its attention's [B, H, S, D] maps: D, S, B, H).
  * A store: the same access and view, plus what tma.h's tma_store_ok says. */
 #include <string.h>
 #include "tma.h"
@@ -41,6 +50,8 @@ Op *tma_operand_load(const Op *mma, int k, bool *tf32)
 	*tf32 = tma_tf32_round(d);
 	if (*tf32)
 		d = d->operands[0]->def;
+	else if (d && d->info->code == CT_reshape)      /* unit leading dims dropped */
+		d = (Op *)mma_operand_tiled_load(mma, k);
 	return d && d->info->code == AS_tiled_load ? d : NULL;
 }
 
@@ -68,24 +79,50 @@ static int param_of(const Value *v)
 	return fn->info->code == CT_entry && v->owner == fn->regions[0].first ? v->index : -1;
 }
 
-/* dimension d's size (stride) of view type tv made by mr: a constant, or
- * the next dynamic operand (*next), which must come from an i32 parameter */
-static bool dim_of(const Type *tv, const Op *mr, int d, bool stride, int *next, TmapVal *out)
+/* view dim d's size (stride) of view type tv made by mr: a constant, or its
+ * dynamic operand (group 1: shapes, 2: strides), which must come from an
+ * i32 parameter */
+static bool dim_of(const Type *tv, const Op *mr, int d, bool stride, TmapVal *out)
 {
-	int64_t s = stride ? tv->strides[d] : tv->shape[d];
-	if (s != DYN_DIM) {
+	const int64_t *v = stride ? tv->strides : tv->shape;
+	if (v[d] != DYN_DIM) {
 		out->param = -1;
-		out->value = (uint64_t)s;
-		return s > 0 && s <= 0xFFFFFFFFll;
+		out->value = (uint64_t)v[d];
+		return v[d] > 0 && v[d] <= 0xFFFFFFFFll;
 	}
-	if (*next >= mr->noperands)
+	int at;
+	op_group(mr, stride ? 2 : 1, &at);
+	for (int i = 0; i < d; i++)
+		at += v[i] == DYN_DIM;
+	if (at >= mr->noperands)
 		return false;
-	const Value *v = mr->operands[(*next)++];
-	const Type *t = v->type;
+	const Type *t = mr->operands[at]->type;
 	if (t->kind != TY_TILE || t->rank != 0 || !t->elem || t->elem->kind != TY_SCALAR || t->elem->scalar != SC_I32)
 		return false;
-	out->param = param_of(v);
+	out->param = param_of(mr->operands[at]);
 	return out->param >= 0;
+}
+
+int tma_map_order(const Op *acc, int *tile_dim)
+{
+	const Type *tt = acc->info->code == AS_tiled_store ? acc->operands[1]->type : acc->results[0]->type;
+	int r = tt->rank, n = 2, view_of[TMAP_MAX_RANK];
+	if (r < 2 || r > TMAP_MAX_RANK)
+		return 0;
+	for (int i = 0; i < r; i++)
+		view_of[i] = (int)op_attr_int_at(acc, "dim_map", i, i);
+	/* the operand's two dims: the one on the view's contiguous dim first */
+	bool cols = view_of[r - 1] == r - 1;
+	tile_dim[0] = cols ? r - 1 : r - 2;
+	tile_dim[1] = cols ? r - 2 : r - 1;
+	if (view_of[tile_dim[0]] != r - 1)
+		return 0;
+	/* then the rest by their view dims, outermost first */
+	for (int v = 0; v < r; v++)
+		for (int i = 0; i < r - 2; i++)
+			if (view_of[i] == v)
+				tile_dim[n++] = i;
+	return n == r ? r : 0;
 }
 
 int tma_box_row_bytes(const MmaTiling *t, int k, const Type *el)
@@ -95,16 +132,24 @@ int tma_box_row_bytes(const MmaTiling *t, int k, const Type *el)
 	return mma_wgmma_row_bytes(k ? t->n : t->k, elem_bytes(el));
 }
 
-static bool view_note(const Op *mr, int eb, TmapElem elem, int w, int64_t rows, TmapNote *n);
+static bool view_note(const Op *acc, int eb, TmapElem elem, int w, int64_t rows, TmapNote *n);
 
-/* a weak, not multimem access of rank-2 tile tt at multiples of the tile
- * (identity dim_map, no `step`) */
+/* a weak, not multimem access of tile tt at multiples of the tile (no
+ * `step`) */
 static bool plain_access(const Op *op, const Type *tt)
 {
 	if (!op_is_weak(op) || op_attr(op, "multimem"))
 		return false;
-	for (int i = 0; i < 2; i++)
-		if (op_attr_int_at(op, "dim_map", i, i) != i || op_attr_int_at(op, "step", i, tt->shape[i]) != tt->shape[i])
+	for (int i = 0; i < tt->rank; i++)
+		if (op_attr_int_at(op, "step", i, tt->shape[i]) != tt->shape[i])
+			return false;
+	return true;
+}
+
+static bool identity_map(const Op *op, int rank)
+{
+	for (int i = 0; i < rank; i++)
+		if (op_attr_int_at(op, "dim_map", i, i) != i)
 			return false;
 	return true;
 }
@@ -116,60 +161,72 @@ bool tma_load_ok(const Op *ld, int warps, int sm, TmapNote *n)
 		return false;
 	const Type *tt = ld->results[0]->type;
 	const Type *el = tt->elem;
-	if (tt->kind != TY_TILE || tt->rank != 2 || !el || el->kind != TY_SCALAR)
+	int r = tt->rank;
+	if (tt->kind != TY_TILE || r < 2 || r > TMAP_MAX_RANK || !el || el->kind != TY_SCALAR)
 		return false;
 	if (strcmp(op_attr_str(ld, "padding", "zero"), "zero") || !plain_access(ld, tt))
 		return false;
+	for (int i = 0; i < r - 2; i++)
+		if (tt->shape[i] != 1)
+			return false;
 	int k;
 	bool tf32;
 	const Op *mma = tma_product_of(ld, &k);
 	if (!mma)
 		return false;
 	tma_operand_load(mma, k, &tf32);
-	/* f16 / bf16 as they are, f32 rounded to tf32 by the copy */
-	if (tf32 ? el->scalar != SC_F32 : el->scalar != SC_F16 && el->scalar != SC_BF16)
+	/* f16 / bf16 as they are, f32 rounded to tf32 by the copy (rank 2) */
+	if (tf32 ? el->scalar != SC_F32 || r != 2 : el->scalar != SC_F16 && el->scalar != SC_BF16)
 		return false;
 	int eb = tf32 ? 4 : 2;
 	const Type *ea = tile_elem(mma->operands[0]->type);
 	MmaTiling t;
-	if (!mma_product_tiling(mma, warps, sm, &t, NULL) ||
-	    (!t.wg && (tf32 || !mma_ldmatrix_ok(t.atom, ea, sm))) || !mma_stage_as_is(&t, k, ea))
+	if (!mma_product_tiling(mma, warps, sm, &t, NULL) || (!t.wg && (tf32 || !mma_ldmatrix_ok(t.atom, ea, sm))))
 		return false;
-	int64_t rows = k ? t.k : t.m, cols = k ? t.n : t.k;
+	/* staged as it is (the operand's columns along the view's contiguous
+	 * dim), or K-major B read down the view's contiguous dim (wgmma) */
+	int order[TMAP_MAX_RANK];
+	bool as_is = mma_stage_as_is(&t, k, ea);
+	if (tma_map_order(ld, order) != r || (as_is ? order[0] != r - 1 : !(k == 1 && t.bk && t.wg && order[0] == r - 2)))
+		return false;
+	int64_t rows = as_is ? (k ? t.k : t.m) : t.n, cols = as_is ? (k ? t.n : t.k) : t.k;
 	int w = tma_box_row_bytes(&t, k, ea);
-	if ((w != 64 && w != 128) || rows > 256 || rows != tt->shape[0] || cols != tt->shape[1] || (cols * eb) % w ||
-	    (rows * w) % 1024)
+	if ((w != 64 && w != 128) || rows > 256 || rows != tt->shape[order[1]] || cols != tt->shape[order[0]] ||
+	    (cols * eb) % w || (rows * w) % 1024)
 		return false;
-	return view_note(ld->operands[0]->def, eb, tf32 ? TMAP_TF32 : el->scalar == SC_BF16 ? TMAP_BF16 : TMAP_F16, w,
-			 rows, n);
+	return view_note(ld, eb, tf32 ? TMAP_TF32 : el->scalar == SC_BF16 ? TMAP_BF16 : TMAP_F16, w, rows, n);
 }
 
-/* the map of a rank-2 view made by mr for boxes of w bytes x rows (w / eb
- * elements of eb bytes): its base, shape and row stride entry parameters
- * or constants, inner stride 1, base 16-byte aligned, row stride a
- * multiple of 16 bytes, as cuTensorMapEncodeTiled requires */
-static bool view_note(const Op *mr, int eb, TmapElem elem, int w, int64_t rows, TmapNote *n)
+/* the map of the view access acc reads or writes for boxes of w bytes x
+ * rows (w / eb elements of eb bytes; 1 along the unit dims), its dims in
+ * tma_map_order's: the base, shapes and strides entry parameters or
+ * constants, inner stride 1, base 16-byte aligned, the other strides
+ * multiples of 16 bytes, as cuTensorMapEncodeTiled requires */
+static bool view_note(const Op *acc, int eb, TmapElem elem, int w, int64_t rows, TmapNote *n)
 {
-	if (!mr || mr->info->code != AS_make_memref)
+	const Op *mr = acc->operands[0]->def;
+	int order[TMAP_MAX_RANK], r = tma_map_order(acc, order);
+	if (!mr || mr->info->code != AS_make_memref || r < 2)
 		return false;
 	const Type *tv = mr->results[0]->type;
-	if (tv->rank != 2 || tv->strides[1] != 1 || op_attr_int(mr, "base_align", 1) < 16 ||
-	    (tv->strides[0] == DYN_DIM ? op_attr_int_at(mr, "stride_div_by", 0, 1) * eb : tv->strides[0] * eb) % 16)
+	if (tv->rank != r || tv->strides[r - 1] != 1 || op_attr_int(mr, "base_align", 1) < 16)
 		return false;
+	for (int d = 0; d < r - 1; d++)
+		if ((tv->strides[d] == DYN_DIM ? op_attr_int_at(mr, "stride_div_by", d, 1) * eb : tv->strides[d] * eb) % 16)
+			return false;
 	memset(n, 0, sizeof *n);
 	n->elem = elem;
+	n->rank = r;
 	n->base = param_of(mr->operands[0]);
 	if (n->base < 0)
 		return false;
-	int s1, s2;
-	op_group(mr, 1, &s1);
-	op_group(mr, 2, &s2);
-	/* innermost first: dims (1, 0), and dimension 0's stride */
-	TmapVal d1;
-	if (!dim_of(tv, mr, 0, false, &s1, &d1) || !dim_of(tv, mr, 1, false, &s1, &n->dims[0]) ||
-	    !dim_of(tv, mr, 0, true, &s2, &n->stride))
-		return false;
-	n->dims[1] = d1;
+	n->strides[0] = (TmapVal){ -1, 1 };
+	for (int j = 0; j < r; j++) {
+		int v = (int)op_attr_int_at(acc, "dim_map", order[j], order[j]);
+		if (!dim_of(tv, mr, v, false, &n->dims[j]) || (j && !dim_of(tv, mr, v, true, &n->strides[j])))
+			return false;
+		n->box[j] = 1;
+	}
 	n->box[0] = (uint32_t)(w / eb);
 	n->box[1] = (uint32_t)rows;
 	n->swizzle = w;
@@ -204,7 +261,7 @@ bool tma_store_ok(const Op *st, int sm, TmapNote *n)
 	const Type *el = tt->elem;
 	if (tt->kind != TY_TILE || tt->rank != 2 || !el || el->kind != TY_SCALAR ||
 	    (el->scalar != SC_F16 && el->scalar != SC_BF16 && el->scalar != SC_F32) || !product_of_value(st->operands[1]) ||
-	    !plain_access(st, tt))
+	    !plain_access(st, tt) || !identity_map(st, 2))
 		return false;
 	int eb = el->scalar == SC_F32 ? 4 : 2;
 	int64_t rows = tt->shape[0], cols = tt->shape[1];
@@ -220,5 +277,5 @@ bool tma_store_ok(const Op *st, int sm, TmapNote *n)
 	const Op *mr = st->operands[0]->def;
 	if (!mr || mr->info->code != AS_make_memref || (op_attr_int_at(mr, "shape_div_by", 1, 1) * eb) % 16)
 		return false;
-	return view_note(mr, eb, el->scalar == SC_F32 ? TMAP_F32 : el->scalar == SC_BF16 ? TMAP_BF16 : TMAP_F16, w, box, n);
+	return view_note(st, eb, el->scalar == SC_F32 ? TMAP_F32 : el->scalar == SC_BF16 ? TMAP_BF16 : TMAP_F16, w, box, n);
 }

@@ -28,6 +28,13 @@ bool tma_store_ok(const Op *st, int sm, TmapNote *n);
  * block j at j * rows * W + i * 64 * W */
 static inline int64_t tma_store_box_rows(int64_t rows) { return rows < 64 ? rows : 64; }
 
+/* The map of a TMA access acc (a tiled_load / tiled_store of rank r):
+ * tile_dim[j] is the tile dim whose view dim is the map's dim j (0 the
+ * view's contiguous dim, then the operand's other dim, then the unit dims
+ * from the view's outermost on). r, or 0 when the access's dim_map does not
+ * put one of its last two tile dims on the view's contiguous dim. */
+int tma_map_order(const Op *acc, int *tile_dim);
+
 /* the product (mma_is_product) after ld in its block that takes ld's tile
  * as operand 0 or 1 (*k), as it is or through an ftof tma_tf32_round holds for */
 Op *tma_product_of(const Op *ld, int *k);
@@ -36,7 +43,8 @@ Op *tma_product_of(const Op *ld, int *k);
  * copy does itself)? */
 bool tma_tf32_round(const Op *cv);
 
-/* the tiled_load that makes operand k of mma: its definition, or (*tf32)
+/* the tiled_load that makes operand k of mma: its definition, through a
+ * reshape that drops unit leading dims (mma_operand_tiled_load), or (*tf32)
  * that of the ftof tma_tf32_round holds for that makes it; else NULL */
 Op *tma_operand_load(const Op *mma, int k, bool *tf32);
 

@@ -1,4 +1,4 @@
-/* tmap.c: the 128-byte TMA tensor map of a 2-D f16/bf16/f32 tile copy, encoded
+/* tmap.c: the 128-byte TMA tensor map of a 2-D to 5-D f16/bf16/f32 tile copy, encoded
  * as NVIDIA's tileiras 13.5 host callback encodes it (read from the
  * callbacks it builds, docs/abi.md §5.3.1; the words were checked by
  * calling those callbacks on parameter blocks, tests/unit/tmap.c), and the
@@ -27,16 +27,17 @@ static int swizzle_code(int bytes)
 }
 
 /* Bits 7-10 are the element type, numbered as PTX's tensormap.replace
- * .elemtype (6 f16, 7 f32, 10 bf16); bits 0-6 (0x12) and 18 are set in
- * every map NVIDIA's callbacks wrote. tf32 is f32 (7) with bit 16, which
+ * .elemtype (6 f16, 7 f32, 10 bf16); bits 4-6 the rank - 1 (0x12 for its
+ * matmul maps, 0x32 for its attention's rank-4 ones); bits 1 and 18 are
+ * set in every map NVIDIA's callbacks wrote. tf32 is f32 (7) with bit 16, which
  * NVIDIA's callback sets only for the operands of an f32 -> tf32 ftof with
  * rounding nearest_even, whose cvt its kernel then leaves out (with
  * rounding zero or nearest_away the same kernel's maps are plain f32 and it
  * converts in shared memory: docs/abi.md §5.3.1). */
-uint32_t tmap_flags(TmapElem e, int swizzle)
+uint32_t tmap_flags(TmapElem e, int swizzle, int rank)
 {
 	static const uint32_t type[TMAP_NELEMS] = { 6u << 7, 10u << 7, 7u << 7, 7u << 7 | 1u << 16 };
-	return type[e] | 0x12u | 0x40000u | (uint32_t)swizzle_code(swizzle) << 13;
+	return type[e] | 0x02u | (uint32_t)(rank - 1) << 4 | 0x40000u | (uint32_t)swizzle_code(swizzle) << 13;
 }
 
 static void put64(uint8_t *p, uint64_t v)
@@ -53,35 +54,60 @@ static uint64_t get64(const uint8_t *p)
 	return v;
 }
 
+static void put32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Words (NVIDIA's, docs/abi.md §5.3.1): 0x00 the base; 0x08 the flags,
+ * bit 21 when the tensor spans 128 KiB or more (eb * (dim 0 + the sum of
+ * stride i * (dim i - 1)), in 64 bits: checked on its rank-2 and rank-4
+ * callbacks); the 32-bit strides of dims 1.. in 16-byte units from 0x0c;
+ * dims - 1 in 32-bit words from 0x20; boxes - 1 in bytes from 0x37. */
 void tmap_encode(uint8_t out[TMAP_BYTES], const TmapArgs *a)
 {
 	uint64_t eb = (uint64_t)tmap_elem_bytes(a->elem);
 	memset(out, 0, TMAP_BYTES);
 	put64(out + 0x00, a->base & 0x01FFFFFFFFFFFFF0ull);
-	/* bit 21: the tensor spans 128 KiB or more (rows - 1 in 64 bits, as NVIDIA's) */
-	uint64_t span = eb * ((uint64_t)a->stride * ((uint64_t)a->dims[1] - 1) + a->dims[0]);
-	uint64_t w1 = tmap_flags(a->elem, a->swizzle) | (uint64_t)(span >= 0x20000) << 21 |
-		      (((uint64_t)a->stride * eb) >> 4) << 32;
-	put64(out + 0x08, w1);
-	put64(out + 0x20, (uint64_t)(uint32_t)(a->dims[1] - 1) << 32 | (uint32_t)(a->dims[0] - 1));
-	put64(out + 0x30, (uint64_t)(a->box[0] - 1) << 56);
-	put64(out + 0x38, (uint64_t)(a->box[1] - 1));
+	uint64_t span = a->dims[0];
+	for (int i = 1; i < a->rank; i++)
+		span += (uint64_t)a->strides[i] * ((uint64_t)a->dims[i] - 1);
+	put32(out + 0x08, tmap_flags(a->elem, a->swizzle, a->rank) | (uint32_t)(eb * span >= 0x20000) << 21);
+	for (int i = 1; i < a->rank; i++)
+		put32(out + 0x0c + 4 * (i - 1), (uint32_t)(((uint64_t)a->strides[i] * eb) >> 4));
+	for (int i = 0; i < a->rank; i++) {
+		put32(out + 0x20 + 4 * i, a->dims[i] - 1);
+		out[0x37 + i] = (uint8_t)(a->box[i] - 1);
+	}
 }
 
 bool tmap_decode(const uint8_t *in, TmapArgs *a)
 {
-	uint64_t w1 = get64(in + 0x08), w6 = get64(in + 0x30), w7 = get64(in + 0x38);
-	if (get64(in + 0x10) || get64(in + 0x18) || get64(in + 0x28) || (w6 << 8) || w7 > 255)
+	uint32_t flags = get32(in + 0x08) & ~(1u << 21);
+	int rank = (int)(flags >> 4 & 7) + 1;
+	if (rank < 2 || rank > TMAP_MAX_RANK)
 		return false;
-	for (int i = 0x40; i < TMAP_BYTES; i++)
+	/* nothing past the rank's words, nor in 0x30-0x36 and 0x40-0x7f */
+	for (int i = 0x0c + 4 * (rank - 1); i < 0x20; i++)
 		if (in[i])
 			return false;
-	uint32_t flags = (uint32_t)w1 & ~(1u << 21);
+	for (int i = 0x20 + 4 * rank; i < 0x37; i++)
+		if (in[i])
+			return false;
+	for (int i = 0x37 + rank; i < TMAP_BYTES; i++)
+		if (in[i])
+			return false;
 	const int swz[] = { 64, 128 };
 	bool found = false;
 	for (int i = 0; i < TMAP_NELEMS && !found; i++)
 		for (int j = 0; j < 2 && !found; j++)
-			if (flags == tmap_flags((TmapElem)i, swz[j])) {
+			if (flags == tmap_flags((TmapElem)i, swz[j], rank)) {
 				a->elem = (TmapElem)i;
 				a->swizzle = swz[j];
 				found = true;
@@ -89,13 +115,17 @@ bool tmap_decode(const uint8_t *in, TmapArgs *a)
 	if (!found)
 		return false;
 	uint64_t eb = (uint64_t)tmap_elem_bytes(a->elem);
+	a->rank = rank;
 	a->base = get64(in);
-	a->stride = (uint32_t)(((w1 >> 32) << 4) / eb);
-	uint64_t w4 = get64(in + 0x20);
-	a->dims[0] = (uint32_t)w4 + 1;
-	a->dims[1] = (uint32_t)(w4 >> 32) + 1;
-	a->box[0] = (uint32_t)(w6 >> 56) + 1;
-	a->box[1] = (uint32_t)w7 + 1;
+	a->strides[0] = 1;
+	for (int i = 1; i < rank; i++)
+		a->strides[i] = (uint32_t)(((uint64_t)get32(in + 0x0c + 4 * (i - 1)) << 4) / eb);
+	for (int i = 0; i < rank; i++) {
+		a->dims[i] = get32(in + 0x20 + 4 * i) + 1;
+		a->box[i] = (uint32_t)in[0x37 + i] + 1;
+	}
+	for (int i = rank; i < TMAP_MAX_RANK; i++)
+		a->dims[i] = a->strides[i] = a->box[i] = 0;
 	return true;
 }
 
@@ -112,16 +142,23 @@ static void val_print(StrBuf *sb, const TmapVal *v)
 void tmap_note_print(StrBuf *sb, const TmapNote *n)
 {
 	sb_printf(sb, "%s%s %d %s base=p%d dims=", TMAP_NOTE, n->entry, n->hidden, tmap_elem_name(n->elem), n->base);
-	val_print(sb, &n->dims[0]);
-	sb_puts(sb, ",");
-	val_print(sb, &n->dims[1]);
+	for (int i = 0; i < n->rank; i++) {
+		sb_puts(sb, i ? "," : "");
+		val_print(sb, &n->dims[i]);
+	}
 	sb_puts(sb, " stride=");
-	val_print(sb, &n->stride);
-	sb_printf(sb, " box=%u,%u swizzle=%d\n", n->box[0], n->box[1], n->swizzle);
+	for (int i = 1; i < n->rank; i++) {
+		sb_puts(sb, i > 1 ? "," : "");
+		val_print(sb, &n->strides[i]);
+	}
+	sb_puts(sb, " box=");
+	for (int i = 0; i < n->rank; i++)
+		sb_printf(sb, "%s%u", i ? "," : "", n->box[i]);
+	sb_printf(sb, " swizzle=%d\n", n->swizzle);
 }
 
-/* p<index> or a decimal constant, then `end` */
-static const char *val_parse(const char *s, TmapVal *v, char end)
+/* p<index> or a decimal constant, then `end` (or, for a list, ',': *more) */
+static const char *val_parse(const char *s, TmapVal *v, char end, bool *more)
 {
 	char *e;
 	if (*s == 'p') {
@@ -137,7 +174,24 @@ static const char *val_parse(const char *s, TmapVal *v, char end)
 		v->param = -1;
 		v->value = x;
 	}
+	if (more) {
+		*more = *e == ',';
+		if (*more)
+			return e + 1;
+	}
 	return *e == end || (end == ' ' && (*e == '\n' || !*e)) ? e + (*e == end) : NULL;
+}
+
+/* a list of 1..max values separated by ',', then ' '; *n the count */
+static const char *list_parse(const char *s, TmapVal *v, int max, int *n)
+{
+	bool more = true;
+	for (*n = 0; s && more; (*n)++) {
+		if (*n == max)
+			return NULL;
+		s = val_parse(s, &v[*n], ' ', &more);
+	}
+	return s;
 }
 
 static const char *key(const char *s, const char *k)
@@ -150,7 +204,7 @@ bool tmap_note_parse(const char *line, TmapNote *n, const char **why)
 {
 	memset(n, 0, sizeof *n);
 	const char *s = line, *sp = strchr(s, ' ');
-	*why = "expected ENTRY HIDDEN ELEM base=pN dims=D0,D1 stride=S box=B0,B1 swizzle=W";
+	*why = "expected ENTRY HIDDEN ELEM base=pN dims=D0,D1[,..] stride=S1[,..] box=B0,B1[,..] swizzle=W";
 	if (!sp || sp == s || (size_t)(sp - s) >= sizeof n->entry)
 		return false;
 	memcpy(n->entry, s, (size_t)(sp - s));
@@ -169,31 +223,40 @@ bool tmap_note_parse(const char *line, TmapNote *n, const char **why)
 	}
 	n->elem = (TmapElem)el;
 	s += strlen(elem_names[el]) + 1;
-	TmapVal base, box0, box1, swz;
-	if (!(s = key(s, "base=")) || !(s = val_parse(s, &base, ' ')) || base.param < 0 ||
-	    !(s = key(s, "dims=")) || !(s = val_parse(s, &n->dims[0], ',')) || !(s = val_parse(s, &n->dims[1], ' ')) ||
-	    !(s = key(s, "stride=")) || !(s = val_parse(s, &n->stride, ' ')) ||
-	    !(s = key(s, "box=")) || !(s = val_parse(s, &box0, ',')) || !(s = val_parse(s, &box1, ' ')) ||
-	    !(s = key(s, "swizzle=")) || !(s = val_parse(s, &swz, ' ')))
+	TmapVal base, box[TMAP_MAX_RANK], swz;
+	int nd = 0, ns = 0, nb = 0;
+	if (!(s = key(s, "base=")) || !(s = val_parse(s, &base, ' ', NULL)) || base.param < 0 ||
+	    !(s = key(s, "dims=")) || !(s = list_parse(s, n->dims, TMAP_MAX_RANK, &nd)) ||
+	    !(s = key(s, "stride=")) || !(s = list_parse(s, n->strides + 1, TMAP_MAX_RANK - 1, &ns)) ||
+	    !(s = key(s, "box=")) || !(s = list_parse(s, box, TMAP_MAX_RANK, &nb)) ||
+	    !(s = key(s, "swizzle=")) || !(s = val_parse(s, &swz, ' ', NULL)))
 		return false;
-	if (box0.param >= 0 || box1.param >= 0 || box0.value < 1 || box0.value > 256 || box1.value < 1 ||
-	    box1.value > 256) {
-		*why = "each box size must be a constant 1..256";
+	if (nd < 2 || ns != nd - 1 || nb != nd) {
+		*why = "2 to 5 dims, one stride fewer, as many box sizes";
 		return false;
 	}
+	n->rank = nd;
+	n->strides[0] = (TmapVal){ -1, 1 };
+	for (int i = 0; i < nd; i++)
+		if (box[i].param >= 0 || box[i].value < 1 || box[i].value > 256) {
+			*why = "each box size must be a constant 1..256";
+			return false;
+		}
 	if (swz.param >= 0 || (swz.value != 64 && swz.value != 128) ||
-	    box0.value * (uint64_t)tmap_elem_bytes(n->elem) != swz.value) {
+	    box[0].value * (uint64_t)tmap_elem_bytes(n->elem) != swz.value) {
 		*why = "the swizzle must be 64 or 128 bytes, the box's inner row exactly that";
 		return false;
 	}
-	if (n->hidden == base.param || n->hidden == n->dims[0].param || n->hidden == n->dims[1].param ||
-	    n->hidden == n->stride.param) {
+	bool self = n->hidden == base.param;
+	for (int i = 0; i < nd; i++)
+		self |= n->hidden == n->dims[i].param || n->hidden == n->strides[i].param;
+	if (self) {
 		*why = "the map's own parameter cannot be one it is built from";
 		return false;
 	}
 	n->base = base.param;
-	n->box[0] = (uint32_t)box0.value;
-	n->box[1] = (uint32_t)box1.value;
+	for (int i = 0; i < nd; i++)
+		n->box[i] = (uint32_t)box[i].value;
 	n->swizzle = (int)swz.value;
 	return true;
 }

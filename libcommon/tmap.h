@@ -10,15 +10,17 @@
  *
  * The note: one PTX comment line per map, written by tile-ptx at the end
  * of the module,
- *   // tileiras.tensormap ENTRY HIDDEN ELEM base=pB dims=D0,D1 stride=S1 box=B0,B1 swizzle=W
+ *   // tileiras.tensormap ENTRY HIDDEN ELEM base=pB dims=D0,D1[,D2..] stride=S1[,S2..] box=B0,B1[,B2..] swizzle=W
  * HIDDEN the map's parameter index, ELEM f16 | bf16 | f32 | tf32 (tf32: f32
  * in memory that the copy rounds to tf32, nearest even: the map NVIDIA's
  * callback writes for an f32 operand converted so), pB the base
- * pointer's parameter index, D0 (innermost), D1 and S1 (the row stride in
- * elements) each a parameter `pN` (u32) or a decimal constant, box
- * B0 x B1 elements (innermost first), swizzle 64 or 128 bytes. Only
- * what was checked against NVIDIA's callbacks is encoded: rank 2, f16,
- * bf16, f32 and tf32, 64- and 128-byte swizzles. */
+ * pointer's parameter index, the dims D0 (innermost), D1, .. and the
+ * strides S1, .. (of dims 1, .., in elements; dim 0's is 1) each a
+ * parameter `pN` (u32) or a decimal constant, the box B0 x B1 x ..
+ * elements (innermost first), swizzle 64 or 128 bytes. The rank (2..5) is
+ * the number of dims. Only what was checked against NVIDIA's callbacks is
+ * encoded: ranks 2 (matmul) and 4 (attention), f16, bf16, f32 and tf32,
+ * 64- and 128-byte swizzles. */
 #ifndef LIBCOMMON_TMAP_H
 #define LIBCOMMON_TMAP_H
 #include <stdbool.h>
@@ -27,6 +29,7 @@
 
 #define TMAP_NOTE "// tileiras.tensormap "
 #define TMAP_BYTES 128
+#define TMAP_MAX_RANK 5
 
 /* TMAP_F32 copies f32 as it is; TMAP_TF32 is f32 rounded to tf32 (nearest
  * even) by the copy (flag bit 16; docs/abi.md §5.3.1) */
@@ -44,27 +47,29 @@ typedef struct TmapNote {
 	int hidden;             /* parameter index of the map */
 	TmapElem elem;
 	int base;               /* parameter index of the base pointer */
-	TmapVal dims[2];        /* innermost first */
-	TmapVal stride;         /* dimension 1, elements */
-	uint32_t box[2];
+	int rank;               /* 2..TMAP_MAX_RANK */
+	TmapVal dims[TMAP_MAX_RANK];    /* innermost first */
+	TmapVal strides[TMAP_MAX_RANK]; /* of dims 1..rank-1, elements ([0] unused) */
+	uint32_t box[TMAP_MAX_RANK];
 	int swizzle;            /* bytes: 64, 128 */
 } TmapNote;
 
 /* The runtime values of a map, after the parameters were read. */
 typedef struct TmapArgs {
 	TmapElem elem;
+	int rank;               /* 2..TMAP_MAX_RANK */
 	uint64_t base;
-	uint32_t dims[2];
-	uint32_t stride;        /* elements */
-	uint32_t box[2];
+	uint32_t dims[TMAP_MAX_RANK];
+	uint32_t strides[TMAP_MAX_RANK];        /* elements, of dims 1..rank-1 ([0] unused) */
+	uint32_t box[TMAP_MAX_RANK];
 	int swizzle;
 } TmapArgs;
 
 int tmap_elem_bytes(TmapElem e);
 const char *tmap_elem_name(TmapElem e);
-/* the flag word's low 32 bits except bit 21 (element type, swizzle, bit 18;
- * bit 16 for tf32) */
-uint32_t tmap_flags(TmapElem e, int swizzle);
+/* the flag word's low 32 bits except bit 21 (element type, rank, swizzle,
+ * bit 18; bit 16 for tf32) */
+uint32_t tmap_flags(TmapElem e, int swizzle, int rank);
 /* 128 bytes the way NVIDIA's ON_ARGUMENTS_CHANGE writes them (bytes it
  * leaves alone are zeroed here) */
 void tmap_encode(uint8_t out[TMAP_BYTES], const TmapArgs *a);

@@ -104,6 +104,8 @@ print(d); assert d <= 4e-3'
 
 @test "fmha: with launch facts on sm_90 K, read through its transposed view, comes in 16-byte column chunks staged K-major (ld.global.v4 / st.shared.v4 only; S = Q K^T's wgmma takes B K-major); TILE_NO_KMAJOR_B=1 keeps the element loads; ptxas accepts, no spills at 64 rows" {
 	require_ptxas
+	# the threads' copies (without TMA: a ptxas older than 13.2 makes no TILEIR cubins to fill maps)
+	export TILEIRAS_NO_TMA=1
 	for k in fmha_f16_aligned fmha_f16_aligned_128 launch/fmha.kernels.ln13.karzz69l launch/fmha.kernels.ln13.teualzs7 \
 		fmha_f16_causal_aligned fmha_bf16_aligned; do
 		tileiras "$F/$k.tileirbc" --gpu-name sm_90 --emit=ptx -o "$SCRATCH/k.ptx" || fail "$k"
@@ -134,4 +136,65 @@ print(d); assert d <= 4e-3'
 	done
 	TILE_NO_KMAJOR_B=1 tileiras "$F/fmha_f16_aligned.tileirbc" --gpu-name sm_90 --emit=ptx -o "$SCRATCH/old.ptx"
 	[ "$(grep -c 'ld.global.b16' "$SCRATCH/old.ptx")" -eq 32 ] || fail "TILE_NO_KMAJOR_B: $(grep -c 'ld.global.b16' "$SCRATCH/old.ptx") element loads"
+}
+
+# fmha_tma K OUT [tile-sched options]: K's PTX for sm_90 through the stages, tile-sched --tma
+fmha_tma() {
+	local k=$1 out=$2
+	shift 2
+	tile-read "$F/$k.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched --tma "$@" | tile-ptx --gpu-name=sm_90 >"$out"
+}
+
+@test "fmha by TMA (sm_90, launch facts): K and V by cp.async.bulk.tensor.4d through rank-4 maps (K's own layout, landing K-major), both products pipelined (2 stages, regions of their own, each product's barriers), Q staged once before the loop; no loads or staging stores in the loop; ptxas accepts, no spills; our callback writes the maps libcommon encodes" {
+	for k in fmha_f16_aligned fmha_f16_aligned_128 launch/fmha.kernels.ln13.karzz69l launch/fmha.kernels.ln13.teualzs7 \
+		fmha_f16_causal_aligned fmha_bf16_aligned; do
+		fmha_tma $k "$SCRATCH/k.ptx" || fail "$k"
+		# two maps of [B, H, S, D] views in NVIDIA's dims order (D, S, B, H), 64 x 64 boxes, 128-byte swizzle
+		[ "$(grep -c '^// tileiras.tensormap .* dims=p[0-9]*,p[0-9]*,p[0-9]*,p[0-9]* stride=p[0-9]*,p[0-9]*,p[0-9]* box=64,64,1,1 swizzle=128$' "$SCRATCH/k.ptx")" -eq 2 ] ||
+			fail "$k: $(grep tensormap "$SCRATCH/k.ptx")"
+		# K and V: step 0 before the loop, the next step's in it
+		[ "$(grep -c 'cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes' "$SCRATCH/k.ptx")" -eq 4 ] ||
+			fail "$k: $(grep -c cp.async.bulk.tensor "$SCRATCH/k.ptx") copies"
+		# 2 stages x 2 products: 4 full barriers, 4 empty; one wait per product
+		[ "$(grep -c 'mbarrier.init.shared::cta.b64' "$SCRATCH/k.ptx")" -eq 8 ] || fail "$k: barriers"
+		[ "$(grep -c 'mbarrier.try_wait.parity' "$SCRATCH/k.ptx")" -eq 2 ] || fail "$k: waits"
+		# Q: its 16-byte loads and stores into its region, once; nothing else goes through registers
+		q=$(grep -c 'ld.global.v4.b32' "$SCRATCH/k.ptx")
+		[ "$q" -le 8 ] && [ "$(grep -c 'st.shared.v4.b32' "$SCRATCH/k.ptx")" -eq "$q" ] || fail "$k: $q loads"
+		if grep -q 'ld.global.b16\|st.shared.b16\|ld.global.nc' "$SCRATCH/k.ptx"; then fail "$k: element copies"; fi
+		# S's B K-major from K's box, A (Q) from its resident region; P V's B MN-major
+		grep -q 'wgmma.mma_async.sync.aligned.m64n64k16.f32.[bf]*16.[bf]*16 {[^}]*}, %rd[0-9]*, %rd[0-9]*, p, 1, 1, 0, 0;' "$SCRATCH/k.ptx" ||
+			fail "$k: no K-major B"
+		grep -q 'wgmma.mma_async.sync.aligned.m64n64k16.f32.[bf]*16.[bf]*16 {[^}]*}, {[^}]*}, %rd[0-9]*, p, 1, 1, 1;' "$SCRATCH/k.ptx" ||
+			fail "$k: P V's B not MN-major"
+		if command -v ptxas >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/ptxas ]; then
+			require_ptxas
+			ptx_ok "$SCRATCH/k.ptx" sm_90 "$k"
+		fi
+	done
+	# the host callback builds the rank-4 maps as libcommon's tmap_encode does
+	command -v "${CC:-cc}" >/dev/null || skip "no C compiler"
+	fmha_tma fmha_f16_aligned "$SCRATCH/k.ptx"
+	tile-pack --emit=nv-host "$SCRATCH/k.ptx" -o "$SCRATCH/host.o" || fail "nv-host"
+	harness "$SCRATCH/host.o" "$SCRATCH/cb" || fail "harness"
+	run "$SCRATCH/cb" "$SCRATCH/k.ptx" "$(entry_of "$SCRATCH/k.ptx")" 90 40
+	assert_success
+	assert_output "ok 2 maps x 40 rounds"
+	# one product pipelined alone would share its staging: TILE_SCHED_NO_MULTI_PIPELINE=1 copies each step's own
+	tile-read "$F/fmha_f16_aligned.tileirbc" | tile-lower --gpu-name=sm_90 |
+		env TILE_SCHED_NO_MULTI_PIPELINE=1 "$BIN/tile-sched" --tma | tile-ptx --gpu-name=sm_90 >"$SCRATCH/one.ptx"
+	[ "$(grep -c 'cp.async.bulk.tensor.4d' "$SCRATCH/one.ptx")" -eq 2 ] || fail "TILE_SCHED_NO_MULTI_PIPELINE"
+}
+
+@test "fmha by TMA (sm_90, launch facts) against numpy on tile-run: 1, 4 and 8 warps (1: mma.sync, V by TMA into ldmatrix's staging), causal, bf16, 64 and 128 query rows, ragged sequences; racecheck; without multi-product pipelining too" {
+	need_run
+	run "$PY" "$ROOT/tests/run/run-corpus" --bin "$BIN" --targets sm_90 --sched-flags=--tma --check racecheck \
+		fmha_f16_aligned fmha_f16_aligned_128 fmha_launch_64 fmha_launch_128 fmha_f16_causal_aligned fmha_bf16_aligned
+	echo "$output" | grep -v '^ok' || true
+	assert_success
+	[ "$(echo "$output" | grep -c "^ok ")" -eq 18 ] || fail "not 18 runs"
+	run env TILE_SCHED_NO_MULTI_PIPELINE=1 "$PY" "$ROOT/tests/run/run-corpus" --bin "$BIN" --targets sm_90 --warps 4 \
+		--sched-flags=--tma fmha_f16_aligned fmha_f16_causal_aligned
+	assert_success
+	[ "$(echo "$output" | grep -c "^ok ")" -eq 2 ] || fail "not 2 runs"
 }

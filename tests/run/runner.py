@@ -68,7 +68,9 @@ UB_FIX = {
 
 # ---------------------------------------------------------------- compiling
 
-# extra tile-ptx options (run-corpus --ptx-flags), e.g. --tma
+# extra tile-sched / tile-ptx options (run-corpus --sched-flags, --ptx-flags),
+# e.g. tile-sched --tma
+SCHED_FLAGS = ""
 PTX_FLAGS = ""
 
 
@@ -76,8 +78,9 @@ def compile_ptx(bindir, bytecode, sm, warps, cache):
     """Our PTX for one module: (text, None) or (None, error)."""
     key = (bytecode, sm, warps)
     if key not in cache:
-        cmd = ("%s/tile-read %s | %s/tile-lower --gpu-name=%s | %s/tile-sched --num-warps=%d | "
-               "%s/tile-ptx --gpu-name=%s %s" % (bindir, bytecode, bindir, sm, bindir, warps, bindir, sm, PTX_FLAGS))
+        cmd = ("%s/tile-read %s | %s/tile-lower --gpu-name=%s | %s/tile-sched --num-warps=%d %s | "
+               "%s/tile-ptx --gpu-name=%s %s" % (bindir, bytecode, bindir, sm, bindir, warps, SCHED_FLAGS, bindir, sm,
+                                                 PTX_FLAGS))
         p = subprocess.run(["bash", "-o", "pipefail", "-c", cmd], capture_output=True, text=True)
         if p.returncode:
             err = [ln for ln in p.stderr.splitlines() if "error" in ln] or p.stderr.splitlines() or ["exit %d" % p.returncode]

@@ -190,18 +190,19 @@ int main(int argc, char **argv)
 			const TmapNote *t = &notes[i];
 			if (strcmp(t->entry, entry) != 0)
 				continue;
-			TmapArgs a = { t->elem, 0, { 0, 0 }, 0, { t->box[0], t->box[1] }, t->swizzle };
-			const TmapVal *v[3] = { &t->dims[0], &t->dims[1], &t->stride };
-			uint32_t x[3];
-			for (int j = 0; j < 3; j++) {
-				x[j] = (uint32_t)v[j]->value;
-				if (v[j]->param >= 0)
-					memcpy(&x[j], block + lay[v[j]->param].offset, 4);
+			TmapArgs a = { .elem = t->elem, .rank = t->rank, .swizzle = t->swizzle };
+			for (int j = 0; j < 2 * t->rank; j++) {
+				const TmapVal *v = j < t->rank ? &t->dims[j] : &t->strides[j - t->rank];
+				uint32_t x = (uint32_t)v->value;
+				if (v->param >= 0)
+					memcpy(&x, block + lay[v->param].offset, 4);
+				if (j < t->rank)
+					a.dims[j] = x;
+				else
+					a.strides[j - t->rank] = x;
 			}
+			memcpy(a.box, t->box, sizeof a.box);
 			memcpy(&a.base, block + lay[t->base].offset, 8);
-			a.dims[0] = x[0];
-			a.dims[1] = x[1];
-			a.stride = x[2];
 			tmap_encode(want + lay[t->hidden].offset, &a);
 			maps++;
 		}

@@ -252,7 +252,7 @@ static void test_tmap(void)
 		{ TMAP_F32, 70, 90, 72, 32, 16, 128, { 0x7f0000200000, 0x1200046392, 0, 0, 0x5900000045, 0, 0x1f00000000000000, 0xf } },
 	};
 	for (size_t i = 0; i < sizeof nv / sizeof nv[0]; i++) {
-		TmapArgs a = { nv[i].el, nv[i].w[0], { nv[i].d0, nv[i].d1 }, nv[i].stride, { nv[i].b0, nv[i].b1 }, nv[i].swz };
+		TmapArgs a = { nv[i].el, 2, nv[i].w[0], { nv[i].d0, nv[i].d1 }, { 1, nv[i].stride }, { nv[i].b0, nv[i].b1 }, nv[i].swz };
 		uint8_t out[TMAP_BYTES];
 		tmap_encode(out, &a);
 		for (int k = 0; k < 16; k++) {
@@ -267,17 +267,53 @@ static void test_tmap(void)
 		}
 		TmapArgs back;
 		CHECK(tmap_decode(out, &back));
-		CHECK(a.stride % 8 || (back.base == a.base && back.dims[0] == a.dims[0] && back.dims[1] == a.dims[1] &&
-		      back.stride == a.stride && back.box[0] == a.box[0] && back.box[1] == a.box[1] &&
-		      back.swizzle == a.swizzle && back.elem == a.elem));
+		CHECK(a.strides[1] % 8 || (back.base == a.base && back.dims[0] == a.dims[0] && back.dims[1] == a.dims[1] &&
+		      back.strides[1] == a.strides[1] && back.box[0] == a.box[0] && back.box[1] == a.box[1] &&
+		      back.swizzle == a.swizzle && back.elem == a.elem && back.rank == 2));
 		out[0x40] = 1;
 		CHECK(!tmap_decode(out, &back));
+	}
+	/* rank 4: NVIDIA's attention (tests/fmha/fmha_f16_aligned, sm_90a), its
+	 * Q map of a [B, H, S, D] = [3, 5, 1000, 64] view (strides 320000,
+	 * 64000, 64, 1) in its dims order D, S, B, H; then bit 21 at the edge
+	 * of 128 KiB counted over every dim (B = 2, stride 65472 / 65408) */
+	static const struct {
+		uint32_t d[4], s[4];
+		uint64_t w[8];
+	} nv4[] = {
+		{ { 64, 1000, 3, 5 }, { 1, 64, 320000, 64000 },
+		  { 0x7f0000000000, 0x800246332, 0x1f4000009c40, 0, 0x3e70000003f, 0x400000002, 0x3f00000000000000, 0x3f } },
+		{ { 64, 1, 2, 1 }, { 1, 64, 65472, 64 },
+		  { 0x7f0000000000, 0x800246332, 0x800001ff8, 0, 0x3f, 0x1, 0x3f00000000000000, 0x3f } },
+		{ { 64, 1, 2, 1 }, { 1, 64, 65408, 64 },
+		  { 0x7f0000000000, 0x800046332, 0x800001ff0, 0, 0x3f, 0x1, 0x3f00000000000000, 0x3f } },
+	};
+	for (size_t i = 0; i < sizeof nv4 / sizeof nv4[0]; i++) {
+		TmapArgs a = { TMAP_F16, 4, nv4[i].w[0], { 0 }, { 0 }, { 64, 64, 1, 1 }, 128 };
+		memcpy(a.dims, nv4[i].d, sizeof nv4[i].d);
+		memcpy(a.strides, nv4[i].s, sizeof nv4[i].s);
+		uint8_t out[TMAP_BYTES];
+		tmap_encode(out, &a);
+		for (int k = 0; k < 16; k++) {
+			uint64_t w = 0;
+			for (int j = 0; j < 8; j++)
+				w |= (uint64_t)out[8 * k + j] << (8 * j);
+			if (w != (k < 8 ? nv4[i].w[k] : 0)) {
+				printf("FAIL: rank-4 tensor map %zu word %d: %llx, NVIDIA's %llx\n", i, k, (unsigned long long)w,
+				       (unsigned long long)(k < 8 ? nv4[i].w[k] : 0));
+				failed++;
+			}
+		}
+		TmapArgs back;
+		CHECK(tmap_decode(out, &back) && back.rank == 4 && back.dims[3] == a.dims[3] && back.strides[2] == a.strides[2] &&
+		      back.strides[3] == a.strides[3] && back.box[1] == 64 && back.box[2] == 1);
 	}
 	TmapNote n;
 	const char *why;
 	CHECK(tmap_note_parse("k 15 bf16 base=p0 dims=p2,64 stride=p3 box=64,32 swizzle=128", &n, &why));
 	CHECK(n.hidden == 15 && n.elem == TMAP_BF16 && n.base == 0 && n.dims[0].param == 2 && n.dims[1].param < 0 &&
-	      n.dims[1].value == 64 && n.stride.param == 3 && n.box[0] == 64 && n.box[1] == 32 && n.swizzle == 128);
+	      n.dims[1].value == 64 && n.strides[1].param == 3 && n.box[0] == 64 && n.box[1] == 32 && n.swizzle == 128 &&
+	      n.rank == 2);
 	StrBuf sb = { 0 };
 	tmap_note_print(&sb, &n);
 	CHECK(strcmp(sb.s, TMAP_NOTE "k 15 bf16 base=p0 dims=p2,64 stride=p3 box=64,32 swizzle=128\n") == 0);
@@ -293,6 +329,16 @@ static void test_tmap(void)
 	CHECK(!tmap_note_parse("k 5 f16 base=p0 dims=p2,64 stride=p3 box=32,0 swizzle=64", &n, &why));
 	CHECK(!tmap_note_parse("k 5 f16 base=p0 dims=p2 stride=p3 box=32,32 swizzle=64", &n, &why));
 	CHECK(!tmap_note_parse("k 5 f16 base=p0 dims=p2,-1 stride=p3 box=32,32 swizzle=64", &n, &why));
+	/* rank 4 */
+	CHECK(tmap_note_parse("k 37 f16 base=p0 dims=p4,p3,p1,p2 stride=p7,p5,p6 box=64,64,1,1 swizzle=128", &n, &why) &&
+	      n.rank == 4 && n.dims[2].param == 1 && n.strides[3].param == 6 && n.box[3] == 1);
+	tmap_note_print(&sb, &n);
+	CHECK(strcmp(sb.s, TMAP_NOTE "k 37 f16 base=p0 dims=p4,p3,p1,p2 stride=p7,p5,p6 box=64,64,1,1 swizzle=128\n") == 0);
+	sb_free(&sb);
+	CHECK(!tmap_note_parse("k 37 f16 base=p0 dims=p4,p3,p1,p2 stride=p7,p5 box=64,64,1,1 swizzle=128", &n, &why));
+	CHECK(!tmap_note_parse("k 37 f16 base=p0 dims=p4,p3,p1,p2 stride=p7,p5,p6 box=64,64,1 swizzle=128", &n, &why));
+	CHECK(!tmap_note_parse("k 37 f16 base=p0 dims=1,2,3,4,5,6 stride=1,2,3,4,5 box=64,1,1,1,1,1 swizzle=128", &n, &why));
+	CHECK(!tmap_note_parse("k 37 f16 base=p0 dims=p4,p3,p1,p2 stride=p7,p37,p6 box=64,64,1,1 swizzle=128", &n, &why));
 	const char ptx[] = "x\n" TMAP_NOTE "k 5 f16 base=p0 dims=p2,p1 stride=p3 box=32,128 swizzle=64\n"
 			   TMAP_NOTE "k 9 f16 base=p4 dims=p6,p5 stride=p7 box=64,32 swizzle=128\n";
 	TmapNote *all;

@@ -12,7 +12,7 @@
  *       int (?, ?, ?, uint8_t *params), params = the parameter block (byte 0
  *       = its first parameter). For each tensor-map note of the entry
  *       (tile-sched --tma, libcommon tmap.h) it reads the map's base, shape
- *       and stride parameters and writes the 2-D map's words (0x00-0x3f of
+ *       and stride parameters and writes the map's words (0x00-0x3f of
  *       the hidden parameter, as libcommon's tmap_encode and NVIDIA's
  *       callbacks do; 0x40-0x7f untouched); then returns 0.
  *   __CUDA_TILEIR_ON_PRE_LOAD (global)
@@ -108,35 +108,43 @@ static LLVMValueRef param_value(LLVMBuilderRef b, LLVMContextRef ctx, LLVMValueR
 	return wide ? v : LLVMBuildZExt(b, v, i64, "");
 }
 
+/* store v (an integer of its own width) at byte off of params */
+static void put(LLVMBuilderRef b, LLVMContextRef ctx, LLVMValueRef params, uint64_t off, LLVMValueRef v, unsigned align)
+{
+	LLVMValueRef o = LLVMConstInt(LLVMInt64TypeInContext(ctx), off, 0);
+	LLVMValueRef st = LLVMBuildStore(b, v, LLVMBuildGEP2(b, LLVMInt8TypeInContext(ctx), params, &o, 1, ""));
+	LLVMSetAlignment(st, align);
+}
+
 /* the words of one map (libcommon tmap_encode, in IR) into its hidden parameter */
 static void build_map(LLVMBuilderRef b, LLVMContextRef ctx, LLVMValueRef params, const TmapParam *lay,
 		      const TmapNote *t)
 {
-	LLVMTypeRef i8 = LLVMInt8TypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx);
+	LLVMTypeRef i8 = LLVMInt8TypeInContext(ctx), i32 = LLVMInt32TypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx);
 #define K(v) LLVMConstInt(i64, (unsigned long long)(v), 0)
-	uint64_t eb = (uint64_t)tmap_elem_bytes(t->elem);
+	uint64_t eb = (uint64_t)tmap_elem_bytes(t->elem), at = (uint64_t)lay[t->hidden].offset;
 	LLVMValueRef base = param_value(b, ctx, params, lay, t->base, 0, true);
-	LLVMValueRef d0 = param_value(b, ctx, params, lay, t->dims[0].param, t->dims[0].value, false);
-	LLVMValueRef d1 = param_value(b, ctx, params, lay, t->dims[1].param, t->dims[1].value, false);
-	LLVMValueRef st = param_value(b, ctx, params, lay, t->stride.param, t->stride.value, false);
-	LLVMValueRef w[8];
-	w[0] = LLVMBuildAnd(b, base, K(0x01FFFFFFFFFFFFF0ull), "");
-	LLVMValueRef span = LLVMBuildMul(b, K(eb), LLVMBuildAdd(b, LLVMBuildMul(b, st, LLVMBuildSub(b, d1, K(1), ""), ""),
-								 d0, ""), "");
-	LLVMValueRef big = LLVMBuildShl(b, LLVMBuildZExt(b, LLVMBuildICmp(b, LLVMIntUGE, span, K(0x20000), ""), i64, ""),
-					K(21), "");
-	LLVMValueRef sw = LLVMBuildShl(b, LLVMBuildLShr(b, LLVMBuildMul(b, st, K(eb), ""), K(4), ""), K(32), "");
-	w[1] = LLVMBuildOr(b, LLVMBuildOr(b, K(tmap_flags(t->elem, t->swizzle)), big, ""), sw, "");
-	w[2] = w[3] = w[5] = K(0);
-	LLVMValueRef lo = LLVMBuildAnd(b, LLVMBuildSub(b, d0, K(1), ""), K(0xFFFFFFFFull), "");
-	LLVMValueRef hi = LLVMBuildShl(b, LLVMBuildSub(b, d1, K(1), ""), K(32), "");
-	w[4] = LLVMBuildOr(b, hi, lo, "");
-	w[6] = K((uint64_t)(t->box[0] - 1) << 56);
-	w[7] = K(t->box[1] - 1);
-	for (int k = 0; k < 8; k++) {
-		LLVMValueRef off = K(lay[t->hidden].offset + 8 * k);
-		LLVMValueRef st8 = LLVMBuildStore(b, w[k], LLVMBuildGEP2(b, i8, params, &off, 1, ""));
-		LLVMSetAlignment(st8, 8);
+	LLVMValueRef dims[TMAP_MAX_RANK], strides[TMAP_MAX_RANK];
+	for (int i = 0; i < t->rank; i++) {
+		dims[i] = param_value(b, ctx, params, lay, t->dims[i].param, t->dims[i].value, false);
+		strides[i] = i ? param_value(b, ctx, params, lay, t->strides[i].param, t->strides[i].value, false) : K(1);
+	}
+	for (int k = 0; k < 8; k++)          /* 0x00-0x3f; 0x40-0x7f are the driver's */
+		put(b, ctx, params, at + 8 * (uint64_t)k, K(0), 8);
+	put(b, ctx, params, at, LLVMBuildAnd(b, base, K(0x01FFFFFFFFFFFFF0ull), ""), 8);
+	LLVMValueRef span = dims[0];
+	for (int i = 1; i < t->rank; i++)
+		span = LLVMBuildAdd(b, span, LLVMBuildMul(b, strides[i], LLVMBuildSub(b, dims[i], K(1), ""), ""), "");
+	LLVMValueRef big = LLVMBuildShl(b, LLVMBuildZExt(b, LLVMBuildICmp(b, LLVMIntUGE, LLVMBuildMul(b, K(eb), span, ""),
+								       K(0x20000), ""), i64, ""), K(21), "");
+	LLVMValueRef flags = LLVMBuildOr(b, K(tmap_flags(t->elem, t->swizzle, t->rank)), big, "");
+	put(b, ctx, params, at + 0x08, LLVMBuildTrunc(b, flags, i32, ""), 8);
+	for (int i = 1; i < t->rank; i++)
+		put(b, ctx, params, at + 0x0c + 4 * (uint64_t)(i - 1),
+		    LLVMBuildTrunc(b, LLVMBuildLShr(b, LLVMBuildMul(b, strides[i], K(eb), ""), K(4), ""), i32, ""), 4);
+	for (int i = 0; i < t->rank; i++) {
+		put(b, ctx, params, at + 0x20 + 4 * (uint64_t)i, LLVMBuildTrunc(b, LLVMBuildSub(b, dims[i], K(1), ""), i32, ""), 4);
+		put(b, ctx, params, at + 0x37 + (uint64_t)i, LLVMConstInt(i8, t->box[i] - 1, 0), 1);
 	}
 #undef K
 }
@@ -173,11 +181,12 @@ static int arguments_change(LLVMValueRef f, LLVMContextRef ctx, const char *entr
 				const TmapNote *t = &notes[j];
 				if (strcmp(t->entry, entry) != 0)
 					continue;
-				const TmapVal *v[3] = { &t->dims[0], &t->dims[1], &t->stride };
 				bool ok = t->hidden < n && lay[t->hidden].hidden && lay[t->hidden].size == TMAP_BYTES &&
 					  t->base < n && lay[t->base].size == 8;
-				for (int k = 0; k < 3 && ok; k++)
-					ok = v[k]->param < 0 || (v[k]->param < n && lay[v[k]->param].size == 4);
+				for (int k = 0; k < 2 * t->rank && ok; k++) {
+					const TmapVal *v = k < t->rank ? &t->dims[k] : &t->strides[k - t->rank];
+					ok = v->param < 0 || (v->param < n && lay[v->param].size == 4);
+				}
 				if (!ok) {
 					diag_plain("kernel '%s': the tensor-map note for parameter %d does not fit the "
 						   "kernel's parameters", entry, t->hidden);

@@ -107,6 +107,7 @@ typedef struct E {
 	 * phase bits this thread last waited for (an i32 alloca) */
 	Op **tma;
 	int ntma, tma_hidden0, tma_nbar;
+	bool tma_bar_shared;    /* every product's stage s on barrier s (too many for one each) */
 	LLVMValueRef tma_bar, tma_phase, tma_ephase;
 } E;
 

@@ -20,6 +20,7 @@
 #include "opinfo.h"
 #include "enums.h"
 #include "mma.h"
+#include "tmap.h"
 
 /* ------------------------------------------------------------ util_types.c */
 LLVMTypeRef elem_ty(E *e, const Type *t);            /* register type of an element */
@@ -189,14 +190,17 @@ LLVMValueRef mma_last_stage(E *e, Op *loop, Op *mma);   /* after its loop (which
 /* cp.async.cg 16 bytes src -> dst (shared), zeros where !in_bounds; only where owner (NULL: all) */
 void mma_cp_async16(E *e, LLVMValueRef dst, LLVMValueRef src, LLVMValueRef in_bounds, LLVMValueRef owner);
 LLVMValueRef mma_stage_buf(E *e, Op *op);            /* the kernel's MMA staging buffer (via_ldmatrix, via_wgmma) */
-int64_t mma_stage_b_offset(Op *op);                  /* byte offset of B in it */
+int64_t mma_stage_b_offset(E *e, Op *op);            /* byte offset of B in it */
 /* s (rows x cols, row-major) into the buffer at base, swizzled; transposed: as cols x rows;
  * wg_w > 0: in wgmma's layout with rows of wg_w bytes (libcommon's mma_wgmma_offset)
  * instead of ldmatrix's */
 void mma_stage_store(E *e, TV *s, const Type *el, LLVMValueRef base, int64_t rows, int64_t cols, bool transpose,
 		     int wg_w);
 /* loop-invariant operands of ldmatrix products in a loop, staged once before it (util_ldsm.c) */
-bool mma_resident(const Op *mma, int k);
+bool mma_resident(E *e, const Op *mma, int k);
+/* wgmma's A already in its register fragment (layout have); A not in the stage (that, or resident) */
+bool mma_wgmma_a_in_regs(E *e, const Op *mma, const Layout *have);
+bool mma_wgmma_a_unstaged(E *e, const Op *mma);
 LLVMValueRef mma_resident_base(E *e, Op *mma, int k);
 void mma_resident_prologue(E *e, Op *loop);      /* at the loop's start, before its first step */
 /* operand k's staging geometry in product mma over tiling t: ldmatrix's
@@ -218,10 +222,10 @@ bool tma_op(E *e, const Op *op);                     /* a load or store that goe
 bool mma_operand_tma(E *e, const Op *mma, int k);
 int tma_product_loads(E *e, const Op *mma, Op **out);   /* its TMA loads (<= 2), in block order */
 /* the copies of a product's n TMA loads lds[l] into sbase[l] (staging geometry g[l]) from tile
- * origins org[l] (i64, dims 0 and 1), completing on stage sel's mbarrier: one elected lane,
+ * origins org[l] (i64, one per tile dim), completing on stage sel's mbarrier: one elected lane,
  * one expect_tx for them all (the last of the loads calls it, op_memory.c) */
 void tma_copy(E *e, Op *mma, int n, Op *const *lds, const LLVMValueRef *sbase, const StageGeom *g,
-	      const LLVMValueRef (*org)[2], LLVMValueRef sel);
+	      const LLVMValueRef (*org)[TMAP_MAX_RANK], LLVMValueRef sel);
 void tma_wait(E *e, Op *mma, LLVMValueRef sel);      /* every thread: the product's TMA operands in stage sel landed */
 bool tma_ring(E *e, const Op *mma);                  /* its pipeline runs on full/empty mbarriers, no bar.sync */
 void tma_release(E *e, Op *mma, LLVMValueRef sel);   /* every thread: done reading stage sel (tma_ring) */

@@ -195,26 +195,26 @@ static void tma_issue(E *e, Op *ld, LLVMValueRef sbase, const StageGeom *sg, con
 	int n = mma ? tma_product_loads(e, mma, lds) : 0;
 	if (n == 0 || lds[n - 1] != ld)
 		return;
-	LLVMValueRef bases[2], orgs[2][2];
+	LLVMValueRef bases[2], orgs[2][TMAP_MAX_RANK];
 	StageGeom geoms[2];
 	for (int l = 0; l < n; l++) {
+		const Type *lt = lds[l]->results[0]->type;
 		if (lds[l] == ld) {
 			bases[l] = sbase;
 			geoms[l] = *sg;
-			orgs[l][0] = org[0];
-			orgs[l][1] = org[1];
+			for (int i = 0; i < lt->rank; i++)
+				orgs[l][i] = org[i];
 			continue;
 		}
 		if (!mma_stage_of_load(e, lds[l], &bases[l], &geoms[l]))
 			ice("tile-ptx: a TMA load without its staging");
 		int is;
 		op_group(lds[l], 1, &is);
-		const Type *lt = lds[l]->results[0]->type;
-		for (int i = 0; i < 2; i++)
+		for (int i = 0; i < lt->rank; i++)
 			orgs[l][i] = LLVMBuildMul(e->b, as_i64(e, scalar(e, lds[l]->operands[is + i])),
 						  c_i64(e, op_attr_int_at(lds[l], "step", i, lt->shape[i])), "");
 	}
-	tma_copy(e, mma, n, lds, bases, geoms, (const LLVMValueRef (*)[2])orgs, mma_stage_sel(e, mma));
+	tma_copy(e, mma, n, lds, bases, geoms, (const LLVMValueRef (*)[TMAP_MAX_RANK])orgs, mma_stage_sel(e, mma));
 }
 
 /* A tiled_store marked tma (libcommon tma_store_ok): the tile staged in

@@ -53,20 +53,21 @@
 /* ------------------------------------------------------------ buffer */
 
 /* one stage: A, then B at mma_stage_b_offset */
-static int64_t stage_bytes(Op *op)
+static int64_t stage_bytes(E *e, Op *op)
 {
 	if (!mma_is_product(op) ||
 	    (!op_attr_flag(op, "via_ldmatrix") && !op_attr_flag(op, "via_wgmma")))
 		return 0;
 	int eb = elem_bytes(tile_elem(op->operands[0]->type));
-	return mma_stage_b_offset(op) + type_num_elements(op->operands[1]->type) * eb;
+	return mma_stage_b_offset(e, op) + type_num_elements(op->operands[1]->type) * eb;
 }
 
 /* operand k of product op comes by TMA (tile-sched's `tma` on its load) */
 static bool by_tma(const Op *op, int k)
 {
-	const Op *d = op->operands[k]->def;
-	return d && d->info->code == AS_tiled_load && op_attr_flag(d, "tma");
+	bool tf32;
+	const Op *d = mma_is_product(op) ? tma_operand_load(op, k, &tf32) : NULL;
+	return d && op_attr_flag(d, "tma");
 }
 
 /* where a product's regions start: 128 bytes, 1024 (a whole swizzle
@@ -77,19 +78,51 @@ static int64_t stage_align(const Op *op)
 }
 
 /* the distance between stages of a pipelined product (`stages`, tile-sched) */
-static int64_t stage_stride(Op *op)
+static int64_t stage_stride(E *e, Op *op)
 {
 	int64_t align = stage_align(op);
-	return (stage_bytes(op) + align - 1) & ~(align - 1);
+	return (stage_bytes(e, op) + align - 1) & ~(align - 1);
 }
 
-static int64_t stage_total(Op *op)
+static int64_t stage_total(E *e, Op *op)
 {
 	int64_t n = op_attr_int(op, "stages", 1);
-	return n > 1 ? n * stage_stride(op) : stage_bytes(op);
+	return n > 1 ? n * stage_stride(e, op) : stage_bytes(e, op);
+}
+
+static Op *loop_of(const Op *op);
+
+/* A loop whose body holds a pipelined product beside other staged products
+ * (attention: S = Q K^T and P V, each pipelined) gives each of them a region
+ * of its own, in body order, 1024-aligned: one product's copies of the next
+ * step are in flight while the others run. Elsewhere every product's region
+ * starts at 0 (they use the buffer one after another). */
+static bool own_regions(E *e, const Op *loop)
+{
+	int n = 0;
+	bool piped = false;
+	for (Op *x = loop->regions[0].first->first; x; x = x->next)
+		if (stage_bytes(e, x) > 0) {
+			n++;
+			piped |= op_attr_int(x, "stages", 1) > 1;
+		}
+	return n > 1 && piped;
+}
+
+static int64_t region_offset(E *e, Op *op)
+{
+	Op *loop = loop_of(op);
+	if (!loop || !own_regions(e, loop))
+		return 0;
+	int64_t at = 0;
+	for (Op *x = loop->regions[0].first->first; x && x != op; x = x->next)
+		if (stage_bytes(e, x) > 0)
+			at += (stage_total(e, x) + 1023) & ~(int64_t)1023;
+	return at;
 }
 
 typedef struct Need {
+	E *e;
 	int64_t max;
 	bool wgmma;
 	/* resident operands (below): their regions follow the largest staging */
@@ -99,33 +132,63 @@ typedef struct Need {
 	int64_t at;
 } Need;
 
-static Op *loop_of(const Op *op);
-
 /* Operand k of a product fed by ldmatrix is resident when it is not copied,
  * the product is not pipelined and sits in a `for` body, and the operand is
  * made before that loop (attention's Q): it is staged once, before the loop
  * (mma_resident_prologue), in a region of its own after every product's
  * staging, instead of from registers every step (its registers then die
- * before the loop). TILE_PTX_NO_RESIDENT=1 turns it off. */
-bool mma_resident(const Op *mma, int k)
+ * before the loop). A wgmma product's A the same, pipelined or not, unless
+ * it is already wgmma's register fragment (attention's Q on sm_90: its
+ * stores, the fence and the barrier they need leave the K/V loop). B is
+ * never resident for wgmma. TILE_PTX_NO_RESIDENT=1 turns it off. */
+bool mma_wgmma_a_in_regs(E *e, const Op *mma, const Layout *have)
 {
-	if (!mma_is_product(mma) || !op_attr_flag(mma, "via_ldmatrix") || op_attr_int(mma, "stages", 1) > 1 ||
-	    mma_operand_copied(mma, k) || getenv("TILE_PTX_NO_RESIDENT"))
+	MmaTiling t;
+	if (!op_attr_flag(mma, "via_wgmma") || mma_operand_copied(mma, 0) || !have ||
+	    !mma_product_tiling(mma, e->warps, e->o->target->sm, &t, NULL) || !t.wg)
 		return false;
+	Layout ra, h = *have;
+	mma_layout_a(&t, &ra);
+	layout_canonicalize(&ra);
+	layout_canonicalize(&h);
+	return layout_equal(&ra, &h);
+}
+
+bool mma_resident(E *e, const Op *mma, int k)
+{
+	if (!mma_is_product(mma) || mma_operand_copied(mma, k) || getenv("TILE_PTX_NO_RESIDENT"))
+		return false;
+	if (op_attr_flag(mma, "via_wgmma")) {
+		if (k != 0 || !mma->operands[0]->lay || mma_wgmma_a_in_regs(e, mma, mma->operands[0]->lay))
+			return false;
+	} else if (!op_attr_flag(mma, "via_ldmatrix") || op_attr_int(mma, "stages", 1) > 1) {
+		return false;
+	}
 	const Op *loop = loop_of(mma);
 	return loop && !value_made_inside(loop, mma->operands[k]);
 }
 
+/* a wgmma product whose A its stage does not hold: in registers or resident */
+bool mma_wgmma_a_unstaged(E *e, const Op *mma)
+{
+	return op_attr_flag(mma, "via_wgmma") && !mma_operand_copied(mma, 0) &&
+	       (mma_wgmma_a_in_regs(e, mma, mma->operands[0]->lay) || mma_resident(e, mma, 0));
+}
+
+/* a resident region: 128-byte aligned, 1024 for wgmma (its swizzle's pattern) */
 static int64_t operand_bytes(const Op *mma, int k)
 {
 	int eb = elem_bytes(tile_elem(mma->operands[0]->type));
-	return (type_num_elements(mma->operands[k]->type) * eb + 127) & ~(int64_t)127;
+	int64_t a = op_attr_flag(mma, "via_wgmma") ? 1024 : 128;
+	return (type_num_elements(mma->operands[k]->type) * eb + a - 1) & ~(a - 1);
 }
 
 static int need_walk(Op *op, void *ctx)
 {
 	Need *n = ctx;
-	int64_t b = stage_total(op);
+	int64_t b = stage_total(n->e, op);
+	if (b > 0)
+		b += region_offset(n->e, op);
 	if (op->info->code == AS_tiled_store && op_attr_flag(op, "tma")) {
 		/* a TMA store stages its tile here too, after the products (op_memory.c),
 		 * in TMA's swizzled boxes: 1024-byte aligned */
@@ -138,7 +201,7 @@ static int need_walk(Op *op, void *ctx)
 	if (b > n->max)
 		n->max = b;
 	for (int k = 0; k < 2 && mma_is_product(op); k++)
-		if (mma_resident(op, k)) {
+		if (mma_resident(n->e, op, k)) {
 			if (op == n->want && k == n->wk)
 				n->at = n->resident;
 			n->resident += operand_bytes(op, k);
@@ -152,8 +215,10 @@ static int64_t resident_start(const Need *n)
 	return (n->max + 1023) & ~(int64_t)1023;
 }
 
-int64_t mma_stage_b_offset(Op *op)
+int64_t mma_stage_b_offset(E *e, Op *op)
 {
+	if (mma_wgmma_a_unstaged(e, op))       /* no A region: B at the stage's start */
+		return 0;
 	int eb = elem_bytes(tile_elem(op->operands[0]->type));
 	int64_t align = stage_align(op);
 	return (type_num_elements(op->operands[0]->type) * eb + align - 1) & ~(align - 1);
@@ -168,7 +233,7 @@ LLVMValueRef mma_stage_buf(E *e, Op *op)
 	LLVMValueRef g = LLVMGetNamedGlobal(e->mod, name);
 	if (g)
 		return g;
-	Need need = { 0, false, 0, NULL, 0, 0 };
+	Need need = { e, 0, false, 0, NULL, 0, 0 };
 	op_walk(op_toplevel(op), need_walk, &need);
 	int64_t max = need.resident ? resident_start(&need) + need.resident : need.max;
 	if (max > mma_stage_limit(e->o->target->sm)) {
@@ -488,14 +553,16 @@ bool mma_stage_of_load(E *e, Op *ld, LLVMValueRef *base, StageGeom *g)
 		return false;
 	const Type *ea = tile_elem(mma->operands[0]->type);
 	MmaTiling t;
-	if (!mma_product_tiling(mma, e->warps, e->o->target->sm, &t, NULL) || !mma_stage_as_is(&t, k, ea))
+	/* cp.async chunks stay whole only in an operand staged as it is; a TMA
+	 * box lands a K-major B too (libcommon tma_load_ok) */
+	if (!mma_product_tiling(mma, e->warps, e->o->target->sm, &t, NULL) || (!mma_stage_as_is(&t, k, ea) && !tma_op(e, ld)))
 		return false;
 	if (t.wg != op_attr_flag(mma, "via_wgmma") || (!t.wg && !op_attr_flag(mma, "via_ldmatrix")) ||
 	    !mma_operand_copied(mma, k))
 		return false;
 	*base = e->stage_sel ? stage_at(e, mma, e->stage_sel) : mma_stage_base(e, mma);
 	if (k == 1) {
-		LLVMValueRef boff = c_i64(e, mma_stage_b_offset(mma));
+		LLVMValueRef boff = c_i64(e, mma_stage_b_offset(e, mma));
 		*base = LLVMBuildGEP2(e->b, LLVMInt8TypeInContext(e->ctx), *base, &boff, 1, "");
 	}
 	*g = mma_operand_geom(e, mma, &t, k);
@@ -618,9 +685,13 @@ static LLVMValueRef stage_of_step(E *e, Op *loop, int ahead, int n)
 static LLVMValueRef stage_at(E *e, Op *mma, LLVMValueRef sel)
 {
 	LLVMValueRef buf = mma_stage_buf(e, mma);
-	if (!sel)
+	int64_t region = region_offset(e, mma);
+	if (!sel && !region)
 		return buf;
-	LLVMValueRef off = LLVMBuildZExt(e->b, LLVMBuildMul(e->b, sel, c_i32(e, stage_stride(mma)), ""), ty_i64(e), "");
+	LLVMValueRef off = sel ? LLVMBuildZExt(e->b, LLVMBuildMul(e->b, sel, c_i32(e, stage_stride(e, mma)), ""), ty_i64(e), "")
+			       : c_i64(e, 0);
+	if (region)
+		off = LLVMBuildAdd(e->b, off, c_i64(e, region), "");
 	return LLVMBuildGEP2(e->b, LLVMInt8TypeInContext(e->ctx), buf, &off, 1, "");
 }
 
@@ -642,7 +713,7 @@ LLVMValueRef mma_stage_base(E *e, Op *mma)
 
 LLVMValueRef mma_resident_base(E *e, Op *mma, int k)
 {
-	Need need = { 0, false, 0, mma, k, 0 };
+	Need need = { e, 0, false, 0, mma, k, 0 };
 	op_walk(op_toplevel(mma), need_walk, &need);
 	LLVMValueRef off = c_i64(e, resident_start(&need) + need.at);
 	return LLVMBuildGEP2(e->b, LLVMInt8TypeInContext(e->ctx), mma_stage_buf(e, mma), &off, 1, "");
@@ -650,22 +721,29 @@ LLVMValueRef mma_resident_base(E *e, Op *mma, int k)
 
 void mma_resident_prologue(E *e, Op *loop)
 {
-	bool first = true;
+	bool first = true, wg = false;
 	for (Op *x = loop->regions[0].first->first; x; x = x->next)
 		for (int k = 0; k < 2 && mma_is_product(x); k++) {
-			if (!mma_resident(x, k))
+			if (!mma_resident(e, x, k))
 				continue;
 			const Type *ea = tile_elem(x->operands[0]->type);
 			MmaTiling t;
-			if (!mma_product_tiling(x, e->warps, e->o->target->sm, &t, NULL) || t.wg)
-				ice("tile-ptx: a resident mma operand without an ldmatrix tiling");
+			if (!mma_product_tiling(x, e->warps, e->o->target->sm, &t, NULL))
+				ice("tile-ptx: a resident mma operand without a tiling");
 			if (first)
 				barrier(e);     /* the last reads of the regions (an enclosing loop's previous step) */
 			first = false;
-			/* as op_mma.c stages it: A as it is; B as it is (16-bit, ldmatrix.trans) or transposed */
+			wg |= t.wg;
+			/* as op_mma.c / util_wgmma.c stage it: A as it is (wgmma: its W-byte
+			 * swizzled rows); B as it is (16-bit, ldmatrix.trans) or transposed */
 			mma_stage_store(e, get(e, x->operands[k]), ea, mma_resident_base(e, x, k), k ? t.k : t.m,
-					k ? t.n : t.k, k == 1 && !mma_stage_as_is(&t, 1, ea), 0);
+					k ? t.n : t.k, k == 1 && !mma_stage_as_is(&t, 1, ea),
+					t.wg ? mma_wgmma_stage_w(&t, k, ea) : 0);
 		}
+	if (wg) {       /* generic writes -> wgmma's async reads, every warp's, once */
+		asm_call(e, LLVMVoidTypeInContext(e->ctx), "fence.proxy.async.shared::cta;", "~{memory}", NULL, 0);
+		barrier(e);
+	}
 }
 
 LLVMValueRef mma_stage_sel_back(E *e, Op *mma, int back)

@@ -153,6 +153,38 @@ static LLVMValueRef bar_addr(E *e, LLVMValueRef sel)
 	return LLVMBuildPtrToInt(e->b, p, ty_i32(e), "");
 }
 
+/* the distinct products of the kernel's TMA loads, in order; their count */
+static int tma_products(E *e, Op **out)
+{
+	int n = 0;
+	for (int i = 0; i < e->ntma; i++) {
+		int k;
+		Op *mma = tma_product_of(e->tma[i], &k);
+		bool seen = !mma;
+		for (int j = 0; j < n && !seen; j++)
+			seen = out[j] == mma;
+		if (!seen)
+			out[n++] = mma;
+	}
+	return n;
+}
+
+/* Each product with TMA loads has its own full barriers, one per stage,
+ * in the order of its first TMA load (attention's two products run their
+ * rings at once); with more than 16 in all (the phase bits' word holds 32,
+ * full and empty), every product's stage s waits on barrier s. */
+static int bar_base(E *e, const Op *mma)
+{
+	if (e->tma_bar_shared)
+		return 0;
+	Op **ps = xcalloc((size_t)e->ntma + 1, sizeof *ps);
+	int n = tma_products(e, ps), at = 0;
+	for (int i = 0; i < n && ps[i] != mma; i++)
+		at += (int)op_attr_int(ps[i], "stages", 1);
+	free(ps);
+	return at;
+}
+
 void tma_kernel_begin(E *e)
 {
 	if (!e->ntma)
@@ -161,14 +193,18 @@ void tma_kernel_begin(E *e)
 	const char *fname = LLVMGetValueName2(e->fn, &n);
 	char name[300];
 	snprintf(name, sizeof name, "__tile_mbar_%.*s", (int)(n > 250 ? 250 : n), fname);
-	int nbar = 1;     /* one per stage of the kernel's deepest pipelined product */
-	for (int i = 0; i < e->ntma; i++) {
-		int k;
-		Op *mma = tma_product_of(e->tma[i], &k);
-		int st = mma ? (int)op_attr_int(mma, "stages", 1) : 1;
-		if (st > nbar)
-			nbar = st;
+	Op **ps = xcalloc((size_t)e->ntma + 1, sizeof *ps);
+	int np = tma_products(e, ps), nbar = 0, deepest = 1;
+	for (int i = 0; i < np; i++) {
+		int st = (int)op_attr_int(ps[i], "stages", 1);
+		nbar += st;
+		if (st > deepest)
+			deepest = st;
 	}
+	free(ps);
+	e->tma_bar_shared = nbar > 16 || nbar < 1;
+	if (e->tma_bar_shared)
+		nbar = deepest;
 	/* full barriers 0..nbar-1, then the empty ones (tma_ring) */
 	e->tma_nbar = nbar;
 	LLVMTypeRef at = LLVMArrayType2(ty_i64(e), (uint64_t)(2 * nbar));
@@ -240,7 +276,7 @@ void tma_release(E *e, Op *mma, LLVMValueRef sel)
 		return;
 	/* lane 0 of each warp, after a bar.warp.sync orders its lanes' reads of
 	 * the stage (their wgmma completed) before its arrival */
-	LLVMValueRef a = bar_addr(e, LLVMBuildAdd(e->b, sel, c_i32(e, e->tma_nbar), ""));
+	LLVMValueRef a = bar_addr(e, LLVMBuildAdd(e->b, sel, c_i32(e, e->tma_nbar + bar_base(e, mma)), ""));
 	asm_call(e, LLVMVoidTypeInContext(e->ctx), "bar.warp.sync -1;", "~{memory}", NULL, 0);
 	LLVMBasicBlockRef after = guard_begin(e, LLVMBuildICmp(e->b, LLVMIntEQ, e->lane, c_i32(e, 0), ""));
 	asm_call(e, LLVMVoidTypeInContext(e->ctx), "{\n.reg .b64 st;\nmbarrier.arrive.shared::cta.b64 st, [$0];\n}",
@@ -269,11 +305,14 @@ int tma_product_loads(E *e, const Op *mma, Op **out)
 }
 
 void tma_copy(E *e, Op *mma, int n, Op *const *lds, const LLVMValueRef *sbase, const StageGeom *g,
-	      const LLVMValueRef (*org)[2], LLVMValueRef sel)
+	      const LLVMValueRef (*org)[TMAP_MAX_RANK], LLVMValueRef sel)
 {
 	int64_t bytes = 0;
 	for (int l = 0; l < n; l++)
 		bytes += type_num_elements(lds[l]->results[0]->type) * elem_bytes(tile_elem(lds[l]->results[0]->type));
+	int base = bar_base(e, mma);
+	if (base)
+		sel = LLVMBuildAdd(e->b, sel, c_i32(e, base), "");
 	LLVMValueRef bar = bar_addr(e, sel);
 	/* one lane of warp 0 by elect.sync (as NVIDIA's): ptxas then knows one
 	 * thread issues, and keeps the copies' operands in uniform registers
@@ -289,22 +328,40 @@ void tma_copy(E *e, Op *mma, int n, Op *const *lds, const LLVMValueRef *sbase, c
 		 "r,r,~{memory}", a, 2);
 	for (int l = 0; l < n; l++) {
 		LLVMValueRef map = LLVMGetParam(e->fn, (unsigned)(e->tma_hidden0 + tma_index(e, lds[l])));
-		LLVMValueRef c0 = LLVMBuildTrunc(e->b, org[l][1], ty_i32(e), ""), c1 = LLVMBuildTrunc(e->b, org[l][0], ty_i32(e), "");
+		/* the map's coordinates: the tile origins in its dims' order (tma_map_order) */
+		int order[TMAP_MAX_RANK], r = tma_map_order(lds[l], order);
+		if (r < 2)
+			ice("tile-ptx: a TMA load without a map order");
+		LLVMValueRef c[TMAP_MAX_RANK];
+		for (int j = 0; j < r; j++)
+			c[j] = LLVMBuildTrunc(e->b, org[l][order[j]], ty_i32(e), "");
+		/* [$0], [$1, {$2, .., $(r+1)}], [$(r+2)] */
+		char text[200], cons[64];
+		int tl = snprintf(text, sizeof text,
+				  /* sm_100 and later: the CTA's own shared memory (.shared::cta, PTX 8.6, as
+				   * NVIDIA's): with .shared::cluster ptxas for sm_120 guards each copy with a
+				   * call to a fallback (CALL.ABS, an 8-byte stack); sm_90 keeps the form its
+				   * GPU runs checked */
+				  "cp.async.bulk.tensor.%dd.%s.global.tile.mbarrier::complete_tx::bytes [$0], [$1, {", r,
+				  e->o->target->sm >= 100 ? "shared::cta" : "shared::cluster");
+		int cl = snprintf(cons, sizeof cons, "r,l");
+		for (int j = 0; j < r; j++) {
+			tl += snprintf(text + tl, sizeof text - (size_t)tl, "%s$%d", j ? ", " : "", j + 2);
+			cl += snprintf(cons + cl, sizeof cons - (size_t)cl, ",r");
+		}
+		snprintf(text + tl, sizeof text - (size_t)tl, "}], [$%d];", r + 2);
+		snprintf(cons + cl, sizeof cons - (size_t)cl, ",r,~{memory}");
 		int64_t blocks = g[l].scols * g[l].eb / g[l].w;
 		for (int64_t j = 0; j < blocks; j++) {
 			LLVMValueRef off = c_i64(e, j * g[l].srows * g[l].w);
 			LLVMValueRef dst = LLVMBuildGEP2(e->b, LLVMInt8TypeInContext(e->ctx), sbase[l], &off, 1, "");
-			LLVMValueRef b5[5] = { LLVMBuildPtrToInt(e->b, dst, ty_i32(e), ""), map,
-					       LLVMBuildAdd(e->b, c0, c_i32(e, j * g[l].w / g[l].eb), ""), c1, bar };
-			/* sm_100 and later: the CTA's own shared memory (.shared::cta, PTX 8.6, as
-			 * NVIDIA's): with .shared::cluster ptxas for sm_120 guards each copy with a
-			 * call to a fallback (CALL.ABS, an 8-byte stack); sm_90 keeps the form its
-			 * GPU runs checked */
-			asm_call(e, LLVMVoidTypeInContext(e->ctx), e->o->target->sm >= 100 ?
-				 "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes "
-				 "[$0], [$1, {$2, $3}], [$4];" :
-				 "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes "
-				 "[$0], [$1, {$2, $3}], [$4];", "r,l,r,r,r,~{memory}", b5, 5);
+			LLVMValueRef args[TMAP_MAX_RANK + 3];
+			args[0] = LLVMBuildPtrToInt(e->b, dst, ty_i32(e), "");
+			args[1] = map;
+			for (int i = 0; i < r; i++)
+				args[2 + i] = i ? c[i] : LLVMBuildAdd(e->b, c[0], c_i32(e, j * g[l].w / g[l].eb), "");
+			args[r + 2] = bar;
+			asm_call(e, LLVMVoidTypeInContext(e->ctx), text, cons, args, (unsigned)r + 3);
 		}
 	}
 	guard_end(e, after);
@@ -315,6 +372,9 @@ void tma_wait(E *e, Op *mma, LLVMValueRef sel)
 {
 	if (!mma_operand_tma(e, mma, 0) && !mma_operand_tma(e, mma, 1))
 		return;
+	int base = bar_base(e, mma);
+	if (base)
+		sel = LLVMBuildAdd(e->b, sel, c_i32(e, base), "");
 	wait_phase(e, bar_addr(e, sel), e->tma_phase, sel);
 }
 

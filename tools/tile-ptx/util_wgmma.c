@@ -32,6 +32,7 @@
 #include "irutil.h"
 #include "mma.h"
 #include "xalloc.h"
+#include "diag.h"
 
 /* inline asm returning n values of type rt (as outputs $0..), taking args;
  * tied: the first n args are the outputs' old values */
@@ -144,17 +145,19 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 	char cc = half || integer ? 'r' : 'f';
 
 	LLVMValueRef buf = mma_stage_base(e, op);     /* this step's half when pipelined */
-	LLVMValueRef boff = c_i64(e, mma_stage_b_offset(op));
+	LLVMValueRef boff = c_i64(e, mma_stage_b_offset(e, op));
 	LLVMValueRef bbase = LLVMBuildGEP2(e->b, i8, buf, &boff, 1, "");
 	/* A already in wgmma's register fragment (e.g. attention's P, made by a
 	 * product of the same shape): straight from the registers */
-	Layout ra, have = A->lay;
-	mma_layout_a(t, &ra);
-	layout_canonicalize(&ra);
-	layout_canonicalize(&have);
 	bool copied_a = mma_operand_copied(op, 0), cb = mma_operand_copied(op, 1);
-	bool areg = layout_equal(&ra, &have) && !copied_a;
-	bool ca = areg || copied_a;
+	bool areg = mma_wgmma_a_in_regs(e, op, &A->lay);
+	if (areg != mma_wgmma_a_in_regs(e, op, op->operands[0]->lay))      /* the stage's size assumed the value's layout */
+		ice("tile-ptx: a wgmma A whose registers are not in its value's layout");
+	/* a loop-invariant A staged once before the loop (mma_resident_prologue:
+	 * stored, fenced and waited for there) */
+	bool resident = !areg && mma_resident(e, op, 0);
+	bool ca = areg || copied_a || resident;
+	LLVMValueRef abuf = resident ? mma_resident_base(e, op, 0) : buf;
 	/* before writing the buffer, every warpgroup must be done with its previous products */
 	mma_stage_begin(e, op, !ca || !cb);
 	if (!ca)
@@ -164,7 +167,7 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 	mma_copies_wait(e, op);      /* the operands tile-sched sent by cp.async or TMA */
 	/* generic writes (stores, cp.async) -> wgmma's async reads; operands
 	 * that came by TMA are visible to every thread that waited for them */
-	if (!(ca && (areg || mma_operand_tma(e, op, 0)) && mma_operand_tma(e, op, 1))) {
+	if (!(ca && (areg || resident || mma_operand_tma(e, op, 0)) && mma_operand_tma(e, op, 1))) {
 		asm_plain(e, "fence.proxy.async.shared::cta;");
 		barrier(e);
 	}
@@ -178,7 +181,7 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 	 * whole W-byte column blocks of K rows (MN-major) */
 	LLVMValueRef brow = LLVMBuildZExt(e->b, LLVMBuildMul(e->b, gj, c_i32(e, (int)(bmn ? nw * eb * t->k : nw * w)), ""),
 					  ty_i64(e), "");
-	LLVMValueRef abase = LLVMBuildAdd(e->b, smem_addr(e, buf), arow, "");
+	LLVMValueRef abase = LLVMBuildAdd(e->b, smem_addr(e, abuf), arow, "");
 	LLVMValueRef bb = LLVMBuildAdd(e->b, smem_addr(e, bbase), brow, "");
 
 	int nd = (int)(nw / 2) / (half ? 2 : 1);       /* D registers of one instruction */

@@ -257,12 +257,13 @@ static int noted_maps(const Func *f)
 		const TmapNote *t = &notes[i];
 		if (strcmp(t->entry, f->name) != 0)
 			continue;
-		const TmapVal *v[3] = { &t->dims[0], &t->dims[1], &t->stride };
 		bool ok = t->hidden >= f->nparams - n && t->hidden < f->nparams && f->params[t->hidden].hidden &&
 			  f->params[t->hidden].size == TMAP_BYTES && t->base < f->nparams - n &&
 			  f->params[t->base].size == 8;
-		for (int j = 0; j < 3 && ok; j++)
-			ok = v[j]->param < 0 || (v[j]->param < f->nparams - n && f->params[v[j]->param].size == 4);
+		for (int j = 0; j < 2 * t->rank && ok; j++) {
+			const TmapVal *v = j < t->rank ? &t->dims[j] : &t->strides[j - t->rank];
+			ok = v->param < 0 || (v->param < f->nparams - n && f->params[v->param].size == 4);
+		}
 		if (!ok) {
 			run_error("%s: the tensor-map note for parameter %d does not fit the kernel's parameters", f->name,
 				  t->hidden);
@@ -288,12 +289,14 @@ static void fill_noted_maps(const Func *f, uint8_t *kp)
 		const TmapNote *t = &notes[i];
 		if (strcmp(t->entry, f->name) != 0)
 			continue;
-		TmapArgs a = { t->elem, 0, { 0, 0 }, 0, { t->box[0], t->box[1] }, t->swizzle };
+		TmapArgs a = { .elem = t->elem, .rank = t->rank, .swizzle = t->swizzle };
 		TmapVal b = { t->base, 0 };
 		a.base = param_value(f, kp, &b);
-		a.dims[0] = (uint32_t)param_value(f, kp, &t->dims[0]);
-		a.dims[1] = (uint32_t)param_value(f, kp, &t->dims[1]);
-		a.stride = (uint32_t)param_value(f, kp, &t->stride);
+		for (int j = 0; j < t->rank; j++) {
+			a.dims[j] = (uint32_t)param_value(f, kp, &t->dims[j]);
+			a.strides[j] = (uint32_t)param_value(f, kp, &t->strides[j]);
+			a.box[j] = t->box[j];
+		}
 		tmap_encode(kp + f->params[t->hidden].offset, &a);
 	}
 }

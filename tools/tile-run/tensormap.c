@@ -138,15 +138,14 @@ static bool driver_map(const uint8_t *p, TensorMap *tm)
 	if (!tmap_decode(p, &a))
 		return false;
 	memset(tm, 0, sizeof *tm);
-	tm->rank = 2;
+	tm->rank = a.rank;
 	tm->esize = (uint32_t)tmap_elem_bytes(a.elem);
 	tm->addr = a.base;
-	tm->dims[0] = a.dims[0];
-	tm->dims[1] = a.dims[1];
-	tm->strides[0] = tm->esize;
-	tm->strides[1] = (uint64_t)a.stride * tm->esize;
-	tm->box[0] = a.box[0];
-	tm->box[1] = a.box[1];
+	for (int i = 0; i < a.rank; i++) {
+		tm->dims[i] = a.dims[i];
+		tm->strides[i] = (uint64_t)(i ? a.strides[i] : 1) * tm->esize;
+		tm->box[i] = a.box[i];
+	}
 	tm->swizzle = a.swizzle;
 	tm->tf32 = a.elem == TMAP_TF32;
 	return true;

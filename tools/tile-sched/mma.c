@@ -145,14 +145,16 @@ static void stage_direct(F *f, Op *op, const MmaTiling *t, int k)
 	Op *ld = tma_operand_load(op, k, &tf32);
 	const Type *el = tile_elem(v->type);
 	int eb = elem_bytes(el);
-	if (target_sm(f) < 80 || !mma_stage_as_is(t, k, el) || !ld || ld->info->code != AS_tiled_load ||
+	if (target_sm(f) < 80 || !ld || ld->info->code != AS_tiled_load ||
 	    ld->parent != op->parent || v->type->rank != 2 || eb < 1 || el->scalar == SC_F4E2M1FN || !v->lay)
 		return;
 	/* --tma: by TMA where libcommon's tma_load_ok says so (no per-thread
-	 * chunks: neither the layout nor the shapes' divisibility matter) */
+	 * chunks: neither the layout nor the shapes' divisibility matter; a
+	 * K-major B too, read through a transposed view: the box lands K-major) */
 	TmapNote note;
 	bool tma = f->tma && tma_load_ok(ld, f->warps, target_sm(f), &note);
-	if (tf32 && !tma)        /* the rounding: a tf32 map's copy does it; cp.async would not */
+	if ((tf32 && !tma) ||    /* the rounding: a tf32 map's copy does it; cp.async would not */
+	    (!tma && (!mma_stage_as_is(t, k, el) || ld->results[0] != v)))
 		return;
 	const char *pad = op_attr_str(ld, "padding", "zero");
 	if (!op_is_weak(ld) || strcmp(pad, "zero") || op_attr(ld, "multimem") ||
@@ -164,7 +166,7 @@ static void stage_direct(F *f, Op *op, const MmaTiling *t, int k)
 			return;
 	if (!tma && layout_run_width(l, 16 / eb) * eb != 16)
 		return;
-	if (uses_of(f, v) != 1 || (tf32 && uses_of(f, ld->results[0]) != 1) ||
+	if (uses_of(f, v) != 1 || (ld->results[0] != v && uses_of(f, ld->results[0]) != 1) ||
 	    (ld->nresults > 1 && uses_of(f, ld->results[1]) != 0))
 		return;
 	for (Op *x = ld->next; x && x != op; x = x->next)
@@ -181,6 +183,52 @@ static int count_mma(Op *op, void *ctx)
 	return 0;
 }
 
+/* the staging bytes of one stage of a staged product (A, then B: libcommon
+ * mma.h's sizes, each region rounded to 1024) */
+static int64_t stage_bytes_of(const Op *op)
+{
+	int64_t b = 0;
+	for (int k = 0; k < 2; k++)
+		b += type_num_elements(op->operands[k]->type) * elem_bytes(tile_elem(op->operands[k]->type)) + 1024;
+	return b;
+}
+
+/* Several products in one loop body (attention: S = Q K^T, then P V) are
+ * pipelined together when every one of them sits at the body's top level,
+ * is staged (wgmma / ldmatrix), and has all its copied operands by TMA
+ * (one elected lane issues them, no per-thread chunk groups to count):
+ * each gets 2 stages in a region of its own (tile-ptx util_ldsm.c), its
+ * copies of the next step issued where its loads stand, so one product's
+ * next tiles land while the others compute. The regions together must fit
+ * the staging budget. TILE_SCHED_NO_MULTI_PIPELINE=1: only single-product
+ * loops are pipelined. */
+static bool multi_pipeline_ok(F *f, Op *loop, int n)
+{
+	if (getenv("TILE_SCHED_NO_MULTI_PIPELINE"))
+		return false;
+	int top = 0;
+	int64_t total = 0;
+	for (Op *x = loop->regions[0].first->first; x; x = x->next) {
+		if (!mma_is_product(x))
+			continue;
+		top++;
+		if (!op_attr_flag(x, "via_wgmma") && !op_attr_flag(x, "via_ldmatrix"))
+			return false;
+		bool copied = false;
+		for (int k = 0; k < 2; k++) {
+			bool tf32;
+			Op *ld = tma_operand_load(x, k, &tf32);
+			if (ld && op_attr_flag(ld, "to_stage")) {
+				if (!op_attr_flag(ld, "tma"))
+					return false;
+				copied = true;
+			}
+		}
+		total += (copied ? 2 : 1) * stage_bytes_of(x);
+	}
+	return top == n && total <= mma_stage_budget(target_sm(f));
+}
+
 /* Stages (docs/lowering.md §10, "pipelined K loop"): a product in the
  * body of a `for` whose copied operands (to_stage loads in the body) depend
  * on the loop only through its induction variable: tile-ptx copies the
@@ -190,8 +238,8 @@ static int count_mma(Op *op, void *ctx)
  * or 2, the most whose staging fits libcommon's mma_stage_budget (40 KiB
  * of the 48 KiB of static shared memory; 160 KiB on sm_90: 128x128x32
  * f16 gets 2 stages elsewhere, 4 there); TILE_SCHED_STAGES=N asks for N
- * (2..4) where it fits. Only the loop's one product (the staging buffer
- * is shared). */
+ * (2..4) where it fits. A loop's one product, or every product of a loop
+ * multi_pipeline_ok accepts (2 stages each). */
 static void pipeline(F *f, Op *op)
 {
 	Block *body = op->parent;
@@ -216,8 +264,14 @@ static void pipeline(F *f, Op *op)
 		lds[nl++] = ld;
 	}
 	int64_t budget = mma_stage_budget(target_sm(f));
-	if (n != 1 || nl == 0 || 2 * bytes > budget + 8 * 1024)
+	if (nl == 0 || (n != 1 && !multi_pipeline_ok(f, loop, n)) || 2 * bytes > budget + 8 * 1024)
 		return;
+	if (n != 1) {
+		op_set_attr(f->m, op, "stages", attr_int(f->m, 2, NULL));
+		for (int i = 0; i < nl; i++)
+			op_set_attr(f->m, lds[i], "prefetch", attr_bool(f->m, true));
+		return;
+	}
 	int stages = 2;
 	const char *want = getenv("TILE_SCHED_STAGES");
 	int cap = want && atoi(want) >= 2 && atoi(want) <= 4 ? atoi(want) : 4;
@@ -330,12 +384,14 @@ void mma_fix(F *f)
 			if (!getenv("TILE_SCHED_NO_CP_ASYNC"))
 				for (int k = 0; k < 2; k++)
 					stage_direct(f, op, &t, k);
-			if (!getenv("TILE_SCHED_NO_CP_ASYNC") && !getenv("TILE_SCHED_NO_PIPELINE"))
-				pipeline(f, op);
 			continue;
 		}
 		for (int k = 0; k < 2; k++)
 			to_layout(f, op, k, &t);
 	}
+	/* once every product's copies are known (a loop's products are pipelined together) */
+	for (int i = 0; i < f->nmmas && !getenv("TILE_SCHED_NO_CP_ASYNC") && !getenv("TILE_SCHED_NO_PIPELINE"); i++)
+		if (op_attr_flag(f->mmas[i], "via_wgmma") || op_attr_flag(f->mmas[i], "via_ldmatrix"))
+			pipeline(f, f->mmas[i]);
 	free(f->mmas);
 }
