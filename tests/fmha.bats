@@ -215,3 +215,21 @@ fmha_tma() {
 		assert_output "ok 2 maps x 40 rounds"
 	done
 }
+
+@test "fmha, head dim 128 (launch facts): compiles for sm_80/90/120 within each target's static shared memory (sm_80 once went 1 KiB over 48 KiB: Q resident only where the staging budget holds it), ptxas accepts; on sm_90 by TMA (two boxes a tile) without spills; against numpy on tile-run with and without TMA" {
+	require_ptxas
+	for sm in sm_80 sm_90 sm_120; do
+		TILEIRAS_NO_TMA=1 tileiras "$F/fmha_f16_d128_aligned.tileirbc" --gpu-name $sm --emit=ptx -o "$SCRATCH/k.ptx" || fail "$sm"
+		ptxas -arch=$sm "$SCRATCH/k.ptx" -o "$SCRATCH/k.cubin" || fail "$sm: ptxas"
+	done
+	fmha_tma fmha_f16_d128_aligned "$SCRATCH/t.ptx"
+	[ "$(grep -c 'cp.async.bulk.tensor.4d' "$SCRATCH/t.ptx")" -eq 8 ] || fail "not 2 boxes x 2 operands x 2"
+	ptx_ok "$SCRATCH/t.ptx" sm_90 "fmha_f16_d128_aligned by TMA"
+	need_run
+	run "$PY" "$ROOT/tests/run/run-corpus" --bin "$BIN" --targets sm_80,sm_90,sm_120 --warps 4 fmha_f16_d128_aligned
+	assert_success
+	[ "$(echo "$output" | grep -c "^ok ")" -eq 3 ] || fail "not 3 runs"
+	run "$PY" "$ROOT/tests/run/run-corpus" --bin "$BIN" --targets sm_90 --sched-flags=--tma --check racecheck fmha_f16_d128_aligned
+	assert_success
+	[ "$(echo "$output" | grep -c "^ok ")" -eq 3 ] || fail "not 3 TMA runs"
+}

@@ -9,8 +9,8 @@ usage: python3 tests/gpu/extra_launch.py --kind NAME=DIR [--kind ...]
   DIR holds <module>.cubin (module = the case's bytecode file name).
   --rows N: the TileGym row kernels run on N rows (extra.TG_ROWS) and are
             timed there; the reference is the case's own (numpy, f32).
-  --fmha B,S: fmha* cases are also timed on [B, H, S, 64] inputs (S keys;
-            H, the tiles, causal and f16/bf16 read from the entry's name),
+  --fmha B,S: fmha* cases are also timed on [B, H, S, D] inputs (S keys;
+            D, H, the tiles, causal and f16/bf16 read from the entry's name),
             where no float64 reference is affordable: every kind's output
             must agree with the first kind's (and with torch's
             scaled_dot_product_attention when torch is there).
@@ -179,12 +179,13 @@ def run_case(gc, drv, kinds, name, params, grid, want, tol, flops=None, nbytes=N
     return rows
 
 
-def fmha_params(B, H, S, bf16=False):
-    """[B, H, S, 64] q, k, v (f16, or bf16 bits) and a zeroed o, as the
-    kernel's arguments, and the inputs as float32 for the reference."""
+def fmha_params(B, H, S, D=64, bf16=False):
+    """[B, H, S, D] q, k, v (f16, or bf16 bits) and a zeroed o, as the
+    kernel's arguments (scale 1/sqrt(D), torch's sdpa's), and the inputs as
+    float32 for the reference."""
     import refs
     rng = np.random.default_rng(7)
-    shape = (B, H, S, 64)
+    shape = (B, H, S, D)
     xs = [rng.uniform(-1, 1, size=shape).astype(np.float32) for _ in range(3)]
     if bf16:
         qkv = [refs.f32_to_bf16(x) for x in xs]
@@ -193,7 +194,7 @@ def fmha_params(B, H, S, bf16=False):
         qkv = [x.astype(np.float16) for x in xs]
         o = np.zeros(shape, np.float16)
     A = extra.A
-    return [A(qkv[0]), A(qkv[1]), A(qkv[2]), A(o), extra.F32(1 / 8.0)], qkv
+    return [A(qkv[0]), A(qkv[1]), A(qkv[2]), A(o), extra.F32(1 / np.sqrt(D))], qkv
 
 
 def fmha_consts(entry):
@@ -251,7 +252,7 @@ def main():
             entry, _ = entry_of(os.path.join(kinds[0][1], module + ".cubin"), x.prefix)
             D, H, tm_rows, tn, causal = fmha_consts(entry)
             bf16 = "bf16" in entry
-            p2, qkv = fmha_params(B, H, S, bf16)
+            p2, qkv = fmha_params(B, H, S, D, bf16)
             grid2 = (-(-S // tm_rows), B * H, 1)
             flops = 4.0 * B * H * S * S * D / (2 if causal else 1)
             rs = run_case(gc, drv, kinds, name, p2, grid2, {3: None}, x.tol, flops=flops)

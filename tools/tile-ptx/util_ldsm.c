@@ -154,7 +154,7 @@ bool mma_wgmma_a_in_regs(E *e, const Op *mma, const Layout *have)
 	return layout_equal(&ra, &h);
 }
 
-bool mma_resident(E *e, const Op *mma, int k)
+static bool resident_candidate(E *e, const Op *mma, int k)
 {
 	if (!mma_is_product(mma) || mma_operand_copied(mma, k) || getenv("TILE_PTX_NO_RESIDENT"))
 		return false;
@@ -166,6 +166,29 @@ bool mma_resident(E *e, const Op *mma, int k)
 	}
 	const Op *loop = loop_of(mma);
 	return loop && !value_made_inside(loop, mma->operands[k]);
+}
+
+static int need_walk(Op *op, void *ctx);
+
+/* The resident regions are an economy, not a need: only where the staging
+ * and every candidate's region stay within the target's staging budget
+ * (libcommon mma_stage_budget: 40 KiB where static shared memory ends at
+ * 48, leaving the rest to the kernel's other shared arrays; attention with
+ * a head dim of 128 on sm_80 went 1 KiB over 48 with its Q resident).
+ * All or none in a kernel; sized with every candidate resident. */
+static bool residents_fit(E *e, Op *mma)
+{
+	bool was = e->resident_probe;
+	e->resident_probe = true;
+	Need need = { e, 0, false, 0, NULL, 0, 0 };
+	op_walk(op_toplevel(mma), need_walk, &need);
+	e->resident_probe = was;
+	return ((need.max + 1023) & ~(int64_t)1023) + need.resident <= mma_stage_budget(e->o->target->sm);
+}
+
+bool mma_resident(E *e, const Op *mma, int k)
+{
+	return resident_candidate(e, mma, k) && (e->resident_probe || residents_fit(e, (Op *)mma));
 }
 
 /* a wgmma product whose A its stage does not hold: in registers or resident */
