@@ -17,8 +17,9 @@
  *     multimem;
  *   - the operand's columns the view's contiguous dim (staged as it is),
  *     or, for a B staged K-major (MmaTiling.bk, wgmma), its rows (K read
- *     through a transposed view: the map is of K's own layout and the box
- *     lands K-major, as NVIDIA's attention copies K);
+ *     through a transposed view, or a TN product's [N, K] tile transposed
+ *     by a permute [1, 0]: the map is of K's own layout and the box lands
+ *     K-major, as NVIDIA's attention copies K);
  *   - the view's base, shapes and strides entry parameters (through
  *     assume ops; i32 shapes and strides) or constants, its inner stride 1,
  *     the base 16-byte aligned and the other strides multiples of 16 bytes
@@ -52,7 +53,16 @@ Op *tma_operand_load(const Op *mma, int k, bool *tf32)
 		d = d->operands[0]->def;
 	else if (d && d->info->code == CT_reshape)      /* unit leading dims dropped */
 		d = (Op *)mma_operand_tiled_load(mma, k);
+	else if (tma_operand_permuted(mma, k))          /* a TN product's B^T, transposed */
+		d = d->operands[0]->def;
 	return d && d->info->code == AS_tiled_load ? d : NULL;
+}
+
+bool tma_operand_permuted(const Op *mma, int k)
+{
+	const Op *d = mma->operands[k]->def;
+	return d && d->info->code == CT_permute && d->noperands == 1 && d->operands[0]->type->rank == 2 &&
+	       op_attr_int_at(d, "permutation", 0, 0) == 1 && op_attr_int_at(d, "permutation", 1, 1) == 0;
 }
 
 Op *tma_product_of(const Op *ld, int *k)
@@ -184,10 +194,13 @@ bool tma_load_ok(const Op *ld, int warps, int sm, TmapNote *n)
 	if (!mma_product_tiling(mma, warps, sm, &t, NULL) || (!t.wg && (tf32 || !mma_ldmatrix_ok(t.atom, ea, sm))))
 		return false;
 	/* staged as it is (the operand's columns along the view's contiguous
-	 * dim), or K-major B read down the view's contiguous dim (wgmma) */
+	 * dim), or K-major B (wgmma) whose K runs along the view's contiguous
+	 * dim: read through a transposed view (the tile's rows along it), or a
+	 * [N, K] tile transposed by a permute (its columns along it) */
 	int order[TMAP_MAX_RANK];
-	bool as_is = mma_stage_as_is(&t, k, ea);
-	if (tma_map_order(ld, order) != r || (as_is ? order[0] != r - 1 : !(k == 1 && t.bk && t.wg && order[0] == r - 2)))
+	bool as_is = mma_stage_as_is(&t, k, ea), perm = tma_operand_permuted(mma, k);
+	if (tma_map_order(ld, order) != r || (perm && as_is) ||
+	    (as_is ? order[0] != r - 1 : !(k == 1 && t.bk && t.wg && order[0] == (perm ? r - 1 : r - 2))))
 		return false;
 	int64_t rows = as_is ? (k ? t.k : t.m) : t.n, cols = as_is ? (k ? t.n : t.k) : t.k;
 	int w = tma_box_row_bytes(&t, k, ea);

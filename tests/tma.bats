@@ -612,3 +612,25 @@ tma_ptx_on() {
 		assert_output "ok 3 maps x 40 rounds"
 	done
 }
+
+@test "TMA, K-major B (sm_90): a TN product's B — read through a transposed view, or a [N, K] tile transposed by a permute — copied by cp.async.bulk.tensor from B^T's own layout (boxes of K x N rows), staged K-major for wgmma; no per-thread copies; ptxas accepts, no spills; against numpy on tile-run, racecheck" {
+	for k in mm_bt_f16_a16 mm_bt_view_f16_a16; do
+		tile-read "$ROOT/tests/mma2/$k.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched --tma | tile-ptx --gpu-name=sm_90 >"$SCRATCH/k.ptx" ||
+			fail "$k"
+		# A, B (both K x 32 f16: 64-byte swizzle) and the TMA-stored C
+		[ "$(grep -c '^// tileiras.tensormap .* f16 .* box=32,64 swizzle=64$' "$SCRATCH/k.ptx")" -eq 2 ] ||
+			fail "$k: $(grep tensormap "$SCRATCH/k.ptx")"
+		if grep -q 'cp.async.cg\|ld.global' "$SCRATCH/k.ptx"; then fail "$k: per-thread copies"; fi
+		grep -q 'wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {[^}]*}, %rd[0-9]*, %rd[0-9]*, p, 1, 1, 0, 0;' "$SCRATCH/k.ptx" ||
+			fail "$k: B not K-major"
+		if command -v ptxas >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/ptxas ]; then
+			require_ptxas
+			ptx_ok "$SCRATCH/k.ptx" sm_90 "$k"
+		fi
+	done
+	need_run
+	run "$PY" "$ROOT/tests/run/run-corpus" --bin "$BIN" --targets sm_90 --sched-flags=--tma --check racecheck \
+		mm_bt_f16_a16 mm_bt_view_f16_a16
+	assert_success
+	[ "$(echo "$output" | grep -c "^ok ")" -eq 6 ] || fail "not 6 runs"
+}

@@ -21,6 +21,20 @@ def mm_bt(a, bt, c, tm: ct.Constant[int], tn: ct.Constant[int], tk: ct.Constant[
 
 
 @ct.kernel
+def mm_bt_view(a, bt, c, tm: ct.Constant[int], tn: ct.Constant[int], tk: ct.Constant[int]):
+    """C = A @ BT^T, BT [N, K], B read through a transposed view of BT
+    (order=(1, 0): the tile's rows run along BT's K, its columns down N)."""
+    i = ct.bid(0)
+    j = ct.bid(1)
+    acc = ct.zeros((tm, tn), dtype=c.dtype)
+    for k in range(ct.num_tiles(a, axis=1, shape=(tm, tk))):
+        ta = ct.load(a, index=(i, k), shape=(tm, tk), padding_mode=ct.PaddingMode.ZERO)
+        tb = ct.load(bt, index=(k, j), shape=(tk, tn), order=(1, 0), padding_mode=ct.PaddingMode.ZERO)
+        acc = ct.mma(ta, tb, acc)
+    ct.store(c, index=(i, j), tile=acc)
+
+
+@ct.kernel
 def mm_splitk(a, b, c, tm: ct.Constant[int], tn: ct.Constant[int], tk: ct.Constant[int]):
     """C += A[:, Kz] @ B[Kz, :] for the K tile z = bid(2): one partial
     product per block, added into C (zeroed by the caller) atomically."""

@@ -767,6 +767,7 @@ CASES = {
     "mm_bt_e4m3": X(f"{MM2}/mm_bt_e4m3.tileirbc", "mm_bt_", c_mm_bt("e4m3", 100, 72, 100, 64, 64), 0,
                     ("sm_89", "sm_90")),
     "mm_bt_f16_a16": X(f"{MM2}/mm_bt_f16_a16.tileirbc", "mm_bt_", c_mm_bt("f16", 112, 80, 96, 64, 64), 0),
+    "mm_bt_view_f16_a16": X(f"{MM2}/mm_bt_view_f16_a16.tileirbc", "mm_bt_view_", c_mm_bt("f16", 112, 80, 96, 64, 64), 0),
     "mm_bt_e4m3_a16": X(f"{MM2}/mm_bt_e4m3_a16.tileirbc", "mm_bt_", c_mm_bt("e4m3", 112, 80, 96, 64, 64), 0,
                         ("sm_89", "sm_90")),
     "mm_splitk_f16": X(f"{MM2}/mm_splitk_f16.tileirbc", "mm_splitk_", c_mm_splitk(100, 72, 100, 64, 64, 32), 0),
