@@ -24,6 +24,12 @@ static long long now_ms(void)
 
 int proc_run(char *const argv[], const void *in, size_t inlen, int timeout_ms, ProcResult *r)
 {
+	return proc_run_env(argv, NULL, in, inlen, timeout_ms, r);
+}
+
+int proc_run_env(char *const argv[], char *const envp[], const void *in, size_t inlen, int timeout_ms,
+		 ProcResult *r)
+{
 	memset(r, 0, sizeof *r);
 	int pin[2], pout[2], perr[2];
 	if (pipe2(pin, O_CLOEXEC) || pipe2(pout, O_CLOEXEC) || pipe2(perr, O_CLOEXEC)) {
@@ -37,7 +43,7 @@ int proc_run(char *const argv[], const void *in, size_t inlen, int timeout_ms, P
 	posix_spawn_file_actions_adddup2(&fa, pout[1], 1);
 	posix_spawn_file_actions_adddup2(&fa, perr[1], 2);
 	pid_t pid;
-	int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, envp ? envp : environ);
 	posix_spawn_file_actions_destroy(&fa);
 	close(pin[0]);
 	close(pout[1]);

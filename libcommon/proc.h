@@ -17,6 +17,9 @@ typedef struct ProcResult {
 /* argv[0] is looked up on PATH. timeout_ms <= 0: no limit. Returns 0 when the
  * program exited with status 0, else -1 (see r->end, r->code). */
 int proc_run(char *const argv[], const void *in, size_t inlen, int timeout_ms, ProcResult *r);
+/* the same in environment envp (NULL: this process's) */
+int proc_run_env(char *const argv[], char *const envp[], const void *in, size_t inlen, int timeout_ms,
+		 ProcResult *r);
 /* "exited with status 2", "was killed by signal 11 (Segmentation fault)", ...
  * (written into r->what, so it lives as long as r) */
 const char *proc_describe(ProcResult *r);

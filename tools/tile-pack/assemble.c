@@ -13,6 +13,7 @@
 #include <string.h>
 #include "pack.h"
 #include "proc.h"
+#include "xalloc.h"
 
 static PackInprocAssembler inproc;
 static PtxasVersion inproc_ver;
@@ -64,10 +65,43 @@ int pack_read_file(const char *path, StrBuf *out)
 	return bad ? -1 : 0;
 }
 
+/* ptxas's environment: ours, with glibc's malloc on transparent huge pages
+ * (GLIBC_TUNABLES glibc.malloc.hugetlb=1, unless the user set that tunable):
+ * ptxas spends much of its time faulting in fresh heap pages; 2 MiB ones
+ * cut its time by ~9% (softmax: 37.5 -> 34.0 ms, same cubin, same peak
+ * memory). Where the kernel has no THP (enabled=never) nothing changes. */
+static char **ptxas_env(char **owned)
+{
+	*owned = NULL;
+	extern char **environ;
+	const char *t = getenv("GLIBC_TUNABLES");
+	if (t && strstr(t, "glibc.malloc.hugetlb"))
+		return NULL;
+	int n = 0;
+	while (environ[n])
+		n++;
+	char **env = xcalloc((size_t)n + 2, sizeof *env);
+	int k = 0;
+	for (int i = 0; i < n; i++)
+		if (strncmp(environ[i], "GLIBC_TUNABLES=", 15) != 0)
+			env[k++] = environ[i];
+	StrBuf v = {0};
+	sb_printf(&v, "GLIBC_TUNABLES=%s%sglibc.malloc.hugetlb=1", t ? t : "", t && *t ? ":" : "");
+	env[k++] = *owned = v.s;
+	env[k] = NULL;
+	return env;
+}
+
 int pack_assemble(const char *const *argv, int ptx_arg, int out_arg, bool in_process, ProcResult *pr)
 {
-	if (!in_process || !inproc)
-		return proc_run((char *const *)argv, NULL, 0, 0, pr);
+	if (!in_process || !inproc) {
+		char *tunable;
+		char **env = ptxas_env(&tunable);
+		int rc = proc_run_env((char *const *)argv, env, NULL, 0, 0, pr);
+		free(tunable);
+		free(env);
+		return rc;
+	}
 	memset(pr, 0, sizeof *pr);
 	pr->end = PROC_EXITED;
 	StrBuf ptx = {0}, cubin = {0};
