@@ -30,12 +30,11 @@ static void tiled_reasons(R *s, const Op *op, int eb)
 	int r = tv->rank;
 	if (r == 0 || eb == 0)
 		return;
-	if (op_attr(op, "dim_map")) {
+	bool permuted = op_attr(op, "dim_map") != NULL;
+	if (permuted)      /* then the view's own facts below, which the chunks need as well */
 		remark_arg(&s->o, "Reason", "the view permutes dimensions (dim_map): its contiguous runs go down a tile "
-			   "column, which only a product's B staged K-major takes in chunks (attention's K^T on sm_90); "
-			   "elsewhere one element at a time");
-		return;
-	}
+			   "column, which only a product's B staged K-major takes in chunks (attention's K^T, a TN "
+			   "product's B; on sm_90 by TMA); elsewhere one element at a time");
 	if (tv->strides[r - 1] != 1) {
 		if (tv->strides[r - 1] == DYN_DIM)
 			remark_arg(&s->o, "Reason", "innermost stride is dynamic, not known to be 1: one element per "
@@ -57,16 +56,18 @@ static void tiled_reasons(R *s, const Op *op, int eb)
 			remark_arg(&s->o, "Reason", "stride of dim %d is only known divisible by %lld element%s (%lld bytes)",
 				   d, (long long)k, k == 1 ? "" : "s", (long long)(k * eb));
 	}
+	/* the tile dim along the view's innermost (the last one, unless permuted) */
+	int vd = permuted ? tiled_vector_dim(op, r) : r - 1;
 	const Attr *ta = op_attr(op, "tile");
-	int64_t tile_last = ta ? ta->u.ints.v[r - 1] : 1;
-	int64_t step = op_attr_int_at(op, "step", r - 1, tile_last);
+	int64_t tile_last = ta ? ta->u.ints.v[vd] : 1;
+	int64_t step = op_attr_int_at(op, "step", vd, tile_last);
 	if (pow2_factor(step) * eb < 16)
 		remark_arg(&s->o, "Reason", "tiles start every %lld elements along the innermost dim (%lld bytes)",
 			   (long long)step, (long long)(pow2_factor(step) * eb));
 	if (tile_last * eb < 16)
 		remark_arg(&s->o, "Reason", "the tile is only %lld element%s wide (%lld bytes)", (long long)tile_last,
 			   tile_last == 1 ? "" : "s", (long long)(tile_last * eb));
-	if (!op_attr_int_at(op, "in_bounds", r - 1, 0)) {
+	if (!op_attr_int_at(op, "in_bounds", vd, 0)) {
 		int64_t k = tv->shape[r - 1] != DYN_DIM ? pow2_factor(tv->shape[r - 1])
 							: (mr ? op_attr_int_at(mr, "shape_div_by", r - 1, 1) : 1);
 		if (k * eb < 16)
