@@ -233,3 +233,23 @@ fmha_tma() {
 	assert_success
 	[ "$(echo "$output" | grep -c "^ok ")" -eq 3 ] || fail "not 3 TMA runs"
 }
+
+@test "fmha by TMA, opt-in TILE_SCHED_ASYNC_LAST=1: P V's wgmma stays in flight into the next step (wait_group 1; S's wait_group 0 retires it before its accumulator is read or its stage refilled; the loop's exit waits for it); ptxas keeps it asynchronous (no serialization warning), no spills; against numpy on tile-run" {
+	tile-read "$F/fmha_f16_aligned.tileirbc" | tile-lower --gpu-name=sm_90 |
+		env TILE_SCHED_ASYNC_LAST=1 "$BIN/tile-sched" --tma | tile-ptx --gpu-name=sm_90 >"$SCRATCH/a.ptx"
+	[ "$(grep -c 'wgmma.wait_group.sync.aligned 1;' "$SCRATCH/a.ptx")" -eq 1 ] || fail "P V not left in flight"
+	[ "$(grep -c 'cp.async.bulk.tensor.4d' "$SCRATCH/a.ptx")" -eq 4 ] || fail "copies not a step ahead"
+	# without the switch nothing is left in flight
+	fmha_tma fmha_f16_aligned "$SCRATCH/d.ptx"
+	if grep -q 'wgmma.wait_group.sync.aligned 1;' "$SCRATCH/d.ptx"; then fail "in flight by default"; fi
+	if command -v ptxas >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/ptxas ]; then
+		require_ptxas
+		ptx_ok "$SCRATCH/a.ptx" sm_90 "async P V"
+		if grep -q 'C751[0-9]\|serializ' "$SCRATCH/a.ptx.log"; then fail "ptxas serialized: $(cat "$SCRATCH/a.ptx.log")"; fi
+	fi
+	need_run
+	run env TILE_SCHED_ASYNC_LAST=1 "$PY" "$ROOT/tests/run/run-corpus" --bin "$BIN" --targets sm_90 --warps 4 \
+		--sched-flags=--tma fmha_f16_aligned fmha_f16_causal_aligned fmha_f16_aligned_128 fmha_f16_d128_aligned
+	assert_success
+	[ "$(echo "$output" | grep -c "^ok ")" -eq 4 ] || fail "not 4 runs"
+}

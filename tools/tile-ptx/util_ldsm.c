@@ -795,6 +795,14 @@ LLVMValueRef mma_last_stage(E *e, Op *loop, Op *mma)
 
 int mma_stage_ahead(const Op *mma)
 {
+	/* in flight with an earlier product of its loop (tile-sched's
+	 * retired_next_step): that one's wait_group 0 retires it before its
+	 * stage is refilled, so the copies stay a whole step ahead */
+	Op *loop = loop_of(mma);
+	if (loop && op_attr_int(mma, "async_depth", 0))
+		for (Op *x = loop->regions[0].first->first; x && x != mma; x = x->next)
+			if (mma_is_product(x) && op_attr_flag(x, "via_wgmma") && !op_attr_int(x, "async_depth", 0))
+				return (int)op_attr_int(mma, "stages", 2) - 1;
 	return (int)op_attr_int(mma, "stages", 2) - 1 - (int)op_attr_int(mma, "async_depth", 0);
 }
 

@@ -229,6 +229,54 @@ static bool multi_pipeline_ok(F *f, Op *loop, int n)
 	return top == n && total <= mma_stage_budget(target_sm(f));
 }
 
+/* Experimental, opt-in (TILE_SCHED_ASYNC_LAST=1; not timed on a GPU yet):
+ * in a loop of several pipelined wgmma products, the last one (attention's
+ * P V) may stay in flight into the next step (`async_depth` 1) when the
+ * next step's first product (S = Q K^T, not itself in flight) waits for
+ * every group (wgmma.wait_group 0) before anything reads the last one's
+ * accumulator or refills its stage:
+ *  - op is the body's last product, via_wgmma, its result only the
+ *    continue's (the carried accumulator);
+ *  - the body's first product is another via_wgmma one without async_depth;
+ *  - every use of op's carried block argument, and each of op's prefetch
+ *    loads, comes after that first product in the body.
+ * Its tensor-core work then overlaps the next step's barrier, copies and
+ * the start of S's. */
+static bool retired_next_step(F *f, Op *loop, Op *op, Op **lds, int nl)
+{
+	Block *body = loop->regions[0].first;
+	Op *first = NULL, *last = NULL;
+	for (Op *x = body->first; x; x = x->next)
+		if (mma_is_product(x)) {
+			first = first ? first : x;
+			last = x;
+		}
+	Op *cont = body->last;
+	if (!first || first == op || last != op || !op_attr_flag(op, "via_wgmma") || !op_attr_flag(first, "via_wgmma") ||
+	    op_attr_int(first, "async_depth", 0) || !cont || cont->info->code != CT_continue ||
+	    uses_of(f, op->results[0]) != 1)
+		return false;
+	int at = -1;
+	for (int i = 0; i < cont->noperands; i++)
+		if (cont->operands[i] == op->results[0])
+			at = i;
+	if (at < 0 || at + 1 >= body->nargs || at >= loop->nresults)
+		return false;
+	const Value *arg = body->args[at + 1];      /* args[0] is the induction variable */
+	bool past = false;
+	for (Op *x = body->first; x; x = x->next) {
+		if (!past)
+			for (int i = 0; i < x->noperands; i++)
+				if (x->operands[i] == arg)
+					return false;
+		for (int i = 0; i < nl && !past; i++)
+			if (x == lds[i])
+				return false;
+		past |= x == first;
+	}
+	return true;
+}
+
 /* Stages (docs/lowering.md §10, "pipelined K loop"): a product in the
  * body of a `for` whose copied operands (to_stage loads in the body) depend
  * on the loop only through its induction variable: tile-ptx copies the
@@ -270,6 +318,8 @@ static void pipeline(F *f, Op *op)
 		op_set_attr(f->m, op, "stages", attr_int(f->m, 2, NULL));
 		for (int i = 0; i < nl; i++)
 			op_set_attr(f->m, lds[i], "prefetch", attr_bool(f->m, true));
+		if (getenv("TILE_SCHED_ASYNC_LAST") && retired_next_step(f, loop, op, lds, nl))
+			op_set_attr(f->m, op, "async_depth", attr_int(f->m, 1, NULL));
 		return;
 	}
 	int stages = 2;
