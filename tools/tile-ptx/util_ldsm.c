@@ -4,8 +4,11 @@
  * f16 / bf16 on sm_75+, i8 and tf32 on sm_80+).
  *
  * Staging buffer. Each kernel with such an mmaf gets one static shared
- * array, __tile_mma_<kernel>, as large as its largest mmaf needs: A (M x K)
- * at 0, B after it at a 128-byte boundary (K x N, or N x K transposed),
+ * array, __tile_mma_<kernel>, as large as its largest mmaf needs (the
+ * products of a loop pipelined together: their regions one after another,
+ * own_regions), then the resident operands' regions: A (M x K)
+ * at 0, B after it at a 128-byte boundary (K x N, or N x K transposed; at 0
+ * when a wgmma stage holds no A: in registers or resident),
  * swizzled (libcommon's mma_swizzle: 16-byte chunks XORed with the row
  * bits, so the eight rows an ldmatrix phase reads hit eight different
  * chunks of a 128-byte line: no bank conflicts).

@@ -9,10 +9,14 @@
  * `// tileiras.tensormap` note (libcommon tmap.h) that tile-pack turns into
  * the host callback that fills it and tile-run reads to fill it itself.
  *
- * Synchronisation: full mbarriers, one per stage (`__tile_mbar_<kernel>`,
- * as many as the deepest pipelined product's stages, arrival count 1),
- * initialised by thread 0 at the kernel's start (every copy comes after a
- * bar.sync). The product's last TMA load issues the copies of all its TMA
+ * Synchronisation: full mbarriers, one per stage of each product with TMA
+ * loads (`__tile_mbar_<kernel>`, arrival count 1; a product's own set, in
+ * the order of its first TMA load, so attention's two pipelined products
+ * do not share: bar_base; past 16 in all, every product's stage s uses
+ * barrier s), initialised by thread 0 at the kernel's start (every copy
+ * comes after a bar.sync). A copy's tile may be of rank 2 to 5 (unit
+ * leading dims): its coordinates are the tile origins in the map's dims
+ * order (libcommon tma_map_order). The product's last TMA load issues the copies of all its TMA
  * operands (op_memory.c): one elect.sync lane of warp 0 arrives on the
  * stage's barrier with expect_tx = their bytes, then one copy per box,
  * each completing its bytes on it. Every thread waits at the product with
