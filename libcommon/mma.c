@@ -196,6 +196,13 @@ const Op *mma_operand_tiled_load(const Op *op, int k)
 	return d && d->info->code == AS_tiled_load ? d : NULL;
 }
 
+bool mma_operand_transposed(const Op *op, int k)
+{
+	const Op *d = op->operands[k]->def;
+	return d && d->info->code == CT_permute && d->noperands == 1 && d->operands[0]->type->rank == 2 &&
+	       op_attr_int_at(d, "permutation", 0, 0) == 1 && op_attr_int_at(d, "permutation", 1, 1) == 0;
+}
+
 /* B is read down its columns (a transposed view: K^T of attention, B^T of
  * a TN matmul) in 16-byte chunks: stage it K-major, where those chunks land
  * whole (16-bit B is otherwise staged as it is; 8-bit always K-major) */
@@ -205,10 +212,8 @@ static bool b_read_down_columns(const Op *op)
 		return false;
 	/* B = permute [1, 0] of a load whose rows run along K (a TN matmul's
 	 * B^T loaded as [N, K] and transposed): its chunks run down B's columns */
-	const Op *pm = op->operands[1]->def;
-	if (pm && pm->info->code == CT_permute && pm->noperands == 1 && pm->operands[0]->type->rank == 2 &&
-	    op_attr_int_at(pm, "permutation", 0, 0) == 1 && op_attr_int_at(pm, "permutation", 1, 1) == 0) {
-		const Op *src = pm->operands[0]->def;
+	if (mma_operand_transposed(op, 1)) {
+		const Op *src = op->operands[1]->def->operands[0]->def;
 		return src && src->info->code == AS_tiled_load && tiled_vector_dim(src, 2) == 1 &&
 		       op_attr_int(src, "vector_bytes", 0) >= 16;
 	}

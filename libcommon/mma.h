@@ -75,6 +75,9 @@ bool mma_product_tiling(const Op *op, int warps, int sm, MmaTiling *t, const cha
  * reshape that only drops leading unit dims ([1, 1, tn, D] -> [tn, D], as
  * attention loads K and V); else NULL. */
 const Op *mma_operand_tiled_load(const Op *op, int k);
+/* Is operand k of product op a permute [1, 0] of a rank-2 tile (a TN
+ * product's B^T, loaded as [N, K] and transposed)? */
+bool mma_operand_transposed(const Op *op, int k);
 
 /* Warpgroup MMA (sm_90 wgmma.mma_async m64nNk*, A and B from shared
  * memory): warps in groups of four, wm warpgroups over M and wn over N;

@@ -53,16 +53,9 @@ Op *tma_operand_load(const Op *mma, int k, bool *tf32)
 		d = d->operands[0]->def;
 	else if (d && d->info->code == CT_reshape)      /* unit leading dims dropped */
 		d = (Op *)mma_operand_tiled_load(mma, k);
-	else if (tma_operand_permuted(mma, k))          /* a TN product's B^T, transposed */
+	else if (mma_operand_transposed(mma, k))        /* a TN product's B^T, transposed */
 		d = d->operands[0]->def;
 	return d && d->info->code == AS_tiled_load ? d : NULL;
-}
-
-bool tma_operand_permuted(const Op *mma, int k)
-{
-	const Op *d = mma->operands[k]->def;
-	return d && d->info->code == CT_permute && d->noperands == 1 && d->operands[0]->type->rank == 2 &&
-	       op_attr_int_at(d, "permutation", 0, 0) == 1 && op_attr_int_at(d, "permutation", 1, 1) == 0;
 }
 
 Op *tma_product_of(const Op *ld, int *k)
@@ -122,10 +115,9 @@ int tma_map_order(const Op *acc, int *tile_dim)
 	for (int i = 0; i < r; i++)
 		view_of[i] = (int)op_attr_int_at(acc, "dim_map", i, i);
 	/* the operand's two dims: the one on the view's contiguous dim first */
-	bool cols = view_of[r - 1] == r - 1;
-	tile_dim[0] = cols ? r - 1 : r - 2;
-	tile_dim[1] = cols ? r - 2 : r - 1;
-	if (view_of[tile_dim[0]] != r - 1)
+	tile_dim[0] = tiled_vector_dim(acc, r);
+	tile_dim[1] = tile_dim[0] == r - 1 ? r - 2 : r - 1;
+	if (tile_dim[0] < r - 2 || view_of[tile_dim[0]] != r - 1)
 		return 0;
 	/* then the rest by their view dims, outermost first */
 	for (int v = 0; v < r; v++)
@@ -198,7 +190,7 @@ bool tma_load_ok(const Op *ld, int warps, int sm, TmapNote *n)
 	 * dim: read through a transposed view (the tile's rows along it), or a
 	 * [N, K] tile transposed by a permute (its columns along it) */
 	int order[TMAP_MAX_RANK];
-	bool as_is = mma_stage_as_is(&t, k, ea), perm = tma_operand_permuted(mma, k);
+	bool as_is = mma_stage_as_is(&t, k, ea), perm = mma_operand_transposed(mma, k);
 	if (tma_map_order(ld, order) != r || (perm && as_is) ||
 	    (as_is ? order[0] != r - 1 : !(k == 1 && t.bk && t.wg && order[0] == (perm ? r - 1 : r - 2))))
 		return false;

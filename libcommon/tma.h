@@ -39,17 +39,13 @@ int tma_map_order(const Op *acc, int *tile_dim);
  * as operand 0 or 1 (*k), as it is or through an ftof tma_tf32_round holds for */
 Op *tma_product_of(const Op *ld, int *k);
 
-/* Is operand k of mma a permute [1, 0] of a rank-2 tile (a TN product's
- * B^T transposed)? */
-bool tma_operand_permuted(const Op *mma, int k);
-
 /* Is cv an f32 -> tf32 ftof with rounding nearest_even (what a tf32 map's
  * copy does itself)? */
 bool tma_tf32_round(const Op *cv);
 
 /* the tiled_load that makes operand k of mma: its definition, through a
  * reshape that drops unit leading dims (mma_operand_tiled_load) or a
- * permute [1, 0] (tma_operand_permuted), or (*tf32)
+ * permute [1, 0] (mma_operand_transposed), or (*tf32)
  * that of the ftof tma_tf32_round holds for that makes it; else NULL */
 Op *tma_operand_load(const Op *mma, int k, bool *tf32);
 

@@ -129,6 +129,22 @@ bool tmap_decode(const uint8_t *in, TmapArgs *a)
 	return true;
 }
 
+void tmap_args_of_note(const TmapNote *n, uint64_t (*read)(const void *ctx, int param, int bytes), const void *ctx,
+		       TmapArgs *a)
+{
+	memset(a, 0, sizeof *a);
+	a->elem = n->elem;
+	a->rank = n->rank;
+	a->swizzle = n->swizzle;
+	a->base = read(ctx, n->base, 8);
+	for (int j = 0; j < n->rank; j++) {
+		const TmapVal *d = &n->dims[j], *s = &n->strides[j];
+		a->dims[j] = (uint32_t)(d->param >= 0 ? read(ctx, d->param, 4) : d->value);
+		a->strides[j] = (uint32_t)(s->param >= 0 ? read(ctx, s->param, 4) : s->value);
+		a->box[j] = n->box[j];
+	}
+}
+
 /* ------------------------------------------------------------ notes */
 
 static void val_print(StrBuf *sb, const TmapVal *v)

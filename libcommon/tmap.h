@@ -65,6 +65,17 @@ typedef struct TmapArgs {
 	int swizzle;
 } TmapArgs;
 
+/* field j of a note's 2 * rank sizes: dims 0..rank-1, then strides
+ * 0..rank-1 (stride 0 the constant 1) */
+static inline const TmapVal *tmap_note_field(const TmapNote *n, int j)
+{
+	return j < n->rank ? &n->dims[j] : &n->strides[j - n->rank];
+}
+/* The map a note describes, its parameters read by read(ctx, index, bytes)
+ * (the base 8 bytes, the sizes 4), as a host callback builds it. */
+void tmap_args_of_note(const TmapNote *n, uint64_t (*read)(const void *ctx, int param, int bytes), const void *ctx,
+		       TmapArgs *a);
+
 int tmap_elem_bytes(TmapElem e);
 const char *tmap_elem_name(TmapElem e);
 /* the flag word's low 32 bits except bit 21 (element type, rank, swizzle,

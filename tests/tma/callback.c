@@ -126,6 +126,20 @@ static int print_maps(const TmapParam *lay, int np, OnArgs cb)
 	return 0;
 }
 
+typedef struct Block {
+	const uint8_t *bytes;
+	const TmapParam *lay;
+} Block;
+
+/* parameter `param` of a parameter block laid out as lay */
+static uint64_t block_read(const void *ctx, int param, int bytes)
+{
+	const Block *b = ctx;
+	uint64_t x = 0;
+	memcpy(&x, b->bytes + b->lay[param].offset, (size_t)bytes);
+	return x;
+}
+
 int main(int argc, char **argv)
 {
 	bool print = argc > 1 && strcmp(argv[1], "--print-maps") == 0;
@@ -190,19 +204,9 @@ int main(int argc, char **argv)
 			const TmapNote *t = &notes[i];
 			if (strcmp(t->entry, entry) != 0)
 				continue;
-			TmapArgs a = { .elem = t->elem, .rank = t->rank, .swizzle = t->swizzle };
-			for (int j = 0; j < 2 * t->rank; j++) {
-				const TmapVal *v = j < t->rank ? &t->dims[j] : &t->strides[j - t->rank];
-				uint32_t x = (uint32_t)v->value;
-				if (v->param >= 0)
-					memcpy(&x, block + lay[v->param].offset, 4);
-				if (j < t->rank)
-					a.dims[j] = x;
-				else
-					a.strides[j - t->rank] = x;
-			}
-			memcpy(a.box, t->box, sizeof a.box);
-			memcpy(&a.base, block + lay[t->base].offset, 8);
+			TmapArgs a;
+			Block pb = { block, lay };
+			tmap_args_of_note(t, block_read, &pb, &a);
 			tmap_encode(want + lay[t->hidden].offset, &a);
 			maps++;
 		}

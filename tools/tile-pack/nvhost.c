@@ -184,7 +184,7 @@ static int arguments_change(LLVMValueRef f, LLVMContextRef ctx, const char *entr
 				bool ok = t->hidden < n && lay[t->hidden].hidden && lay[t->hidden].size == TMAP_BYTES &&
 					  t->base < n && lay[t->base].size == 8;
 				for (int k = 0; k < 2 * t->rank && ok; k++) {
-					const TmapVal *v = k < t->rank ? &t->dims[k] : &t->strides[k - t->rank];
+					const TmapVal *v = tmap_note_field(t, k);
 					ok = v->param < 0 || (v->param < n && lay[v->param].size == 4);
 				}
 				if (!ok) {

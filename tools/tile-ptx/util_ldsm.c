@@ -135,15 +135,8 @@ typedef struct Need {
 	int64_t at;
 } Need;
 
-/* Operand k of a product fed by ldmatrix is resident when it is not copied,
- * the product is not pipelined and sits in a `for` body, and the operand is
- * made before that loop (attention's Q): it is staged once, before the loop
- * (mma_resident_prologue), in a region of its own after every product's
- * staging, instead of from registers every step (its registers then die
- * before the loop). A wgmma product's A the same, pipelined or not, unless
- * it is already wgmma's register fragment (attention's Q on sm_90: its
- * stores, the fence and the barrier they need leave the K/V loop). B is
- * never resident for wgmma. TILE_PTX_NO_RESIDENT=1 turns it off. */
+/* Is a wgmma product's A (not copied), in layout have, already wgmma's
+ * register fragment (attention's P)? */
 bool mma_wgmma_a_in_regs(E *e, const Op *mma, const Layout *have)
 {
 	MmaTiling t;
@@ -157,6 +150,16 @@ bool mma_wgmma_a_in_regs(E *e, const Op *mma, const Layout *have)
 	return layout_equal(&ra, &h);
 }
 
+/* Operand k of a product fed by ldmatrix is resident when it is not copied,
+ * the product is not pipelined and sits in a `for` body, and the operand is
+ * made before that loop (attention's Q): it is staged once, before the loop
+ * (mma_resident_prologue), in a region of its own after every product's
+ * staging, instead of from registers every step (its registers then die
+ * before the loop). A wgmma product's A the same, pipelined or not, unless
+ * it is already wgmma's register fragment (attention's Q on sm_90: its
+ * stores, the fence and the barrier they need leave the K/V loop). B is
+ * never resident for wgmma. TILE_PTX_NO_RESIDENT=1 turns it off. And only
+ * where they fit (residents_fit, below). */
 static bool resident_candidate(E *e, const Op *mma, int k)
 {
 	if (!mma_is_product(mma) || mma_operand_copied(mma, k) || getenv("TILE_PTX_NO_RESIDENT"))
@@ -172,6 +175,7 @@ static bool resident_candidate(E *e, const Op *mma, int k)
 }
 
 static int need_walk(Op *op, void *ctx);
+static int64_t resident_start(const Need *n);
 
 /* The resident regions are an economy, not a need: only where the staging
  * and every candidate's region stay within the target's staging budget
@@ -186,7 +190,7 @@ static bool residents_fit(E *e, Op *mma)
 	Need need = { e, 0, false, 0, NULL, 0, 0 };
 	op_walk(op_toplevel(mma), need_walk, &need);
 	e->resident_probe = was;
-	return ((need.max + 1023) & ~(int64_t)1023) + need.resident <= mma_stage_budget(e->o->target->sm);
+	return resident_start(&need) + need.resident <= mma_stage_budget(e->o->target->sm);
 }
 
 bool mma_resident(E *e, const Op *mma, int k)

@@ -189,6 +189,13 @@ static int bar_base(E *e, const Op *mma)
 	return at;
 }
 
+/* the barrier index of stage sel of product mma's ring */
+static LLVMValueRef bar_index(E *e, const Op *mma, LLVMValueRef sel)
+{
+	int base = bar_base(e, mma);
+	return base ? LLVMBuildAdd(e->b, sel, c_i32(e, base), "") : sel;
+}
+
 void tma_kernel_begin(E *e)
 {
 	if (!e->ntma)
@@ -280,7 +287,7 @@ void tma_release(E *e, Op *mma, LLVMValueRef sel)
 		return;
 	/* lane 0 of each warp, after a bar.warp.sync orders its lanes' reads of
 	 * the stage (their wgmma completed) before its arrival */
-	LLVMValueRef a = bar_addr(e, LLVMBuildAdd(e->b, sel, c_i32(e, e->tma_nbar + bar_base(e, mma)), ""));
+	LLVMValueRef a = bar_addr(e, LLVMBuildAdd(e->b, bar_index(e, mma, sel), c_i32(e, e->tma_nbar), ""));
 	asm_call(e, LLVMVoidTypeInContext(e->ctx), "bar.warp.sync -1;", "~{memory}", NULL, 0);
 	LLVMBasicBlockRef after = guard_begin(e, LLVMBuildICmp(e->b, LLVMIntEQ, e->lane, c_i32(e, 0), ""));
 	asm_call(e, LLVMVoidTypeInContext(e->ctx), "{\n.reg .b64 st;\nmbarrier.arrive.shared::cta.b64 st, [$0];\n}",
@@ -314,9 +321,7 @@ void tma_copy(E *e, Op *mma, int n, Op *const *lds, const LLVMValueRef *sbase, c
 	int64_t bytes = 0;
 	for (int l = 0; l < n; l++)
 		bytes += type_num_elements(lds[l]->results[0]->type) * elem_bytes(tile_elem(lds[l]->results[0]->type));
-	int base = bar_base(e, mma);
-	if (base)
-		sel = LLVMBuildAdd(e->b, sel, c_i32(e, base), "");
+	sel = bar_index(e, mma, sel);
 	LLVMValueRef bar = bar_addr(e, sel);
 	/* one lane of warp 0 by elect.sync (as NVIDIA's): ptxas then knows one
 	 * thread issues, and keeps the copies' operands in uniform registers
@@ -376,9 +381,7 @@ void tma_wait(E *e, Op *mma, LLVMValueRef sel)
 {
 	if (!mma_operand_tma(e, mma, 0) && !mma_operand_tma(e, mma, 1))
 		return;
-	int base = bar_base(e, mma);
-	if (base)
-		sel = LLVMBuildAdd(e->b, sel, c_i32(e, base), "");
+	sel = bar_index(e, mma, sel);
 	wait_phase(e, bar_addr(e, sel), e->tma_phase, sel);
 }
 

@@ -155,7 +155,7 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 		ice("tile-ptx: a wgmma A whose registers are not in its value's layout");
 	/* a loop-invariant A staged once before the loop (mma_resident_prologue:
 	 * stored, fenced and waited for there) */
-	bool resident = !areg && mma_resident(e, op, 0);
+	bool resident = mma_resident(e, op, 0);     /* never when areg */
 	bool ca = areg || copied_a || resident;
 	LLVMValueRef abuf = resident ? mma_resident_base(e, op, 0) : buf;
 	/* before writing the buffer, every warpgroup must be done with its previous products */

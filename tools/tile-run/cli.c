@@ -261,7 +261,7 @@ static int noted_maps(const Func *f)
 			  f->params[t->hidden].size == TMAP_BYTES && t->base < f->nparams - n &&
 			  f->params[t->base].size == 8;
 		for (int j = 0; j < 2 * t->rank && ok; j++) {
-			const TmapVal *v = j < t->rank ? &t->dims[j] : &t->strides[j - t->rank];
+			const TmapVal *v = tmap_note_field(t, j);
 			ok = v->param < 0 || (v->param < f->nparams - n && f->params[v->param].size == 4);
 		}
 		if (!ok) {
@@ -273,30 +273,30 @@ static int noted_maps(const Func *f)
 	return n;
 }
 
-static uint64_t param_value(const Func *f, const uint8_t *kp, const TmapVal *v)
+typedef struct ParamBlock {
+	const Func *f;
+	const uint8_t *kp;
+} ParamBlock;
+
+/* parameter `param` of the block (noted_maps checked its size is `bytes`) */
+static uint64_t param_read(const void *ctx, int param, int bytes)
 {
-	if (v->param < 0)
-		return v->value;
+	const ParamBlock *pb = ctx;
 	uint64_t x = 0;
-	memcpy(&x, kp + f->params[v->param].offset, f->params[v->param].size);
+	memcpy(&x, pb->kp + pb->f->params[param].offset, (size_t)bytes);
 	return x;
 }
 
 /* each noted map, built as the host callback would from the user's parameters */
 static void fill_noted_maps(const Func *f, uint8_t *kp)
 {
+	ParamBlock pb = { f, kp };
 	for (int i = 0; i < nnotes; i++) {
 		const TmapNote *t = &notes[i];
 		if (strcmp(t->entry, f->name) != 0)
 			continue;
-		TmapArgs a = { .elem = t->elem, .rank = t->rank, .swizzle = t->swizzle };
-		TmapVal b = { t->base, 0 };
-		a.base = param_value(f, kp, &b);
-		for (int j = 0; j < t->rank; j++) {
-			a.dims[j] = (uint32_t)param_value(f, kp, &t->dims[j]);
-			a.strides[j] = (uint32_t)param_value(f, kp, &t->strides[j]);
-			a.box[j] = t->box[j];
-		}
+		TmapArgs a;
+		tmap_args_of_note(t, param_read, &pb, &a);
 		tmap_encode(kp + f->params[t->hidden].offset, &a);
 	}
 }

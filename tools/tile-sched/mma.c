@@ -183,8 +183,8 @@ static int count_mma(Op *op, void *ctx)
 	return 0;
 }
 
-/* the staging bytes of one stage of a staged product (A, then B: libcommon
- * mma.h's sizes, each region rounded to 1024) */
+/* the staging bytes of one stage of a staged product, as tile-sched counts
+ * them for its budget (A and B, each with 1024 bytes of alignment slack) */
 static int64_t stage_bytes_of(const Op *op)
 {
 	int64_t b = 0;
@@ -296,14 +296,12 @@ static void pipeline(F *f, Op *op)
 		return;
 	int n = 0;
 	op_walk(loop, count_mma, &n);
-	int64_t bytes = 0;
+	int64_t bytes = stage_bytes_of(op);
 	Op *lds[2];
 	int nl = 0;
 	for (int k = 0; k < 2; k++) {
 		bool tf32;
 		Op *ld = tma_operand_load(op, k, &tf32);
-		int eb = elem_bytes(tile_elem(op->operands[k]->type));
-		bytes += type_num_elements(op->operands[k]->type) * eb + 1024;
 		if (!ld || !op_attr_flag(ld, "to_stage"))
 			continue;
 		for (int j = 0; j < ld->noperands; j++)
