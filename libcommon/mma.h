@@ -179,5 +179,8 @@ bool mma_layout_transpose(const Layout *l, int64_t rows, int64_t cols, Layout *o
  * Elsewhere the 48 KiB every GPU gives without opting in. */
 int64_t mma_stage_budget(int sm);
 int64_t mma_stage_limit(int sm);
+/* The most stages a pipelined product may have (its `stages`; a ring's
+ * phase bits are one word, its barriers at most 16 a product). */
+#define MMA_MAX_STAGES 8
 
 #endif

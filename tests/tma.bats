@@ -135,9 +135,9 @@ tma_ptx() {   # tma_ptx HASH OUT [tile-ptx options]: the stages for sm_90, tile-
 		[ "$(grep -c 'bar.sync' "$SCRATCH/r.ptx")" -eq 1 ] || fail "$f ring: $(grep -c 'bar.sync' "$SCRATCH/r.ptx") bar.sync"
 		ptx_ok "$SCRATCH/r.ptx" sm_90 "$f ring"
 		# one elected lane issues both operands' copies after one expect_tx, for each prologue
-		# step and once in the loop
+		# step (up to 6: 8 stages, a wgmma in flight) and once in the loop
 		ne=$(grep -c 'elect.sync' "$SCRATCH/k.ptx")
-		[ "$ne" -ge 2 ] && [ "$ne" -le 4 ] && [ "$(grep -c 'expect_tx' "$SCRATCH/k.ptx")" -eq "$ne" ] ||
+		[ "$ne" -ge 2 ] && [ "$ne" -le 7 ] && [ "$(grep -c 'expect_tx' "$SCRATCH/k.ptx")" -eq "$ne" ] ||
 			fail "$f: $ne elect.sync, $(grep -c 'expect_tx' "$SCRATCH/k.ptx") expect_tx"
 		if grep -q 'st.shared' "$SCRATCH/k.ptx"; then fail "$f: operands through registers"; fi
 		ptx_ok "$SCRATCH/k.ptx" sm_90 "$f"
@@ -177,18 +177,19 @@ PY
 	done
 }
 
-@test "TMA and cp.async: 2, 3 and 4 stages (TILE_SCHED_STAGES) give exact products for K loops of 1 to 5 steps, fewer steps than stages included (sm_90 TMA, sm_80 cp.async)" {
+@test "TMA and cp.async: 2 to 4 stages (TILE_SCHED_STAGES; 5 to 8 for TMA) give exact products for K loops of 1 to 10 steps, fewer steps than stages included (sm_90 TMA, sm_80 cp.async)" {
 	need_run
 	cd "$SCRATCH"
 	"$PY" -c 'import numpy as np
 r = np.random.default_rng(11)
-for K in (32, 64, 96, 160):
+for K in (32, 64, 96, 160, 288, 320):
     a = r.integers(-4, 5, (64, K)).astype(np.float32); b = r.integers(-4, 5, (K, 64)).astype(np.float32)
     np.save("a%d.npy" % K, a.astype(np.float16)); np.save("b%d.npy" % K, b.astype(np.float16))
     np.save("ref%d.npy" % K, a @ b)
 np.save("c.npy", np.zeros((64, 64), np.float32))'
-	for n in 2 3 4; do
+	for n in 2 3 4 5 6 8; do
 		for sm in sm_90 sm_80; do
+			[ $n -gt 4 ] && [ $sm = sm_80 ] && continue   # deeper rings: TMA only
 			tma=; [ $sm = sm_90 ] && tma=--tma
 			tile-read "$(mod z9tdbcda)" | tile-lower --gpu-name=$sm | TILE_SCHED_STAGES=$n tile-sched $tma >s.json
 			grep -q "\"stages\": $n" s.json || fail "$sm: not $n stages"
@@ -211,7 +212,7 @@ np.save("c.npy", np.zeros((64, 64), np.float32))'
 				grep -q "cp.async.wait_group $((n - 1));" k.ptx || fail "$sm $n: wait_group"
 			fi
 			[ $sm = sm_90 ] && TILE_PTX_TMA_RING=1 tile-ptx --gpu-name=$sm s.json >nr.ptx
-			for K in 32 64 96 160; do
+			for K in 32 64 96 160 288 320; do
 				if [ $sm = sm_90 ]; then   # the empty-barrier ring (TILE_PTX_TMA_RING=1) too
 					rm -rf out
 					run tile-run --grid 1,1 --check racecheck --out out nr.ptx a$K.npy 64 $K $K 1 b$K.npy $K 64 64 1 c.npy 64 64 64 1
@@ -224,6 +225,29 @@ np.save("c.npy", np.zeros((64, 64), np.float32))'
 				matches out/10.npy ref$K.npy 0
 			done
 		done
+	done
+}
+
+@test "TMA ring depth (sm_90 wgmma): about 64 KiB of copies in flight, 4 to 8 stages (64x64x32 f16: 8, 128x128x32: 4; cp.async keeps 4); ptxas accepts, no spills; stages outside 1..8 in the IR are a located error" {
+	cd "$SCRATCH"
+	for h in z9tdbcda:8 yd8nx2s3:8 ickz6ktd:4 xz3hjq93:4; do
+		tile-read "$(mod ${h%%:*})" | tile-lower --gpu-name=sm_90 | tile-sched --tma >s.json
+		grep -q "\"stages\": ${h#*:}," s.json || fail "${h%%:*}: $(grep -o '"stages": [0-9]*' s.json) (want ${h#*:})"
+	done
+	tile-read "$(mod z9tdbcda)" | tile-lower --gpu-name=sm_90 | tile-sched >c.json
+	grep -q '"stages": 4,' c.json || fail "cp.async: $(grep -o '"stages": [0-9]*' c.json)"
+	tile-read "$(mod z9tdbcda)" | tile-lower --gpu-name=sm_90 | tile-sched --tma >s.json
+	tile-ptx --gpu-name=sm_90 s.json >k.ptx
+	[ "$(grep -c 'mbarrier.init.shared' k.ptx)" -eq 16 ] || fail "8 stages: not 8 full and 8 empty mbarriers"
+	if command -v ptxas >/dev/null || [ -x /usr/local/cuda/bin/ptxas ]; then
+		require_ptxas
+		ptx_ok k.ptx sm_90 "8 stages"
+	fi
+	for bad in 0 9 -3 40; do
+		sed "s/\"stages\": 8,/\"stages\": $bad,/" s.json >bad.json
+		run tile-ptx --gpu-name=sm_90 bad.json
+		[ "$status" -eq 1 ] || fail "stages $bad: exit $status"
+		[[ "$output" == *'matmul.py":'*"error: 'cuda_tile.mmaf' op: stages must be an integer from 1 to 8"* ]] || fail "stages $bad: $output"
 	done
 }
 

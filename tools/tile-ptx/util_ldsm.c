@@ -35,10 +35,10 @@
  * stores, StageGeom), after a barrier (mma_stage_copy_begin); the product
  * then skips that operand's stores and waits (cp.async.wait_all).
  *
- * Pipelined K loop. A product with `stages` = n (2..4) in a `for` has n
- * stages of the buffer; copies run a = n-1 steps ahead (n-2 when the
- * product has `async_depth` 1: its wgmma of the previous step may still
- * read its stage): mma_pipeline_prologue (at the for) copies steps
+ * Pipelined K loop. A product with `stages` = n (2..MMA_MAX_STAGES;
+ * module.c refuses others) in a `for` has n stages of the buffer; copies
+ * run a = n-1 steps ahead (n-2 when the product has `async_depth` 1: its
+ * wgmma of the previous step may still read its stage): mma_pipeline_prologue (at the for) copies steps
  * 0 .. a-1 into stages 0 .. a-1, mma_prefetch (at each `prefetch` load)
  * step iv + a*step into its stage, re-emitting the load with the induction
  * variable bound to that value; the product reads stage

@@ -185,12 +185,18 @@ static int count_mma(Op *op, void *ctx)
 
 /* the staging bytes of one stage of a staged product, as tile-sched counts
  * them for its budget (A and B, each with 1024 bytes of alignment slack) */
-static int64_t stage_bytes_of(const Op *op)
+/* the bytes of a stage's operand tiles, and with each one's alignment slack */
+static int64_t stage_payload_of(const Op *op)
 {
 	int64_t b = 0;
 	for (int k = 0; k < 2; k++)
-		b += type_num_elements(op->operands[k]->type) * elem_bytes(tile_elem(op->operands[k]->type)) + 1024;
+		b += type_num_elements(op->operands[k]->type) * elem_bytes(tile_elem(op->operands[k]->type));
 	return b;
+}
+
+static int64_t stage_bytes_of(const Op *op)
+{
+	return stage_payload_of(op) + 2 * 1024;
 }
 
 /* Several products in one loop body (attention: S = Q K^T, then P V) are
@@ -277,6 +283,22 @@ static bool retired_next_step(F *f, Op *loop, Op *op, Op **lds, int nl)
 	return true;
 }
 
+/* A ring of TMA copies feeding wgmma (sm_90) holds about TMA_RING_BYTES of
+ * copies in flight, up to MMA_MAX_STAGES stages: on an H200 (2026-11-27, docs/benchmarks.md "Pipeline depth") the
+ * 64x64x32 launch matmuls ran 336 -> 353 TFLOP/s (f16) and 343 -> 360 (bf16)
+ * with 8 stages of 8 KiB instead of 4, while the 128x128x32 ones were
+ * fastest at 4 stages of 16 KiB (653 against 641 / 639 / 622 at 5 / 6 / 8):
+ * what hides the copies' latency is the bytes in flight, not the count.
+ * (Attention's two rings stay at 2 stages each: 3 and 4 ran 6% slower at
+ * head dim 64, the same at 128.) mma.sync products copied by TMA (sm_100,
+ * sm_120) keep at most 4: no GPU of theirs has timed more. */
+#define TMA_RING_BYTES (64 * 1024)
+static int tma_ring_stages(int64_t stage_bytes)
+{
+	int64_t n = stage_bytes > 0 ? TMA_RING_BYTES / stage_bytes : 4;
+	return n < 4 ? 4 : n > MMA_MAX_STAGES ? MMA_MAX_STAGES : (int)n;
+}
+
 /* Stages (docs/lowering.md §10, "pipelined K loop"): a product in the
  * body of a `for` whose copied operands (to_stage loads in the body) depend
  * on the loop only through its induction variable: tile-ptx copies the
@@ -285,8 +307,9 @@ static bool retired_next_step(F *f, Op *loop, Op *op, Op **lds, int nl)
  * runs. The product gets `stages` = n, each such load `prefetch`: n = 4, 3
  * or 2, the most whose staging fits libcommon's mma_stage_budget (40 KiB
  * of the 48 KiB of static shared memory; 160 KiB on sm_90: 128x128x32
- * f16 gets 2 stages elsewhere, 4 there); TILE_SCHED_STAGES=N asks for N
- * (2..4) where it fits. A loop's one product, or every product of a loop
+ * f16 gets 2 stages elsewhere, 4 there); where every copy is by TMA, up to
+ * tma_ring_stages (64x64x32 f16 on sm_90: 8); TILE_SCHED_STAGES=N asks
+ * for N (2..MMA_MAX_STAGES) where it fits. A loop's one product, or every product of a loop
  * multi_pipeline_ok accepts (2 stages each). */
 static void pipeline(F *f, Op *op)
 {
@@ -321,8 +344,12 @@ static void pipeline(F *f, Op *op)
 		return;
 	}
 	int stages = 2;
+	bool all_tma = op_attr_flag(op, "via_wgmma");     /* measured there only */
+	for (int i = 0; i < nl; i++)
+		all_tma &= op_attr_flag(lds[i], "tma");
 	const char *want = getenv("TILE_SCHED_STAGES");
-	int cap = want && atoi(want) >= 2 && atoi(want) <= 4 ? atoi(want) : 4;
+	int cap = want && atoi(want) >= 2 && atoi(want) <= MMA_MAX_STAGES ? atoi(want)
+		  : all_tma ? tma_ring_stages(stage_payload_of(op)) : 4;
 	while (stages < cap && (stages + 1) * bytes <= budget)
 		stages++;
 	op_set_attr(f->m, op, "stages", attr_int(f->m, stages, NULL));
