@@ -168,11 +168,29 @@ PY
 	assert_failure 3
 	[[ $stderr == *"by thread 2 after a different write by another thread"* ]]
 	# bar.warp.sync waits for the warp's lanes (it was decoded as a bar.sync whose id
-	# is the membermask); racecheck does not count it as ordering (docs/tile-run.md)
+	# is the membermask); racecheck counts it as ordering among them (docs/tile-run.md)
 	run tile-run "$F/race.ptx" --entry race_warp --grid 1 --out "$SCRATCH/outw" "$SCRATCH/o.npy"
 	assert_success
 	run values "$SCRATCH/outw/0.npy" I
 	assert_line --index 31 "9"
+}
+
+@test "tile-run: racecheck orders by mbarriers only where a thread released and another acquired: a bulk copy refilling a stage another warp read is a race unless a bar.sync or the reader's mbarrier arrival (waited for) lies between; an unrelated mbarrier phase orders nothing" {
+	"$PY" -c 'import numpy as np, sys
+np.save(sys.argv[1] + "/src.npy", np.arange(4, dtype=np.uint32) + 7); np.save(sys.argv[1] + "/flag.npy", np.zeros(1, np.uint32))' "$SCRATCH"
+	for s in 0 1 2 3; do
+		seed=; [ $s -gt 0 ] && seed="--seed $s"
+		run --separate-stderr tile-run "$F/race_async.ptx" --entry refill_unrelated --check racecheck $seed --grid 1 "$SCRATCH/src.npy" "$SCRATCH/flag.npy"
+		assert_failure 3
+		[[ $stderr == *"shared-memory race: write of shared offset 0x0 by thread 0 after a read by thread 32 with no barrier between"* ]]
+		for e in refill_bar refill_mbar; do
+			run tile-run "$F/race_async.ptx" --entry $e --check racecheck $seed --grid 1 "$SCRATCH/src.npy" "$SCRATCH/flag.npy"
+			assert_success
+		done
+	done
+	# without racecheck the racy one runs
+	run tile-run "$F/race_async.ptx" --entry refill_unrelated --grid 1 "$SCRATCH/src.npy" "$SCRATCH/flag.npy"
+	assert_success
 }
 
 @test "tile-run: warp shuffles, ballot and device printf" {

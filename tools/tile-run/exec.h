@@ -53,9 +53,8 @@ typedef struct Cta {
 	uint32_t shared_size;
 	uint8_t *local;
 	struct { int arrived, expected; uint32_t red; } bar[16];
-	uint32_t epoch;
-	/* racecheck: per shared byte, last writer/reader thread+1 and epoch */
-	uint32_t *wr, *wr_ep, *rd, *rd_ep;
+	/* racecheck (race.c): per shared byte, last writer thread+1 and its clock */
+	uint32_t *wr, *wr_ep;
 	uint64_t *regs;         /* register files of every thread */
 	uint8_t *params;        /* parameter areas of every thread */
 } Cta;
@@ -89,9 +88,20 @@ uint64_t mem_alloc_dev(uint64_t size);  /* next free heap address */
 uint8_t *mem_at(Thread *t, const Insn *in, int space, uint64_t a, uint32_t size, int access);
 Buffer *mem_find(uint64_t a);
 void mem_setup_vars(Module *m);
-void race_reset(Cta *c);
+
+/* race.c */
 #define RACE_MANY 0xffffffffu
+void race_setup(Cta *c);
+void race_reset(Cta *c);
+bool race_read(Thread *t, const Insn *in, uint32_t a, uint32_t size);
 bool race_write(Thread *t, const Insn *in, uint32_t a, const uint8_t *v, uint32_t size);
+void race_bar_arrive(Thread *t, int id);
+void race_bar_open(Cta *c, int id);
+void race_mbar_init(uint32_t off);
+void race_mbar_release(Thread *t, uint32_t off);
+void race_mbar_complete(uint32_t off, uint32_t parity);
+void race_mbar_acquire(Thread *t, uint32_t off, uint32_t parity);
+void race_warp_join(Cta *c, int warp, uint32_t mask);
 enum { ACC_READ, ACC_WRITE, ACC_ATOMIC };
 
 /* diag in sched.c */

@@ -5,7 +5,8 @@
  *   count (signed), 62 initialized, 63 phase parity.
  * A phase completes when its pending arrivals and its transaction count are
  * both 0: the parity flips, pending is reloaded from expected, waiting
- * threads wake and a racecheck epoch starts. arrive returns the word before
+ * threads wake; arrivals and copies release into the phase and a wait
+ * that sees it completed acquires it (racecheck, race.c). arrive returns the word before
  * the arrival (its bit 63 is the phase the state names).
  * A tf32 tensor map's copy rounds each f32 to tf32, nearest even, on the
  * way (tensormap.h; what NVIDIA's tileiras relies on, docs/abi.md §5.3.1).
@@ -61,7 +62,7 @@ static void settle(uint64_t *w, uint32_t off)
 	uint32_t ph = PHASE(*w) ^ 1;
 	*w = make(EXPT(*w), EXPT(*w), 0, ph);
 	Cta *c = &RUN.cta;
-	c->epoch++;
+	race_mbar_complete(off, ph ^ 1);
 	for (int k = 0; k < c->n; k++) {
 		Thread *o = &c->th[k];
 		if (o->state == TS_MBAR && o->mbar == off && o->mpar != ph) {
@@ -80,6 +81,7 @@ static bool arrive(Thread *t, const Insn *in, uint64_t *w, uint32_t off, uint32_
 	}
 	uint32_t expt = EXPT(*w) - (drop ? count : 0);
 	*w = make(PEND(*w) - count, expt, tx_of(*w), PHASE(*w));
+	race_mbar_release(t, off);
 	settle(w, off);
 	return true;
 }
@@ -115,6 +117,7 @@ static int mbarrier(Thread *t, const Insn *in)
 			return ST_FAULT;
 		}
 		*w = make(v, v, 0, 0);
+		race_mbar_init(off);
 		return ST_NEXT;
 	case MB_INVAL:
 		*w = 0;
@@ -122,6 +125,8 @@ static int mbarrier(Thread *t, const Insn *in)
 	case MB_EXPECT_TX: case MB_COMPLETE_TX:
 		if (!add_tx(t, in, w, off, in->mode == MB_EXPECT_TX ? (int64_t)v : -(int64_t)v))
 			return ST_FAULT;
+		if (in->mode == MB_COMPLETE_TX)
+			race_mbar_release(t, off);
 		settle(w, off);
 		return ST_NEXT;
 	case MB_ARRIVE: case MB_ARRIVE_DROP: {
@@ -141,6 +146,7 @@ static int mbarrier(Thread *t, const Insn *in)
 	case MB_TEST_WAIT: case MB_TRY_WAIT: {
 		uint32_t want = (in->boolop & AF_PARITY) ? (uint32_t)(R[in->s[1]] & 1) : PHASE(R[in->s[1]]);
 		if (PHASE(*w) != want) {        /* the phase with that parity has completed */
+			race_mbar_acquire(t, off, want);
 			R[in->d[0]] = 1;
 			return ST_NEXT;
 		}
@@ -187,6 +193,7 @@ static bool tx_done(Thread *t, const Insn *in, uint64_t a, uint64_t bytes)
 	uint64_t *w = mbar_at(t, in, SP_SHARED, a, &off, false);
 	if (!w || !add_tx(t, in, w, off, -(int64_t)bytes))
 		return false;
+	race_mbar_release(t, off);
 	settle(w, off);
 	return true;
 }

@@ -3,7 +3,8 @@
  * fences and membar (no-ops on a sequential machine), griddepcontrol and
  * the like. A thread at a barrier waits (TS_BAR); the barrier opens when
  * the expected count arrives: the given count, else every thread of the
- * CTA that has not exited. Each opening starts a new racecheck epoch. */
+ * CTA that has not exited. Arrivals release and the opening acquires
+ * (racecheck's clocks, race.c). */
 #include "exec.h"
 
 int exec_sync(Thread *t, const Insn *in)
@@ -42,6 +43,7 @@ int exec_sync(Thread *t, const Insn *in)
 	}
 	c->bar[id].expected = expected;
 	c->bar[id].arrived++;
+	race_bar_arrive(t, (int)id);
 	if (in->mode >= BAR_RED_POPC) {
 		uint64_t p = (t->R[in->s[in->ns - 1]] & 1) ^ ((in->flags & F_NEGB) != 0);
 		t->cv[0] = p;
@@ -72,6 +74,7 @@ void bar_check(Cta *c, int id)
 			any |= (uint32_t)(t->cv[0] & 1);
 		}
 	}
+	race_bar_open(c, id);
 	for (int k = 0; k < c->n; k++) {
 		Thread *t = &c->th[k];
 		if (t->state != TS_BAR || t->bar_id != id)
@@ -89,5 +92,4 @@ void bar_check(Cta *c, int id)
 	}
 	c->bar[id].arrived = 0;
 	c->bar[id].expected = 0;
-	c->epoch++;
 }

@@ -302,6 +302,7 @@ static void check_one(Cta *c, int warp, Thread *t)
 			fault(t, t->wait, "lanes of membermask 0x%08x wait at different warp collectives", mask);
 			return;
 		}
+		race_warp_join(c, warp, mask);
 		resolve(c, warp, mask, t->wait);
 	}
 }

@@ -6,8 +6,7 @@
  * access is bounds-checked (that is how an address becomes a host
  * pointer); with memcheck it must also be naturally aligned. A bad access
  * is a fault: the report names the instruction, thread, block, address
- * and nearest buffer. racecheck keeps per shared byte the last writer and
- * reader with the barrier epoch. */
+ * and nearest buffer. racecheck's bookkeeping is race.c's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include "exec.h"
@@ -179,19 +178,8 @@ uint8_t *mem_at(Thread *t, const Insn *in, int space, uint64_t a, uint32_t size,
 		}
 		r->shared_hit = true;
 		r->shared_off = (uint32_t)a;
-		if (r->check == CHECK_RACECHECK && acc == ACC_READ) {
-			uint32_t me = t->tid + 1, ep = c->epoch;
-			for (uint32_t k = 0; k < size; k++) {
-				uint64_t x = a + k;
-				if (c->wr[x] && c->wr[x] != me && c->wr[x] != RACE_MANY && c->wr_ep[x] == ep) {
-					fault(t, in, "shared-memory race: read of shared offset 0x%llx by thread %u after a write by thread %u with no barrier between",
-					      (unsigned long long)x, t->tid, c->wr[x] - 1);
-					return NULL;
-				}
-				c->rd[x] = me;
-				c->rd_ep[x] = ep;
-			}
-		}
+		if (acc == ACC_READ && !race_read(t, in, (uint32_t)a, size))
+			return NULL;
 		return c->shared + a;
 	}
 	case SP_LOCAL: {
@@ -216,45 +204,3 @@ uint8_t *mem_at(Thread *t, const Insn *in, int space, uint64_t a, uint32_t size,
 	die("mem_at: bad space %d", space);
 }
 
-/* racecheck for a write of bytes v to shared offset a (just checked by
- * mem_at): a write that changes a byte another thread wrote or read since
- * the last barrier is a race. Writes that leave a byte as it was cannot
- * race (replicated layouts store the same value from several threads);
- * such a byte becomes "many writers" and no later read conflicts with it. */
-bool race_write(Thread *t, const Insn *in, uint32_t a, const uint8_t *v, uint32_t size)
-{
-	Run *r = &RUN;
-	Cta *c = &r->cta;
-	uint32_t me = t->tid + 1, ep = c->epoch;
-	for (uint32_t k = 0; k < size; k++) {
-		uint32_t x = a + k;
-		bool same = c->shared[x] == v[k];
-		bool wrote = c->wr[x] && c->wr_ep[x] == ep;
-		if (same) {
-			if (wrote && c->wr[x] != me)
-				c->wr[x] = RACE_MANY;
-			continue;
-		}
-		if (wrote && c->wr[x] != me) {
-			fault(t, in, "shared-memory race: write of shared offset 0x%x by thread %u after a different write by %s with no barrier between",
-			      x, t->tid, c->wr[x] == RACE_MANY ? "other threads" : "another thread");
-			return false;
-		}
-		if (c->rd[x] && c->rd[x] != me && c->rd_ep[x] == ep) {
-			fault(t, in, "shared-memory race: write of shared offset 0x%x by thread %u after a read by thread %u with no barrier between",
-			      x, t->tid, c->rd[x] - 1);
-			return false;
-		}
-		c->wr[x] = me;
-		c->wr_ep[x] = ep;
-	}
-	return true;
-}
-
-void race_reset(Cta *c)
-{
-	if (!c->wr)
-		return;
-	memset(c->wr, 0, c->shared_size * sizeof *c->wr);
-	memset(c->rd, 0, c->shared_size * sizeof *c->rd);
-}

@@ -192,13 +192,8 @@ int launch(void)
 	c->th = xcalloc((size_t)c->n, sizeof *c->th);
 	c->shared_size = (f->shared_end > r->m->shared_static ? f->shared_end : r->m->shared_static) + r->dyn_smem;
 	c->shared = xcalloc(c->shared_size ? c->shared_size : 1, 1);
-	if (r->check == CHECK_RACECHECK) {
-		size_t n = c->shared_size ? c->shared_size : 1;
-		c->wr = xcalloc(n, 4);
-		c->wr_ep = xcalloc(n, 4);
-		c->rd = xcalloc(n, 4);
-		c->rd_ep = xcalloc(n, 4);
-	}
+	if (r->check == CHECK_RACECHECK)
+		race_setup(c);
 	c->regs = xcalloc((size_t)c->n * (size_t)f->nslots, sizeof *c->regs);
 	if (f->pbytes < r->kparam_size)
 		die("param area smaller than the kernel parameters");
@@ -214,7 +209,6 @@ int launch(void)
 				c->id[0] = x;
 				c->id[1] = y;
 				c->id[2] = z;
-				c->epoch++;
 				int rc = run_cta(c, order);
 				if (rc != RUN_OK) {
 					fflush(stdout);
