@@ -234,6 +234,32 @@ fmha_tma() {
 	[ "$(echo "$output" | grep -c "^ok ")" -eq 3 ] || fail "not 3 TMA runs"
 }
 
+@test "fmha, head dim 128 on sm_90: Q loaded straight into wgmma's A register fragment where its resident region would hold the CTAs an SM to 2 (64 KiB of rings + 16 KiB of Q: every wgmma with A in registers, 64 KiB of staging); head dim 64 and 128 rows keep Q resident; TILE_SCHED_NO_A_IN_REGS=1 too; ptxas accepts, no spills; against numpy on tile-run either way, racecheck" {
+	fmha_tma fmha_f16_d128_aligned "$SCRATCH/r.ptx"
+	n=$(grep -c 'wgmma.mma_async' "$SCRATCH/r.ptx")
+	[ "$(grep 'wgmma.mma_async' "$SCRATCH/r.ptx" | grep -c '}, {')" -eq "$n" ] || fail "d128: not every wgmma with A in registers"
+	grep -q '__tile_mma_[A-Za-z0-9_]*\[65536\]' "$SCRATCH/r.ptx" || fail "d128: staging $(grep -o '__tile_mma_[A-Za-z0-9_]*\[[0-9]*\]' "$SCRATCH/r.ptx")"
+	TILE_SCHED_NO_A_IN_REGS=1 fmha_tma fmha_f16_d128_aligned "$SCRATCH/q.ptx"
+	[ "$(grep 'wgmma.mma_async' "$SCRATCH/q.ptx" | grep -c '}, {')" -eq 4 ] || fail "NO_A_IN_REGS: Q not resident"
+	grep -q '__tile_mma_[A-Za-z0-9_]*\[81920\]' "$SCRATCH/q.ptx" || fail "NO_A_IN_REGS: staging"
+	for k in fmha_f16_aligned fmha_f16_aligned_128; do     # Q resident: the same PTX either way
+		fmha_tma $k "$SCRATCH/k.ptx"
+		TILE_SCHED_NO_A_IN_REGS=1 fmha_tma $k "$SCRATCH/k0.ptx"
+		cmp -s "$SCRATCH/k.ptx" "$SCRATCH/k0.ptx" || fail "$k: Q not resident"
+	done
+	if command -v ptxas >/dev/null || [ -x /usr/local/cuda/bin/ptxas ]; then
+		require_ptxas
+		ptx_ok "$SCRATCH/r.ptx" sm_90 "d128, Q in registers"
+	fi
+	need_run
+	for v in 0 1; do
+		if [ $v = 1 ]; then export TILE_SCHED_NO_A_IN_REGS=1; fi
+		run "$PY" "$ROOT/tests/run/run-corpus" --bin "$BIN" --targets sm_90 --sched-flags=--tma --check racecheck fmha_f16_d128_aligned
+		assert_success
+		[ "$(echo "$output" | grep -c "^ok ")" -eq 3 ] || fail "not 3 runs ($v)"
+	done
+}
+
 @test "fmha by TMA, opt-in TILE_SCHED_ASYNC_LAST=1: P V's wgmma stays in flight into the next step (wait_group 1; S's wait_group 0 retires it before its accumulator is read or its stage refilled; the loop's exit waits for it); ptxas keeps it asynchronous (no serialization warning), no spills; against numpy on tile-run" {
 	tile-read "$F/fmha_f16_aligned.tileirbc" | tile-lower --gpu-name=sm_90 |
 		env TILE_SCHED_ASYNC_LAST=1 "$BIN/tile-sched" --tma | tile-ptx --gpu-name=sm_90 >"$SCRATCH/a.ptx"

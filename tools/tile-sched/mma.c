@@ -405,6 +405,82 @@ static void fix_acc(F *f, Op *op, const MmaTiling *t)
 	}
 }
 
+/* A wgmma product's A made before its loop by a load (attention's Q: a
+ * tiled_load, maybe reshaped), the load's only use: the value it loads,
+ * else NULL. */
+static Value *a_loaded_before_loop(F *f, Op *op, Op **loop_out)
+{
+	Block *body = op->parent;
+	Op *loop = body && body->parent ? body->parent->parent : NULL;
+	Value *src = op->operands[0];
+	if (!loop || loop->info->code != CT_for || !op_attr_flag(op, "via_wgmma") || value_made_inside(loop, src) ||
+	    !src->lay || !src->def || uses_of(f, src) != 1)
+		return NULL;
+	Value *v = src;
+	if (v->def->info->code == CT_reshape) {
+		v = v->def->operands[0];
+		if (!v->def || uses_of(f, v) != 1)
+			return NULL;
+	}
+	Op *ld = v->def;
+	if (ld->info->code != AS_tiled_load || ld->results[0] != v || op_attr_flag(ld, "to_stage"))
+		return NULL;
+	*loop_out = loop;
+	return src;
+}
+
+static int64_t tile_bytes(const Value *v)
+{
+	return type_num_elements(v->type) * elem_bytes(tile_elem(v->type));
+}
+
+/* CTAs an SM holds by shared memory alone (228 KiB an SM on sm_90, 1 KiB
+ * reserved a CTA) */
+static int64_t ctas_by_smem(int64_t bytes)
+{
+	return 228 * 1024 / (bytes + 2 * 1024);
+}
+
+/* Attention's Q on sm_90 (a wgmma product's A loaded before its loop) is
+ * staged once, resident in shared memory beside the loop's rings, unless
+ * that resident region is what holds the CTAs an SM down: where the loop's
+ * staging with it leaves room for at most 2 CTAs and without it for more,
+ * Q is loaded straight in wgmma's A register fragment instead (its load's
+ * layout; tile-ptx then needs no region for it). H200, 2026-11-27 (docs/
+ * benchmarks.md "Q in registers"): head dim 128, 64 rows: 84 -> 67 KiB,
+ * 126 -> 155 registers, 2 -> 3 CTAs an SM, 406 -> 446 TFLOP/s; head dim
+ * 64 (43 KiB, 5 CTAs either way) lost 2.5% that way, 128 rows (51 KiB)
+ * nothing. TILE_SCHED_NO_A_IN_REGS=1 keeps Q resident. */
+static void a_in_regs_for_occupancy(F *f, Op *op, const MmaTiling *t)
+{
+	Op *loop;
+	Value *q = a_loaded_before_loop(f, op, &loop);
+	if (!q || getenv("TILE_SCHED_NO_A_IN_REGS"))
+		return;
+	Layout want;
+	mma_layout_a(t, &want);
+	if (layout_equal(q->lay, &want))
+		return;
+	int64_t staging = 0;
+	for (Op *x = loop->regions[0].first->first; x; x = x->next) {
+		if (!mma_is_product(x))
+			continue;
+		int64_t st = op_attr_int(x, "stages", 1);
+		for (int k = 0; k < 2; k++) {
+			bool tf32;
+			Op *ld = tma_operand_load(x, k, &tf32);
+			if (ld && op_attr_flag(ld, "to_stage"))
+				staging += st * tile_bytes(ld->results[0]);
+		}
+	}
+	int64_t resident = tile_bytes(q);
+	if (ctas_by_smem(staging + resident) > 2 || ctas_by_smem(staging) <= ctas_by_smem(staging + resident))
+		return;
+	set_layout(f->m, q, &want);
+	if (q->def->info->code == CT_reshape)
+		set_layout(f->m, q->def->operands[0], &want);
+}
+
 /* operand k of product op in its fragment layout (A, B; a block-scaled
  * product's scales 3, 4: libcommon mma.h), through a convert_layout */
 static void to_layout(F *f, Op *op, int k, const MmaTiling *t)
@@ -468,5 +544,11 @@ void mma_fix(F *f)
 	for (int i = 0; i < f->nmmas && !getenv("TILE_SCHED_NO_CP_ASYNC") && !getenv("TILE_SCHED_NO_PIPELINE"); i++)
 		if (op_attr_flag(f->mmas[i], "via_wgmma") || op_attr_flag(f->mmas[i], "via_ldmatrix"))
 			pipeline(f, f->mmas[i]);
+	/* once the rings are known: Q in registers where its region costs CTAs */
+	for (int i = 0; i < f->nmmas; i++) {
+		MmaTiling t;
+		if (op_attr_flag(f->mmas[i], "via_wgmma") && tiling_of(f, f->mmas[i], &t))
+			a_in_regs_for_occupancy(f, f->mmas[i], &t);
+	}
 	free(f->mmas);
 }
