@@ -234,6 +234,26 @@ fmha_tma() {
 	[ "$(echo "$output" | grep -c "^ok ")" -eq 3 ] || fail "not 3 TMA runs"
 }
 
+@test "fmha, head dim 128 with 128 query rows (8 warps, sm_90): both products pipelined by TMA (Q resident counts once, not in every stage: the rings fit the staging budget), no spills; against numpy on tile-run (1/4/8 warps, racecheck; sm_80/120 too)" {
+	fmha_tma fmha_f16_d128_aligned_128 "$SCRATCH/t.ptx"
+	grep -q '.reqntid 256' "$SCRATCH/t.ptx" || fail "not 8 warps"
+	[ "$(grep -c 'mbarrier.init.shared' "$SCRATCH/t.ptx")" -ge 4 ] || fail "not two 2-stage rings"
+	# the next step's K and V copies inside the loop: 2 boxes each
+	[ "$(grep -c 'cp.async.bulk.tensor.4d' "$SCRATCH/t.ptx")" -eq 8 ] || fail "$(grep -c 'cp.async.bulk.tensor.4d' "$SCRATCH/t.ptx") copies"
+	TILE_SCHED_NO_MULTI_PIPELINE=1 fmha_tma fmha_f16_d128_aligned_128 "$SCRATCH/n.ptx"
+	[ "$(grep -c 'cp.async.bulk.tensor.4d' "$SCRATCH/n.ptx")" -eq 4 ] || fail "unpipelined: $(grep -c 'cp.async.bulk.tensor.4d' "$SCRATCH/n.ptx") copies"
+	if command -v ptxas >/dev/null || [ -x /usr/local/cuda/bin/ptxas ]; then
+		require_ptxas
+		ptx_ok "$SCRATCH/t.ptx" sm_90 "d128, 128 rows"
+	fi
+	need_run
+	run "$PY" "$ROOT/tests/run/run-corpus" --bin "$BIN" --targets sm_90 --sched-flags=--tma --check racecheck fmha_f16_d128_aligned_128
+	assert_success
+	[ "$(echo "$output" | grep -c "^ok ")" -eq 3 ] || fail "not 3 TMA runs"
+	run "$PY" "$ROOT/tests/run/run-corpus" --bin "$BIN" --targets sm_80,sm_120 fmha_f16_d128_aligned_128
+	assert_success
+}
+
 @test "fmha, head dim 128 on sm_90: Q loaded straight into wgmma's A register fragment where its resident region would hold the CTAs an SM to 2 (64 KiB of rings + 16 KiB of Q: every wgmma with A in registers, 64 KiB of staging); head dim 64 and 128 rows keep Q resident; TILE_SCHED_NO_A_IN_REGS=1 too; ptxas accepts, no spills; against numpy on tile-run either way, racecheck" {
 	fmha_tma fmha_f16_d128_aligned "$SCRATCH/r.ptx"
 	n=$(grep -c 'wgmma.mma_async' "$SCRATCH/r.ptx")

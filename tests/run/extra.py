@@ -788,6 +788,8 @@ CASES = {
     # head dim 128: two 128-byte column blocks a tile (two TMA boxes a copy)
     "fmha_f16_d128_aligned": X(f"{FMHA}/fmha_f16_d128_aligned.tileirbc", "fmha",
                                c_fmha(1, 2, 144, 208, 128, 64, False), 4e-3),
+    "fmha_f16_d128_aligned_128": X(f"{FMHA}/fmha_f16_d128_aligned_128.tileirbc", "fmha",
+                                   c_fmha(1, 2, 144, 208, 128, 128, False), 4e-3),
     # the bytecode cuTile 1.7.0 wrote at launch on the H200 ([4, 4, 4096, 64] f16; tiles 64x64, 128x64)
     "fmha_launch_64": X(f"{FMHA}/launch/fmha.kernels.ln13.karzz69l.tileirbc", "fmha",
                         c_fmha(1, 4, 144, 208, 64, 64, False), 4e-3),

@@ -199,6 +199,33 @@ static int64_t stage_bytes_of(const Op *op)
 	return stage_payload_of(op) + 2 * 1024;
 }
 
+static int64_t tile_bytes(const Value *v)
+{
+	return type_num_elements(v->type) * elem_bytes(tile_elem(v->type));
+}
+
+/* A stage of product x in loop: its B, and its A unless wgmma reads A
+ * from registers (A in its register fragment: attention's P) or from a
+ * region of its own made once before the loop (A made before the loop:
+ * attention's Q, whose bytes go to *resident; tile-ptx util_ldsm.c
+ * mma_wgmma_a_unstaged). Each with its alignment slack. */
+static int64_t ring_stage_bytes(F *f, const Op *x, const Op *loop, int64_t *resident)
+{
+	MmaTiling t;
+	Value *a = x->operands[0];
+	if (op_attr_flag(x, "via_wgmma") && tiling_of(f, x, &t)) {
+		Layout frag;
+		mma_layout_a(&t, &frag);
+		bool in_regs = a->lay && layout_equal(a->lay, &frag);
+		if (in_regs || !value_made_inside(loop, a)) {
+			if (!in_regs)
+				*resident += tile_bytes(a) + 1024;
+			return tile_bytes(x->operands[1]) + 1024;
+		}
+	}
+	return stage_bytes_of(x);
+}
+
 /* Several products in one loop body (attention: S = Q K^T, then P V) are
  * pipelined together when every one of them sits at the body's top level,
  * is staged (wgmma / ldmatrix), and has all its copied operands by TMA
@@ -213,7 +240,7 @@ static bool multi_pipeline_ok(F *f, Op *loop, int n)
 	if (getenv("TILE_SCHED_NO_MULTI_PIPELINE"))
 		return false;
 	int top = 0;
-	int64_t total = 0;
+	int64_t total = 0, resident = 0;
 	for (Op *x = loop->regions[0].first->first; x; x = x->next) {
 		if (!mma_is_product(x))
 			continue;
@@ -230,9 +257,9 @@ static bool multi_pipeline_ok(F *f, Op *loop, int n)
 				copied = true;
 			}
 		}
-		total += (copied ? 2 : 1) * stage_bytes_of(x);
+		total += (copied ? 2 : 1) * ring_stage_bytes(f, x, loop, &resident);
 	}
-	return top == n && total <= mma_stage_budget(target_sm(f));
+	return top == n && total + resident <= mma_stage_budget(target_sm(f));
 }
 
 /* Experimental, opt-in (TILE_SCHED_ASYNC_LAST=1; not timed on a GPU yet):
@@ -429,11 +456,6 @@ static Value *a_loaded_before_loop(F *f, Op *op, Op **loop_out)
 	return src;
 }
 
-static int64_t tile_bytes(const Value *v)
-{
-	return type_num_elements(v->type) * elem_bytes(tile_elem(v->type));
-}
-
 /* CTAs an SM holds by shared memory alone (228 KiB an SM on sm_90, 1 KiB
  * reserved a CTA) */
 static int64_t ctas_by_smem(int64_t bytes)
@@ -455,7 +477,8 @@ static void a_in_regs_for_occupancy(F *f, Op *op, const MmaTiling *t)
 {
 	Op *loop;
 	Value *q = a_loaded_before_loop(f, op, &loop);
-	if (!q || getenv("TILE_SCHED_NO_A_IN_REGS"))
+	/* one warpgroup a CTA: with two, registers already hold an SM to 2 CTAs */
+	if (!q || f->warps != 4 || getenv("TILE_SCHED_NO_A_IN_REGS"))
 		return;
 	Layout want;
 	mma_layout_a(t, &want);
