@@ -53,8 +53,6 @@ typedef struct Cta {
 	uint32_t shared_size;
 	uint8_t *local;
 	struct { int arrived, expected; uint32_t red; } bar[16];
-	/* racecheck (race.c): per shared byte, last writer thread+1 and its clock */
-	uint32_t *wr, *wr_ep;
 	uint64_t *regs;         /* register files of every thread */
 	uint8_t *params;        /* parameter areas of every thread */
 } Cta;

@@ -35,6 +35,7 @@ typedef struct MbarClock {
 static struct {
 	int n;                  /* threads of the CTA */
 	int nw;                 /* its warps */
+	uint32_t *wr, *wr_clk;  /* per shared byte: last writer + 1 (RACE_MANY: several), its clock */
 	uint32_t *rd, *rd_clk;  /* per shared byte and warp: last reader + 1, its clock */
 	uint32_t *vc;           /* n x n: thread t's clock of thread u at vc[t*n+u] */
 	uint32_t *bar[16];      /* named barriers' releases */
@@ -70,8 +71,8 @@ static void release_into(Thread *t, uint32_t *acc)
 void race_setup(Cta *c)
 {
 	size_t n = c->shared_size ? c->shared_size : 1;
-	c->wr = xcalloc(n, 4);
-	c->wr_ep = xcalloc(n, 4);
+	RC.wr = xcalloc(n, 4);
+	RC.wr_clk = xcalloc(n, 4);
 	RC.n = c->n;
 	RC.nw = (c->n + 31) / 32;
 	RC.rd = xcalloc(n * (size_t)RC.nw, 4);
@@ -84,9 +85,9 @@ void race_setup(Cta *c)
 
 void race_reset(Cta *c)
 {
-	if (!c->wr)
+	if (!RC.wr)
 		return;
-	memset(c->wr, 0, c->shared_size * sizeof *c->wr);
+	memset(RC.wr, 0, c->shared_size * sizeof *RC.wr);
 	memset(RC.rd, 0, (size_t)c->shared_size * (size_t)RC.nw * 4);
 	memset(RC.vc, 0, (size_t)RC.n * (size_t)RC.n * 4);
 	for (int t = 0; t < RC.n; t++)
@@ -112,13 +113,12 @@ bool race_read(Thread *t, const Insn *in, uint32_t a, uint32_t size)
 {
 	if (!on())
 		return true;
-	Cta *c = &RUN.cta;
 	uint32_t me = t->tid + 1, clk = vc_of(t)[t->tid];
 	for (uint32_t k = 0; k < size; k++) {
 		uint32_t x = a + k;
-		if (unordered(t, c->wr[x], c->wr_ep[x])) {
+		if (unordered(t, RC.wr[x], RC.wr_clk[x])) {
 			fault(t, in, "shared-memory race: read of shared offset 0x%x by thread %u after a write by thread %u with no barrier between",
-			      x, t->tid, c->wr[x] - 1);
+			      x, t->tid, RC.wr[x] - 1);
 			return false;
 		}
 		size_t slot = (size_t)x * (size_t)RC.nw + t->warp;
@@ -132,14 +132,14 @@ bool race_write(Thread *t, const Insn *in, uint32_t a, const uint8_t *v, uint32_
 {
 	if (!on())
 		return true;
-	Cta *c = &RUN.cta;
+	const uint8_t *shared = RUN.cta.shared;
 	uint32_t me = t->tid + 1, clk = vc_of(t)[t->tid];
 	for (uint32_t k = 0; k < size; k++) {
 		uint32_t x = a + k;
-		bool wrote = unordered(t, c->wr[x], c->wr_ep[x]);
-		if (c->shared[x] == v[k]) {
+		bool wrote = unordered(t, RC.wr[x], RC.wr_clk[x]);
+		if (shared[x] == v[k]) {
 			if (wrote)
-				c->wr[x] = RACE_MANY;
+				RC.wr[x] = RACE_MANY;
 			continue;
 		}
 		if (wrote) {
@@ -155,8 +155,8 @@ bool race_write(Thread *t, const Insn *in, uint32_t a, const uint8_t *v, uint32_
 				return false;
 			}
 		}
-		c->wr[x] = me;
-		c->wr_ep[x] = clk;
+		RC.wr[x] = me;
+		RC.wr_clk[x] = clk;
 	}
 	return true;
 }
