@@ -183,25 +183,22 @@ static int count_mma(Op *op, void *ctx)
 	return 0;
 }
 
-/* the staging bytes of one stage of a staged product, as tile-sched counts
- * them for its budget (A and B, each with 1024 bytes of alignment slack) */
-/* the bytes of a stage's operand tiles, and with each one's alignment slack */
-static int64_t stage_payload_of(const Op *op)
-{
-	int64_t b = 0;
-	for (int k = 0; k < 2; k++)
-		b += type_num_elements(op->operands[k]->type) * elem_bytes(tile_elem(op->operands[k]->type));
-	return b;
-}
-
-static int64_t stage_bytes_of(const Op *op)
-{
-	return stage_payload_of(op) + 2 * 1024;
-}
-
 static int64_t tile_bytes(const Value *v)
 {
 	return type_num_elements(v->type) * elem_bytes(tile_elem(v->type));
+}
+
+/* the bytes of one stage's operand tiles (A and B) */
+static int64_t stage_payload_of(const Op *op)
+{
+	return tile_bytes(op->operands[0]) + tile_bytes(op->operands[1]);
+}
+
+/* the staging bytes of one stage of a staged product, as tile-sched counts
+ * them for its budget (A and B, each with 1024 bytes of alignment slack) */
+static int64_t stage_bytes_of(const Op *op)
+{
+	return stage_payload_of(op) + 2 * 1024;
 }
 
 /* A stage of product x in loop: its B, and its A unless wgmma reads A
@@ -262,7 +259,8 @@ static bool multi_pipeline_ok(F *f, Op *loop, int n)
 	return top == n && total + resident <= mma_stage_budget(target_sm(f));
 }
 
-/* Experimental, opt-in (TILE_SCHED_ASYNC_LAST=1; not timed on a GPU yet):
+/* Opt-in (TILE_SCHED_ASYNC_LAST=1; H200, session 12: +4% causal, +6% head
+ * dim 128 with 128 rows, slower where its registers cost CTAs):
  * in a loop of several pipelined wgmma products, the last one (attention's
  * P V) may stay in flight into the next step (`async_depth` 1) when the
  * next step's first product (S = Q K^T, not itself in flight) waits for
@@ -311,8 +309,8 @@ static bool retired_next_step(F *f, Op *loop, Op *op, Op **lds, int nl)
 }
 
 /* A ring of TMA copies feeding wgmma (sm_90) holds about TMA_RING_BYTES of
- * copies in flight, up to MMA_MAX_STAGES stages: on an H200 (2026-11-27, docs/benchmarks.md "Pipeline depth") the
- * 64x64x32 launch matmuls ran 336 -> 353 TFLOP/s (f16) and 343 -> 360 (bf16)
+ * copies in flight, up to MMA_MAX_STAGES stages: on an H200 (2026-11-27,
+ * docs/benchmarks.md "Pipeline depth") the 64x64x32 launch matmuls ran 336 -> 353 TFLOP/s (f16) and 343 -> 360 (bf16)
  * with 8 stages of 8 KiB instead of 4, while the 128x128x32 ones were
  * fastest at 4 stages of 16 KiB (653 against 641 / 639 / 622 at 5 / 6 / 8):
  * what hides the copies' latency is the bytes in flight, not the count.
@@ -336,8 +334,8 @@ static int tma_ring_stages(int64_t stage_bytes)
  * of the 48 KiB of static shared memory; 160 KiB on sm_90: 128x128x32
  * f16 gets 2 stages elsewhere, 4 there); where every copy is by TMA, up to
  * tma_ring_stages (64x64x32 f16 on sm_90: 8); TILE_SCHED_STAGES=N asks
- * for N (2..MMA_MAX_STAGES) where it fits. A loop's one product, or every product of a loop
- * multi_pipeline_ok accepts (2 stages each). */
+ * for N (2..MMA_MAX_STAGES) where it fits. A loop's one product, or every
+ * product of a loop multi_pipeline_ok accepts (2 stages each). */
 static void pipeline(F *f, Op *op)
 {
 	Block *body = op->parent;
