@@ -135,6 +135,15 @@ void mma_layout_a(const MmaTiling *t, Layout *l)
 	frag_layout(t, &a->a, t->k, t->kt, a->k, t->mt, a->m * t->k, t->m / t->wm * t->k, 0, l);
 }
 
+bool mma_layout_is_a(const MmaTiling *t, const Layout *have)
+{
+	Layout ra, h = *have;
+	mma_layout_a(t, &ra);
+	layout_canonicalize(&ra);
+	layout_canonicalize(&h);
+	return layout_equal(&ra, &h);
+}
+
 void mma_layout_b(const MmaTiling *t, Layout *l)
 {
 	const MmaAtom *a = t->atom;

@@ -146,6 +146,9 @@ void mma_layout_scale_a(const MmaTiling *t, Layout *out);
 void mma_layout_scale_b(const MmaTiling *t, Layout *out);
 
 void mma_layout_a(const MmaTiling *t, Layout *out);
+/* Is have (a layout of the product's A) the A fragment mma_layout_a gives,
+ * up to canonical form? (wgmma reads such an A from registers) */
+bool mma_layout_is_a(const MmaTiling *t, const Layout *have);
 void mma_layout_b(const MmaTiling *t, Layout *out);
 void mma_layout_c(const MmaTiling *t, Layout *out);
 

@@ -38,7 +38,8 @@
  * Pipelined K loop. A product with `stages` = n (2..MMA_MAX_STAGES;
  * module.c refuses others) in a `for` has n stages of the buffer; copies
  * run a = n-1 steps ahead (n-2 when the product has `async_depth` 1: its
- * wgmma of the previous step may still read its stage): mma_pipeline_prologue (at the for) copies steps
+ * wgmma of the previous step may still read its stage):
+ * mma_pipeline_prologue (at the for) copies steps
  * 0 .. a-1 into stages 0 .. a-1, mma_prefetch (at each `prefetch` load)
  * step iv + a*step into its stage, re-emitting the load with the induction
  * variable bound to that value; the product reads stage
@@ -143,11 +144,7 @@ bool mma_wgmma_a_in_regs(E *e, const Op *mma, const Layout *have)
 	if (!op_attr_flag(mma, "via_wgmma") || mma_operand_copied(mma, 0) || !have ||
 	    !mma_product_tiling(mma, e->warps, e->o->target->sm, &t, NULL) || !t.wg)
 		return false;
-	Layout ra, h = *have;
-	mma_layout_a(&t, &ra);
-	layout_canonicalize(&ra);
-	layout_canonicalize(&h);
-	return layout_equal(&ra, &h);
+	return mma_layout_is_a(&t, have);
 }
 
 /* Operand k of a product fed by ldmatrix is resident when it is not copied,

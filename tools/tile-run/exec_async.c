@@ -6,8 +6,8 @@
  * A phase completes when its pending arrivals and its transaction count are
  * both 0: the parity flips, pending is reloaded from expected, waiting
  * threads wake; arrivals and copies release into the phase and a wait
- * that sees it completed acquires it (racecheck, race.c). arrive returns the word before
- * the arrival (its bit 63 is the phase the state names).
+ * that sees it completed acquires it (racecheck, race.c). arrive returns
+ * the word before the arrival (its bit 63 is the phase the state names).
  * A tf32 tensor map's copy rounds each f32 to tf32, nearest even, on the
  * way (tensormap.h; what NVIDIA's tileiras relies on, docs/abi.md §5.3.1).
  * Copies complete at issue (so complete_tx happens right away); the

@@ -211,9 +211,7 @@ static int64_t ring_stage_bytes(F *f, const Op *x, const Op *loop, int64_t *resi
 	MmaTiling t;
 	Value *a = x->operands[0];
 	if (op_attr_flag(x, "via_wgmma") && tiling_of(f, x, &t)) {
-		Layout frag;
-		mma_layout_a(&t, &frag);
-		bool in_regs = a->lay && layout_equal(a->lay, &frag);
+		bool in_regs = a->lay && mma_layout_is_a(&t, a->lay);
 		if (in_regs || !value_made_inside(loop, a)) {
 			if (!in_regs)
 				*resident += tile_bytes(a) + 1024;
@@ -454,8 +452,8 @@ static Value *a_loaded_before_loop(F *f, Op *op, Op **loop_out)
 	return src;
 }
 
-/* CTAs an SM holds by shared memory alone (228 KiB an SM on sm_90, 1 KiB
- * reserved a CTA) */
+/* CTAs an SM holds by shared memory alone (228 KiB an SM on sm_90; 2 KiB a
+ * CTA besides its staging: the 1 KiB the SM reserves a CTA, the barriers) */
 static int64_t ctas_by_smem(int64_t bytes)
 {
 	return 228 * 1024 / (bytes + 2 * 1024);
@@ -478,25 +476,18 @@ static void a_in_regs_for_occupancy(F *f, Op *op, const MmaTiling *t)
 	/* one warpgroup a CTA: with two, registers already hold an SM to 2 CTAs */
 	if (!q || f->warps != 4 || getenv("TILE_SCHED_NO_A_IN_REGS"))
 		return;
-	Layout want;
-	mma_layout_a(t, &want);
-	if (layout_equal(q->lay, &want))
+	if (mma_layout_is_a(t, q->lay))
 		return;
-	int64_t staging = 0;
-	for (Op *x = loop->regions[0].first->first; x; x = x->next) {
-		if (!mma_is_product(x))
-			continue;
-		int64_t st = op_attr_int(x, "stages", 1);
-		for (int k = 0; k < 2; k++) {
-			bool tf32;
-			Op *ld = tma_operand_load(x, k, &tf32);
-			if (ld && op_attr_flag(ld, "to_stage"))
-				staging += st * tile_bytes(ld->results[0]);
-		}
-	}
-	int64_t resident = tile_bytes(q);
+	/* the loop's staging as multi_pipeline_ok counts it: its rings, and
+	 * apart (resident) Q's region */
+	int64_t staging = 0, resident = 0;
+	for (Op *x = loop->regions[0].first->first; x; x = x->next)
+		if (mma_is_product(x))
+			staging += op_attr_int(x, "stages", 1) * ring_stage_bytes(f, x, loop, &resident);
 	if (ctas_by_smem(staging + resident) > 2 || ctas_by_smem(staging) <= ctas_by_smem(staging + resident))
 		return;
+	Layout want;
+	mma_layout_a(t, &want);
 	set_layout(f->m, q, &want);
 	if (q->def->info->code == CT_reshape)
 		set_layout(f->m, q->def->operands[0], &want);
