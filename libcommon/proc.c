@@ -30,7 +30,17 @@ int proc_run(char *const argv[], const void *in, size_t inlen, int timeout_ms, P
 int proc_run_env(char *const argv[], char *const envp[], const void *in, size_t inlen, int timeout_ms,
 		 ProcResult *r)
 {
+	Proc p;
+	if (proc_start(argv, envp, in, inlen, &p, r) < 0)
+		return -1;
+	return proc_finish(&p, timeout_ms, r);
+}
+
+int proc_start(char *const argv[], char *const envp[], const void *in, size_t inlen, Proc *p, ProcResult *r)
+{
 	memset(r, 0, sizeof *r);
+	memset(p, 0, sizeof *p);
+	p->in_fd = p->out_fd = p->err_fd = -1;
 	int pin[2], pout[2], perr[2];
 	if (pipe2(pin, O_CLOEXEC) || pipe2(pout, O_CLOEXEC) || pipe2(perr, O_CLOEXEC)) {
 		r->end = PROC_NOT_STARTED;
@@ -58,20 +68,31 @@ int proc_run_env(char *const argv[], char *const envp[], const void *in, size_t 
 	}
 	signal(SIGPIPE, SIG_IGN);
 	fcntl(pin[1], F_SETFL, O_NONBLOCK);
-	size_t sent = 0;
+	p->pid = pid;
+	p->in_fd = pin[1];
+	p->out_fd = pout[0];
+	p->err_fd = perr[0];
+	p->in = in;
+	p->inlen = inlen;
 	if (!in || inlen == 0) {
-		close(pin[1]);
-		pin[1] = -1;
+		close(p->in_fd);
+		p->in_fd = -1;
 	}
+	return 0;
+}
+
+int proc_finish(Proc *p, int timeout_ms, ProcResult *r)
+{
+	int *pin = &p->in_fd, *pout = &p->out_fd, *perr = &p->err_fd;
 	long long deadline = timeout_ms > 0 ? now_ms() + timeout_ms : 0;
-	int open_out = 2;
+	int open_out = (*pout >= 0) + (*perr >= 0);
 	bool timed_out = false;
-	while (open_out > 0 || pin[1] >= 0) {
+	while (open_out > 0 || *pin >= 0) {
 		struct pollfd fds[3];
 		int nf = 0, iout = -1, ierr = -1, iin = -1;
-		if (pout[0] >= 0) { iout = nf; fds[nf++] = (struct pollfd){ pout[0], POLLIN, 0 }; }
-		if (perr[0] >= 0) { ierr = nf; fds[nf++] = (struct pollfd){ perr[0], POLLIN, 0 }; }
-		if (pin[1] >= 0) { iin = nf; fds[nf++] = (struct pollfd){ pin[1], POLLOUT, 0 }; }
+		if (*pout >= 0) { iout = nf; fds[nf++] = (struct pollfd){ *pout, POLLIN, 0 }; }
+		if (*perr >= 0) { ierr = nf; fds[nf++] = (struct pollfd){ *perr, POLLIN, 0 }; }
+		if (*pin >= 0) { iin = nf; fds[nf++] = (struct pollfd){ *pin, POLLOUT, 0 }; }
 		int wait = -1;
 		if (deadline) {
 			long long left = deadline - now_ms();
@@ -88,7 +109,7 @@ int proc_run_env(char *const argv[], char *const envp[], const void *in, size_t 
 		}
 		char buf[65536];
 		int idx[2] = { iout, ierr };
-		int *fdp[2] = { &pout[0], &perr[0] };
+		int *fdp[2] = { pout, perr };
 		StrBuf *dst[2] = { &r->out, &r->err };
 		for (int k = 0; k < 2; k++) {
 			if (idx[k] < 0 || !(fds[idx[k]].revents & (POLLIN | POLLHUP | POLLERR)))
@@ -103,24 +124,25 @@ int proc_run_env(char *const argv[], char *const envp[], const void *in, size_t 
 			}
 		}
 		if (iin >= 0 && (fds[iin].revents & (POLLOUT | POLLERR | POLLHUP))) {
-			ssize_t n = write(pin[1], (const char *)in + sent, inlen - sent);
+			ssize_t n = write(*pin, (const char *)p->in + p->sent, p->inlen - p->sent);
 			if (n > 0)
-				sent += (size_t)n;
-			if ((n < 0 && errno != EAGAIN && errno != EINTR) || sent == inlen) {
-				close(pin[1]);
-				pin[1] = -1;
+				p->sent += (size_t)n;
+			if ((n < 0 && errno != EAGAIN && errno != EINTR) || p->sent == p->inlen) {
+				close(*pin);
+				*pin = -1;
 			}
 		}
 	}
 	if (timed_out)
-		kill(pid, SIGKILL);
-	for (int k = 0; k < 3; k++) {
-		int fd = k == 0 ? pin[1] : k == 1 ? pout[0] : perr[0];
-		if (fd >= 0)
-			close(fd);
-	}
+		kill(p->pid, SIGKILL);
+	int *fds[3] = { pin, pout, perr };
+	for (int k = 0; k < 3; k++)
+		if (*fds[k] >= 0) {
+			close(*fds[k]);
+			*fds[k] = -1;
+		}
 	int status = 0;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+	while (waitpid(p->pid, &status, 0) < 0 && errno == EINTR)
 		;
 	sb_cstr(&r->out);
 	sb_cstr(&r->err);
@@ -139,6 +161,18 @@ int proc_run_env(char *const argv[], char *const envp[], const void *in, size_t 
 	return r->code == 0 ? 0 : -1;
 }
 
+bool proc_exited(const Proc *p)
+{
+	siginfo_t si;
+	memset(&si, 0, sizeof si);
+	return waitid(P_PID, (id_t)p->pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0 || si.si_pid != 0;
+}
+
+void proc_cancel(Proc *p, ProcResult *r)
+{
+	kill(p->pid, SIGKILL);
+	proc_finish(p, 0, r);
+}
 const char *proc_describe(ProcResult *r)
 {
 	char *buf = r->what;

@@ -4,7 +4,8 @@
  * defaults (tools/STAGE/main.c, run()), on one Module, with no JSON between
  * the stages: tile-read (decode + cuda_tile verifier), tile-lower, tile-sched
  * (4 warps unless an entry's tiles all have one element), tile-ptx (its own
- * LLVM context), tile-pack (ptxas as a subprocess, cubin). A form the caller
+ * LLVM context), tile-pack (ptxas as a subprocess, cubin; it is started once
+ * the bytecode has been read, so its start-up overlaps the other stages). A form the caller
  * requested is written exactly as that stage's executable writes it; so
  * are remarks (tile-sched's memory/layout remarks, then ptxas's resources).
  * Diagnostics go to the program's log through this thread's diag sink. */
@@ -129,12 +130,12 @@ static int ptx_stage(TileirasProgram *p, Module *m, StrBuf *ptx)
 	return rc;
 }
 
-static int pack_stage(TileirasProgram *p, const StrBuf *ptx)
+/* tile-pack's options for this program (the executable's defaults) */
+static PackOptions pack_options(TileirasProgram *p)
 {
-	diag_tool = "tile-pack";
 	static const char *const arch[] = { "x86_64", "aarch64" };
 	static const char *const os[] = { "linux", "windows" };
-	PackOptions o = {
+	return (PackOptions){
 		.gpu_name = p->gpu_name,
 		.opt_level = p->config.opt_level,
 		.lineinfo = p->config.lineinfo != 0,
@@ -148,11 +149,17 @@ static int pack_stage(TileirasProgram *p, const StrBuf *ptx)
 		.language = "auto",
 		.nv_host = "callbacks",
 	};
+}
+
+/* early: ptxas started before the PTX was made (pack_start_early), or NULL */
+static int pack_stage(TileirasProgram *p, const PackOptions *o, PackJob *early, const StrBuf *ptx)
+{
+	diag_tool = "tile-pack";
 	if (ptx->len == 0)
 		ice("tile-ptx produced no PTX");
 	PtxInput in = { .text = (const uint8_t *)ptx->s, .len = ptx->len, .display = p->input_name ? p->input_name : "<input>" };
 	char a[16];
-	return pack_cubin(&o, &in, &p->output, a) < 0 ? TILEIRAS_ERROR_COMPILE : TILEIRAS_SUCCESS;
+	return pack_cubin_job(o, early, &in, &p->output, a) < 0 ? TILEIRAS_ERROR_COMPILE : TILEIRAS_SUCCESS;
 }
 
 static double now_ms(void)
@@ -183,6 +190,9 @@ int tileiras_compile(TileirasProgram *p)
 	double t = now_ms();
 	int rc = read_stage(p, &m);
 	lap(p, 0, &t);
+	/* ptxas starts up (~13 ms) while the stages and LLVM make its PTX (cubin.c) */
+	PackOptions po = pack_options(p);
+	PackJob *early = rc ? NULL : pack_start_early(&po);
 	if (!rc) {
 		rc = lower_stage(p, m);
 		lap(p, 1, &t);
@@ -196,8 +206,10 @@ int tileiras_compile(TileirasProgram *p)
 		lap(p, 3, &t);
 	}
 	if (!rc) {
-		rc = pack_stage(p, &ptx);
+		rc = pack_stage(p, &po, early, &ptx);
 		lap(p, 4, &t);
+	} else {
+		pack_job_abandon(early);
 	}
 	if (rc)
 		sb_free(&p->remarks);   /* as the CLI: no remarks from a failed compile */

@@ -161,6 +161,91 @@ compare_corpus() {
 	[ ! -e "$SCRATCH/x" ]
 }
 
+# ptxas_spy: $SCRATCH/ptxas, a ptxas that logs to $SCRATCH/ptxas.log how its
+# PTX input was when it started (fifo: started before the PTX existed, file,
+# none) and then runs the ptxas tile-pack picks; it fails instead (exit 1, one
+# message) while $SCRATCH/fail-next exists (removed by the first failure) or
+# $SCRATCH/fail-always does. TILEIRAS_PTXAS names it after.
+ptxas_spy() {
+	local real
+	real=$(tile-pack -v --gpu-name=sm_90 --emit=cubin -o /dev/null "$SCRATCH/spy.ptx" 2>&1 |
+		sed -n 's/^tile-pack: ptxas \(.*\) (release .*/\1/p' | head -1)
+	[ -n "$real" ] || fail "no ptxas picked"
+	{
+		echo '#!/bin/sh'
+		echo 'ptx= prev='
+		echo 'for a in "$@"; do [ "$a" = -o ] && ptx=$prev; prev=$a; done'
+		echo 'if [ -n "$ptx" ]; then'
+		echo "	if [ -p \"\$ptx\" ]; then echo fifo; elif [ -e \"\$ptx\" ]; then echo file; else echo none; fi >>'$SCRATCH/ptxas.log'"
+		echo "	if [ -e '$SCRATCH/fail-next' ] || [ -e '$SCRATCH/fail-always' ]; then"
+		echo "		rm -f '$SCRATCH/fail-next'"
+		echo '		echo "ptxas fatal   : injected failure" >&2'
+		echo '		exit 1'
+		echo '	fi'
+		echo 'fi'
+		echo "exec '$real' \"\$@\""
+	} >"$SCRATCH/ptxas"
+	chmod +x "$SCRATCH/ptxas"
+	export TILEIRAS_PTXAS="$SCRATCH/ptxas"
+}
+
+@test "tileiras-inproc: ptxas starts before the PTX exists (a FIFO), the same cubin; an early run that fails is run again" {
+	require_ptxas
+	f="$CORPUS/softmax.tileirbc"
+	tileiras "$f" --gpu-name sm_90 --emit=ptx -o "$SCRATCH/spy.ptx"
+	ptxas_spy
+	tileiras "$f" --gpu-name sm_90 --lineinfo -o "$SCRATCH/cli.cubin"
+	: >"$SCRATCH/ptxas.log"
+	run tileiras-inproc "$f" --gpu-name=sm_90 --lineinfo -o "$SCRATCH/in.cubin"
+	[ "$status" -eq 0 ]
+	cmp "$SCRATCH/cli.cubin" "$SCRATCH/in.cubin"
+	run cat "$SCRATCH/ptxas.log"
+	assert_line --index 0 fifo
+	# TILE_PACK_NO_EARLY=1: ptxas after the PTX is written, the same bytes
+	: >"$SCRATCH/ptxas.log"
+	TILE_PACK_NO_EARLY=1 tileiras-inproc "$f" --gpu-name=sm_90 --lineinfo -o "$SCRATCH/late.cubin"
+	cmp "$SCRATCH/cli.cubin" "$SCRATCH/late.cubin"
+	run cat "$SCRATCH/ptxas.log"
+	assert_line --index 0 file
+	# the early run fails (as when it looked too early): run again once the
+	# PTX is in place; its messages dropped, the cubin the same
+	: >"$SCRATCH/ptxas.log"
+	touch "$SCRATCH/fail-next"
+	run tileiras-inproc "$f" --gpu-name=sm_90 --lineinfo -o "$SCRATCH/again.cubin"
+	[ "$status" -eq 0 ]
+	refute_output --partial "injected failure"
+	cmp "$SCRATCH/cli.cubin" "$SCRATCH/again.cubin"
+	run cat "$SCRATCH/ptxas.log"
+	assert_line --index 0 fifo
+	assert_line --index 1 file
+	# a ptxas that always fails: its message once (the second run's), code 5
+	: >"$SCRATCH/ptxas.log"
+	touch "$SCRATCH/fail-always"
+	run tileiras-inproc "$f" --gpu-name=sm_90 -o "$SCRATCH/x.cubin"
+	[ "$status" -eq 5 ]
+	[ ! -e "$SCRATCH/x.cubin" ]
+	[ "$(grep -c "injected failure" <<<"$output")" -eq 1 ]
+	[ "$(wc -l <"$SCRATCH/ptxas.log")" -eq 2 ]
+}
+
+@test "tile-pack: ptxas starts while the .nv.host object is built; an early run that fails is run again" {
+	require_ptxas
+	f="$CORPUS/softmax.tileirbc"
+	tileiras "$f" --gpu-name sm_90 --emit=ptx -o "$SCRATCH/spy.ptx"
+	ptxas_spy
+	[ "$(tile-pack --query-tensor-maps)" = yes ] || skip "ptxas older than 13.2: no TILEIR module, no .nv.host object"
+	TILE_PACK_NO_EARLY=1 tile-pack --gpu-name=sm_90 "$SCRATCH/spy.ptx" -o "$SCRATCH/late.cubin"
+	tile-pack --gpu-name=sm_90 "$SCRATCH/spy.ptx" -o "$SCRATCH/early.cubin"
+	cmp "$SCRATCH/late.cubin" "$SCRATCH/early.cubin"
+	: >"$SCRATCH/ptxas.log"
+	touch "$SCRATCH/fail-next"
+	run tile-pack --gpu-name=sm_90 "$SCRATCH/spy.ptx" -o "$SCRATCH/again.cubin"
+	[ "$status" -eq 0 ]
+	refute_output --partial "injected failure"
+	cmp "$SCRATCH/late.cubin" "$SCRATCH/again.cubin"
+	[ "$(wc -l <"$SCRATCH/ptxas.log")" -eq 2 ]
+}
+
 @test "tileiras-inproc: -O0, --lineinfo, --device-debug give the CLI's PTX and cubin" {
 	require_ptxas
 	f="$CORPUS/layer_norm.tileirbc"
@@ -224,7 +309,8 @@ fast_vs_stages() {
 		b=$(basename "$f" .tileirbc)
 		if fast_vs_stages "$b" "$f" sm_90 -O3 --lineinfo --remark-format=yaml --remarks=all; then
 			n=$((n + 1))
-			[ -s "$SCRATCH/$b.fast.yaml" ] || fail "$b: no remarks"
+			# (a module without kernels has none, unless the cubin's language is remarked on)
+			[ -s "$SCRATCH/$b.fast.yaml" ] || [ "$b" = empty ] || fail "$b: no remarks"
 		else
 			r=$((r + 1))
 		fi

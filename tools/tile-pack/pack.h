@@ -88,6 +88,16 @@ void ptx_target(const uint8_t *ptx, size_t len, char *buf, size_t n);
 /* Assemble: ptxas arch into 'arch' ("sm_90a"), cubin bytes into 'cubin'.
  * 0 ok, -1 after diagnostics. Writes remarks when o->remarks_file is set. */
 int pack_cubin(const PackOptions *o, const PtxInput *in, StrBuf *cubin, char arch[16]);
+/* The same in two steps, for a caller that makes the PTX (libtileiras):
+ * pack_start_early starts ptxas for o's GPU before the PTX exists (NULL
+ * when it cannot or should not, saying nothing: then pack_cubin_job is
+ * pack_cubin); pack_cubin_job puts the PTX in place, finishes the run (runs
+ * ptxas again when the early one looked too early) and frees the job, as
+ * does pack_job_abandon without assembling. o outlives the job (cubin.c). */
+typedef struct PackJob PackJob;
+PackJob *pack_start_early(const PackOptions *o);
+int pack_cubin_job(const PackOptions *o, PackJob *j, const PtxInput *in, StrBuf *cubin, char arch[16]);
+void pack_job_abandon(PackJob *j);
 /* Will pack_cubin with these options make TILEIR cubins whose host
  * callback fills the PTX's tensor maps (a ptxas >= 13.2, callbacks on)?
  * What tile-sched --tma needs (scripts/tileiras, libtileiras). */
@@ -157,6 +167,9 @@ const char *pack_inproc_name(void);
  * file, argv[out_arg] the cubin it writes); in process when in_process and
  * one is registered, else the ptxas process. As proc_run. */
 int pack_assemble(const char *const *argv, int ptx_arg, int out_arg, bool in_process, struct ProcResult *pr);
+/* The ptxas process of argv started, not waited for (proc_finish it). */
+struct Proc;
+int pack_assemble_start(const char *const *argv, struct Proc *p, struct ProcResult *pr);
 
 /* occupancy_tune.c: after a first ptxas run (argv, whose ptx_arg and
  * out_arg are the input and output paths; log its output), assemble the PTX

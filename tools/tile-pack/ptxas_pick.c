@@ -11,7 +11,10 @@
  *   5. a ptxas beside the tile-pack executable.
  * The version is what `ptxas --version` prints ("release 13.5, V13.5.37");
  * one that prints none counts as 0.0.0 (still usable, never preferred).
- * Versions already asked of the same file come from ptxas_vcache.c.
+ * Versions already asked of the same file come from ptxas_vcache.c. The
+ * choice is remembered in the process while the environment it depends on
+ * ($PATH, $VIRTUAL_ENV, $HOME, the CUDA root variables) is the same: a
+ * libtileiras compile asks twice (TMA, then the assembly), ~1.3 ms each.
  * Guarantees: a runnable path and its version, or NULL after one message
  * naming where it looked. */
 #ifndef _GNU_SOURCE
@@ -19,6 +22,7 @@
 #endif
 #include <glob.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,6 +168,26 @@ static bool newer(const PtxasVersion *a, const PtxasVersion *b)
 	return a->patch > b->patch;
 }
 
+/* What the candidates depend on, as one byte string (*len bytes) */
+static char *pick_key(size_t *len)
+{
+	static const char *const vars[] = { "CUDA_ROOT", "CUDA_HOME", "CUDA_PATH", "PATH", "VIRTUAL_ENV", "HOME" };
+	StrBuf k = {0};
+	for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+		const char *v = getenv(vars[i]);
+		sb_printf(&k, "%s%c", v ? v : "", 0);
+	}
+	*len = k.len;
+	return k.s;
+}
+
+static pthread_mutex_t memo_lock = PTHREAD_MUTEX_INITIALIZER;
+static char *memo_key, *memo_path;
+static size_t memo_key_len;
+static PtxasVersion memo_version;
+
+static char *pick(PtxasVersion *version, bool verbose);
+
 char *pack_pick_ptxas(const char *given, PtxasVersion *version, bool verbose)
 {
 	const char *forced = given ? given : getenv("TILEIRAS_PTXAS");
@@ -172,6 +196,39 @@ char *pack_pick_ptxas(const char *given, PtxasVersion *version, bool verbose)
 		version_of(p, version);
 		return p;
 	}
+	if (verbose)
+		return pick(version, true);
+	size_t kl;
+	char *key = pick_key(&kl);
+	char *path = NULL;
+	pthread_mutex_lock(&memo_lock);
+	if (memo_key && memo_key_len == kl && memcmp(memo_key, key, kl) == 0) {
+		path = xstrdup(memo_path);
+		*version = memo_version;
+	}
+	pthread_mutex_unlock(&memo_lock);
+	if (path) {
+		free(key);
+		return path;
+	}
+	path = pick(version, false);
+	if (!path) {
+		free(key);
+		return NULL;
+	}
+	pthread_mutex_lock(&memo_lock);
+	free(memo_key);
+	free(memo_path);
+	memo_key = key;
+	memo_key_len = kl;
+	memo_path = xstrdup(path);
+	memo_version = *version;
+	pthread_mutex_unlock(&memo_lock);
+	return path;
+}
+
+static char *pick(PtxasVersion *version, bool verbose)
+{
 	Cands c = { .n = 0 };
 	StrBuf looked = {0};
 	candidates(&c, &looked);
