@@ -3,7 +3,8 @@
  *
  *   tileiras-inproc INPUT.tileirbc --gpu-name=sm_90 [-O N] [--lineinfo]
  *                   [--device-debug] [--sanitize=memcheck] [--emit=cubin|ptx]
- *                   [--time] [-o OUTPUT|-] [--input-name=NAME]
+ *                   [--time] [--quiet-on-failure] [-o OUTPUT|-] [--input-name=NAME]
+ *                   [--then-exec PROGRAM ARGS...]
  *                   [--host-arch=x86_64|aarch64] [--host-os=linux|windows]
  *                   [--remark-kinds=LIST] [--resource-remarks]
  *                   [--remark-format=yaml|command-line] [--remarks-output-file=F]
@@ -16,11 +17,18 @@
  *
  * Exit status: the API's code (NVIDIA's driver exit codes: 2 bad option or
  * configuration, 3 not Tile IR bytecode, 5 compile failure), 1 for a file
- * that cannot be read or written. Diagnostics on stderr. */
+ * that cannot be read or written. Diagnostics on stderr; with
+ * --quiet-on-failure only when it succeeds (a caller that does a failed
+ * compile again another way: scripts/tileiras's fast path, which so needs
+ * no process to capture them). */
+#define _GNU_SOURCE
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "tileiras.h"
 #include "tool.h"
 #include "remark.h"
@@ -33,7 +41,7 @@ static int usage(const char *why)
 	return 2;
 }
 
-int main(int argc, char **argv)
+static int compile_main(int argc, char **argv)
 {
 	TileirasConfig c = { .opt_level = 3 };
 	const char *input = NULL, *output = "elf.o", *emit = "cubin", *input_name = NULL;
@@ -61,6 +69,8 @@ int main(int argc, char **argv)
 			c.opt_level = a[2] - '0';
 		else if (strcmp(a, "--time") == 0)
 			want_time = true;
+		else if (strcmp(a, "--quiet-on-failure") == 0)
+			continue;
 		else if (strncmp(a, "--input-name=", 13) == 0)
 			input_name = a + 13;
 		else if (strcmp(a, "--host-arch=x86_64") == 0 || strcmp(a, "--host-arch=aarch64") == 0)
@@ -141,5 +151,61 @@ int main(int argc, char **argv)
 		rc = 1;
 	tileirasProgramRelease(p);
 	free(buf);
+	return rc;
+}
+
+/* --quiet-on-failure: stderr goes to a memory file, copied out only when the
+ * compile succeeded. --then-exec PROGRAM ARGS... (last): when the compile
+ * fails, quietly, run PROGRAM ARGS in this process instead, with
+ * TILEIRAS_NO_INPROC=1 (scripts/tileiras execs this for cuTile's command
+ * line and names itself: a failure is compiled again by its stages, and no
+ * shell waits on a child meanwhile) */
+int main(int argc, char **argv)
+{
+	bool quiet = false;
+	char **then = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--then-exec") == 0) {
+			if (i + 1 >= argc)
+				return usage("--then-exec needs a program");
+			then = argv + i + 1;
+			argc = i;
+			quiet = true;
+			break;
+		}
+		quiet |= strcmp(argv[i], "--quiet-on-failure") == 0;
+	}
+	int held = -1, saved = -1;
+	if (quiet) {
+		fflush(stderr);
+		held = memfd_create("tileiras-inproc-stderr", MFD_CLOEXEC);
+		saved = held >= 0 ? dup(2) : -1;
+		if (saved < 0 || dup2(held, 2) < 0) {
+			if (held >= 0)
+				close(held);
+			held = -1;
+		}
+	}
+	int rc = compile_main(argc, argv);
+	if (held >= 0) {
+		fflush(stderr);
+		dup2(saved, 2);
+		close(saved);
+		if (rc == 0) {
+			char buf[65536];
+			ssize_t n;
+			lseek(held, 0, SEEK_SET);
+			while ((n = read(held, buf, sizeof buf)) > 0)
+				if (write(2, buf, (size_t)n) < 0)
+					break;
+		}
+		close(held);
+	}
+	if (rc != 0 && then) {
+		setenv("TILEIRAS_NO_INPROC", "1", 1);
+		execv(then[0], then);
+		fprintf(stderr, "tileiras-inproc: cannot run '%s': %s\n", then[0], strerror(errno));
+		return 1;
+	}
 	return rc;
 }

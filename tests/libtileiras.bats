@@ -376,13 +376,69 @@ open(sys.argv[2], "wb").write(d)' "$ROOT/tests/workers/vadd2_sm90.tileirbc" "$SC
 	run env -u TILEIRAS_NO_INPROC "$SCRATCH/bin/tileiras" "$f" --gpu-name sm_90 -o "$SCRATCH/x" --emit=ptx
 	assert_failure 3
 	assert_output --partial "tile-read ran"
-	# real stages, a tileiras-inproc that fails: the stages compile it
-	cp "$BIN"/tile-* "$SCRATCH/bin/"
-	printf '#!/bin/sh\necho inproc ran >&2\nexit 5\n' >"$SCRATCH/bin/tileiras-inproc"
-	run env -u TILEIRAS_NO_INPROC "$SCRATCH/bin/tileiras" "$f" --gpu-name sm_90 -o "$SCRATCH/slow.cubin"
+	# cuTile's own command line (the script's first lines take it): the same
+	run env -u TILEIRAS_NO_INPROC "$SCRATCH/bin/tileiras" "$f" -o "$SCRATCH/cutile.cubin" --gpu-name sm_90 -O3 \
+		--lineinfo --remark-format=yaml --remarks=all --remarks-output-file="$SCRATCH/cutile.yaml"
 	assert_success
-	refute_output --partial "inproc ran"
-	cmp "$SCRATCH/want.cubin" "$SCRATCH/slow.cubin"
+	refute_output --partial " ran"
+	tileiras "$f" -o "$SCRATCH/want-li.cubin" --gpu-name sm_90 -O3 --lineinfo --remark-format=yaml --remarks=all \
+		--remarks-output-file="$SCRATCH/want.yaml"
+	cmp "$SCRATCH/want-li.cubin" "$SCRATCH/cutile.cubin"
+	cmp "$SCRATCH/want.yaml" "$SCRATCH/cutile.yaml"
+	# real stages, a tileiras-inproc that fails as the real one does (its
+	# messages held; --then-exec PROGRAM...: that, with TILEIRAS_NO_INPROC=1):
+	# tried once, then the stages, for the fast path and cuTile's line alike
+	cp "$BIN"/tile-* "$SCRATCH/bin/"
+	{
+		echo '#!/bin/sh'
+		echo "echo \"inproc ran\" >>'$SCRATCH/inproc.log'"
+		echo 'while [ $# -gt 0 ]; do [ "$1" = --then-exec ] && { shift; TILEIRAS_NO_INPROC=1 exec "$@"; }; shift; done'
+		echo 'exit 5'
+	} >"$SCRATCH/bin/tileiras-inproc"
+	for line in "--gpu-name sm_90" "-O3 --gpu-name sm_90 --lineinfo"; do
+		rm -f "$SCRATCH/inproc.log" "$SCRATCH/slow.cubin"
+		# shellcheck disable=SC2086
+		run env -u TILEIRAS_NO_INPROC "$SCRATCH/bin/tileiras" "$f" $line -o "$SCRATCH/slow.cubin"
+		assert_success
+		[ "$(cat "$SCRATCH/inproc.log")" = "inproc ran" ]
+		tileiras "$f" $line -o "$SCRATCH/want2.cubin"
+		cmp "$SCRATCH/want2.cubin" "$SCRATCH/slow.cubin"
+	done
+}
+
+@test "tileiras-inproc --quiet-on-failure, --then-exec: its messages only when it succeeds, else the program named" {
+	require_ptxas
+	run tileiras-inproc --quiet-on-failure "$ROOT/tests/pipeline/corpus/convert_f8.tileirbc" --gpu-name=sm_80 -o "$SCRATCH/x"
+	[ "$status" -eq 5 ]
+	[ -z "$output" ]
+	run tileiras-inproc "$ROOT/tests/pipeline/corpus/convert_f8.tileirbc" --gpu-name=sm_80 -o "$SCRATCH/x"
+	[ "$status" -eq 5 ]
+	[ -n "$output" ]
+	printf 'not bytecode' >"$SCRATCH/bad"
+	run tileiras-inproc --quiet-on-failure "$SCRATCH/bad" --gpu-name=sm_90 -o "$SCRATCH/x"
+	[ "$status" -eq 3 ]
+	[ -z "$output" ]
+	# --then-exec PROGRAM ARGS: run instead when the compile fails, with
+	# TILEIRAS_NO_INPROC=1; nothing of its own said
+	run tileiras-inproc "$SCRATCH/bad" --gpu-name=sm_90 -o "$SCRATCH/x" --then-exec /bin/sh -c 'echo "then $0 $TILEIRAS_NO_INPROC"; exit 7' arg0
+	[ "$status" -eq 7 ]
+	assert_output "then arg0 1"
+	run tileiras-inproc "$CORPUS/softmax.tileirbc" --gpu-name=sm_90 -o "$SCRATCH/y.cubin" --then-exec /bin/false
+	[ "$status" -eq 0 ]
+	[ -s "$SCRATCH/y.cubin" ]
+	# a success says what it would without the option, byte for byte: a bad
+	# worker hint's warning on stderr (tests/workers.bats), remarks on stdout
+	/usr/bin/python3 -c 'import sys
+d = bytearray(open(sys.argv[1], "rb").read()); d[29] = 3
+open(sys.argv[2], "wb").write(d)' "$ROOT/tests/workers/vadd2_sm90.tileirbc" "$SCRATCH/hint3.tileirbc"
+	f="$SCRATCH/hint3.tileirbc"
+	tileiras-inproc "$f" --gpu-name=sm_90 --remark-kinds=missed -o "$SCRATCH/a.cubin" >"$SCRATCH/a.out" 2>"$SCRATCH/a.err"
+	tileiras-inproc --quiet-on-failure "$f" --gpu-name=sm_90 --remark-kinds=missed -o "$SCRATCH/b.cubin" \
+		>"$SCRATCH/b.out" 2>"$SCRATCH/b.err"
+	grep -q "warning: num_worker_warps_per_cta 3 is not a power of two" "$SCRATCH/b.err"
+	cmp "$SCRATCH/a.cubin" "$SCRATCH/b.cubin"
+	cmp "$SCRATCH/a.out" "$SCRATCH/b.out"
+	cmp "$SCRATCH/a.err" "$SCRATCH/b.err"
 }
 
 @test "libtileiras: remarks through the API equal the CLI's remark file" {
