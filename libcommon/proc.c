@@ -3,11 +3,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -36,7 +38,42 @@ int proc_run_env(char *const argv[], char *const envp[], const void *in, size_t 
 	return proc_finish(&p, timeout_ms, r);
 }
 
+/* The child of a tied start: killed (SIGKILL) when the thread that started it
+ * ends, its process killed or exiting included (prctl PR_SET_PDEATHSIG).
+ * Between vfork and execve the child only makes system calls, with every
+ * signal blocked (no handler of ours may run in it), as glibc's posix_spawn. */
+static int spawn_tied(pid_t *pid, const char *path, char *const argv[], char *const envp[], const int fds[3])
+{
+	pid_t parent = getpid();
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	pid_t c = vfork();
+	if (c == 0) {
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+			_exit(127);
+		for (int k = 0; k < 3; k++)
+			if (dup2(fds[k], k) < 0)
+				_exit(127);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		execve(path, argv, envp);
+		_exit(127);
+	}
+	int e = errno;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (c < 0)
+		return e;
+	*pid = c;
+	return 0;
+}
+
 int proc_start(char *const argv[], char *const envp[], const void *in, size_t inlen, Proc *p, ProcResult *r)
+{
+	return proc_start_ex(argv, envp, in, inlen, false, p, r);
+}
+
+int proc_start_ex(char *const argv[], char *const envp[], const void *in, size_t inlen, bool tied, Proc *p,
+		  ProcResult *r)
 {
 	memset(r, 0, sizeof *r);
 	memset(p, 0, sizeof *p);
@@ -47,14 +84,23 @@ int proc_start(char *const argv[], char *const envp[], const void *in, size_t in
 		r->code = errno;
 		return -1;
 	}
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, pin[0], 0);
-	posix_spawn_file_actions_adddup2(&fa, pout[1], 1);
-	posix_spawn_file_actions_adddup2(&fa, perr[1], 2);
 	pid_t pid;
-	int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, envp ? envp : environ);
-	posix_spawn_file_actions_destroy(&fa);
+	int rc;
+	if (tied && strchr(argv[0], '/')) {
+		/* execve fails in the child (127, as a shell says) where posix_spawn
+		 * would say why here: check what can be checked first */
+		rc = access(argv[0], X_OK) == 0 ? spawn_tied(&pid, argv[0], argv, envp ? envp : environ,
+							     (int[3]){ pin[0], pout[1], perr[1] })
+						: errno;
+	} else {
+		posix_spawn_file_actions_t fa;
+		posix_spawn_file_actions_init(&fa);
+		posix_spawn_file_actions_adddup2(&fa, pin[0], 0);
+		posix_spawn_file_actions_adddup2(&fa, pout[1], 1);
+		posix_spawn_file_actions_adddup2(&fa, perr[1], 2);
+		rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, envp ? envp : environ);
+		posix_spawn_file_actions_destroy(&fa);
+	}
 	close(pin[0]);
 	close(pout[1]);
 	close(perr[1]);

@@ -36,6 +36,12 @@ typedef struct Proc {
 	size_t inlen, sent;
 } Proc;
 int proc_start(char *const argv[], char *const envp[], const void *in, size_t inlen, Proc *p, ProcResult *r);
+/* tied: the program is killed when the thread that started it ends (its
+ * process exiting or killed included), for a program that could otherwise
+ * wait forever on this one (a ptxas blocked opening the FIFO of its PTX:
+ * tile-pack cubin.c). argv[0] without a '/': not tied (PATH search). */
+int proc_start_ex(char *const argv[], char *const envp[], const void *in, size_t inlen, bool tied, Proc *p,
+		  ProcResult *r);
 int proc_finish(Proc *p, int timeout_ms, ProcResult *r);
 void proc_cancel(Proc *p, ProcResult *r);
 /* Has it ended (not reaped: proc_finish still to come)? */

@@ -228,6 +228,30 @@ ptxas_spy() {
 	[ "$(wc -l <"$SCRATCH/ptxas.log")" -eq 2 ]
 }
 
+@test "tileiras-inproc: a compile killed while ptxas waits for its PTX leaves no ptxas behind" {
+	require_ptxas
+	command -v pgrep >/dev/null || skip "no pgrep"
+	# matmul: LLVM takes ~90 ms, ptxas (started first) waits on its FIFO
+	export TMPDIR="$SCRATCH/tmp"
+	mkdir -p "$TMPDIR"
+	tileiras-inproc "$CORPUS/matmul.tileirbc" --gpu-name=sm_90 -o "$SCRATCH/k.cubin" &
+	local pid=$! n=0
+	until pgrep -f "$TMPDIR/tile-pack\..*/in\.ptx" >/dev/null; do
+		n=$((n + 1))
+		[ $n -lt 400 ] || { wait $pid; skip "the compile ended before ptxas was seen"; }
+		sleep 0.005
+	done
+	kill -9 $pid
+	wait $pid 2>/dev/null || true
+	n=0
+	while pgrep -f "$TMPDIR/tile-pack\..*/in\.ptx" >/dev/null; do
+		n=$((n + 1))
+		# (killed here, or bats would wait on the descriptors it holds)
+		[ $n -lt 100 ] || { pkill -9 -f "$TMPDIR/tile-pack\..*/in\.ptx"; fail "ptxas outlived the killed compile"; }
+		sleep 0.01
+	done
+}
+
 @test "tile-pack: ptxas starts while the .nv.host object is built; an early run that fails is run again" {
 	require_ptxas
 	f="$CORPUS/softmax.tileirbc"

@@ -106,7 +106,8 @@ int pack_assemble_start(const char *const *argv, Proc *p, ProcResult *pr)
 {
 	char *tunable;
 	char **env = ptxas_env(&tunable);
-	int rc = proc_start((char *const *)argv, env, NULL, 0, p, pr);
+	/* tied: a ptxas waiting for its PTX must not outlive us */
+	int rc = proc_start_ex((char *const *)argv, env, NULL, 0, true, p, pr);
 	free(tunable);
 	free(env);
 	return rc;

@@ -252,7 +252,9 @@ int main(int argc, char **argv)
 			"  -v, --verbose      print the ptxas candidates, the one chosen and the\n"
 			"                     ptxas and fatbinary command lines\n"
 			"  environment: MLIR_ENABLE_EVO and PTX_KNOBS_PATH both set: ptxas\n"
-			"                     --knobs-file=$PTX_KNOBS_PATH\n"
+			"                     --knobs-file=$PTX_KNOBS_PATH; TILE_PACK_NO_EARLY=1: start\n"
+			"                     ptxas only once its inputs are written (by default it\n"
+			"                     starts while the .nv.host object is built)\n"
 			"  output: cubin = ptxas output; fatbin = fatbinary of the cubin and the PTX;\n"
 			"          obj = host relocatable object with the fatbin in section .nv_fatbin;\n"
 			"          nv-host = the .nv.host callback object alone (no ptxas run)\n",

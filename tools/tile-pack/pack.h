@@ -11,7 +11,9 @@
  * toolkit's fatbinary wrote from that cubin plus the PTX; the host object is
  * an ELF (or COFF for --host-os=windows) relocatable carrying that fatbin in
  * section .nv_fatbin under a global symbol (docs/driver.md, "Host object").
- * Diagnostics of ptxas and fatbinary are passed through verbatim. */
+ * Diagnostics of ptxas and fatbinary are passed through verbatim (those of
+ * a ptxas run started before its inputs were in place that failed, and was
+ * run again, are dropped: cubin.c). */
 #ifndef TILE_PACK_H
 #define TILE_PACK_H
 #include <stdbool.h>
@@ -167,7 +169,8 @@ const char *pack_inproc_name(void);
  * file, argv[out_arg] the cubin it writes); in process when in_process and
  * one is registered, else the ptxas process. As proc_run. */
 int pack_assemble(const char *const *argv, int ptx_arg, int out_arg, bool in_process, struct ProcResult *pr);
-/* The ptxas process of argv started, not waited for (proc_finish it). */
+/* The ptxas process of argv started, not waited for (proc_finish it);
+ * killed if the starting thread ends first (proc_start_ex, tied). */
 struct Proc;
 int pack_assemble_start(const char *const *argv, struct Proc *p, struct ProcResult *pr);
 
