@@ -226,6 +226,17 @@ ptxas_spy() {
 	[ ! -e "$SCRATCH/x.cubin" ]
 	[ "$(grep -c "injected failure" <<<"$output")" -eq 1 ]
 	[ "$(wc -l <"$SCRATCH/ptxas.log")" -eq 2 ]
+	# PTX whose target is the family variant (sm_100f: e2m1 conversions): the
+	# ptxas started for sm_100a is cancelled, its FIFO removed, ptxas run anew
+	rm -f "$SCRATCH/fail-always"
+	f="$ROOT/tests/ops/convert_narrow.tileirbc"
+	tileiras "$f" --gpu-name sm_100 -o "$SCRATCH/fam-cli.cubin"
+	: >"$SCRATCH/ptxas.log"
+	tileiras-inproc "$f" --gpu-name=sm_100 -o "$SCRATCH/fam.cubin"
+	cmp "$SCRATCH/fam-cli.cubin" "$SCRATCH/fam.cubin"
+	# (the cancelled one may be killed before the spy logs its start)
+	[ "$(tail -n 1 "$SCRATCH/ptxas.log")" = file ]
+	[ "$(wc -l <"$SCRATCH/ptxas.log")" -le 2 ]
 }
 
 @test "tileiras-inproc: a compile killed while ptxas waits for its PTX leaves no ptxas behind" {

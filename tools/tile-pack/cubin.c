@@ -177,14 +177,26 @@ struct PackJob {
 	ProcResult pr;              /* that run's, until finished */
 };
 
+/* Kill and reap an early ptxas; a FIFO it was to read goes too (writing the
+ * PTX to that path would then block: no reader). */
+static void job_cancel(PackJob *j)
+{
+	if (j->running) {
+		proc_cancel(&j->proc, &j->pr);
+		proc_result_free(&j->pr);
+		j->running = false;
+	}
+	if (j->fifo) {
+		unlink(j->ptx_path.s);
+		j->fifo = false;
+	}
+}
+
 static void job_free(PackJob *j)
 {
 	if (!j)
 		return;
-	if (j->running) {
-		proc_cancel(&j->proc, &j->pr);
-		proc_result_free(&j->pr);
-	}
+	job_cancel(j);
 	sb_free(&j->why_plain);
 	sb_free(&j->ptx_path);
 	sb_free(&j->out_path);
@@ -446,11 +458,9 @@ static int job_finish(PackJob *j, const PtxInput *in, StrBuf *cubin, char arch[1
 	const char *tmp_ptx = NULL;
 	if (choose_arch(o, in, arch) < 0)
 		goto out;
-	if (j->running && (strcmp(arch, j->arch) != 0 || (o->memcheck && tmem_check(in)))) {
-		proc_cancel(&j->proc, &j->pr);      /* started for another command line */
-		proc_result_free(&j->pr);
-		j->running = false;
-	}
+	/* (pack_start_early starts none under memcheck, whose flags need the PTX) */
+	if (j->running && strcmp(arch, j->arch) != 0)
+		job_cancel(j);      /* started for another command line */
 	snprintf(j->arch, sizeof j->arch, "%s", arch);
 	if (needs_callbacks(o, in, j->tileir, j->ptxas, &j->ver))
 		goto out;
@@ -533,6 +543,8 @@ out:
 
 int pack_cubin(const PackOptions *o, const PtxInput *in, StrBuf *cubin, char arch[16])
 {
+	/* (job_finish chooses it again; here first, so a PTX without a target
+	 * is said before anything about the ptxas) */
 	if (choose_arch(o, in, arch) < 0)
 		return -1;
 	PackJob *j = job_open(o);

@@ -175,7 +175,8 @@ static char *pick_key(size_t *len)
 	StrBuf k = {0};
 	for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
 		const char *v = getenv(vars[i]);
-		sb_printf(&k, "%s%c", v ? v : "", 0);
+		sb_puts(&k, v ? v : "");
+		sb_putn(&k, "", 1);     /* each value NUL-ended */
 	}
 	*len = k.len;
 	return k.s;
