@@ -135,9 +135,15 @@ $(BUILD)/tests/api-test-so: $(BUILD)/obj/tests/lib/api_test_so.o $(BUILD)/lib/li
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $< -L$(BUILD)/lib -ltileiras -Wl,-rpath,'$$ORIGIN/../lib' -lpthread
 
-$(BUILD)/bin/tileiras: scripts/tileiras scripts/tileirdisasm
+# the build's identity (scripts/build-id: a hash of the compiler's sources),
+# rewritten only when it changes; the installed script's --version shows it
+$(BUILD)/build-id: FORCE
 	@mkdir -p $(dir $@)
-	cp scripts/tileiras $@ && chmod +x $@
+	@scripts/build-id >$@.tmp && { cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@; }
+FORCE:
+$(BUILD)/bin/tileiras: scripts/tileiras scripts/tileirdisasm $(BUILD)/build-id
+	@mkdir -p $(dir $@)
+	sed "s/^BUILD_ID=source$$/BUILD_ID=$$(cat $(BUILD)/build-id)/" scripts/tileiras >$@ && chmod +x $@
 	cp scripts/tileirdisasm $(dir $@)tileirdisasm && chmod +x $(dir $@)tileirdisasm
 
 # The one test command (README, .ci/run): installs what is missing, builds, runs every suite.

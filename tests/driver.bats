@@ -51,6 +51,40 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	assert_file_not_exists out.cubin
 }
 
+@test "--version names the build and the ptxas, so caches keyed on it (cuTile's) see a new compiler" {
+	run tileiras --version
+	assert_success
+	# the build: what scripts/build-id says of this tree (make wrote it in)
+	local id
+	id=$("$ROOT/scripts/build-id")
+	assert_line --index 2 "version 0.1.0, build $id"
+	[[ $id =~ ^[0-9a-f]{12}(-g[0-9a-f]+(-modified)?)?$ ]]
+	# the ptxas the cubins come from
+	assert_line --index 3 "ptxas: $(tile-pack --which-ptxas 2>/dev/null || echo none found)"
+}
+
+@test "build-id: a hash of the compiler's sources, not of git; any change to them changes it" {
+	mkdir -p t/scripts
+	cp -r "$ROOT/libcommon" "$ROOT/tools" "$ROOT/libtileiras" "$ROOT/Makefile" t/
+	cp "$ROOT/scripts/tileiras" "$ROOT/scripts/build-id" t/scripts/
+	run t/scripts/build-id
+	assert_success
+	[[ $output =~ ^[0-9a-f]{12}$ ]]   # no git here: the hash alone
+	local a=$output
+	[ "$(t/scripts/build-id)" = "$a" ]
+	# the same sources in git give the same hash
+	[ "$("$ROOT/scripts/build-id" | cut -c1-12)" = "$a" ] || [ -n "$(git -C "$ROOT" status --porcelain --untracked-files=all -- libcommon tools libtileiras scripts/tileiras Makefile)" ]
+	echo "/* x */" >>t/tools/tile-ptx/module.c
+	[ "$(t/scripts/build-id)" != "$a" ]
+	sed -i '$d' t/tools/tile-ptx/module.c
+	[ "$(t/scripts/build-id)" = "$a" ]
+	sed -i 's/^VERSION=.*/VERSION=9/' t/scripts/tileiras
+	[ "$(t/scripts/build-id)" != "$a" ]
+	# another LLVM builds other code
+	cp "$ROOT/scripts/tileiras" t/scripts/
+	[ "$(LLVM_CONFIG=false t/scripts/build-id)" != "$a" ]
+}
+
 @test "--list-versions prints the bytecode versions read" {
 	run tileiras --list-versions
 	assert_success

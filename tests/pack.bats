@@ -393,6 +393,29 @@ SH
 	assert_output --partial "ptxas $SCRATCH/tk/bin/ptxas (release 13.0.0), plain PTX module"
 }
 
+@test "--which-ptxas: the ptxas tile-pack would run and its version, or where it looked (exit 1)" {
+	fake_ptxas "$SCRATCH/tk/bin" 13.0
+	fake_ptxas "$SCRATCH/venv/lib/python3.11/site-packages/nvidia/cu13/bin" 13.5
+	export TILEIRAS_CACHE_DIR="$SCRATCH/cache"
+	local e=(env CUDA_ROOT="$SCRATCH/tk" PATH=/usr/bin:/bin VIRTUAL_ENV="$SCRATCH/venv" HOME="$SCRATCH")
+	run "${e[@]}" "$BIN/tile-pack" --which-ptxas
+	assert_success
+	assert_output "$SCRATCH/venv/lib/python3.11/site-packages/nvidia/cu13/bin/ptxas (release 13.5.0)"
+	# the one a compile runs (-v names it the same way)
+	run "${e[@]}" "$BIN/tile-pack" -v "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.cubin"
+	assert_output --partial "tile-pack: ptxas $SCRATCH/venv/lib/python3.11/site-packages/nvidia/cu13/bin/ptxas (release 13.5.0)"
+	run "${e[@]}" "$BIN/tile-pack" --which-ptxas --ptxas="$SCRATCH/tk/bin/ptxas"
+	assert_output "$SCRATCH/tk/bin/ptxas (release 13.0.0)"
+	# none anywhere: the message naming where it looked, exit 1, nothing on stdout
+	run env -u VIRTUAL_ENV CUDA_ROOT="$SCRATCH/none" PATH=/nonexistent HOME="$SCRATCH" "$BIN/tile-pack" --which-ptxas
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	assert_output --partial "tile-pack: error: ptxas not found (looked in $SCRATCH/none/bin (CUDA_ROOT), PATH, pip's nvidia/cu13/bin)"
+	run tile-pack --which-ptxas extra.ptx
+	[ "$status" -eq 2 ]
+	assert_output --partial "--which-ptxas takes only --ptxas, not 'extra.ptx'"
+}
+
 @test "ptxas --version is asked once per ptxas file (the version cache), again when the file changes" {
 	fake_ptxas "$SCRATCH/vc" 13.5
 	# the fake counts the times it is asked its version

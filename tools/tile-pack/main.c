@@ -214,11 +214,41 @@ static int query_tensor_maps(int argc, char **argv)
 	return EXIT_OK;
 }
 
+/* --which-ptxas [--ptxas=P]: prints the ptxas tile-pack would run and its
+ * version, "PATH (release M.m.p)" (`tileiras --version` shows it: the cubins
+ * depend on it), or the message naming where it looked and exits 1 */
+static int which_ptxas(int argc, char **argv)
+{
+	const char *given = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (strncmp(argv[i], "--ptxas=", 8) == 0)
+			given = argv[i] + 8;
+		else if (strcmp(argv[i], "--which-ptxas") != 0) {
+			diag_plain("--which-ptxas takes only --ptxas, not '%s'", argv[i]);
+			return EXIT_USAGE;
+		}
+	}
+	PtxasVersion v;
+	char *path = pack_pick_ptxas(given, &v, false);
+	if (!path)
+		return EXIT_INPUT;
+	if (v.known)
+		printf("%s (release %d.%d.%d)\n", path, v.major, v.minor, v.patch);
+	else
+		printf("%s (version unknown)\n", path);
+	free(path);
+	return EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
-	for (int i = 1; i < argc; i++)
+	diag_tool = "tile-pack";
+	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--query-tensor-maps") == 0)
 			return query_tensor_maps(argc, argv);
+		if (strcmp(argv[i], "--which-ptxas") == 0)
+			return which_ptxas(argc, argv);
+	}
 	static const Tool t = {
 		.name = "tile-pack",
 		.summary = "Assemble PTX with ptxas into a cubin, a fatbin (SASS + PTX) or a host object.",
@@ -249,6 +279,7 @@ int main(int argc, char **argv)
 			"  --ptxas-arg=ARG    pass ARG to ptxas (repeatable)\n"
 			"  --query-tensor-maps  print yes when the cubins would fill TMA tensor maps\n"
 			"                     (TILEIR with callbacks: tile-sched --tma may be used), else no\n"
+			"  --which-ptxas      print the ptxas this would run and its version, and exit\n"
 			"  -v, --verbose      print the ptxas candidates, the one chosen and the\n"
 			"                     ptxas and fatbinary command lines\n"
 			"  environment: MLIR_ENABLE_EVO and PTX_KNOBS_PATH both set: ptxas\n"
