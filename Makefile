@@ -117,9 +117,11 @@ ZSTD_LIB = $(or $(firstword $(wildcard /usr/lib/*/libzstd.so /lib/*/libzstd.so /
 LLVM_STATIC_LINK = $$($(LLVM_CONFIG) --ldflags) $$($(LLVM_CONFIG) --link-static --libs nvptx x86 aarch64 bitwriter bitreader linker ipo passes target mc) \
 	-lrt -ldl -lm -lz $(ZSTD_LIB) -lstdc++
 INPROC_LLVM = $(if $(and $(filter 1,$(INPROC_STATIC)),$(shell $(LLVM_CONFIG) --link-static --libs nvptx >/dev/null 2>&1 && echo y)),$(LLVM_STATIC_LINK),$(LLVM_LINK))
+# -no-pie: no relative relocations for the loader to apply to LLVM's ~76,000
+# pointers at each start (~120 page faults fewer; 1-3% of a small compile).
 $(BUILD)/bin/tileiras-inproc: $(BUILD)/obj/libtileiras/inproc_main.o $(BUILD)/lib/libtileiras.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS_COMMON) $(INPROC_LLVM) -lpthread
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -no-pie -o $@ $^ $(LDLIBS_COMMON) $(INPROC_LLVM) -lpthread
 # tests/lib/api_test.c (libtileiras.bats): links the static library; calloc
 # wrapped so the test can make the handle's allocation fail (code 1)
 $(BUILD)/obj/tests/lib/%.o: CFLAGS_ALL += -Ilibtileiras
