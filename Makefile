@@ -26,7 +26,7 @@ BINS = $(foreach t,$(TOOLS),$(if $(wildcard tools/$(t)/main.c),$(BUILD)/bin/$(t)
 # (rules below, after the tools)
 UNIT_TESTS = $(addprefix $(BUILD)/tests/,unit-libcommon unit-layout unit-layout-map unit-verify read-truncate)
 
-all: deps-check $(BINS) $(UNIT_TESTS) $(if $(wildcard scripts/tileiras),$(BUILD)/bin/tileiras) \
+all: deps-check $(BINS) $(UNIT_TESTS) $(if $(wildcard scripts/tileiras),$(BUILD)/bin/tileiras $(BUILD)/bin/tileiras-stages) \
      $(BUILD)/lib/libtileiras.a $(BUILD)/lib/libtileiras.so $(BUILD)/bin/tileiras-inproc $(BUILD)/tests/api-test $(BUILD)/tests/api-test-so
 
 deps-check:
@@ -143,7 +143,13 @@ $(BUILD)/build-id: FORCE
 	@mkdir -p $(dir $@)
 	@scripts/build-id >$@.tmp && { cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@; }
 FORCE:
-$(BUILD)/bin/tileiras: scripts/tileiras scripts/tileirdisasm $(BUILD)/build-id
+# `tileiras` is a small C program (libtileiras/launch_main.c, libc only): it
+# execs tileiras-inproc for cuTile's compile line, else tileiras-stages, the
+# driver script scripts/tileiras (its build id written in)
+$(BUILD)/bin/tileiras: $(BUILD)/obj/libtileiras/launch_main.o
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^
+$(BUILD)/bin/tileiras-stages: scripts/tileiras scripts/tileirdisasm $(BUILD)/build-id
 	@mkdir -p $(dir $@)
 	sed "s/^BUILD_ID=source$$/BUILD_ID=$$(cat $(BUILD)/build-id)/" scripts/tileiras >$@ && chmod +x $@
 	cp scripts/tileirdisasm $(dir $@)tileirdisasm && chmod +x $(dir $@)tileirdisasm

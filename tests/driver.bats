@@ -434,7 +434,7 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 
 @test "a stage that is not built: exit 5, named, with how to stop before it" {
 	mkdir bin
-	cp "$BIN/tileiras" bin/
+	cp "$BIN/tileiras" "$BIN/tileiras-stages" bin/
 	run bin/tileiras "$V" --gpu-name=sm_90
 	assert_failure 5
 	assert_output "error: stage tile-read is not built yet (no $SCRATCH/bin/tile-read)"

@@ -441,6 +441,83 @@ open(sys.argv[2], "wb").write(d)' "$ROOT/tests/workers/vadd2_sm90.tileirbc" "$SC
 	done
 }
 
+# the tileiras command (libtileiras/launch_main.c) with stand-ins that log
+# how they were run: cuTile's exact line goes to tileiras-inproc, the rest
+# to tileiras-stages, with the user's arguments unchanged
+@test "tileiras: cuTile's exact compile line to tileiras-inproc, every other to tileiras-stages" {
+	local b="$SCRATCH/bin"
+	mkdir -p "$b" "$SCRATCH/outdir"
+	cp "$BIN/tileiras" "$b/"
+	for p in tileiras-inproc tileiras-stages; do
+		printf '#!/bin/bash\nprintf "%%s\\n" "%s" "$@" >"%s"\necho "GLIBC_TUNABLES=$GLIBC_TUNABLES" >>"%s"\n' \
+			"$p" "$SCRATCH/ran" "$SCRATCH/ran" >"$b/$p"
+		chmod +x "$b/$p"
+	done
+	local f="$CORPUS/vector_add.tileirbc" o="$SCRATCH/k.cubin" y="$SCRATCH/r.yaml"
+	unset TILEIRAS_NO_INPROC GLIBC_TUNABLES
+	# ran_by PROGRAM ARGS...: the launcher ran PROGRAM, which got exactly what
+	# scripts/tileiras's fast path gave tileiras-inproc, or the user's ARGS
+	ran() { rm -f "$SCRATCH/ran"; "$b/tileiras" "$@"; }
+	ran "$f" -o "$o" --gpu-name sm_90 -O3 --lineinfo
+	assert_equal "$(cat "$SCRATCH/ran")" "$(printf '%s\n' tileiras-inproc --gpu-name=sm_90 --opt-level=3 --host-arch=x86_64 \
+		--host-os=linux "--input-name=$f" -o "$o" --lineinfo "$f" --then-exec "$b/tileiras-stages" \
+		"$f" -o "$o" --gpu-name sm_90 -O3 --lineinfo GLIBC_TUNABLES=glibc.malloc.hugetlb=1)"
+	GLIBC_TUNABLES=glibc.x=1 ran --remarks=all -O0 --gpu-name sm_120 --remarks-output-file="$y" -o "$o" --remark-format=yaml "$f"
+	assert_equal "$(cat "$SCRATCH/ran")" "$(printf '%s\n' tileiras-inproc --gpu-name=sm_120 --opt-level=0 --host-arch=x86_64 \
+		--host-os=linux "--input-name=$f" -o "$o" --remark-format=yaml "--remarks-output-file=$y" \
+		--remark-kinds=passed,missed,failed,analysis --resource-remarks "$f" --then-exec "$b/tileiras-stages" \
+		--remarks=all -O0 --gpu-name sm_120 "--remarks-output-file=$y" -o "$o" --remark-format=yaml "$f" \
+		GLIBC_TUNABLES=glibc.x=1:glibc.malloc.hugetlb=1)"
+	# through a symlink (on PATH, say): the programs beside the real file
+	ln -s "$b/tileiras" "$SCRATCH/link"
+	rm -f "$SCRATCH/ran"
+	"$SCRATCH/link" "$f" -o "$o" --gpu-name sm_90
+	[ "$(head -1 "$SCRATCH/ran")" = tileiras-inproc ]
+	# anything else: tileiras-stages, the arguments as given
+	ln -s "$o" "$SCRATCH/olink"
+	local lines=(
+		"$f -o $o --gpu-name sm_90 -O3 -O3"
+		"$f -o $o --gpu-name sm_90 --lineinfo --lineinfo"
+		"$f -o - --gpu-name sm_90"
+		"$f -o $SCRATCH/outdir --gpu-name sm_90"
+		"$f -o $SCRATCH/olink --gpu-name sm_90"
+		"$f -o $o --gpu-name sm_99"
+		"$f -o $o --gpu-name=sm_90"
+		"$f -o $o"
+		"$f --gpu-name sm_90"
+		"$SCRATCH/missing.tileirbc -o $o --gpu-name sm_90"
+		"$SCRATCH/outdir -o $o --gpu-name sm_90"
+		"/dev/stdin -o $o --gpu-name sm_90"
+		"$f -o /dev/null --gpu-name sm_90"
+		"$f -o $o --gpu-name sm_90 --remarks=all --remark-format=yaml"
+		"$f -o $o --gpu-name sm_90 --remarks-output-file=$y"
+		"$f -o $o --gpu-name sm_90 --emit=ptx"
+		"$f $f -o $o --gpu-name sm_90"
+		"$f -o $o --gpu-name sm_90 -O4"
+		"--version"
+		""
+	)
+	local l
+	for l in "${lines[@]}"; do
+		# shellcheck disable=SC2086
+		ran $l
+		assert_equal "$(cat "$SCRATCH/ran")" "$(printf '%s\n' tileiras-stages $l GLIBC_TUNABLES=)"
+	done
+	# a substituted stage, TILEIRAS_NO_INPROC, no tileiras-inproc: the stages
+	for e in TILEIRAS_TILE_READ=cat TILEIRAS_TILE_PACK=cat TILEIRAS_NO_INPROC=1; do
+		env "$e" "$b/tileiras" "$f" -o "$o" --gpu-name sm_90
+		[ "$(head -1 "$SCRATCH/ran")" = tileiras-stages ]
+	done
+	chmod -x "$b/tileiras-inproc"
+	ran "$f" -o "$o" --gpu-name sm_90
+	[ "$(head -1 "$SCRATCH/ran")" = tileiras-stages ]
+	# no tileiras-stages beside it: exit 5, said
+	rm "$b/tileiras-stages"
+	run "$b/tileiras" --help
+	[ "$status" -eq 5 ]
+	assert_output "tileiras: error: cannot run $b/tileiras-stages: No such file or directory"
+}
+
 @test "tileiras-inproc --quiet-on-failure, --then-exec: its messages only when it succeeds, else the program named" {
 	require_ptxas
 	run tileiras-inproc --quiet-on-failure "$ROOT/tests/pipeline/corpus/convert_f8.tileirbc" --gpu-name=sm_80 -o "$SCRATCH/x"

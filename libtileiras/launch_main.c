@@ -1,0 +1,190 @@
+/* tileiras: the command users and front ends run. It decides, before
+ * anything else starts, which of two programs beside it does the work:
+ *
+ *   - cuTile's compile line, exactly (cuTile Python runs it for every
+ *     kernel):  tileiras IN -o OUT --gpu-name SM -On --lineinfo
+ *                        [--remark-format=yaml --remarks=all --remarks-output-file=F]
+ *     those options in any order, each at most once, a regular readable
+ *     input, an output that is a regular file or not there yet, SM one of
+ *     libcommon/targets.def, no stage substituted (TILEIRAS_TILE_*), no
+ *     TILEIRAS_NO_INPROC: exec tileiras-inproc (libtileiras, one process)
+ *     with --then-exec tileiras-stages ARGS, so that a compile it cannot do
+ *     is done again by the stages, whose messages and exit status are the
+ *     ones the user sees (tileiras-inproc holds its own until it succeeds);
+ *   - anything else: exec tileiras-stages (scripts/tileiras: NVIDIA's
+ *     command line, the stage pipeline, --emit/--stop-after/--save-temps,
+ *     stage substitution; docs/driver.md) with the same arguments.
+ *
+ * It was the script's first lines until the script's own start-up showed up
+ * in the compile: bash with the `env` of the shebang and its locale set-up
+ * took ~2.4 ms before the exec, this takes ~0.5 (issue 18, docs/benchmarks.md).
+ * It reads no input and writes nothing: every message is one of the two
+ * programs', except when they are missing (exit 5, like a stage that is not
+ * built). Both are found in this executable's own directory (its real path:
+ * a symlink on PATH works). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *const targets[] = {
+#define TARGET(name, sm, min_ptx, smem_kib, features) #name,
+#include "targets.def"
+#undef TARGET
+	NULL
+};
+
+static bool set(const char *var)
+{
+	const char *v = getenv(var);
+	return v && *v;
+}
+
+static bool known_target(const char *g)
+{
+	for (const char *const *t = targets; *t; t++)
+		if (strcmp(*t, g) == 0)
+			return true;
+	return false;
+}
+
+static bool device_path(const char *p)
+{
+	return strncmp(p, "/dev/", 5) == 0 || strncmp(p, "/proc/", 6) == 0;
+}
+
+/* cuTile's line, parsed: what tileiras-inproc is given */
+typedef struct CutileLine {
+	const char *in, *out, *gpu, *remarks_file;
+	int olevel;          /* -1: not given (3) */
+	bool lineinfo, yaml, all;
+} CutileLine;
+
+/* Is argv (argc > 1) cuTile's line, with files tileiras-inproc may write
+ * itself? The conditions scripts/tileiras's fast path has for writing a
+ * named output in place, plus the exact option set. */
+static bool cutile_line(int argc, char **argv, CutileLine *c)
+{
+	*c = (CutileLine){ .olevel = -1 };
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "-o") == 0 || strcmp(a, "--gpu-name") == 0) {
+			const char **slot = a[1] == 'o' ? &c->out : &c->gpu;
+			if (i + 1 >= argc || *slot)
+				return false;
+			*slot = argv[++i];
+		} else if (a[0] == '-' && a[1] == 'O' && a[2] >= '0' && a[2] <= '3' && !a[3]) {
+			if (c->olevel >= 0)
+				return false;
+			c->olevel = a[2] - '0';
+		} else if (strcmp(a, "--lineinfo") == 0) {
+			if (c->lineinfo)
+				return false;
+			c->lineinfo = true;
+		} else if (strcmp(a, "--remark-format=yaml") == 0) {
+			if (c->yaml)
+				return false;
+			c->yaml = true;
+		} else if (strcmp(a, "--remarks=all") == 0) {
+			if (c->all)
+				return false;
+			c->all = true;
+		} else if (strncmp(a, "--remarks-output-file=", 22) == 0 && a[22]) {
+			if (c->remarks_file)
+				return false;
+			c->remarks_file = a + 22;
+		} else if (a[0] == '-' || !a[0] || c->in) {
+			return false;
+		} else {
+			c->in = a;
+		}
+	}
+	/* the three remark options together or none */
+	bool r = c->remarks_file != NULL;
+	if (!c->in || !c->out || !c->out[0] || c->yaml != r || c->all != r || !c->gpu || !known_target(c->gpu))
+		return false;
+	struct stat st;
+	if (stat(c->in, &st) != 0 || !S_ISREG(st.st_mode) || access(c->in, R_OK) != 0)
+		return false;
+	if (strcmp(c->out, "-") == 0 || device_path(c->in) || device_path(c->out))
+		return false;
+	if (lstat(c->out, &st) == 0 && !S_ISREG(st.st_mode))   /* a link, a directory, a device */
+		return false;
+	return true;
+}
+
+/* glibc's malloc in huge pages for the compile (docs/benchmarks.md, session 11) */
+static void huge_pages(void)
+{
+	const char *t = getenv("GLIBC_TUNABLES");
+	if (t && strstr(t, "glibc.malloc.hugetlb"))
+		return;
+	char buf[4096];
+	if (t && *t)
+		snprintf(buf, sizeof buf, "%s:glibc.malloc.hugetlb=1", t);
+	else
+		snprintf(buf, sizeof buf, "glibc.malloc.hugetlb=1");
+	setenv("GLIBC_TUNABLES", buf, 1);
+}
+
+int main(int argc, char **argv)
+{
+	char dir[PATH_MAX];
+	if (!realpath("/proc/self/exe", dir)) {
+		fprintf(stderr, "tileiras: error: cannot find this program's directory: %s\n", strerror(errno));
+		return 5;
+	}
+	*strrchr(dir, '/') = '\0';
+	char stages[PATH_MAX + 32], inproc[PATH_MAX + 32];
+	snprintf(stages, sizeof stages, "%s/tileiras-stages", dir);
+	snprintf(inproc, sizeof inproc, "%s/tileiras-inproc", dir);
+
+	CutileLine c;
+	if (argc > 1 && !set("TILEIRAS_NO_INPROC") && !set("TILEIRAS_TILE_READ") && !set("TILEIRAS_TILE_LOWER") &&
+	    !set("TILEIRAS_TILE_SCHED") && !set("TILEIRAS_TILE_PTX") && !set("TILEIRAS_TILE_PACK") &&
+	    access(inproc, X_OK) == 0 && access(stages, X_OK) == 0 && cutile_line(argc, argv, &c)) {
+		char gpu[64], olevel[32], input_name[PATH_MAX + 16], remarks_file[PATH_MAX + 32];
+		snprintf(gpu, sizeof gpu, "--gpu-name=%s", c.gpu);
+		snprintf(olevel, sizeof olevel, "--opt-level=%d", c.olevel < 0 ? 3 : c.olevel);
+		snprintf(input_name, sizeof input_name, "--input-name=%s", c.in);
+		char **v = calloc((size_t)argc + 24, sizeof *v);
+		if (!v)
+			return 5;
+		int n = 0;
+		v[n++] = inproc;
+		v[n++] = gpu;
+		v[n++] = olevel;
+		v[n++] = "--host-arch=x86_64";
+		v[n++] = "--host-os=linux";
+		v[n++] = input_name;
+		v[n++] = "-o";
+		v[n++] = (char *)c.out;
+		if (c.lineinfo)
+			v[n++] = "--lineinfo";
+		if (c.remarks_file) {
+			snprintf(remarks_file, sizeof remarks_file, "--remarks-output-file=%s", c.remarks_file);
+			v[n++] = "--remark-format=yaml";
+			v[n++] = remarks_file;
+			v[n++] = "--remark-kinds=passed,missed,failed,analysis";
+			v[n++] = "--resource-remarks";
+		}
+		v[n++] = (char *)c.in;
+		v[n++] = "--then-exec";
+		v[n++] = stages;
+		for (int i = 1; i < argc; i++)
+			v[n++] = argv[i];
+		v[n] = NULL;
+		huge_pages();
+		execv(inproc, v);
+		free(v);   /* not run: then the stages, as below */
+	}
+	argv[0] = stages;
+	execv(stages, argv);
+	fprintf(stderr, "tileiras: error: cannot run %s: %s\n", stages, strerror(errno));
+	return 5;
+}
