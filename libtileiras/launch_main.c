@@ -132,10 +132,31 @@ static void huge_pages(void)
 	setenv("GLIBC_TUNABLES", buf, 1);
 }
 
+/* this executable's real path in buf: /proc/self/exe, else (no /proc) argv[0]
+ * as the shell found it: a path, or the first match on PATH */
+static bool self_path(const char *argv0, char buf[PATH_MAX])
+{
+	if (realpath("/proc/self/exe", buf))
+		return true;
+	if (strchr(argv0, '/'))
+		return realpath(argv0, buf) != NULL;
+	const char *path = getenv("PATH");
+	for (const char *s = path; s && *s;) {
+		const char *e = strchr(s, ':');
+		size_t n = e ? (size_t)(e - s) : strlen(s);
+		char cand[PATH_MAX];
+		if (snprintf(cand, sizeof cand, "%.*s/%s", (int)n, n ? s : ".", argv0) < (int)sizeof cand &&
+		    access(cand, X_OK) == 0 && realpath(cand, buf))
+			return true;
+		s = e ? e + 1 : s + n;
+	}
+	return false;
+}
+
 int main(int argc, char **argv)
 {
 	char dir[PATH_MAX];
-	if (!realpath("/proc/self/exe", dir)) {
+	if (!self_path(argc > 0 && argv[0] ? argv[0] : "tileiras", dir)) {
 		fprintf(stderr, "tileiras: error: cannot find this program's directory: %s\n", strerror(errno));
 		return 5;
 	}

@@ -473,6 +473,15 @@ open(sys.argv[2], "wb").write(d)' "$ROOT/tests/workers/vadd2_sm90.tileirbc" "$SC
 	rm -f "$SCRATCH/ran"
 	"$SCRATCH/link" "$f" -o "$o" --gpu-name sm_90
 	[ "$(head -1 "$SCRATCH/ran")" = tileiras-inproc ]
+	# no /proc (some containers): found through argv[0], a path or on PATH
+	if unshare -m true 2>/dev/null; then
+		rm -f "$SCRATCH/ran"
+		unshare -m sh -c "mount -t tmpfs none /proc && PATH='$SCRATCH:/usr/bin:/bin' link '$f' -o '$o' --gpu-name sm_90"
+		[ "$(head -1 "$SCRATCH/ran")" = tileiras-inproc ]
+		rm -f "$SCRATCH/ran"
+		unshare -m sh -c "mount -t tmpfs none /proc && '$b/tileiras' --help"
+		[ "$(head -1 "$SCRATCH/ran")" = tileiras-stages ]
+	fi
 	# anything else: tileiras-stages, the arguments as given
 	ln -s "$o" "$SCRATCH/olink"
 	local lines=(
