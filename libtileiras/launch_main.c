@@ -118,18 +118,24 @@ static bool cutile_line(int argc, char **argv, CutileLine *c)
 	return true;
 }
 
+/* "PREFIXvalue", allocated (exits 5 when memory is out) */
+static char *joined(const char *prefix, const char *value)
+{
+	char *s;
+	if (asprintf(&s, "%s%s", prefix, value) < 0) {
+		fputs("tileiras: error: out of memory\n", stderr);
+		exit(5);
+	}
+	return s;
+}
+
 /* glibc's malloc in huge pages for the compile (docs/benchmarks.md, session 11) */
 static void huge_pages(void)
 {
 	const char *t = getenv("GLIBC_TUNABLES");
 	if (t && strstr(t, "glibc.malloc.hugetlb"))
 		return;
-	char buf[4096];
-	if (t && *t)
-		snprintf(buf, sizeof buf, "%s:glibc.malloc.hugetlb=1", t);
-	else
-		snprintf(buf, sizeof buf, "glibc.malloc.hugetlb=1");
-	setenv("GLIBC_TUNABLES", buf, 1);
+	setenv("GLIBC_TUNABLES", t && *t ? joined(t, ":glibc.malloc.hugetlb=1") : "glibc.malloc.hugetlb=1", 1);
 }
 
 /* this executable's real path in buf: /proc/self/exe, else (no /proc) argv[0]
@@ -145,7 +151,7 @@ static bool self_path(const char *argv0, char buf[PATH_MAX])
 		const char *e = strchr(s, ':');
 		size_t n = e ? (size_t)(e - s) : strlen(s);
 		char cand[PATH_MAX];
-		if (snprintf(cand, sizeof cand, "%.*s/%s", (int)n, n ? s : ".", argv0) < (int)sizeof cand &&
+		if (snprintf(cand, sizeof cand, "%.*s/%s", n ? (int)n : 1, n ? s : ".", argv0) < (int)sizeof cand &&
 		    access(cand, X_OK) == 0 && realpath(cand, buf))
 			return true;
 		s = e ? e + 1 : s + n;
@@ -169,28 +175,24 @@ int main(int argc, char **argv)
 	if (argc > 1 && !set("TILEIRAS_NO_INPROC") && !set("TILEIRAS_TILE_READ") && !set("TILEIRAS_TILE_LOWER") &&
 	    !set("TILEIRAS_TILE_SCHED") && !set("TILEIRAS_TILE_PTX") && !set("TILEIRAS_TILE_PACK") &&
 	    access(inproc, X_OK) == 0 && access(stages, X_OK) == 0 && cutile_line(argc, argv, &c)) {
-		char gpu[64], olevel[32], input_name[PATH_MAX + 16], remarks_file[PATH_MAX + 32];
-		snprintf(gpu, sizeof gpu, "--gpu-name=%s", c.gpu);
-		snprintf(olevel, sizeof olevel, "--opt-level=%d", c.olevel < 0 ? 3 : c.olevel);
-		snprintf(input_name, sizeof input_name, "--input-name=%s", c.in);
+		static char *const olevels[] = { "--opt-level=0", "--opt-level=1", "--opt-level=2", "--opt-level=3" };
 		char **v = calloc((size_t)argc + 24, sizeof *v);
 		if (!v)
 			return 5;
 		int n = 0;
 		v[n++] = inproc;
-		v[n++] = gpu;
-		v[n++] = olevel;
+		v[n++] = joined("--gpu-name=", c.gpu);
+		v[n++] = olevels[c.olevel < 0 ? 3 : c.olevel];
 		v[n++] = "--host-arch=x86_64";
 		v[n++] = "--host-os=linux";
-		v[n++] = input_name;
+		v[n++] = joined("--input-name=", c.in);
 		v[n++] = "-o";
 		v[n++] = (char *)c.out;
 		if (c.lineinfo)
 			v[n++] = "--lineinfo";
 		if (c.remarks_file) {
-			snprintf(remarks_file, sizeof remarks_file, "--remarks-output-file=%s", c.remarks_file);
 			v[n++] = "--remark-format=yaml";
-			v[n++] = remarks_file;
+			v[n++] = joined("--remarks-output-file=", c.remarks_file);
 			v[n++] = "--remark-kinds=passed,missed,failed,analysis";
 			v[n++] = "--resource-remarks";
 		}
