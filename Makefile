@@ -79,7 +79,7 @@ $(UNIT_TESTS):
 # tile-read both have a types.o); libtileiras.so is built from -fPIC copies
 # in $(BUILD)/pic and exports only the tileiras* calls.
 LIB_STAGES = tile-read tile-lower tile-sched tile-ptx tile-pack
-LIBTILEIRAS_SRC = libtileiras/program.c libtileiras/compile.c
+LIBTILEIRAS_SRC = libtileiras/program.c libtileiras/compile.c libtileiras/version.c
 LIBTILEIRAS_ALL_SRC = $(LIBTILEIRAS_SRC) $(foreach t,$(LIB_STAGES),$($(t)_SRC)) $(COMMON_SRC)
 LLVM_LINK = $$($(LLVM_CONFIG) --ldflags --libs nvptx x86 aarch64 bitwriter bitreader linker ipo passes target mc) $$($(LLVM_CONFIG) --system-libs)
 $(BUILD)/obj/libtileiras/%.o $(BUILD)/pic/libtileiras/%.o: CFLAGS_ALL += -Ilibtileiras $(addprefix -Itools/,$(LIB_STAGES)) -I$(shell $(LLVM_CONFIG) --includedir 2>/dev/null)
@@ -143,6 +143,13 @@ $(BUILD)/build-id: FORCE
 	@mkdir -p $(dir $@)
 	@scripts/build-id >$@.tmp && { cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@; }
 FORCE:
+# libtileiras's tileirasGetVersion (libtileiras/version.c) carries the same id
+$(BUILD)/gen/build_id.h: $(BUILD)/build-id
+	@mkdir -p $(dir $@)
+	printf '#define TILEIRAS_VERSION "%s"\n#define TILEIRAS_BUILD_ID "%s"\n' \
+		"$$(sed -n 's/^VERSION=//p' scripts/tileiras)" "$$(cat $<)" >$@
+$(BUILD)/obj/libtileiras/version.o $(BUILD)/pic/libtileiras/version.o: $(BUILD)/gen/build_id.h
+$(BUILD)/obj/libtileiras/version.o $(BUILD)/pic/libtileiras/version.o: CFLAGS_ALL += -I$(BUILD)/gen
 # `tileiras` is a small C program (libtileiras/launch_main.c, libc only): it
 # execs tileiras-inproc for cuTile's compile line, else tileiras-stages, the
 # driver script scripts/tileiras (its build id written in)

@@ -9,6 +9,7 @@
  *                   [--remark-kinds=LIST] [--resource-remarks]
  *                   [--remark-format=yaml|command-line] [--remarks-output-file=F]
  * --time: one line on stderr, "time read=MS lower=MS sched=MS ptx=MS pack=MS".
+ * --version: the build and the ptxas (tileirasGetVersion), exit 0.
  * --input-name: how messages name the input (scripts/tileiras passes the
  * user's file when it reads a copy). Remarks are what the stages write with
  * the same options (tile-sched --remark-kinds, tile-pack's ptxas resource
@@ -69,6 +70,10 @@ static int compile_main(int argc, char **argv)
 			c.opt_level = a[2] - '0';
 		else if (strcmp(a, "--time") == 0)
 			want_time = true;
+		else if (strcmp(a, "--version") == 0) {
+			printf("tileiras-inproc (open tileiras)\n%s\n", tileirasGetVersion());
+			return 0;
+		}
 		else if (strcmp(a, "--quiet-on-failure") == 0)
 			continue;
 		else if (strncmp(a, "--input-name=", 13) == 0)

@@ -141,6 +141,15 @@ const char *tileirasGetLastError(void);
 /* The seed's name for a code ("configuration rejection"), never NULL. */
 const char *tileirasGetErrorString(int code);
 
+/* What compiler this is, two lines: "version 0.1.0, build <id>" (a hash of
+ * the compiler's sources, scripts/build-id) and "ptxas: <path> (release
+ * M.m.p)" or "ptxas: none found" (the ptxas a compile would run now, which
+ * the cubins depend on): the end of `tileiras --version`. A client keeping
+ * compiled kernels across runs keys them on it with the bytecode and the
+ * options, as cuTile Python does with `tileiras --version`. Ours, not the
+ * seed's. Thread-local text, valid until this thread calls it again. */
+const char *tileirasGetVersion(void);
+
 #ifdef __cplusplus
 }
 #endif

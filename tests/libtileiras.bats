@@ -441,6 +441,25 @@ open(sys.argv[2], "wb").write(d)' "$ROOT/tests/workers/vadd2_sm90.tileirbc" "$SC
 	done
 }
 
+@test "tileirasGetVersion: the build and the ptxas, as the end of tileiras --version" {
+	run "$API" version
+	assert_success
+	assert_output "$(tileiras --version | tail -n 2)"
+	# the sources' hash (the -g<commit> after it is for people)
+	[[ ${lines[0]} == "version 0.1.0, build $("$ROOT/scripts/build-id" | cut -c1-12)"* ]]
+	run "$BIN/../tests/api-test-so" version
+	assert_success
+	assert_output "$(tileiras --version | tail -n 2)"
+	run tileiras-inproc --version
+	assert_success
+	assert_output "$(printf 'tileiras-inproc (open tileiras)\n%s' "$(tileiras --version | tail -n 2)")"
+	# no ptxas anywhere: said so, nothing printed as an error
+	run env -u VIRTUAL_ENV CUDA_ROOT=/nonexistent PATH=/nonexistent HOME="$SCRATCH" "$API" version
+	assert_success
+	assert_line --index 1 "ptxas: none found"
+	[ "${#lines[@]}" -eq 2 ]
+}
+
 # the tileiras command (libtileiras/launch_main.c) with stand-ins that log
 # how they were run: cuTile's exact line goes to tileiras-inproc, the rest
 # to tileiras-stages, with the user's arguments unchanged

@@ -392,7 +392,12 @@ int main(int argc, char **argv)
 		return run_forms(argv[2], argv[3], argv[4]);
 	if (argc >= 5 && strcmp(argv[1], "threads") == 0)
 		return run_threads(atoi(argv[2]), argv[3], argc - 4, argv + 4);
+	if (argc == 2 && strcmp(argv[1], "version") == 0) {
+		const char *v = tileirasGetVersion();
+		printf("%s\n", v);
+		return v == tileirasGetVersion() ? 0 : 1;   /* this thread's one buffer */
+	}
 	fprintf(stderr, "usage: api-test errors FILE | compile FILE GPU OPT CUBIN PTX | forms FILE GPU DIR | "
-			"threads N GPU FILE...\n");
+			"threads N GPU FILE... | version\n");
 	return 2;
 }

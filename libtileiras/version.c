@@ -1,0 +1,38 @@
+/* version.c: what compiler this is, for a client's cache of compiled kernels.
+ *
+ * The text `tileiras --version` ends with (its lines 3 and 4): the version
+ * and build (scripts/build-id: a hash of the compiler's sources and LLVM's
+ * version, which make writes into build_id.h) and the ptxas a compile would
+ * run now (its path and release: the cubins depend on it). A client that
+ * keeps cubins across runs keys them on this text with the bytecode and the
+ * options, as cuTile Python does with `tileiras --version`. */
+#include <stdio.h>
+#include <stdlib.h>
+#include "tileiras.h"
+#include "diag.h"
+#include "pack.h"
+#include "strbuf.h"
+#include "build_id.h"
+
+const char *tileirasGetVersion(void)
+{
+	static _Thread_local char text[4096 + 128];
+	PtxasVersion v = {0};
+	/* the pick's "ptxas not found" message is not this call's to print */
+	StrBuf quiet = {0}, *saved_sink = diag_sink;
+	int saved_errors = diag_errors;
+	diag_sink = &quiet;
+	char *path = pack_pick_ptxas(NULL, &v, false);
+	diag_sink = saved_sink;
+	diag_errors = saved_errors;
+	sb_free(&quiet);
+	int n = snprintf(text, sizeof text, "version %s, build %s\nptxas: ", TILEIRAS_VERSION, TILEIRAS_BUILD_ID);
+	if (!path)
+		snprintf(text + n, sizeof text - (size_t)n, "none found");
+	else if (v.known)
+		snprintf(text + n, sizeof text - (size_t)n, "%s (release %d.%d.%d)", path, v.major, v.minor, v.patch);
+	else
+		snprintf(text + n, sizeof text - (size_t)n, "%s (version unknown)", path);
+	free(path);
+	return text;
+}
