@@ -247,7 +247,7 @@ ptxas_spy() {
 	mkdir -p "$TMPDIR"
 	tileiras-inproc "$CORPUS/matmul.tileirbc" --gpu-name=sm_90 -o "$SCRATCH/k.cubin" &
 	local pid=$! n=0
-	until pgrep -f "$TMPDIR/tile-pack\..*/in\.ptx" >/dev/null; do
+	until pgrep -f "$TMPDIR/tileiras-[0-9]*/tile-pack\..*/in\.ptx" >/dev/null; do
 		n=$((n + 1))
 		[ $n -lt 400 ] || { wait $pid; skip "the compile ended before ptxas was seen"; }
 		sleep 0.005
@@ -255,10 +255,10 @@ ptxas_spy() {
 	kill -9 $pid
 	wait $pid 2>/dev/null || true
 	n=0
-	while pgrep -f "$TMPDIR/tile-pack\..*/in\.ptx" >/dev/null; do
+	while pgrep -f "$TMPDIR/tileiras-[0-9]*/tile-pack\..*/in\.ptx" >/dev/null; do
 		n=$((n + 1))
 		# (killed here, or bats would wait on the descriptors it holds)
-		[ $n -lt 100 ] || { pkill -9 -f "$TMPDIR/tile-pack\..*/in\.ptx"; fail "ptxas outlived the killed compile"; }
+		[ $n -lt 100 ] || { pkill -9 -f "$TMPDIR/tileiras-[0-9]*/tile-pack\..*/in\.ptx"; fail "ptxas outlived the killed compile"; }
 		sleep 0.01
 	done
 }

@@ -416,6 +416,37 @@ SH
 	assert_output --partial "--which-ptxas takes only --ptxas, not 'extra.ptx'"
 }
 
+@test "temporary directories: \$TMPDIR/tileiras-<uid>/tile-pack.<pid>.*, removed after; a killed compile's swept an hour later" {
+	fake_ptxas "$SCRATCH/fk" 13.5
+	export TILEIRAS_PTXAS="$SCRATCH/fk/ptxas" TILEIRAS_CACHE_DIR="$SCRATCH/cache" TMPDIR="$SCRATCH/t"
+	mkdir "$TMPDIR"
+	local ours="$TMPDIR/tileiras-$(id -u)" dead
+	dead=$(sh -c 'echo $$')   # a process that has ended
+	# left by killed compiles: an hour old and gone, recent and gone, an hour old and alive
+	mkdir -p "$ours/tile-pack.$dead.old" "$ours/tile-pack.$dead.new" "$ours/tile-pack.$$.alive" "$ours/other"
+	touch "$ours/tile-pack.$dead.old/in.ptx" "$ours/tile-pack.$$.alive/in.ptx"
+	touch -d '2 hours ago' "$ours/tile-pack.$dead.old" "$ours/tile-pack.$$.alive" "$ours/other"
+	chmod 700 "$ours"
+	run tile-pack "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.cubin"
+	assert_success
+	# its own directory: there while ptxas ran, gone now
+	local d
+	d=$(dirname -- "$(grep -o '[^ ]*/in\.ptx' "$SCRATCH/fk/args")")
+	[[ $d == "$ours/tile-pack."[0-9]*.* ]]
+	[ ! -e "$d" ]
+	[ ! -e "$ours/tile-pack.$dead.old" ]
+	[ -d "$ours/tile-pack.$dead.new" ]
+	[ -d "$ours/tile-pack.$$.alive" ]
+	[ -d "$ours/other" ]
+	# a tileiras-<uid> others may enter is not used: straight under TMPDIR
+	chmod 755 "$ours"
+	run tile-pack "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.cubin"
+	assert_success
+	d=$(dirname -- "$(grep -o '[^ ]*/in\.ptx' "$SCRATCH/fk/args")")
+	[ "$(dirname "$d")" = "$TMPDIR" ]
+	[ -d "$ours/tile-pack.$$.alive" ]
+}
+
 @test "ptxas --version is asked once per ptxas file (the version cache), again when the file changes" {
 	fake_ptxas "$SCRATCH/vc" 13.5
 	# the fake counts the times it is asked its version

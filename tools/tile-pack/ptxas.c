@@ -1,5 +1,6 @@
 /* ptxas.c: find the CUDA tools; what tile-pack's runs of them share (the
- * PTX's .target, command echo, temporary files). The assembly itself: cubin.c. */
+ * PTX's .target, command echo, file writing). The assembly itself: cubin.c;
+ * temporary directories: tmpdir.c. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -123,42 +124,6 @@ void print_command(const char *const argv[])
 		fputc('\'', stderr);
 	}
 	fputc('\n', stderr);
-}
-
-char *tmpdir_make(void)
-{
-	const char *t = getenv("TMPDIR");
-	StrBuf p = {0};
-	sb_printf(&p, "%s/tile-pack.XXXXXX", t && *t ? t : "/tmp");
-	if (!mkdtemp(p.s)) {
-		diag_plain("cannot create a temporary directory under %s: %s", t && *t ? t : "/tmp",
-			   strerror(errno));
-		sb_free(&p);
-		return NULL;
-	}
-	return p.s;
-}
-
-void tmpdir_remove(char *dir)
-{
-	if (!dir)
-		return;
-	DIR *d = opendir(dir);
-	if (d) {
-		struct dirent *e;
-		StrBuf p = {0};
-		while ((e = readdir(d))) {
-			if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-				continue;
-			p.len = 0;
-			sb_printf(&p, "%s/%s", dir, e->d_name);
-			unlink(p.s);
-		}
-		sb_free(&p);
-		closedir(d);
-	}
-	rmdir(dir);
-	free(dir);
 }
 
 int write_file(const char *path, const void *buf, size_t len)
