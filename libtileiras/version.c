@@ -17,22 +17,16 @@
 const char *tileirasGetVersion(void)
 {
 	static _Thread_local char text[4096 + 128];
-	PtxasVersion v = {0};
 	/* the pick's "ptxas not found" message is not this call's to print */
 	StrBuf quiet = {0}, *saved_sink = diag_sink;
 	int saved_errors = diag_errors;
 	diag_sink = &quiet;
-	char *path = pack_pick_ptxas(NULL, &v, false);
+	char *ptxas = pack_ptxas_identity(NULL);
 	diag_sink = saved_sink;
 	diag_errors = saved_errors;
 	sb_free(&quiet);
-	int n = snprintf(text, sizeof text, "version %s, build %s\nptxas: ", TILEIRAS_VERSION, TILEIRAS_BUILD_ID);
-	if (!path)
-		snprintf(text + n, sizeof text - (size_t)n, "none found");
-	else if (v.known)
-		snprintf(text + n, sizeof text - (size_t)n, "%s (release %d.%d.%d)", path, v.major, v.minor, v.patch);
-	else
-		snprintf(text + n, sizeof text - (size_t)n, "%s (version unknown)", path);
-	free(path);
+	snprintf(text, sizeof text, "version %s, build %s\nptxas: %s", TILEIRAS_VERSION, TILEIRAS_BUILD_ID,
+		 ptxas ? ptxas : "none found");
+	free(ptxas);
 	return text;
 }

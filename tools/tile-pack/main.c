@@ -228,15 +228,11 @@ static int which_ptxas(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	PtxasVersion v;
-	char *path = pack_pick_ptxas(given, &v, false);
-	if (!path)
+	char *id = pack_ptxas_identity(given);
+	if (!id)
 		return EXIT_INPUT;
-	if (v.known)
-		printf("%s (release %d.%d.%d)\n", path, v.major, v.minor, v.patch);
-	else
-		printf("%s (version unknown)\n", path);
-	free(path);
+	puts(id);
+	free(id);
 	return EXIT_OK;
 }
 

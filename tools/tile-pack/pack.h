@@ -79,6 +79,10 @@ char *pack_find_tool(const char *given, const char *name);
  * set, else the newest of the toolkit's, PATH's and pip's. malloc'd path and
  * its version, or NULL after a message. verbose: list the candidates. */
 char *pack_pick_ptxas(const char *given, PtxasVersion *version, bool verbose);
+/* That ptxas as "PATH (release M.m.p)" or "PATH (version unknown)", malloc'd
+ * (tile-pack --which-ptxas, tileirasGetVersion: what the cubins depend on),
+ * or NULL after pack_pick_ptxas's message. */
+char *pack_ptxas_identity(const char *given);
 
 /* PTX as a TILEIR-language module (tileir.c): `.language 7` in every entry
  * header, `.version` at least 9.2. Appends to out; returns the entries marked. */

@@ -260,3 +260,18 @@ static char *pick(PtxasVersion *version, bool verbose)
 	sb_free(&looked);
 	return chosen;
 }
+
+char *pack_ptxas_identity(const char *given)
+{
+	PtxasVersion v;
+	char *path = pack_pick_ptxas(given, &v, false);
+	if (!path)
+		return NULL;
+	StrBuf s = {0};
+	if (v.known)
+		sb_printf(&s, "%s (release %d.%d.%d)", path, v.major, v.minor, v.patch);
+	else
+		sb_printf(&s, "%s (version unknown)", path);
+	free(path);
+	return s.s;
+}

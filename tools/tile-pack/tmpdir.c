@@ -96,14 +96,14 @@ char *tmpdir_make(void)
 	char *ours = our_dir(base);
 	if (ours)
 		sweep(ours);
+	const char *parent = ours ? ours : base;
 	StrBuf p = {0};
-	sb_printf(&p, "%s/tile-pack.%ld.XXXXXX", ours ? ours : base, (long)getpid());
-	free(ours);
+	sb_printf(&p, "%s/tile-pack.%ld.XXXXXX", parent, (long)getpid());
 	if (!mkdtemp(p.s)) {
-		diag_plain("cannot create a temporary directory under %s: %s", base, strerror(errno));
-		sb_free(&p);
-		return NULL;
+		diag_plain("cannot create a temporary directory under %s: %s", parent, strerror(errno));
+		sb_free(&p);   /* p.s NULL */
 	}
+	free(ours);
 	return p.s;
 }
 
