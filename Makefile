@@ -114,8 +114,14 @@ $(BUILD)/lib/libtileiras.so: $(LIBTILEIRAS_ALL_SRC:%.c=$(BUILD)/pic/%.o) $(NVPTX
 # INPROC_STATIC=0 links it like the tools.
 INPROC_STATIC ?= 1
 ZSTD_LIB = $(or $(firstword $(wildcard /usr/lib/*/libzstd.so /lib/*/libzstd.so /usr/lib/*/libzstd.so.1 /lib/*/libzstd.so.1)),-lzstd)
+# libstdc++ statically too where its archive is installed: LLVM's ~5,300
+# vtable and typeinfo pointers into libstdc++.so are then resolved at link
+# time, not looked up by the loader at every start (~200 page faults and
+# 1-1.5 ms fewer per compile; docs/benchmarks.md, session 15)
+STATIC_CXX = $(if $(filter /%,$(shell $(CC) -print-file-name=libstdc++.a)),-Wl$(comma)-Bstatic -lstdc++ -Wl$(comma)-Bdynamic,-lstdc++)
+comma := ,
 LLVM_STATIC_LINK = $$($(LLVM_CONFIG) --ldflags) $$($(LLVM_CONFIG) --link-static --libs nvptx x86 aarch64 bitwriter bitreader linker ipo passes target mc) \
-	-lrt -ldl -lm -lz $(ZSTD_LIB) -lstdc++
+	-lrt -ldl -lm -lz $(ZSTD_LIB) $(STATIC_CXX)
 INPROC_LLVM = $(if $(and $(filter 1,$(INPROC_STATIC)),$(shell $(LLVM_CONFIG) --link-static --libs nvptx >/dev/null 2>&1 && echo y)),$(LLVM_STATIC_LINK),$(LLVM_LINK))
 # -no-pie: no relative relocations for the loader to apply to LLVM's ~76,000
 # pointers at each start (~120 page faults fewer; 1-3% of a small compile).

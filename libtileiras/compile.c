@@ -188,11 +188,13 @@ int tileiras_compile(TileirasProgram *p)
 	Module *m = NULL;
 	StrBuf ptx = {0};
 	double t = now_ms();
+	/* ptxas starts up (~12 ms) while the reader, the stages and LLVM make its
+	 * PTX (cubin.c); it needs only the options, so it goes first (a module
+	 * that fails to read kills it) */
+	PackOptions po = pack_options(p);
+	PackJob *early = pack_start_early(&po);
 	int rc = read_stage(p, &m);
 	lap(p, 0, &t);
-	/* ptxas starts up (~13 ms) while the stages and LLVM make its PTX (cubin.c) */
-	PackOptions po = pack_options(p);
-	PackJob *early = rc ? NULL : pack_start_early(&po);
 	if (!rc) {
 		rc = lower_stage(p, m);
 		lap(p, 1, &t);
