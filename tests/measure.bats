@@ -176,6 +176,23 @@ for m in d["modules"]:
 PY
 }
 
+# --- bench-ab -------------------------------------------------------------------------
+
+@test "bench-ab: two builds timed on the same modules, ratios to the first; bad usage exits 2" {
+	require_ptxas
+	run python3 "$ROOT/scripts/bench-ab" "$BIN/tileiras-inproc"
+	assert_failure 2
+	assert_output --partial "need two or more executable tileiras-inproc builds"
+	run python3 "$ROOT/scripts/bench-ab" "$BIN/tileiras-inproc" "$SCRATCH/none"
+	assert_failure 2
+	cp "$BIN/tileiras-inproc" "$SCRATCH/copy"
+	run python3 "$ROOT/scripts/bench-ab" "$BIN/tileiras-inproc" "$SCRATCH/copy" --repeat 1 "$CORPUS/13.4/vector_add.tileirbc"
+	assert_success
+	assert_line --index 0 "bench-ab: 1 modules, 1 rounds, --gpu-name sm_90"
+	assert_line --index 1 --regexp 'tileiras-inproc +median +[0-9.]+ ms  ratio to the first 1\.000$'
+	assert_line --index 2 --regexp 'copy +median +[0-9.]+ ms  ratio to the first [0-9]\.[0-9]{3}$'
+}
+
 # --- tests/gpu/extra_launch.py ---------------------------------------------------
 
 @test "extra_launch.py --check-abi: the TileGym and FMHA launches pack what our cubins take; a short packing is refused" {
