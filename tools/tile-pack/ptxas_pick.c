@@ -37,6 +37,7 @@
 
 typedef struct Cands {
 	char *path[MAX_CANDIDATES];
+	char *real[MAX_CANDIDATES];     /* realpath of each, resolved once */
 	int n;
 } Cands;
 
@@ -49,11 +50,10 @@ static void add(Cands *c, const char *path)
 	char real[PATH_MAX];
 	if (!realpath(path, real))
 		return;
-	for (int i = 0; i < c->n; i++) {
-		char other[PATH_MAX];
-		if (realpath(c->path[i], other) && strcmp(other, real) == 0)
+	for (int i = 0; i < c->n; i++)
+		if (strcmp(c->real[i], real) == 0)
 			return;
-	}
+	c->real[c->n] = xstrdup(real);
 	c->path[c->n++] = xstrdup(path);
 }
 
@@ -255,8 +255,10 @@ static char *pick(PtxasVersion *version, bool verbose)
 		diag_plain("ptxas not found (looked in %s): install the CUDA toolkit or "
 			   "nvidia-cuda-nvcc, or set CUDA_HOME or TILEIRAS_PTXAS", sb_cstr(&looked));
 	}
-	for (int i = 0; i < c.n; i++)
+	for (int i = 0; i < c.n; i++) {
 		free(c.path[i]);
+		free(c.real[i]);
+	}
 	sb_free(&looked);
 	return chosen;
 }
