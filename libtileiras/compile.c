@@ -4,8 +4,8 @@
  * defaults (tools/STAGE/main.c, run()), on one Module, with no JSON between
  * the stages: tile-read (decode + cuda_tile verifier), tile-lower, tile-sched
  * (4 warps unless an entry's tiles all have one element), tile-ptx (its own
- * LLVM context), tile-pack (ptxas as a subprocess, cubin; it is started once
- * the bytecode has been read, so its start-up overlaps the other stages). A form the caller
+ * LLVM context), tile-pack (ptxas as a subprocess, cubin; it is started
+ * first, before the read, so its start-up overlaps the stages). A form the caller
  * requested is written exactly as that stage's executable writes it; so
  * are remarks (tile-sched's memory/layout remarks, then ptxas's resources).
  * Diagnostics go to the program's log through this thread's diag sink. */
