@@ -32,6 +32,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* the host object inside a TILEIR cubin (its launch callbacks) is for the
+ * machine that launches it: this one, as the script's default ($HOSTTYPE) */
+#if defined(__aarch64__)
+#define HOST_ARCH_ARG "--host-arch=aarch64"
+#else
+#define HOST_ARCH_ARG "--host-arch=x86_64"
+#endif
+
 static const char *const targets[] = {
 #define TARGET(name, sm, min_ptx, smem_kib, features) #name,
 #include "targets.def"
@@ -183,7 +191,7 @@ int main(int argc, char **argv)
 		v[n++] = inproc;
 		v[n++] = joined("--gpu-name=", c.gpu);
 		v[n++] = olevels[c.olevel < 0 ? 3 : c.olevel];
-		v[n++] = "--host-arch=x86_64";
+		v[n++] = HOST_ARCH_ARG;
 		v[n++] = "--host-os=linux";
 		v[n++] = joined("--input-name=", c.in);
 		v[n++] = "-o";
