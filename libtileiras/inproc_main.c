@@ -44,7 +44,12 @@ static int usage(const char *why)
 
 static int compile_main(int argc, char **argv)
 {
-	TileirasConfig c = { .opt_level = 3 };
+	/* the host object is for this machine unless --host-arch says otherwise */
+#if defined(__aarch64__)
+	TileirasConfig c = { .opt_level = 3, .host_arch = TILEIRAS_HOST_ARCH_AARCH64 };
+#else
+	TileirasConfig c = { .opt_level = 3, .host_arch = TILEIRAS_HOST_ARCH_X86_64 };
+#endif
 	const char *input = NULL, *output = "elf.o", *emit = "cubin", *input_name = NULL;
 	const char *remarks_file = NULL;
 	unsigned remark_kinds = 0;
