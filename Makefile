@@ -44,6 +44,10 @@ $(BUILD)/lib/libcommon.a: $(COMMON_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
+# tile-pack makes host objects for either architecture (--host-arch): its link
+# asks for both backends, which a static LLVM link (scripts/gpu-bundle) would
+# otherwise leave out for the one tools/tile-pack/hostobj.c references weakly
+HOST_BACKENDS = $(foreach a,X86 AArch64,$(foreach p,TargetInfo Target TargetMC AsmPrinter,-Wl,--undefined=LLVMInitialize$(a)$(p)))
 define tool_rules
 $(1)_SRC = $$(filter-out tools/$(1)/main.c,$$(wildcard tools/$(1)/*.c))
 $(1)_OBJ = $$($(1)_SRC:%.c=$(BUILD)/obj/%.o)
@@ -52,7 +56,7 @@ $(BUILD)/lib/lib$(1).a: $$($(1)_OBJ)
 	rm -f $$@ && ar rcs $$@ $$^
 $(BUILD)/bin/$(1): $(BUILD)/obj/tools/$(1)/main.o $(BUILD)/lib/lib$(1).a $(BUILD)/lib/libcommon.a
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(CFLAGS_ALL) $$(LDFLAGS) -o $$@ $$^ $(LDLIBS_COMMON) $(if $(filter $(1),$(LLVM_TOOLS)),$$$$($(LLVM_CONFIG) --ldflags --libs nvptx x86 aarch64 bitwriter bitreader linker ipo passes target mc) $$$$($(LLVM_CONFIG) --system-libs))
+	$$(CC) $$(CFLAGS_ALL) $$(LDFLAGS) -o $$@ $$^ $(LDLIBS_COMMON) $(if $(filter $(1),tile-pack),$(HOST_BACKENDS)) $(if $(filter $(1),$(LLVM_TOOLS)),$$$$($(LLVM_CONFIG) --ldflags --libs nvptx x86 aarch64 bitwriter bitreader linker ipo passes target mc) $$$$($(LLVM_CONFIG) --system-libs))
 endef
 $(foreach t,$(TOOLS),$(eval $(call tool_rules,$(t))))
 
