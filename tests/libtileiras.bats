@@ -281,6 +281,31 @@ ptxas_spy() {
 	[ "$(wc -l <"$SCRATCH/ptxas.log")" -eq 2 ]
 }
 
+@test "tileiras-inproc: only this machine's host backend; the other --host-arch is code 5, and tileiras makes it with the stages" {
+	require_ptxas
+	local other=aarch64
+	case $(uname -m) in aarch64 | arm64) other=x86_64 ;; esac
+	f="$CORPUS/vector_add.tileirbc"
+	# a host object goes into TILEIR cubins only (ptxas 13.2+: the .nv.host callbacks)
+	local v
+	v=$(tile-pack --which-ptxas | sed -n 's/.*(release \([0-9]*\)\.\([0-9]*\)\..*/\1 \2/p')
+	run tileiras-inproc "$f" --gpu-name=sm_90 --host-arch=$other -o "$SCRATCH/in.cubin"
+	if [ "${v% *}" -gt 13 ] || { [ "${v% *}" -eq 13 ] && [ "${v#* }" -ge 2 ]; }; then
+		[ "$status" -eq 5 ]
+		assert_output --partial "LLVM has no target for $other-"
+		[ ! -e "$SCRATCH/in.cubin" ]
+	else
+		assert_success     # a plain-PTX cubin: no host object in it
+	fi
+	# the driver's fast path falls back to the stages: the same cubin as theirs
+	tileiras "$f" --gpu-name sm_90 --host-arch=$other -o "$SCRATCH/fast.cubin"
+	TILEIRAS_NO_INPROC=1 tileiras "$f" --gpu-name sm_90 --host-arch=$other -o "$SCRATCH/stages.cubin"
+	cmp "$SCRATCH/fast.cubin" "$SCRATCH/stages.cubin"
+	# tile-pack has both
+	run tile-pack --emit=obj --host-arch=$other "$ROOT/tests/pack/sm80_vecadd.ptx" -o "$SCRATCH/o.o"
+	assert_success
+}
+
 @test "tileiras-inproc: -O0, --lineinfo, --device-debug give the CLI's PTX and cubin" {
 	require_ptxas
 	f="$CORPUS/layer_norm.tileirbc"
@@ -477,12 +502,15 @@ open(sys.argv[2], "wb").write(d)' "$ROOT/tests/workers/vadd2_sm90.tileirbc" "$SC
 	# ran_by PROGRAM ARGS...: the launcher ran PROGRAM, which got exactly what
 	# scripts/tileiras's fast path gave tileiras-inproc, or the user's ARGS
 	ran() { rm -f "$SCRATCH/ran"; "$b/tileiras" "$@"; }
+	# the host object is for this machine (the script's default, $HOSTTYPE)
+	local ha=x86_64
+	case $(uname -m) in aarch64 | arm64) ha=aarch64 ;; esac
 	ran "$f" -o "$o" --gpu-name sm_90 -O3 --lineinfo
-	assert_equal "$(cat "$SCRATCH/ran")" "$(printf '%s\n' tileiras-inproc --gpu-name=sm_90 --opt-level=3 --host-arch=x86_64 \
+	assert_equal "$(cat "$SCRATCH/ran")" "$(printf '%s\n' tileiras-inproc --gpu-name=sm_90 --opt-level=3 --host-arch=$ha \
 		--host-os=linux "--input-name=$f" -o "$o" --lineinfo "$f" --then-exec "$b/tileiras-stages" \
 		"$f" -o "$o" --gpu-name sm_90 -O3 --lineinfo GLIBC_TUNABLES=glibc.malloc.hugetlb=1)"
 	GLIBC_TUNABLES=glibc.x=1 ran --remarks=all -O0 --gpu-name sm_120 --remarks-output-file="$y" -o "$o" --remark-format=yaml "$f"
-	assert_equal "$(cat "$SCRATCH/ran")" "$(printf '%s\n' tileiras-inproc --gpu-name=sm_120 --opt-level=0 --host-arch=x86_64 \
+	assert_equal "$(cat "$SCRATCH/ran")" "$(printf '%s\n' tileiras-inproc --gpu-name=sm_120 --opt-level=0 --host-arch=$ha \
 		--host-os=linux "--input-name=$f" -o "$o" --remark-format=yaml "--remarks-output-file=$y" \
 		--remark-kinds=passed,missed,failed,analysis --resource-remarks "$f" --then-exec "$b/tileiras-stages" \
 		--remarks=all -O0 --gpu-name sm_120 "--remarks-output-file=$y" -o "$o" --remark-format=yaml "$f" \
