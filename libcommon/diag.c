@@ -11,6 +11,21 @@ _Thread_local const char *diag_input;
 _Thread_local int diag_errors;
 _Thread_local StrBuf *diag_sink;
 
+void diag_quiet_begin(DiagQuiet *q)
+{
+	q->text = (StrBuf){0};
+	q->saved_sink = diag_sink;
+	q->saved_errors = diag_errors;
+	diag_sink = &q->text;
+}
+
+void diag_quiet_end(DiagQuiet *q)
+{
+	diag_sink = q->saved_sink;
+	diag_errors = q->saved_errors;
+	sb_free(&q->text);
+}
+
 void diag_raw(const char *s, size_t n)
 {
 	if (diag_sink)

@@ -18,9 +18,9 @@
 
 #include <stddef.h>
 #include <stdarg.h>
+#include "strbuf.h"
 
 struct Loc;
-struct StrBuf;
 
 /* Per thread (libtileiras runs one compile per thread at a time): */
 extern _Thread_local const char *diag_tool;     /* "tile-read" */
@@ -30,6 +30,17 @@ extern _Thread_local int diag_errors;
  * every message, and diag_raw's text, is appended to this buffer
  * (libtileiras: the program's log). ice() still writes to stderr. */
 extern _Thread_local struct StrBuf *diag_sink;
+/* A stretch whose messages nobody is to see (a probe whose failure is said
+ * again later, or is not the caller's to say): diag_quiet_begin points this
+ * thread's sink at q->text, keeping the sink and error count it had;
+ * diag_quiet_end puts both back and drops the text. */
+typedef struct DiagQuiet {
+	StrBuf text;
+	StrBuf *saved_sink;
+	int saved_errors;
+} DiagQuiet;
+void diag_quiet_begin(DiagQuiet *q);
+void diag_quiet_end(DiagQuiet *q);
 /* Text passed through verbatim (ptxas's messages) to the sink or stderr. */
 void diag_raw(const char *s, size_t n);
 

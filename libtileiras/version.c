@@ -11,20 +11,16 @@
 #include "tileiras.h"
 #include "diag.h"
 #include "pack.h"
-#include "strbuf.h"
 #include "build_id.h"
 
 const char *tileirasGetVersion(void)
 {
 	static _Thread_local char text[4096 + 128];
 	/* the pick's "ptxas not found" message is not this call's to print */
-	StrBuf quiet = {0}, *saved_sink = diag_sink;
-	int saved_errors = diag_errors;
-	diag_sink = &quiet;
+	DiagQuiet q;
+	diag_quiet_begin(&q);
 	char *ptxas = pack_ptxas_identity(NULL);
-	diag_sink = saved_sink;
-	diag_errors = saved_errors;
-	sb_free(&quiet);
+	diag_quiet_end(&q);
 	snprintf(text, sizeof text, "version %s, build %s\nptxas: %s", TILEIRAS_VERSION, TILEIRAS_BUILD_ID,
 		 ptxas ? ptxas : "none found");
 	free(ptxas);

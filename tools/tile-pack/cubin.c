@@ -556,13 +556,10 @@ PackJob *pack_start_early(const PackOptions *o)
 	if (no_early() || !o->gpu_name || o->memcheck)
 		return NULL;
 	/* quietly: what fails here fails again, and says so, in pack_cubin_job */
-	StrBuf *sink = diag_sink, quiet = {0};
-	int errors = diag_errors;
-	diag_sink = &quiet;
+	DiagQuiet q;
+	diag_quiet_begin(&q);
 	PackJob *j = job_open(o);
-	diag_sink = sink;
-	diag_errors = errors;
-	sb_free(&quiet);
+	diag_quiet_end(&q);
 	if (!j)
 		return NULL;
 	PtxInput none = { .text = (const uint8_t *)"", .len = 0 };
