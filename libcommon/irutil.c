@@ -1,8 +1,11 @@
 /* irutil.c: IR helpers for the lower stages (see irutil.h). */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "irutil.h"
 #include "diag.h"
+#include "xalloc.h"
 
 int op_group(const Op *op, int g, int *start)
 {
@@ -54,6 +57,91 @@ Op *op_build(Module *m, enum OpCode code, int nops, Value *const *ops,
 	     int nres, const Type *const *types, const Loc *loc)
 {
 	return op_new(m, &op_table[code], nops, ops, nres, types, 0, loc);
+}
+
+/* op_clone's map from op's values to the copy's: open addressing on the
+ * pointer, grown at half full */
+typedef struct CloneMap {
+	const Value **from;
+	Value **to;
+	size_t cap, n;
+} CloneMap;
+
+static size_t clone_slot(const CloneMap *c, const Value *v)
+{
+	size_t h = ((uintptr_t)v >> 4) * 0x9E3779B97F4A7C15ull;
+	for (size_t i = h & (c->cap - 1);; i = (i + 1) & (c->cap - 1))
+		if (!c->from[i] || c->from[i] == v)
+			return i;
+}
+
+static void clone_put(CloneMap *c, const Value *from, Value *to)
+{
+	if (2 * (c->n + 1) > c->cap) {
+		CloneMap g = { xcalloc(2 * c->cap, sizeof *g.from), xcalloc(2 * c->cap, sizeof *g.to), 2 * c->cap, 0 };
+		for (size_t i = 0; i < c->cap; i++)
+			if (c->from[i])
+				clone_put(&g, c->from[i], c->to[i]);
+		free(c->from);
+		free(c->to);
+		*c = g;
+	}
+	size_t i = clone_slot(c, from);
+	c->n += !c->from[i];
+	c->from[i] = from;
+	c->to[i] = to;
+}
+
+static Value *clone_get(const CloneMap *c, Value *v)
+{
+	size_t i = clone_slot(c, v);
+	return c->from[i] ? c->to[i] : v;
+}
+
+static Op *clone_rec(Module *m, const Op *op, CloneMap *c)
+{
+	Value **ops = xmalloc(sizeof *ops * (size_t)(op->noperands + 1));
+	const Type **types = xmalloc(sizeof *types * (size_t)(op->nresults + 1));
+	for (int i = 0; i < op->noperands; i++)
+		ops[i] = clone_get(c, op->operands[i]);
+	for (int i = 0; i < op->nresults; i++)
+		types[i] = op->results[i]->type;
+	Op *n = op_new(m, op->info, op->noperands, ops, op->nresults, types, op->nregions, op->loc);
+	free(ops);
+	free(types);
+	n->offset = op->offset;
+	for (int i = 0; i < op->nattrs; i++)
+		op_set_attr(m, n, op->attrs[i].name, op->attrs[i].attr);
+	for (int i = 0; i < op->nresults; i++) {
+		n->results[i]->layout = op->results[i]->layout;
+		n->results[i]->lay = op->results[i]->lay;
+		clone_put(c, op->results[i], n->results[i]);
+	}
+	for (int r = 0; r < op->nregions; r++)
+		FOR_EACH_BLOCK(b, &op->regions[r]) {
+			const Type **at = xmalloc(sizeof *at * (size_t)(b->nargs + 1));
+			for (int i = 0; i < b->nargs; i++)
+				at[i] = b->args[i]->type;
+			Block *nb = region_add_block(m, &n->regions[r], b->nargs, at);
+			free(at);
+			for (int i = 0; i < b->nargs; i++) {
+				nb->args[i]->layout = b->args[i]->layout;
+				nb->args[i]->lay = b->args[i]->lay;
+				clone_put(c, b->args[i], nb->args[i]);
+			}
+			FOR_EACH_OP(x, b)
+				block_append(nb, clone_rec(m, x, c));
+		}
+	return n;
+}
+
+Op *op_clone(Module *m, const Op *op)
+{
+	CloneMap c = { xcalloc(64, sizeof *c.from), xcalloc(64, sizeof *c.to), 64, 0 };
+	Op *n = clone_rec(m, op, &c);
+	free(c.from);
+	free(c.to);
+	return n;
 }
 
 void op_insert_before(Op *before, Op *op)

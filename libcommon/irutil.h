@@ -35,6 +35,10 @@ bool has_uses(Op *root, Value *v);
 /* New op by code, not yet inserted. */
 Op *op_build(Module *m, enum OpCode code, int nops, Value *const *ops,
 	     int nres, const Type *const *types, const Loc *loc);
+/* A deep copy of op, not inserted: its attributes, location, regions,
+ * blocks and nested ops; an operand defined inside op is the copy's own
+ * value, any other is op's (the copy reads what op reads). */
+Op *op_clone(Module *m, const Op *op);
 /* Insert op before `before` in before's block. */
 void op_insert_before(Op *before, Op *op);
 

@@ -40,7 +40,8 @@ static const char usage_text[] =
 	"  --check memcheck|racecheck|none   (default memcheck)\n"
 	"  --seed N         randomize the thread schedule\n"
 	"  --stats          print emulated instruction counts to stderr\n"
-	"ARG: FILE.npy (array) or NUMBER (decimal, 0x hex, hex float), one per kernel parameter,\n"
+	"ARG: FILE.npy (array; FILE.npy@N: placed N bytes, 0..255, past a 256-byte boundary)\n"
+	"     or NUMBER (decimal, 0x hex, hex float), one per kernel parameter,\n"
 	"     or tmap:N,B0xB1..[,swizzle=32|64|128][,oob=nan][,tf32][,dims=I0.I1..] (a TMA tensor map of array argument N;\n"
 	"     dims: its dims as the array's, innermost first, when reordered)\n"
 	"exit: 0 ran, 1 bad input, 2 usage, 3 the kernel faulted\n";
@@ -165,6 +166,25 @@ static bool is_number(const char *s)
 	errno = 0;
 	strtoull(s + (*s == '-'), &e, 0);
 	return *e == 0;
+}
+
+/* FILE.npy@N: the array N bytes (0..255) past the 256-byte boundary the
+ * others start at (an unaligned pointer); the suffix is cut from a. False
+ * for an offset out of range; 0 without one (or when a, as it is, names a
+ * file). */
+static bool array_offset(char *a, long *off)
+{
+	char *at = strrchr(a, '@'), *end;
+	*off = 0;
+	if (!at || at == a || at[1] < '0' || at[1] > '9' || access(a, F_OK) == 0)
+		return true;
+	errno = 0;
+	long v = strtol(at + 1, &end, 10);
+	if (*end || errno || v < 0 || v > 255)
+		return false;
+	*off = v;
+	*at = '\0';
+	return true;
 }
 
 static bool has_suffix(const char *s, const char *suf)
@@ -540,6 +560,11 @@ int run_main(int argc, char **argv)
 	for (int k = 0; k < nargs; k++) {
 		const Param *pa = &f->params[k];
 		const char *a = args[k];
+		long off = 0;
+		if (!array_offset(args[k], &off)) {
+			run_error("argument %d: '%s': the offset after '@' must be 0 to 255 bytes", k, a);
+			return RUN_INPUT;
+		}
 		if (has_suffix(a, ".npy") || (!is_number(a) && access(a, F_OK) == 0)) {
 			if (pa->size != 8) {
 				run_error("argument %d: an array for parameter %d, which is a %u-byte .%s, not a pointer", k, k,
@@ -549,7 +574,7 @@ int run_main(int argc, char **argv)
 			if (!npy_read(a, &arrays[k]))
 				return RUN_INPUT;
 			is_array[k] = true;
-			uint64_t dev = mem_alloc_dev(arrays[k].bytes);
+			uint64_t dev = mem_alloc_dev(arrays[k].bytes + (uint64_t)off) + (uint64_t)off;
 			char name[96];
 			snprintf(name, sizeof name, "argument %d (%s)", k, a);
 			mem_add(dev, arrays[k].bytes, arrays[k].data, name, k);

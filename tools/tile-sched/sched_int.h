@@ -4,6 +4,8 @@
  *              class constraints, derivations and fixes; calls classes.c
  *   mma.c      mmaf: fragment layouts (libcommon/mma.h); calls classes.c
  *   sched.c    the per-kernel driver (sched.h): calls the others
+ *   version.c  K loops versioned on alignment for TMA (before the layouts;
+ *              libcommon only)
  *   remarks.c  remarks on the scheduled IR (sched.h), beside the others:
  *              reads layouts and attributes only
  * (scripts/include-graph checks that nothing calls upward). */
@@ -61,6 +63,11 @@ void mma_prefer_rows(F *f);                  /* unaligned operand loads keep row
 void mma_preassign(F *f);                    /* accumulator classes take the fragment layout */
 bool mma_b_down_columns(F *f, const Op *ld); /* ld feeds a K-major staged B (MmaTiling.bk) */
 void mma_fix(F *f);                          /* after layouts: operands converted to their fragments */
+
+/* version.c (before layouts, on the entry alone: no F) */
+/* K loops whose product's loads pass tma_load_ok only with alignment facts
+ * into an `if` on those facts at run time; returns how many */
+int version_for_tma(Module *m, Op *fn, int warps, int sm);
 
 /* sink.c */
 void sink_loads(Op *fn);                     /* weak loads and their conversions down to their first use */
