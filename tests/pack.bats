@@ -559,8 +559,13 @@ SH
 			fi
 			if ! out=$(python3 "$ROOT/tests/gpu/cubin.py" --launch-diff "$SCRATCH/nv.cubin" "$SCRATCH/ours.cubin"); then
 				# Known (issue 15): for MMA kernels NVIDIA picks 8 warps on sm_100 where we keep 4;
-				# only the CTA size may differ there, every other launch attribute must agree.
-				if [ "$m" = matmul ] && ! grep '^DIFF' <<<"$out" | grep -vq ' reqntid: '; then
+				# only the CTA size may differ there. And (issue 16) our matmul, versioned on
+				# alignment, copies by TMA into a ring over 48 KiB where NVIDIA's loads through
+				# registers (its own TMA kernels take up to 225 KiB: docs/abi.md §5.1) — only
+				# where ours has tensor maps. Every other launch attribute must agree.
+				local known=' reqntid: '
+				grep -q '^info .* hidden_param_bytes=0/[1-9]' <<<"$out" && known="$known| smem_over_48k: "
+				if [ "$m" = matmul ] && ! grep '^DIFF' <<<"$out" | grep -Evq "$known"; then
 					echo "# known: $m $g: $(grep '^DIFF' <<<"$out" | head -1)" >&3
 				else
 					fail "$m $g: $(grep '^DIFF' <<<"$out")"

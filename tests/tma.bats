@@ -355,56 +355,63 @@ np.save("c.npy", np.zeros((64, 64), np.float32))'
 	assert_output --partial "does not fit the kernel's parameters"
 }
 
-@test "TMA, versioned on alignment (sm_90): the corpus matmul (no facts) tests its pointers and strides at run time: by TMA through an mbarrier ring when they allow, through registers when not; both against numpy on tile-run, and each launch provably on its own path; ptxas accepts, no spills" {
+@test "TMA, versioned on alignment (sm_90 wgmma, sm_100 / sm_120 mma.sync): the corpus matmul (no facts) tests its pointers and strides at run time: by TMA through an mbarrier ring when they allow, through registers when not; both against numpy on tile-run, each launch provably on its own path; ptxas accepts, no spills" {
 	need_run
 	cd "$SCRATCH"
 	matmul_inputs 13 128,96,128,a 100,70,90,u
-	tile-read "$CORPUS/13.5/matmul.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched --tma >s.json
-	tile-ptx --gpu-name=sm_90 s.json >k.ptx
-	# both arms: the copy's loads by TMA (pipelined), the loop's through registers
-	[ "$(grep -c '"tma": true' s.json)" -eq 4 ] || fail "not 2 TMA loads an entry"
-	[ "$(grep -c '"nv_tileas.tiled_load"' s.json)" -eq 8 ] || fail "not 2 loops of 2 loads an entry"
-	[ "$(grep -c '^// tileiras.tensormap ' k.ptx)" -eq 4 ] || fail "not 2 maps an entry"
-	grep -q 'cp.async.bulk.tensor' k.ptx && grep -q 'mbarrier.try_wait' k.ptx || fail "no TMA ring"
-	grep -q 'wgmma.mma_async' k.ptx || fail "no wgmma"
-	if grep -q '\.local' k.ptx; then fail ".local"; fi
-	TILE_SCHED_NO_VERSION=1 tile-sched --tma <(tile-read "$CORPUS/13.5/matmul.tileirbc" | tile-lower --gpu-name=sm_90) >n.json
-	if grep -q '"tma": true' n.json; then fail "TILE_SCHED_NO_VERSION=1: still TMA"; fi
-	for e in f16:16:c32:1e-7 bf16:b:cb:0.01; do
-		IFS=: read -r ty in c tol <<<"$e"
-		E=$(grep -o "matmul_Kt1_A2${ty}_[A-Za-z0-9_]*" k.ptx | head -1)
-		# aligned (256-byte bases, rows of 96 and 128 elements): A and B by TMA; A 2 or
-		# B 8 bytes off, or rows 70 elements long (140 bytes): through registers
-		for args in "aa$in.npy 128 96 96 1 ab$in.npy 96 128 128 1 a$c.npy 128 128 128 1:a" \
-			"aa$in.npy@2 128 96 96 1 ab$in.npy 96 128 128 1 a$c.npy 128 128 128 1:a" \
-			"aa$in.npy 128 96 96 1 ab$in.npy@8 96 128 128 1 a$c.npy@4 128 128 128 1:a" \
-			"ua$in.npy 100 70 70 1 ub$in.npy 70 90 90 1 u$c.npy 100 90 90 1:u"; do
+	for sm in sm_90 sm_100 sm_120; do
+		tile-read "$CORPUS/13.5/matmul.tileirbc" | tile-lower --gpu-name=$sm | tile-sched --tma >s.json
+		tile-ptx --gpu-name=$sm s.json >k.ptx
+		# both arms: the copy's loads by TMA (pipelined), the loop's through registers
+		[ "$(grep -c '"tma": true' s.json)" -eq 4 ] || fail "$sm: not 2 TMA loads an entry"
+		[ "$(grep -c '"nv_tileas.tiled_load"' s.json)" -eq 8 ] || fail "$sm: not 2 loops of 2 loads an entry"
+		[ "$(grep -c '^// tileiras.tensormap ' k.ptx)" -eq 4 ] || fail "$sm: not 2 maps an entry"
+		grep -q 'cp.async.bulk.tensor' k.ptx && grep -q 'mbarrier.try_wait' k.ptx || fail "$sm: no TMA ring"
+		if [ $sm = sm_90 ]; then
+			grep -q 'wgmma.mma_async' k.ptx || fail "no wgmma"
+		else
+			grep -q 'mma.sync' k.ptx && grep -q 'ldmatrix' k.ptx || fail "$sm: no ldmatrix + mma.sync"
+		fi
+		if grep -q '\.local' k.ptx; then fail "$sm: .local"; fi
+		TILE_SCHED_NO_VERSION=1 tile-sched --tma <(tile-read "$CORPUS/13.5/matmul.tileirbc" | tile-lower --gpu-name=$sm) >n.json
+		if grep -q '"tma": true' n.json; then fail "$sm: TILE_SCHED_NO_VERSION=1: still TMA"; fi
+		for e in f16:16:c32:1e-7 bf16:b:cb:0.01; do
+			IFS=: read -r ty in c tol <<<"$e"
+			E=$(grep -o "matmul_Kt1_A2${ty}_[A-Za-z0-9_]*" k.ptx | head -1)
+			# aligned (256-byte bases, rows of 96 and 128 elements): A and B by TMA; A 2 or
+			# B 8 bytes off, or rows 70 elements long (140 bytes): through registers
+			for args in "aa$in.npy 128 96 96 1 ab$in.npy 96 128 128 1 a$c.npy 128 128 128 1:a" \
+				"aa$in.npy@2 128 96 96 1 ab$in.npy 96 128 128 1 a$c.npy 128 128 128 1:a" \
+				"aa$in.npy 128 96 96 1 ab$in.npy@8 96 128 128 1 a$c.npy@4 128 128 128 1:a" \
+				"ua$in.npy 100 70 70 1 ub$in.npy 70 90 90 1 u$c.npy 100 90 90 1:u"; do
+				rm -rf out
+				run tile-run --entry "$E" --grid 2,2 --check racecheck --out out k.ptx ${args%:*}
+				assert_success
+				matches out/10.npy "${args##*:}ref.npy" "$tol"
+			done
+			# which path ran: maps of the wrong array (B's, boxes as noted) make the TMA
+			# path's product wrong and leave the register path's right
+			wrong=$(sed -n "s/^\/\/ tileiras.tensormap $E \(1[56]\) .* box=\([0-9]*\),\([0-9]*\) swizzle=\([0-9]*\)$/tmap:5,\2x\3,swizzle=\4/p" k.ptx)
+			[ "$(echo $wrong | wc -w)" -eq 2 ] || fail "$sm $ty: maps $wrong"
 			rm -rf out
-			run tile-run --entry "$E" --grid 2,2 --check racecheck --out out k.ptx ${args%:*}
+			run tile-run --entry "$E" --grid 2,2 --out out k.ptx aa$in.npy 128 96 96 1 ab$in.npy 96 128 128 1 \
+				a$c.npy 128 128 128 1 $wrong
 			assert_success
-			matches out/10.npy "${args##*:}ref.npy" "$tol"
-		done
-		# which path ran: maps of the wrong array (B's, for both) make the TMA path's
-		# product wrong and leave the register path's right
-		wrong="tmap:5,32x64,swizzle=64 tmap:5,64x32,swizzle=128"
-		rm -rf out
-		run tile-run --entry "$E" --grid 2,2 --out out k.ptx aa$in.npy 128 96 96 1 ab$in.npy 96 128 128 1 \
-			a$c.npy 128 128 128 1 $wrong
-		assert_success
-		"$PY" -c 'import numpy as np, sys
+			"$PY" -c 'import numpy as np, sys
 o = np.load(sys.argv[1])
 if o.dtype == np.uint16: o = (o.astype(np.uint32) << 16).view(np.float32)
-assert np.abs(o - np.load(sys.argv[2])).max() > 1' out/10.npy aref.npy || fail "$ty: the wrong maps changed nothing"
-		rm -rf out
-		run tile-run --entry "$E" --grid 2,2 --out out k.ptx aa$in.npy@2 128 96 96 1 ab$in.npy 96 128 128 1 \
-			a$c.npy 128 128 128 1 $wrong
-		assert_success
-		matches out/10.npy aref.npy "$tol"
+assert np.abs(o - np.load(sys.argv[2])).max() > 1' out/10.npy aref.npy || fail "$sm $ty: the wrong maps changed nothing"
+			rm -rf out
+			run tile-run --entry "$E" --grid 2,2 --out out k.ptx aa$in.npy@2 128 96 96 1 ab$in.npy 96 128 128 1 \
+				a$c.npy 128 128 128 1 $wrong
+			assert_success
+			matches out/10.npy aref.npy "$tol"
+		done
+		if command -v ptxas >/dev/null || [ -x /usr/local/cuda/bin/ptxas ]; then
+			require_ptxas
+			ptx_ok k.ptx $sm "$sm versioned matmul"
+		fi
 	done
-	if command -v ptxas >/dev/null || [ -x /usr/local/cuda/bin/ptxas ]; then
-		require_ptxas
-		ptx_ok k.ptx sm_90 "versioned matmul"
-	fi
 }
 
 @test "TMA: tileiras copies by TMA on sm_90 only when its cubins fill the maps (TILEIR with callbacks: ptxas 13.2+), and the cubin carries them" {

@@ -122,7 +122,10 @@ int main(int argc, char **argv)
 				"  --tma              sm_90: wgmma operands whose views are aligned entry\n"
 				"                     parameters go by TMA (marked `tma`); their tensor maps\n"
 				"                     are hidden parameters only a TILEIR cubin's host callback\n"
-				"                     fills (tile-pack with ptxas >= 13.2; the driver decides)\n",
+				"                     fills (tile-pack with ptxas >= 13.2; the driver decides);\n"
+				"                     a K loop whose views lack only the alignment facts is\n"
+				"                     versioned: by TMA when its pointers and strides are\n"
+				"                     16-byte aligned at run time, as before when not\n",
 		.in_stages = stages,
 		.default_emit = "json",
 		.emits = emits,
