@@ -111,6 +111,18 @@ docs_with() {
 	assert_output --partial '"DebugLoc": {"File": "tests/kernels/transpose.py", "Line": 11'
 }
 
+@test "remarks: a K loop versioned on alignment for TMA (tile-sched --tma) says so at the loop, with its loads by TMA; none without --tma" {
+	tile-read "$CORPUS/13.5/matmul.tileirbc" | tile-lower --gpu-name=sm_90 >as.json
+	tile-sched --tma --remark-format=yaml --remarks-output-file=r.yaml as.json >/dev/null
+	python3 "$PARSE" r.yaml >docs.jsonl
+	run docs_with '"kind": "Analysis"' '"Pass": "Memory"' RemarkLoopVersionedOnAlignment
+	[ "$(grep -c . <<<"$output")" -eq 2 ] || fail "not one per kernel: $output"
+	assert_output --partial '{"LoadsByTMA": "2"}'
+	assert_output --partial '"DebugLoc": {"File": "tests/kernels/matmul.py", "Line": 11'
+	tile-sched --remark-format=yaml --remarks-output-file=n.yaml as.json >/dev/null
+	if grep -q RemarkLoopVersionedOnAlignment n.yaml; then fail "versioned without --tma"; fi
+}
+
 @test "remarks: --remarks-missed=memory gives only the !Missed ones; command-line form on stdout" {
 	run tileiras --gpu-name=sm_90 --emit=ptx -o k.ptx --remarks-missed=memory --remark-format=yaml \
 		--remarks-output-file=m.yaml "$VA"

@@ -11,6 +11,8 @@
  *     RemarkLayoutConversion: the two layouts and the shared memory the
  *     exchange may use (at most one copy of the tile; tile-ptx uses none
  *     when the elements stay in each thread or move by shuffles);
+ *   - per K loop versioned on alignment (version.c; Pass Memory) a
+ *     !Analysis RemarkLoopVersionedOnAlignment with its loads by TMA;
  *   - the longest-live tile values (Pass Registers, remarks_live.c). */
 #include <stdio.h>
 #include <string.h>
@@ -177,10 +179,30 @@ static void convert_remark(R *s, Op *op)
 	remark_end(&s->o);
 }
 
+/* an `if` version.c made: which copy runs is decided at launch */
+static void version_remark(R *s, Op *op)
+{
+	remark_begin(&s->o, "Analysis", "Memory", "RemarkLoopVersionedOnAlignment", op->loc, s->func,
+		     "Loop versioned on alignment: its operand views carry no alignment facts, so the kernel tests "
+		     "them at run time and copies them by TMA when the base pointers are 16-byte aligned and the "
+		     "row strides multiples of 16 bytes, else loads them through registers (assume div_by<16> on "
+		     "the pointers and div_by on the strides makes the test unnecessary)");
+	Op *copy = op->regions[0].first ? op->regions[0].first->first : NULL;
+	int n = 0;
+	for (Op *x = copy && copy->nregions ? copy->regions[0].first->first : NULL; x; x = x->next)
+		n += x->info->code == AS_tiled_load && op_attr_flag(x, "tma");
+	remark_arg(&s->o, "LoadsByTMA", "%d", n);
+	remark_end(&s->o);
+}
+
 static int visit(Op *op, void *ctx)
 {
 	R *s = ctx;
 	switch (op->info->code) {
+	case CT_if:
+		if (op_attr_flag(op, "versioned_for_tma"))
+			version_remark(s, op);
+		break;
 	case AS_tiled_load: case AS_tiled_store: case AS_load: case AS_store:
 		if (op->info->dialect == DIALECT_NV_TILEAS)
 			memory_remark(s, op);

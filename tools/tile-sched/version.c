@@ -16,7 +16,8 @@
  *
  * (one test per such view: its base pointer and dynamic strides, in
  * elements, as cuTensorMapEncodeTiled needs them), %r replacing the loop's
- * results. mma.c's stage_direct then sends the copy's loads by TMA; the
+ * results; the `if` is marked `versioned_for_tma` (remarks.c). mma.c's
+ * stage_direct then sends the copy's loads by TMA; the
  * other arm keeps its register or cp.async staging. Both arms are in the
  * kernel: tile-ptx's MMA staging is one buffer for all products, its
  * hidden tensor maps are filled at every launch (nvhost.c, tile-run), and
@@ -207,6 +208,7 @@ static void version(Module *m, Loop *l)
 		types[i] = loop->results[i]->type;
 	Op *iff = op_new(m, &op_table[CT_if], 1, &ok, loop->nresults, types, 2, loop->loc);
 	free(types);
+	op_set_attr(m, iff, "versioned_for_tma", attr_bool(m, true));   /* remarks.c says so */
 	op_insert_before(loop, iff);
 	Op *fn = op_toplevel(iff);
 	for (int i = 0; i < loop->nresults; i++)
