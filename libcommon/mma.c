@@ -212,27 +212,33 @@ bool mma_operand_transposed(const Op *op, int k)
 	       op_attr_int_at(d, "permutation", 0, 0) == 1 && op_attr_int_at(d, "permutation", 1, 1) == 0;
 }
 
-/* B is read down its columns (a transposed view: K^T of attention, B^T of
- * a TN matmul) in 16-byte chunks: stage it K-major, where those chunks land
- * whole (16-bit B is otherwise staged as it is; 8-bit always K-major) */
+/* the load whose rows run along K when B is read down its columns: a load
+ * through a transposed view (attention's K^T), or the [N, K] load a
+ * permute [1, 0] transposes (a TN matmul's B^T); else NULL */
+const Op *mma_b_column_load(const Op *op)
+{
+	if (mma_operand_transposed(op, 1)) {
+		const Op *src = op->operands[1]->def->operands[0]->def;
+		return src && src->info->code == AS_tiled_load && tiled_vector_dim(src, 2) == 1 ? src : NULL;
+	}
+	const Op *ld = mma_operand_tiled_load(op, 1);
+	if (!ld)
+		return NULL;
+	const Type *t = ld->results[0]->type;
+	int eb = elem_bytes(tile_elem(t));
+	return t->rank >= 2 && eb > 0 && tiled_vector_dim(ld, t->rank) == t->rank - 2 ? ld : NULL;
+}
+
+/* B is read down its columns (mma_b_column_load) in 16-byte chunks, or
+ * by TMA (tile-sched's `tma` on that load: the box lands K-major): stage
+ * it K-major, where those chunks land whole (16-bit B is otherwise staged
+ * as it is; 8-bit always K-major) */
 static bool b_read_down_columns(const Op *op)
 {
 	if (getenv("TILE_NO_KMAJOR_B"))
 		return false;
-	/* B = permute [1, 0] of a load whose rows run along K (a TN matmul's
-	 * B^T loaded as [N, K] and transposed): its chunks run down B's columns */
-	if (mma_operand_transposed(op, 1)) {
-		const Op *src = op->operands[1]->def->operands[0]->def;
-		return src && src->info->code == AS_tiled_load && tiled_vector_dim(src, 2) == 1 &&
-		       op_attr_int(src, "vector_bytes", 0) >= 16;
-	}
-	const Op *ld = mma_operand_tiled_load(op, 1);
-	if (!ld)
-		return false;
-	const Type *t = ld->results[0]->type;
-	int eb = elem_bytes(tile_elem(t));
-	return t->rank >= 2 && eb > 0 && tiled_vector_dim(ld, t->rank) == t->rank - 2 &&
-	       op_attr_int(ld, "vector_bytes", 0) >= 16;
+	const Op *ld = mma_b_column_load(op);
+	return ld && (op_attr_int(ld, "vector_bytes", 0) >= 16 || op_attr_flag(ld, "tma"));
 }
 
 bool mma_product_tiling(const Op *op, int warps, int sm, MmaTiling *t, const char **err)

@@ -52,8 +52,9 @@ typedef struct MmaTiling {
 	int64_t mt, nt, kt;           /* atoms per warp along M, N; K atoms */
 	bool wg;                      /* a wgmma tiling (below): wm, wn count warpgroups */
 	bool bk;                      /* B read down its columns by its load (a transposed view
-				       * with 16-byte facts), staged K-major where the chunks land
-				       * whole (mma_product_tiling; wgmma or ldmatrix tilings) */
+				       * with 16-byte facts, or by TMA), staged K-major where the
+				       * chunks land whole (mma_product_tiling; wgmma or ldmatrix
+				       * tilings) */
 } MmaTiling;
 
 /* The atom for operand element a, accumulator element c on target sm
@@ -75,6 +76,11 @@ bool mma_product_tiling(const Op *op, int warps, int sm, MmaTiling *t, const cha
  * reshape that only drops leading unit dims ([1, 1, tn, D] -> [tn, D], as
  * attention loads K and V); else NULL. */
 const Op *mma_operand_tiled_load(const Op *op, int k);
+/* The load of product op's B whose rows run along K — through a
+ * transposed view (attention's K^T), or an [N, K] tile a permute [1, 0]
+ * transposes — or NULL. It is read down B's columns; MmaTiling.bk when
+ * its chunks are 16 bytes or it comes by TMA (`tma`). */
+const Op *mma_b_column_load(const Op *op);
 /* Is operand k of product op a permute [1, 0] of a rank-2 tile (a TN
  * product's B^T, loaded as [N, K] and transposed)? */
 bool mma_operand_transposed(const Op *op, int k);

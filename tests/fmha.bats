@@ -199,6 +199,28 @@ fmha_tma() {
 	[ "$(echo "$output" | grep -c "^ok ")" -eq 2 ] || fail "not 2 runs"
 }
 
+@test "fmha without launch facts, sm_90 --tma: the K loop versioned on alignment (K and V by TMA in its aligned arm, rank-4 maps; through registers in the other); both arms against numpy on tile-run (arrays aligned, and 2 bytes off), 4 and 8 warps, racecheck; ptxas accepts, no spills" {
+	need_run
+	for k in fmha_f16 fmha_f16_causal fmha_bf16; do
+		tile-read "$F/$k.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched --tma >"$SCRATCH/s.json"
+		grep -q '"versioned_for_tma"' "$SCRATCH/s.json" || fail "$k: not versioned"
+		tile-ptx --gpu-name=sm_90 "$SCRATCH/s.json" >"$SCRATCH/k.ptx"
+		[ "$(grep -c '^// tileiras.tensormap ' "$SCRATCH/k.ptx")" -eq 2 ] || fail "$k: not K and V maps"
+		grep -q 'cp.async.bulk.tensor.4d' "$SCRATCH/k.ptx" || fail "$k: no rank-4 copies"
+		if command -v ptxas >/dev/null || [ -x /usr/local/cuda/bin/ptxas ]; then
+			require_ptxas
+			ptx_ok "$SCRATCH/k.ptx" sm_90 "$k"
+		fi
+	done
+	for off in 0 2; do
+		run "$PY" "$ROOT/tests/run/run-corpus" --bin "$BIN" --targets sm_90 --warps 4,8 --sched-flags=--tma \
+			--check racecheck --array-offset $off fmha_f16 fmha_f16_causal fmha_bf16
+		echo "$output" | grep -v '^ok' || true
+		assert_success
+		[ "$(echo "$output" | grep -c "^ok ")" -eq 6 ] || fail "offset $off: not 6 runs"
+	done
+}
+
 @test "fmha by TMA: our rank-4 K and V maps are what NVIDIA's host callback writes for the same kernel (its maps 38, 39: after its Q map), for random parameter blocks" {
 	nvidia_tools
 	cd "$SCRATCH"

@@ -235,8 +235,9 @@ def tile_run_path(bindir):
     return os.path.join(bindir, "tile-run")
 
 
-def run(tile_run, ptx_path, sm, entry, inp, check_mode="memcheck", tmp=None, extra_opts=()):
-    """(status, detail) of one run on tile-run."""
+def run(tile_run, ptx_path, sm, entry, inp, check_mode="memcheck", tmp=None, extra_opts=(), array_offset=0):
+    """(status, detail) of one run on tile-run; array_offset: every array that many
+    bytes off its boundary (tile-run's FILE.npy@N)."""
     if not os.access(tile_run, os.X_OK):
         return "skip", "%s not built" % tile_run
     own = tmp is None
@@ -250,7 +251,7 @@ def run(tile_run, ptx_path, sm, entry, inp, check_mode="memcheck", tmp=None, ext
             if isinstance(a, tuple):
                 p = os.path.join(tmp, "arg%d.npy" % i)
                 np.save(p, a[1])
-                argv.append(p)
+                argv.append(p + ("@%d" % array_offset if array_offset else ""))
             else:
                 argv.append(a)
         cmd = [tile_run, "--gpu-name", sm, "--entry", entry, "--grid", ",".join(str(g) for g in inp.grid),

@@ -103,7 +103,9 @@ static void consider(Module *m, Loop *l, Op *ld, int warps, int sm)
 {
 	TmapNote note;
 	Op *mr = ld->operands[0]->def;
-	if (!mr || mr->info->code != AS_make_memref || tma_load_ok(ld, warps, sm, &note))
+	/* a view made outside the loop: its copy and the test go before it */
+	if (!mr || mr->info->code != AS_make_memref || value_made_inside(l->loop, mr->results[0]) ||
+	    tma_load_ok(ld, warps, sm, &note))
 		return;
 	for (int i = 0; i < l->nloads; i++)
 		if (l->loads[i] == ld)
