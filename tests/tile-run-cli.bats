@@ -238,6 +238,28 @@ np.save(sys.argv[1] + "/src.npy", np.arange(4, dtype=np.uint32) + 7); np.save(sy
 	assert_success
 }
 
+@test "tile-run: FILE.npy@N places an array N bytes past its 256-byte boundary (the kernel sees that pointer; memcheck then faults misaligned accesses); N outside 0..255 is an error" {
+	npy "$SCRATCH/a.npy" '<f4' '(40,)' $(seq 0 39)
+	npy "$SCRATCH/o.npy" '<f4' '(40,)' $(printf '0 %.0s' $(seq 40))
+	run tile-run "$F/add1.ptx" --grid 2 --out "$SCRATCH/out" "$SCRATCH/a.npy@4" "$SCRATCH/o.npy@68" 40
+	assert_success
+	run values "$SCRATCH/out/1.npy" f
+	assert_line --index 0 "1.0"
+	assert_line --index 39 "40.0"
+	run --separate-stderr tile-run "$F/add1.ptx" --grid 2 --out "$SCRATCH/out2" "$SCRATCH/a.npy@2" "$SCRATCH/o.npy" 40
+	assert_failure 3
+	[[ $stderr == *"misaligned global read of 4 bytes at 0x"*"02: at offset 0 of argument 0"* ]] || fail "$stderr"
+	[ ! -e "$SCRATCH/out2" ]
+	for bad in 256 -1 4x; do
+		run --separate-stderr tile-run "$F/add1.ptx" --grid 2 "$SCRATCH/a.npy@$bad" "$SCRATCH/o.npy" 40
+		assert_failure
+		[[ $stderr == *"tile-run: error: "* ]] || fail "@$bad: $stderr"
+	done
+	run --separate-stderr tile-run "$F/add1.ptx" --grid 2 "$SCRATCH/a.npy@256" "$SCRATCH/o.npy" 40
+	assert_failure 1
+	[[ $stderr == *"the offset after '@' must be 0 to 255 bytes"* ]] || fail "$stderr"
+}
+
 @test "tile-run: device malloc/free; a use after free is caught" {
 	npy "$SCRATCH/o.npy" '<u4' '(4,)' 0 0 0 0
 	run tile-run "$F/faults.ptx" --entry k_heap --grid 1 --out "$SCRATCH/out" "$SCRATCH/o.npy" 0
