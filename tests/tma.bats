@@ -414,6 +414,21 @@ assert np.abs(o - np.load(sys.argv[2])).max() > 1' out/10.npy aref.npy || fail "
 	done
 }
 
+@test "TMA, versioned on alignment: the fact-less MMA kernels of tests/mma and tests/mma2 (f16 -> f16, tf32, a TN product's B^T, an epilogue) are versioned; both arms against numpy on tile-run (sm_90, sm_120; arrays aligned and 4 bytes off), racecheck" {
+	need_run
+	for k in mma/mm_f16_f16 mma/mm_tf32 mma2/mm_bt_f16 mma2/mm_epilogue_f16; do
+		tile-read "$BATS_TEST_DIRNAME/$k.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched --tma >"$SCRATCH/s.json"
+		grep -q '"versioned_for_tma"' "$SCRATCH/s.json" || fail "$k: not versioned"
+	done
+	for off in 0 4; do
+		run "$PY" "$ROOT/tests/run/run-corpus" --bin "$BIN" --targets sm_90,sm_120 --warps 4 --sched-flags=--tma \
+			--check racecheck --array-offset $off mm_f16_f16 mm_tf32 mm_bt_f16 mm_epilogue_f16
+		echo "$output" | grep -v '^ok' || true
+		assert_success
+		[ "$(echo "$output" | grep -c "^ok ")" -eq 8 ] || fail "offset $off: not 8 runs"
+	done
+}
+
 @test "TMA: tileiras copies by TMA on sm_90 only when its cubins fill the maps (TILEIR with callbacks: ptxas 13.2+), and the cubin carries them" {
 	require_ptxas
 	f="$L/matmul.matmul.ln6.ickz6ktd.tileirbc"
