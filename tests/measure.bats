@@ -221,12 +221,12 @@ PY
 	assert_line --index 1 --regexp '^packed [0-9]+ parameters of sizes .*, the cubin has [0-9]+ of sizes'
 }
 
-@test "gpu-fmha prepare: attention's cubins for sm_90 in each variant (ours with K/V by TMA and both products pipelined, without multi-product pipelining, without TMA; NVIDIA's when .venv has it), their parameters what the launches pack; run refuses without them" {
+@test "gpu-fmha prepare: attention's cubins for sm_90 in each variant (ours with K/V by TMA and both products pipelined, without multi-product pipelining, without TMA, without alignment versioning; NVIDIA's when .venv has it), their parameters what the launches pack; run refuses without them" {
 	require_ptxas
 	require_numpy
 	run env PYTHON="$NUMPY_PY" "$ROOT/scripts/gpu-fmha" prepare "$SCRATCH/f"
 	assert_success
-	for v in ours ours-nomulti ours-notma; do
+	for v in ours ours-nomulti ours-notma ours-noversion; do
 		assert_line --regexp "^fmha_f16_aligned +$v +ok$"
 		[ -s "$SCRATCH/f/$v/fmha_f16_aligned_128.cubin" ] || fail "$v"
 	done
