@@ -81,3 +81,7 @@ rejects() {
 		[ "$status" -eq 0 ] || { echo "$m: $output"; return 1; }
 	done
 }
+
+@test "robust: tile-ptx: a shape op whose layouts move elements between threads (was: internal error 'not thread-local for its layouts'; scripts/fuzz-stages, session 16)" {
+	rejects tile-ptx ptx-permute-not-local "'cuda_tile.permute' op: its operand's and result's layouts move elements between threads"
+}

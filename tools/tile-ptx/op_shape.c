@@ -17,6 +17,19 @@
 #include "diag.h"
 #include "xalloc.h"
 
+/* A shape op whose layouts would move elements between threads: the
+ * input's error (tile-sched inserts a convert_layout before such an op; a
+ * hand-edited or mutated scheduled IR may not), located at the op. The
+ * emission goes on reading register 0 for every element (no output is
+ * written: the module has an error). */
+static void not_local(E *e, Op *op, int64_t *regs, int64_t n)
+{
+	diag_error(op->loc, "'%s' op: its operand's and result's layouts move elements between threads; the "
+		   "scheduled IR needs a convert_layout before it", op->info->name);
+	e->errors++;
+	memset(regs, 0, sizeof *regs * (size_t)n);
+}
+
 /* broadcast / reshape: register copies (tile-sched made them local). */
 void emit_copy(E *e, Op *op)
 {
@@ -31,8 +44,7 @@ void emit_copy(E *e, Op *op)
 		tm.src_shape[i] = st->shape[i];
 	int64_t *regs = xmalloc(sizeof *regs * ((size_t)t->n + 1));
 	if (!layout_local_gather(&s->lay, &t->lay, &tm, e->warps, regs))
-		ice("tile-ptx: '%s' at %s is not thread-local for its layouts", op->info->name,
-		    op->loc->file ? op->loc->file : "?");
+		not_local(e, op, regs, t->n);
 	int lo, hi;
 	fuse_window(e, t->n, &lo, &hi);
 	for (int k = lo; k < hi; k++)
@@ -54,10 +66,10 @@ void emit_assume(E *e, Op *op)
 
 static int64_t *gather(E *e, Op *op, const Layout *src, const Layout *dst, const BitMap *m, int64_t add)
 {
-	int64_t *regs = xmalloc(sizeof *regs * (size_t)(layout_nregs(dst) + 1));
+	int64_t n = layout_nregs(dst);
+	int64_t *regs = xmalloc(sizeof *regs * (size_t)(n + 1));
 	if (!layout_gather_map(src, dst, m, add, regs))
-		ice("tile-ptx: '%s' is not thread-local for its layouts (tile-sched should have made it so)",
-		    op->info->name);
+		not_local(e, op, regs, n);
 	return regs;
 }
 
