@@ -106,7 +106,7 @@ int scalar_bits(ScalarKind k);
 bool scalar_is_float(ScalarKind k);
 bool scalar_from_name(const char *s, size_t n, ScalarKind *out);
 const char *padding_name(PaddingValue p);
-int64_t type_num_elements(const Type *t);     /* tile: product of shape */
+int64_t type_num_elements(const Type *t);     /* tile: product of shape (INT64_MAX on overflow) */
 bool type_is_view(const Type *t);              /* partition/strided/gather_scatter */
 
 /* ---------------------------------------------------------------- locations */

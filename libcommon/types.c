@@ -1,6 +1,7 @@
 /* types.c: interned types, their canonical spelling and its parser.
  * The spelling is the interning key, so building a type means printing it
  * first; equal spellings give the same pointer. Grammar: docs/ir.md. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +43,8 @@ int64_t type_num_elements(const Type *t)
 {
 	int64_t n = 1;
 	for (int i = 0; i < t->rank; i++)
-		n *= t->shape[i];
+		if (__builtin_mul_overflow(n, t->shape[i], &n))
+			return INT64_MAX;       /* a malformed type's: saturated, never a valid tile's count */
 	return n;
 }
 

@@ -85,3 +85,7 @@ rejects() {
 @test "robust: tile-ptx: a shape op whose layouts move elements between threads (was: internal error 'not thread-local for its layouts'; scripts/fuzz-stages, session 16)" {
 	rejects tile-ptx ptx-permute-not-local "'cuda_tile.permute' op: its operand's and result's layouts move elements between threads"
 }
+
+@test "robust: tile-ptx: a tile whose element count overflows 64 bits (was: UBSan signed overflow in type_num_elements; scripts/fuzz-stages, session 16)" {
+	rejects tile-ptx ptx-huge-tile "a tile may have at most 16777216 elements"
+}
