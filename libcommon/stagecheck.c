@@ -368,6 +368,58 @@ static void check_same_layout(C *c, Op *op)
 	}
 }
 
+/* Scheduled IR: a value carried by a loop or joined by an `if` keeps one
+ * layout (tile-sched puts them in one class): a `for`'s or `loop`'s init
+ * operand, its body's argument and its result; what a continue, break or
+ * yield passes and the result it becomes. */
+static bool same_carried(C *c, Op *op, const Value *a, const Value *b, const char *what, int i)
+{
+	if (!a || !b || !type_is_tile(a->type) || !type_is_tile(b->type))
+		return true;
+	const Attr *la = a->layout, *lb = b->layout;
+	if (!la || !lb || la->kind != AT_STRING || lb->kind != AT_STRING)
+		return true;   /* check_layouts */
+	if (strcmp(la->u.s, lb->u.s) == 0)
+		return true;
+	ERR(op, "'%s' op: %s %d has layout '%s', the value it becomes '%s' (a carried value keeps its layout)",
+	    op->info->name, what, i, la->u.s, lb->u.s);
+	return false;
+}
+
+/* the for / loop a continue or break leaves (through ifs), or NULL */
+static Op *carried_by(Op *op)
+{
+	for (Op *p = op; p->parent && p->parent->parent; ) {
+		p = p->parent->parent->parent;
+		if (!p || p->info->code == CT_for || p->info->code == CT_loop)
+			return p;
+		if (p->info->code != CT_if)
+			return NULL;
+	}
+	return NULL;
+}
+
+static void check_carried(C *c, Op *op)
+{
+	int code = op->info->code;
+	if ((code == CT_for || code == CT_loop) && op->nregions && op->regions[0].first) {
+		Block *body = op->regions[0].first;
+		int first = code == CT_for ? 3 : 0, arg0 = code == CT_for ? 1 : 0;
+		for (int i = 0; i < op->nresults && first + i < op->noperands; i++) {
+			if (same_carried(c, op, op->operands[first + i], op->results[i], "init operand", i) &&
+			    arg0 + i < body->nargs)
+				same_carried(c, op, op->operands[first + i], body->args[arg0 + i], "init operand", i);
+		}
+	} else if (code == CT_continue || code == CT_break || code == CT_yield) {
+		Op *to = code == CT_yield ? (op->parent && op->parent->parent ? op->parent->parent->parent : NULL)
+					  : carried_by(op);
+		if (!to || (code == CT_yield && to->info->code != CT_if))
+			return;   /* the verifier's; reduce / scan combiners yield scalars */
+		for (int i = 0; i < op->noperands && i < to->nresults; i++)
+			same_carried(c, op, op->operands[i], to->results[i], "operand", i);
+	}
+}
+
 static void check_op(C *c, Op *op);
 
 static void check_block(C *c, Block *b)
@@ -412,6 +464,7 @@ static void check_op(C *c, Op *op)
 		check_layouts(c, op, op->results, op->nresults);
 		if (op_is_elementwise(in) || in->code == CT_assume)
 			check_same_layout(c, op);
+		check_carried(c, op);
 	}
 	for (int r = 0; r < op->nregions; r++)
 		FOR_EACH_BLOCK(b, &op->regions[r]) {
