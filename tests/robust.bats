@@ -76,7 +76,8 @@ rejects() {
 @test "robust: the unmutated intermediates of these cases compile" {
 	# the cases differ from valid IR only by their mutation: the same modules compile
 	for m in tests/read/nvidia/valid/negi-op-13.1.tileirbc tests/corpus/13.2/debug_print.tileirbc \
-		 tests/corpus/13.2/loop_accum.tileirbc tests/reduce/corpus/extract_dyn.tileirbc; do
+		 tests/corpus/13.2/loop_accum.tileirbc tests/reduce/corpus/extract_dyn.tileirbc \
+		 tests/corpus/13.5/permute3d.tileirbc; do
 		run bash -c "'$BIN/tile-read' '$ROOT/$m' | '$BIN/tile-lower' --gpu-name=sm_90 | '$BIN/tile-sched' | '$BIN/tile-ptx' --gpu-name=sm_90 >/dev/null"
 		[ "$status" -eq 0 ] || { echo "$m: $output"; return 1; }
 	done
