@@ -72,6 +72,12 @@ static int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+bool env_flag(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v && strcmp(v, "0") != 0;
+}
+
 int write_output_atomic(const char *path, const void *buf, size_t len)
 {
 	if (!path || strcmp(path, "-") == 0) {

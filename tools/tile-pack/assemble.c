@@ -15,6 +15,7 @@
 #include "pack.h"
 #include "proc.h"
 #include "xalloc.h"
+#include "tool.h"
 
 static PackInprocAssembler inproc;
 static PtxasVersion inproc_ver;
@@ -38,8 +39,7 @@ static bool newer_or_same(const PtxasVersion *a, const PtxasVersion *b)
 
 bool pack_inproc_usable(const PackOptions *o, const PtxasVersion *picked, PtxasVersion *v)
 {
-	const char *off = getenv("TILEIRAS_NO_INPROC_PTXAS");
-	if (!inproc || o->ptxas || getenv("TILEIRAS_PTXAS") || (off && *off && strcmp(off, "0") != 0))
+	if (!inproc || o->ptxas || getenv("TILEIRAS_PTXAS") || env_flag("TILEIRAS_NO_INPROC_PTXAS"))
 		return false;
 	if (!newer_or_same(&inproc_ver, picked))
 		return false;

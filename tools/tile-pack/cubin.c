@@ -37,8 +37,7 @@
 
 static bool no_early(void)
 {
-	const char *e = getenv("TILE_PACK_NO_EARLY");
-	return e && *e && strcmp(e, "0") != 0;
+	return env_flag("TILE_PACK_NO_EARLY");
 }
 
 /* ptxas 13.N reads PTX ISA 9.N; `.language` needs 9.2 */

@@ -26,6 +26,7 @@
 #include "sched_int.h"
 #include "xalloc.h"
 #include "target.h"
+#include "tool.h"
 
 static int collect(Op *op, void *ctx)
 {
@@ -220,8 +221,7 @@ static void sched_fn(Module *m, Op *fn, int warps, bool tma)
 	/* a test hook: the layouts loads alone would give (rows over warps,
 	 * broadcast sources laid out for their load), so the tests keep reaching
 	 * the cross-warp reduction rounds and broadcast conversions */
-	const char *plain = getenv("TILE_SCHED_PLAIN_LAYOUTS");
-	f->plain = plain && *plain && strcmp(plain, "0") != 0;
+	f->plain = env_flag("TILE_SCHED_PLAIN_LAYOUTS");
 	f->nvals = op_count_values(fn) + 1;
 	f->vals = xcalloc((size_t)f->nvals, sizeof *f->vals);
 	f->parent = xmalloc(sizeof *f->parent * (size_t)f->nvals);

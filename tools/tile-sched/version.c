@@ -36,6 +36,7 @@
 #include "opinfo.h"
 #include "tma.h"
 #include "xalloc.h"
+#include "tool.h"
 
 /* one view the copy of a loop reads with facts: the original make_memref,
  * its copy with the facts (inserted after it) */
@@ -265,8 +266,7 @@ static int find_loops(Op *op, void *ctx)
 
 int version_for_tma(Module *m, Op *fn, int warps, int sm)
 {
-	const char *off = getenv("TILE_SCHED_NO_VERSION");
-	if (sm < 90 || (off && *off && strcmp(off, "0")))
+	if (sm < 90 || env_flag("TILE_SCHED_NO_VERSION"))
 		return 0;
 	Walk w = { .m = m, .warps = warps, .sm = sm };
 	op_walk(fn, find_loops, &w);       /* found first, changed after: the walk sees no copies */
