@@ -149,6 +149,18 @@ void op_insert_before(Op *before, Op *op)
 	block_insert_before(before->parent, before, op);
 }
 
+Op *op_enclosing_loop(Op *op)
+{
+	for (Op *p = op; p->parent && p->parent->parent; ) {
+		p = p->parent->parent->parent;
+		if (!p || p->info->code == CT_for || p->info->code == CT_loop)
+			return p;
+		if (p->info->code != CT_if)
+			return NULL;
+	}
+	return NULL;
+}
+
 Op *op_toplevel(Op *op)
 {
 	while (op->parent && op->parent->parent && op->parent->parent->parent)

@@ -386,19 +386,6 @@ static bool same_carried(C *c, Op *op, const Value *a, const Value *b, const cha
 	return false;
 }
 
-/* the for / loop a continue or break leaves (through ifs), or NULL */
-static Op *carried_by(Op *op)
-{
-	for (Op *p = op; p->parent && p->parent->parent; ) {
-		p = p->parent->parent->parent;
-		if (!p || p->info->code == CT_for || p->info->code == CT_loop)
-			return p;
-		if (p->info->code != CT_if)
-			return NULL;
-	}
-	return NULL;
-}
-
 static void check_carried(C *c, Op *op)
 {
 	int code = op->info->code;
@@ -412,7 +399,7 @@ static void check_carried(C *c, Op *op)
 		}
 	} else if (code == CT_continue || code == CT_break || code == CT_yield) {
 		Op *to = code == CT_yield ? (op->parent && op->parent->parent ? op->parent->parent->parent : NULL)
-					  : carried_by(op);
+					  : op_enclosing_loop(op);
 		if (!to || (code == CT_yield && to->info->code != CT_if))
 			return;   /* the verifier's; reduce / scan combiners yield scalars */
 		for (int i = 0; i < op->noperands && i < to->nresults; i++)

@@ -40,19 +40,6 @@ static int collect(Op *op, void *ctx)
 	return 0;
 }
 
-/* The for/loop a continue belongs to: the nearest enclosing one. */
-static Op *enclosing_loop(Op *op)
-{
-	for (Op *p = op; p->parent && p->parent->parent; ) {
-		p = p->parent->parent->parent;
-		if (p->info->code == CT_for || p->info->code == CT_loop)
-			return p;
-		if (p->info->code != CT_if)
-			return NULL;
-	}
-	return NULL;
-}
-
 static int64_t vec_elems(const Op *op, const Type *elem)
 {
 	int eb = elem_bytes(elem);
@@ -121,7 +108,7 @@ static int constrain(Op *op, void *ctx)
 		break;
 	}
 	case CT_continue: {
-		Op *loop = enclosing_loop(op);
+		Op *loop = op_enclosing_loop(op);
 		for (int i = 0; loop && i < op->noperands && i < loop->nresults; i++)
 			unite(f, op->operands[i], loop->results[i]);
 		break;
@@ -155,7 +142,7 @@ static int constrain(Op *op, void *ctx)
 		break;
 	}
 	case CT_break: {
-		Op *loop = enclosing_loop(op);
+		Op *loop = op_enclosing_loop(op);
 		for (int i = 0; loop && i < op->noperands && i < loop->nresults; i++)
 			unite(f, op->operands[i], loop->results[i]);
 		break;
