@@ -27,11 +27,16 @@
 
 /* The tiling of an mmaf / mmai: its atom (libcommon/mma.h) for the
  * operand and accumulator types on the module's target. */
-static int target_sm(F *f)
+int mma_module_sm(const Module *m)
 {
-	const Attr *ta = module_attr(f->m, "target");
+	const Attr *ta = module_attr(m, "target");
 	const Target *tg = ta && ta->kind == AT_STRING ? target_by_name(ta->u.s) : NULL;
 	return tg ? tg->sm : 80;
+}
+
+static int target_sm(F *f)
+{
+	return mma_module_sm(f->m);
 }
 
 static bool tiling_of(F *f, const Op *op, MmaTiling *t)

@@ -25,7 +25,6 @@
 #include "diag.h"
 #include "sched_int.h"
 #include "xalloc.h"
-#include "target.h"
 #include "tool.h"
 
 static int collect(Op *op, void *ctx)
@@ -365,39 +364,20 @@ static int entry_warps(Op *fn, int dflt)
 	return dflt;
 }
 
-static int module_sm(const Module *m)
-{
-	const Attr *ta = module_attr(m, "target");
-	const Target *tg = ta && ta->kind == AT_STRING ? target_by_name(ta->u.s) : NULL;
-	return tg ? tg->sm : 80;
-}
-
 int sched_module(Module *m, int num_warps, bool fixed, bool tma)
 {
-	int n = 0, i = 0;
-	FOR_EACH_OP(fn, &m->body)
-		n++;
-	int *warps = xcalloc((size_t)n + 1, sizeof *warps);
 	ir_number_values(m);
-	FOR_EACH_OP(fn, &m->body) {
+	FOR_EACH_OP(fn, &m->body)
 		if (fn->info->code == CT_entry) {
 			int hint = fixed ? 0 : entry_hint_warps(m, fn);    /* 13.5's num_worker_warps */
 			int w = hint ? hint : fixed ? num_warps : entry_warps(fn, num_warps);
 			if (w != num_warps)
 				op_set_attr(m, fn, "num_warps", attr_int(m, w, NULL));
-			if (tma && version_for_tma(m, fn, w, module_sm(m)))   /* version.c */
+			/* version.c's new values numbered (numbering restarts in each entry) */
+			if (tma && version_for_tma(m, fn, w, mma_module_sm(m)))
 				ir_number_values(m);
-			warps[i] = w;
+			sched_fn(m, fn, w, tma);
 		}
-		i++;
-	}
-	i = 0;
-	FOR_EACH_OP(fn, &m->body) {
-		if (fn->info->code == CT_entry)
-			sched_fn(m, fn, warps[i], tma);
-		i++;
-	}
-	free(warps);
 	module_set_attr(m, "num_warps", attr_int(m, num_warps, NULL));
 	m->stage = "scheduled";
 	return 0;

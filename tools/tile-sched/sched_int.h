@@ -58,6 +58,7 @@ bool shape_propagate(F *f);                  /* one round of derivations; true i
 void shape_fix(F *f);                        /* after layouts: make ops local or mark them */
 
 /* mma.c */
+int mma_module_sm(const Module *m);          /* the module's target's sm (80 without one) */
 void mma_constrain(F *f, Op *op);            /* accumulator and result share a class; the op list */
 void mma_prefer_rows(F *f);                  /* unaligned operand loads keep row runs (rowred) */
 void mma_preassign(F *f);                    /* accumulator classes take the fragment layout */

@@ -31,7 +31,7 @@
  * results for every launch. Calls libcommon only (tma.h, irutil.h). */
 #include <stdlib.h>
 #include <string.h>
-#include "sched.h"
+#include "sched_int.h"
 #include "irutil.h"
 #include "opinfo.h"
 #include "tma.h"
@@ -50,7 +50,6 @@ typedef struct Loop {
 	Faceted *views;
 	int nviews, capviews;
 	Op **loads;             /* the loads (in the original loop) that then pass */
-	Op **load_with;         /* the faceted make_memref each reads in the copy */
 	int nloads, caploads;
 } Loop;
 
@@ -123,10 +122,8 @@ static void consider(Module *m, Loop *l, Op *ld, int warps, int sm)
 	if (l->nloads == l->caploads) {
 		l->caploads = l->caploads ? 2 * l->caploads : 4;
 		l->loads = xrealloc(l->loads, sizeof *l->loads * (size_t)l->caploads);
-		l->load_with = xrealloc(l->load_with, sizeof *l->load_with * (size_t)l->caploads);
 	}
-	l->loads[l->nloads] = ld;
-	l->load_with[l->nloads++] = fv->with;
+	l->loads[l->nloads++] = ld;
 }
 
 /* the value v & mask == 0 (an i1 tile), its ops inserted before `at` */
@@ -203,7 +200,7 @@ static void version(Module *m, Loop *l)
 			x = x->next;
 			y = y->next;
 		}
-		y->operands[0] = l->load_with[i]->results[0];
+		y->operands[0] = faceted_of(m, l, x->operands[0]->def)->with->results[0];
 	}
 	Value *ok = aligned_test(m, l);
 	const Type **types = xmalloc(sizeof *types * (size_t)(loop->nresults + 1));
@@ -253,7 +250,6 @@ static int find_loops(Op *op, void *ctx)
 	if (!l.nloads) {
 		free(l.views);
 		free(l.loads);
-		free(l.load_with);
 		return 0;
 	}
 	if (w->nloops == w->caploops) {
@@ -274,7 +270,6 @@ int version_for_tma(Module *m, Op *fn, int warps, int sm)
 		version(m, &w.loops[i]);
 		free(w.loops[i].views);
 		free(w.loops[i].loads);
-		free(w.loops[i].load_with);
 	}
 	free(w.loops);
 	return w.nloops;
