@@ -214,9 +214,12 @@ bool mma_operand_transposed(const Op *op, int k)
 
 /* the load whose rows run along K when B is read down its columns: a load
  * through a transposed view (attention's K^T), or the [N, K] load a
- * permute [1, 0] transposes (a TN matmul's B^T); else NULL */
+ * permute [1, 0] transposes (a TN matmul's B^T); else NULL, and always with
+ * TILE_NO_KMAJOR_B set (no K-major staging) */
 const Op *mma_b_column_load(const Op *op)
 {
+	if (getenv("TILE_NO_KMAJOR_B"))
+		return NULL;
 	if (mma_operand_transposed(op, 1)) {
 		const Op *src = op->operands[1]->def->operands[0]->def;
 		return src && src->info->code == AS_tiled_load && tiled_vector_dim(src, 2) == 1 ? src : NULL;
@@ -235,8 +238,6 @@ const Op *mma_b_column_load(const Op *op)
  * as it is; 8-bit always K-major) */
 static bool b_read_down_columns(const Op *op)
 {
-	if (getenv("TILE_NO_KMAJOR_B"))
-		return false;
 	const Op *ld = mma_b_column_load(op);
 	return ld && (op_attr_int(ld, "vector_bytes", 0) >= 16 || op_attr_flag(ld, "tma"));
 }

@@ -78,8 +78,9 @@ bool mma_product_tiling(const Op *op, int warps, int sm, MmaTiling *t, const cha
 const Op *mma_operand_tiled_load(const Op *op, int k);
 /* The load of product op's B whose rows run along K — through a
  * transposed view (attention's K^T), or an [N, K] tile a permute [1, 0]
- * transposes — or NULL. It is read down B's columns; MmaTiling.bk when
- * its chunks are 16 bytes or it comes by TMA (`tma`). */
+ * transposes — or NULL (always with TILE_NO_KMAJOR_B set). It is read down
+ * B's columns; MmaTiling.bk when its chunks are 16 bytes or it comes by TMA
+ * (`tma`). */
 const Op *mma_b_column_load(const Op *op);
 /* Is operand k of product op a permute [1, 0] of a rank-2 tile (a TN
  * product's B^T, loaded as [N, K] and transposed)? */

@@ -30,7 +30,6 @@
  * other dim, then the unit dims from the view's outermost on (NVIDIA's
  * order for its attention's [B, H, S, D] maps: D, S, B, H).
  * A store: the same access and view, plus what tma.h's tma_store_ok says. */
-#include <stdlib.h>
 #include <string.h>
 #include "tma.h"
 #include "irutil.h"
@@ -188,7 +187,7 @@ bool tma_load_ok(const Op *ld, int warps, int sm, TmapNote *n)
 		return false;
 	/* a wgmma B read down its columns lands K-major by TMA whatever its
 	 * chunks: the tiling it has once marked `tma` (mma_b_column_load) */
-	if (k == 1 && t.wg && !t.bk && !getenv("TILE_NO_KMAJOR_B") && mma_b_column_load(mma) == ld)
+	if (k == 1 && t.wg && !t.bk && mma_b_column_load(mma) == ld)
 		t.bk = true;
 	/* staged as it is (the operand's columns along the view's contiguous
 	 * dim), or K-major B (wgmma) whose K runs along the view's contiguous
