@@ -397,6 +397,41 @@ def c_strided_v4(rng):
     return [A(x), A(y), A(out)], (4, 1, 1), {2: ref}
 
 
+def c_vadd_v4(n, grid):
+    """tests/pipeline/corpus/vadd_v4: 16-byte chunks, predicated where the
+    size is ragged (n % 1024)"""
+    def b(rng):
+        x, y = rnd(n, np.float32, rng), rnd(n, np.float32, rng)
+        return [A(x), A(y), A(np.zeros(n, np.float32))], (grid, 1, 1), {2: x + y}
+    return b
+
+
+def c_saxpy_v4(rng):
+    x, y = rnd(5000, np.float32, rng), rnd(5000, np.float32, rng)
+    return [F32(1.5), A(x), A(y), A(np.zeros(5000, np.float32))], (3, 1, 1), {3: np.float32(1.5) * x + y}
+
+
+def c_cast_v4(src, dst):
+    def b(rng):
+        x = rnd(2000, src, rng)
+        return [A(x), A(np.zeros(2000, dst))], (2, 1, 1), {1: x.astype(dst)}
+    return b
+
+
+def c_add2d_v4(rng):
+    x, y = rnd((50, 200), np.float32, rng), rnd((50, 200), np.float32, rng)
+    return [A(x), A(y), A(np.zeros((50, 200), np.float32))], (4, 4, 1), {2: x * np.float32(2) + y}
+
+
+def c_loop_accum_v4(rng):
+    """column tiles of 32 summed over a ragged row of 100 (zero padding)"""
+    x = rnd((40, 100), np.float32, rng)
+    xp = np.zeros((40, 128), np.float32)
+    xp[:, :100] = x
+    ref = xp.reshape(40, 4, 32).sum(axis=1, dtype=np.float32)
+    return [A(x), A(np.zeros((40, 32), np.float32))], (3, 1, 1), {1: ref}
+
+
 def c_shifted_tile(rng):
     """tile index pid - 1: block 0's is -1, zero-extended as NVIDIA's (a
     tile far out of bounds: padding 0, no access; sign-extended it read the
@@ -711,6 +746,12 @@ CASES = {
     "bias2d": X(f"{PCK}/bias2d.tileirbc", "bias2d_", c_bias2d, 1e-6),
     "strided_v4": X(f"{PCK}/strided_v4.tileirbc", "strided_rows_", c_strided_v4, 0),
     "shifted_tile": X(f"{PCK}/shifted_tile.tileirbc", "shifted_tile_", c_shifted_tile, 0),
+    "vadd_v4/ragged": X(f"{PCK}/vadd_v4.tileirbc", "vadd_Kt1_A1f32_1i4t1", c_vadd_v4(3000, 3), 0),
+    "vadd_v4/whole": X(f"{PCK}/vadd_v4.tileirbc", "vadd_Kt1_A1f32_1i1024t1", c_vadd_v4(2048, 2), 0),
+    "saxpy_v4": X(f"{PCK}/saxpy_v4.tileirbc", "saxpy_", c_saxpy_v4, 1e-6),
+    "cast_v4/f16": X(f"{PCK}/cast_v4.tileirbc", "cast_Kt1_A1f32", c_cast_v4(np.float32, np.float16), 0),
+    "add2d_v4": X(f"{PCK}/add2d_v4.tileirbc", "add2d_", c_add2d_v4, 1e-6),
+    "loop_accum_v4": X(f"{PCK}/loop_accum_v4.tileirbc", "loop_accum_", c_loop_accum_v4, 1e-5),
     "topk_ties/f32": X(f"{C13}/topk.tileirbc", "topk_Kt1_A2f32", c_topk(np.float32), 0),
     "topk_ties/f16": X(f"{C13}/topk.tileirbc", "topk_Kt1_A2f16", c_topk(np.float16), 0),
     "loop_break_trips/f32": X(f"{C13}/loop_break.tileirbc", "loop_break_Kt1_A2f32", c_loop_break(np.float32), 0),
