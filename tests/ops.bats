@@ -277,8 +277,11 @@ PY
 	# NVIDIA's tileiras stores the two dynamic sizes as they are, for either sparse dim
 	[ "$(grep -c 'st.global.b32' "$p")" = 5 ]
 	lacks "$p" 'div.' 'rem.'
-	# the dense column index 3 is an element offset (+12 bytes), not a tile index (+192)
-	grep -qE 'ld.global.b32\s+%r[0-9]+, \[%rd[0-9]+\+12\]' "$p"
+	# the dense column index 3 is an element offset (+12 bytes), not a tile
+	# index (+192): in the load's address, or added to the pointer a
+	# predicated ld reads (util_access.c: inline PTX takes a register)
+	grep -qE 'ld.global.b32\s+%r[0-9]+, \[%rd[0-9]+\+12\]|add\.s64\s+%rd[0-9]+, %rd[0-9]+, 12;' "$p"
+	lacks "$p" ', 192;' '+192]'
 }
 
 @test "13.4 sync ops: griddepcontrol on sm_90+, fence.proxy.alias (PTX 7.5 on sm_80), an acquire spin loop, early return" {
