@@ -32,7 +32,8 @@ LLVMValueRef and_pred(E *e, LLVMValueRef a, LLVMValueRef b)
 }
 
 /* Bits of each register of a load of t (one to four 16-, 32- or 64-bit
- * elements, *n of them), or 0 */
+ * elements, *n of them, 16 bytes at most: a 32-byte ld.v4.b64 is sm_100's
+ * only), or 0 */
 static unsigned register_bits(LLVMTypeRef t, unsigned *n)
 {
 	bool vec = LLVMGetTypeKind(t) == LLVMVectorTypeKind;
@@ -43,7 +44,7 @@ static unsigned register_bits(LLVMTypeRef t, unsigned *n)
 			: kind == LLVMFloatTypeKind ? 32
 			: kind == LLVMDoubleTypeKind ? 64 : 0;
 	*n = vec ? LLVMGetVectorSize(t) : 1;
-	if ((*n != 1 && *n != 2 && *n != 4) || (bits != 16 && bits != 32 && bits != 64))
+	if ((*n != 1 && *n != 2 && *n != 4) || (bits != 16 && bits != 32 && bits != 64) || *n * bits > 128)
 		return 0;
 	return bits;
 }
