@@ -495,6 +495,34 @@ PY
 	# runs every corpus kernel on ragged sizes under memcheck
 }
 
+@test "threads that hold only copies of the stored tiles return first (issue 17)" {
+	require_ptxas
+	# indirect_gather: a 64-element tile over 128 threads; threads 64-127
+	# only hold copies, and the body is thread-local loads, math and a
+	# store, so they return before any load (util_copies.c); the owners'
+	# element index is the thread index itself (tid & 63 folded)
+	pipe "$CORPUS/13.4/indirect_gather.tileirbc" sm_90 >"$SCRATCH/g.ptx"
+	awk '/^\{/ { b = 1 } b' "$SCRATCH/g.ptx" | grep -vE '^\s*(\.reg|\{|$)' | head -4 >"$SCRATCH/head"
+	grep -q '%tid.x' "$SCRATCH/head" || fail "no thread test first: $(cat "$SCRATCH/head")"
+	grep -qE 'setp\.[a-z]+\.u32[[:space:]]+%p[0-9]+, %r[0-9]+, (64|63);' "$SCRATCH/head" || fail "no owner test first"
+	if grep -q 'and.b32.*63;' "$SCRATCH/g.ptx"; then fail "the copies' lane still computed"; fi
+	ptxas -arch=sm_90 -v "$SCRATCH/g.ptx" -o "$SCRATCH/g.cubin" 2>"$SCRATCH/l"
+	u=$(grep -o 'Used [0-9]*' "$SCRATCH/l" | grep -o '[0-9]*')
+	[ "$u" -le 12 ] || fail "indirect_gather: $u registers (14 with the copies, NVIDIA's 10)"
+	# TILE_PTX_KEEP_COPIES=1: every thread loads, the owner mask on the store
+	TILE_PTX_KEEP_COPIES=1 pipe "$CORPUS/13.4/indirect_gather.tileirbc" sm_90 >"$SCRATCH/k.ptx"
+	grep -q 'and.b32.*63;' "$SCRATCH/k.ptx" || fail "no lane of the copies with TILE_PTX_KEEP_COPIES=1"
+	# not where the body does more than thread-local work: vector_add (no
+	# copies) and the TileGym row kernels (reductions) are unchanged
+	for f in "$CORPUS/13.4/vector_add.tileirbc" "$ROOT/tests/tilegym/softmax_fwd.tileirbc"; do
+		pipe "$f" sm_90 >"$SCRATCH/a.ptx"
+		TILE_PTX_KEEP_COPIES=1 pipe "$f" sm_90 >"$SCRATCH/b.ptx"
+		cmp -s "$SCRATCH/a.ptx" "$SCRATCH/b.ptx" || fail "$(basename "$f") changed"
+	done
+	# values, with 1, 4 and 8 warps (copies in other warps): tests/run.bats
+	# runs indirect_gather against numpy
+}
+
 @test "masked tiled accesses are not versioned by default: swiglu_fwd at most 80 registers on sm_90, fewer than versioned (issue 17)" {
 	require_ptxas
 	# a versioned store needs all 32 stored values computed before its branch;

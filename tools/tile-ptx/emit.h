@@ -312,6 +312,11 @@ int alloca_depth(E *e);                              /* allocas live now: a regi
 void alloca_pop(E *e, int depth);                    /* the region's emission ended */
 void alloca_free_to(E *e, int depth);                /* free those made since depth (region exit) */
 
+/* ------------------------------------------------------------ util_copies.c */
+/* At an entry's start: a thread owning no element of any tile the body
+ * stores returns, where the body is straight-line thread-local code. */
+void return_if_only_copies(E *e, Block *body);
+
 /* ------------------------------------------------------------ util_printf.c */
 #define VPRINTF_MAX_ARGS 32
 LLVMValueRef cstring(E *e, const char *s, const char *name);   /* a constant C string, generic pointer */

@@ -107,6 +107,7 @@ static void emit_kernel(E *e, Op *fn)
 		set(e, body->args[i], t);
 	}
 	tma_kernel_begin(e);
+	return_if_only_copies(e, body);      /* util_copies.c */
 	emit_region(e, body, NULL, NULL);
 	/* an entry body ends with return; make sure the last block is closed */
 	if (!e->errors && !LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(e->b)))
