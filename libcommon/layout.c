@@ -217,11 +217,20 @@ bool layout_parse(const char *s, Layout *out, const char **err)
 			p.err = "shape and stride differ in structure";
 			goto fail;
 		}
-	for (int i = 0; i < sh.nleaves; i++)
+	/* sizes and strides beyond any tile's (LAYOUT_MAX_EXTENT) would
+	 * overflow the products of layout_size and layout_cosize */
+	int64_t size = 1;
+	for (int i = 0; i < sh.nleaves; i++) {
 		if (sh.v[i] <= 0) {
 			p.err = "shapes must be positive";
 			goto fail;
 		}
+		if (sh.v[i] > LAYOUT_MAX_EXTENT / size || st.v[i] > LAYOUT_MAX_EXTENT || st.v[i] < -LAYOUT_MAX_EXTENT) {
+			p.err = "the layout is larger than any tile";
+			goto fail;
+		}
+		size *= sh.v[i];
+	}
 	int at = 0;
 	for (int m = 0; m < sh.nmodes; m++) {
 		layout_add_mode(out, sh.count[m], sh.v + at, st.v + at);

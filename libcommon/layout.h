@@ -25,6 +25,9 @@
 
 #define LAYOUT_MAX_MODES 8
 #define LAYOUT_MAX_LEAVES 48
+/* the largest size and |stride| layout_parse accepts: no tile is larger, and
+ * every product of layout_size and layout_cosize then fits in 63 bits */
+#define LAYOUT_MAX_EXTENT (INT64_C(1) << 31)
 
 typedef struct Layout {
 	int nmodes;

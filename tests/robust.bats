@@ -91,6 +91,10 @@ rejects() {
 	rejects tile-ptx ptx-huge-tile "a tile may have at most 16777216 elements"
 }
 
+@test "robust: tile-ptx: a layout whose size overflows 64 bits (was: UBSan signed overflow in layout_size; scripts/fuzz-stages, session 17)" {
+	rejects tile-ptx ptx-huge-layout "the layout is larger than any tile"
+}
+
 @test "robust: tile-ptx: a loop-carried value whose init has another layout than the loop's result (was: compiled to wrong values when the register counts agreed, an internal error 'loop init N has N registers' when not; scripts/fuzz-stages, session 16)" {
 	rejects tile-ptx ptx-carried-layout "'cuda_tile.for' op: init operand 0 has layout '(4,32,4):(1,4,128)', the value it becomes '(4,32,4):(128,1,32)'"
 }
