@@ -14,22 +14,22 @@
  * print, a region), or a store every thread owns, is left as it is.
  * indirect_gather (64 elements over 128 threads): the copies no longer
  * load, and the thread index is no longer live to the store for the owner
- * test (issue 17: 14 -> 12 registers on sm_90; NVIDIA's 10, whose copies
- * load and store everything). TILE_PTX_KEEP_COPIES=1 turns it off. */
+ * test (issue 17: 14 -> 10 registers on sm_90 and sm_100, as NVIDIA's,
+ * whose copies load and store everything). TILE_PTX_KEEP_COPIES=1 turns it
+ * off. */
 #include "emit.h"
 #include "irutil.h"
 #include "tool.h"
 
 /* what a thread does alone: no other thread, and no memory but through a
  * weak access of its own */
-static bool thread_local_op(const Op *op)
+static bool thread_local_op(E *e, const Op *op)
 {
 	const OpInfo *i = op->info;
 	switch (i->code) {
 	case AS_tiled_load:
 	case AS_tiled_store:
-		return op_is_weak(op) && !op_attr_flag(op, "to_stage") && !op_attr(op, "tma") &&
-		       !op_attr(op, "multimem");
+		return op_is_weak(op) && !op_attr_flag(op, "to_stage") && !tma_op(e, op) && !op_attr(op, "multimem");
 	case AS_load:
 	case AS_store:
 		return op_is_weak(op);
@@ -55,7 +55,7 @@ void return_if_only_copies(E *e, Block *body)
 		return;
 	LLVMValueRef owner = NULL;
 	FOR_EACH_OP(op, body) {
-		if (!thread_local_op(op))
+		if (!thread_local_op(e, op))
 			return;
 		if (op->info->code != AS_tiled_store && op->info->code != AS_store)
 			continue;
