@@ -149,11 +149,15 @@ void op_insert_before(Op *before, Op *op)
 	block_insert_before(before->parent, before, op);
 }
 
+Op *op_parent_op(const Op *op)
+{
+	return op->parent && op->parent->parent ? op->parent->parent->parent : NULL;   /* block -> region -> op */
+}
+
 Op *op_enclosing_loop(Op *op)
 {
-	for (Op *p = op; p->parent && p->parent->parent; ) {
-		p = p->parent->parent->parent;
-		if (!p || p->info->code == CT_for || p->info->code == CT_loop)
+	for (Op *p = op_parent_op(op); p; p = op_parent_op(p)) {
+		if (p->info->code == CT_for || p->info->code == CT_loop)
 			return p;
 		if (p->info->code != CT_if)
 			return NULL;
@@ -163,8 +167,8 @@ Op *op_enclosing_loop(Op *op)
 
 Op *op_toplevel(Op *op)
 {
-	while (op->parent && op->parent->parent && op->parent->parent->parent)
-		op = op->parent->parent->parent;   /* block -> region -> op */
+	for (Op *p; (p = op_parent_op(op)); )
+		op = p;
 	return op;
 }
 

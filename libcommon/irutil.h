@@ -42,6 +42,8 @@ Op *op_clone(Module *m, const Op *op);
 /* Insert op before `before` in before's block. */
 void op_insert_before(Op *before, Op *op);
 
+/* The op whose region holds op (NULL at the top level). */
+Op *op_parent_op(const Op *op);
 /* The for / loop a continue or break in op's place belongs to: the
  * nearest enclosing one, through ifs only; NULL when there is none. */
 Op *op_enclosing_loop(Op *op);

@@ -398,8 +398,7 @@ static void check_carried(C *c, Op *op)
 				same_carried(c, op, op->operands[first + i], body->args[arg0 + i], "init operand", i);
 		}
 	} else if (code == CT_continue || code == CT_break || code == CT_yield) {
-		Op *to = code == CT_yield ? (op->parent && op->parent->parent ? op->parent->parent->parent : NULL)
-					  : op_enclosing_loop(op);
+		Op *to = code == CT_yield ? op_parent_op(op) : op_enclosing_loop(op);
 		if (!to || (code == CT_yield && to->info->code != CT_if))
 			return;   /* the verifier's; reduce / scan combiners yield scalars */
 		for (int i = 0; i < op->noperands && i < to->nresults; i++)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "verify_impl.h"
+#include "irutil.h"
 
 #define B(k) (1u << SC_##k)
 #define EC_INT (B(I1) | B(I8) | B(I16) | B(I32) | B(I64))
@@ -1157,11 +1158,6 @@ static void fam_reduce_scan(V *v, const Op *op, const OpRule *r, const Groups *g
 	}
 }
 
-static const Op *parent_op(const Op *op)
-{
-	return op->parent && op->parent->parent ? op->parent->parent->parent : NULL;
-}
-
 static bool operands_match(V *v, const Op *op, Value **want, int n, const char *what,
 			   const Op *target)
 {
@@ -1181,7 +1177,7 @@ static bool operands_match(V *v, const Op *op, Value **want, int n, const char *
 
 static void fam_term(V *v, const Op *op, const OpRule *r, const Groups *g)
 {
-	const Op *p = parent_op(op);
+	const Op *p = op_parent_op(op);
 	enum OpCode code = op->info->code;
 	if (!p)
 		return;   /* top level: reported by the structure check */
@@ -1211,7 +1207,7 @@ static void fam_term(V *v, const Op *op, const OpRule *r, const Groups *g)
 	}
 	/* continue, break, return: through any number of ifs */
 	while (p && p->info->code == CT_if)
-		p = parent_op(p);
+		p = op_parent_op(p);
 	enum OpCode pc = p ? p->info->code : CT_module;
 	if (code == CT_continue) {
 		if (pc == CT_for)

@@ -113,7 +113,7 @@ static int constrain(Op *op, void *ctx)
 		break;
 	}
 	case CT_yield: {
-		Op *p = op->parent && op->parent->parent ? op->parent->parent->parent : NULL;
+		Op *p = op_parent_op(op);
 		for (int i = 0; p && p->info->code == CT_if && i < op->noperands && i < p->nresults; i++)
 			unite(f, op->operands[i], p->results[i]);
 		break;
