@@ -87,7 +87,7 @@ static LLVMValueRef predicated_load(E *e, LLVMTypeRef t, LLVMValueRef p, LLVMVal
 	LLVMValueRef args[2 + 4];
 	args[0] = p;
 	args[1] = LLVMBuildZExt(e->b, pred, ty_i32(e), "");
-	bool vec = n > 1 || LLVMGetTypeKind(t) == LLVMVectorTypeKind;
+	bool vec = LLVMGetTypeKind(t) == LLVMVectorTypeKind;   /* n > 1 only for one */
 	for (unsigned k = 0; k < n; k++) {
 		LLVMValueRef x = vec ? LLVMBuildExtractElement(e->b, otherwise, c_i32(e, (int)k), "") : otherwise;
 		args[2 + k] = LLVMBuildBitCast(e->b, x, it, "");
