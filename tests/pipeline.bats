@@ -523,6 +523,40 @@ PY
 	# runs indirect_gather against numpy
 }
 
+@test "masked accesses of two chunks a thread sit behind a uniform tile guard: saxpy on sm_100 (issue 17)" {
+	require_ptxas
+	# saxpy (tiles of 256 over 128 threads: two elements a thread, dynamic
+	# size and stride): each access is behind one test of its tile's origin
+	# against the size (op_memory.c), so ptxas computes each one's address
+	# and predicates in its own block; inside, each element compares the
+	# thread's coordinate with the tile's uniform remaining extent
+	pipe "$CORPUS/13.4/saxpy.tileirbc" sm_100 >"$SCRATCH/g.ptx"
+	awk '/\.entry/ { n++ } n == 1' "$SCRATCH/g.ptx" >"$SCRATCH/e.ptx"
+	# the tile origin (ctaid * 256) compared with a size: once an access
+	o=$(grep -E 'mul\.wide\.u32[[:space:]]+%rd[0-9]+, %r[0-9]+, 256;' "$SCRATCH/e.ptx" | grep -oE '%rd[0-9]+' | head -1)
+	[ -n "$o" ] || fail "no tile origin"
+	[ "$(grep -cE "setp\.[a-z]+\.[su]64[[:space:]]+%p[0-9]+, ($o, %rd[0-9]+|%rd[0-9]+, $o);" "$SCRATCH/e.ptx")" = 3 ] ||
+		fail "not three tile guards: $(grep setp "$SCRATCH/e.ptx")"
+	ptxas -arch=sm_100 -v "$SCRATCH/g.ptx" -o "$SCRATCH/g.cubin" 2>"$SCRATCH/l"
+	# registers of the two entries: 20 and 22 without the
+	# guard, NVIDIA's 14 and 16
+	grep -o 'Used [0-9]*' "$SCRATCH/l" | grep -o '[0-9]*' >"$SCRATCH/u"
+	[ "$(wc -l <"$SCRATCH/u")" = 2 ] || fail "not two entries: $(cat "$SCRATCH/l")"
+	while read -r u; do [ "$u" -le 18 ] || fail "saxpy: $u registers"; done <"$SCRATCH/u"
+	[ "$(sort -n "$SCRATCH/u" | head -1)" -le 16 ] || fail "saxpy i32: $(cat "$SCRATCH/u") registers"
+	# TILE_PTX_NO_TILE_GUARD=1: the previous form, more registers
+	TILE_PTX_NO_TILE_GUARD=1 pipe "$CORPUS/13.4/saxpy.tileirbc" sm_100 >"$SCRATCH/n.ptx"
+	ptxas -arch=sm_100 -v "$SCRATCH/n.ptx" -o "$SCRATCH/n.cubin" 2>"$SCRATCH/l"
+	[ "$(grep -o 'Used [0-9]*' "$SCRATCH/l" | grep -o '[0-9]*' | sort -n | head -1)" -gt 16 ] ||
+		fail "as few registers without the guard"
+	# one chunk a thread keeps its form: vector_add unchanged
+	pipe "$CORPUS/13.4/vector_add.tileirbc" sm_100 >"$SCRATCH/a.ptx"
+	TILE_PTX_NO_TILE_GUARD=1 pipe "$CORPUS/13.4/vector_add.tileirbc" sm_100 >"$SCRATCH/b.ptx"
+	cmp -s "$SCRATCH/a.ptx" "$SCRATCH/b.ptx" || fail "vector_add changed"
+	# values (blocks past the end, the ragged block, nothing stored past
+	# n): tests/run/extra.py saxpy_spare in tests/run.bats
+}
+
 @test "masked tiled accesses are not versioned by default: swiglu_fwd at most 80 registers on sm_90, fewer than versioned (issue 17)" {
 	require_ptxas
 	# a versioned store needs all 32 stored values computed before its branch;

@@ -411,6 +411,22 @@ def c_saxpy_v4(rng):
     return [F32(1.5), A(x), A(y), A(np.zeros(5000, np.float32))], (3, 1, 1), {3: np.float32(1.5) * x + y}
 
 
+def c_saxpy_spare(rng):
+    """tests/corpus saxpy (tile 256) over n = 300 with grid 4: block 1 is
+    ragged, blocks 2 and 3 hold no element (tile-ptx's tile guard skips
+    their loads and stores). Bare pointers into buffers twice n long, NaN
+    past n in x and y and a sentinel in out: out[n:] must keep it."""
+    n = 300
+    x = np.full(2 * n, np.nan, np.float32)
+    y = np.full(2 * n, np.nan, np.float32)
+    x[:n], y[:n] = rnd(n, np.float32, rng), rnd(n, np.float32, rng)
+    out = np.full(2 * n, 7.0, np.float32)
+    ref = out.copy()
+    ref[:n] = np.float32(1.5) * x[:n] + y[:n]
+    arr = lambda a: [P(a), I32(n), I32(1)]
+    return [F32(1.5)] + arr(x) + arr(y) + arr(out), (4, 1, 1), {7: ref}
+
+
 def c_cast_v4(src, dst):
     def b(rng):
         x = rnd(2000, src, rng)
@@ -749,6 +765,8 @@ CASES = {
     "vadd_v4/ragged": X(f"{PCK}/vadd_v4.tileirbc", "vadd_Kt1_A1f32_1i4t1", c_vadd_v4(3000, 3), 0),
     "vadd_v4/whole": X(f"{PCK}/vadd_v4.tileirbc", "vadd_Kt1_A1f32_1i1024t1", c_vadd_v4(2048, 2), 0),
     "saxpy_v4": X(f"{PCK}/saxpy_v4.tileirbc", "saxpy_", c_saxpy_v4, 1e-6),
+    "saxpy_spare/i32": X(f"{C13}/saxpy.tileirbc", "saxpy_Kt1_Sf32_A1f32_1l0_A1f32", c_saxpy_spare, 1e-6),
+    "saxpy_spare/i64": X(f"{C13}/saxpy.tileirbc", "saxpy_Kt1_Sf32_A1f32_1l0_w", c_saxpy_spare, 1e-6),
     "cast_v4/f16": X(f"{PCK}/cast_v4.tileirbc", "cast_Kt1_A1f32", c_cast_v4(np.float32, np.float16), 0),
     "add2d_v4": X(f"{PCK}/add2d_v4.tileirbc", "add2d_", c_add2d_v4, 1e-6),
     "loop_accum_v4": X(f"{PCK}/loop_accum_v4.tileirbc", "loop_accum_", c_loop_accum_v4, 1e-5),
