@@ -414,7 +414,7 @@ void emit_tiled(E *e, Op *op)
 	LLVMValueRef pair = NULL;
 	int r_lo, r_hi;      /* a fused group's window (util_fuse.c: vec 1 there) */
 	fuse_window(e, t->n, &r_lo, &r_hi);
-	/* Tile guard (issue 17): a masked access of two or more chunks a
+	/* Tile guard (issue 17): a masked access of two to four chunks a
 	 * thread sits behind a uniform test that some of its tile is inside
 	 * the view (each element's coordinate is the tile origin plus a
 	 * non-negative offset, so a tile whose origin is past the size has
@@ -423,17 +423,21 @@ void emit_tiled(E *e, Op *op)
 	 * and predicates are computed in its block and die there instead of
 	 * every access's being live from the entry; the loads of different
 	 * accesses stay in flight together. Inside the guard the tile's
-	 * remaining extent (size - origin) is uniform: with at most two chunks
-	 * a thread each one compares the thread's 32-bit coordinate with that
+	 * remaining extent (size - origin) is uniform: with two chunks a
+	 * thread each one compares the thread's 32-bit coordinate with that
 	 * extent less its constant, a uniform limit, instead of keeping a
 	 * 64-bit per-thread extent live (below). saxpy on sm_100 20 -> 16 and
-	 * 22 -> 18 registers. One chunk a thread gains nothing (cast, vector_add
-	 * +1), and loops and fused windows keep their form: there LICM and the
-	 * window already decide what is live. TILE_PTX_NO_TILE_GUARD=1: off. */
+	 * 22 -> 18 registers. One chunk a thread gains nothing (cast,
+	 * vector_add +1); at eight or more (attention's Q tile and epilogue)
+	 * the access is a small part of a large kernel and the block boundary
+	 * only disturbs ptxas (fmha_f16_aligned_128 on sm_90 168 -> 178, on
+	 * sm_80 16 -> 42 spilled instructions); loops and fused windows keep
+	 * their form: there LICM and the window decide what is live.
+	 * TILE_PTX_NO_TILE_GUARD=1: off. */
 	LLVMBasicBlockRef guard_from = NULL, guard_join = NULL;
 	int chunks = t->n / vec;
-	if (masked && masked_dim && chunks >= 2 && !to_stage && !multimem && !f4 && !e->loop && !e->fusing &&
-	    ord.ord == LLVMAtomicOrderingNotAtomic && !env_flag("TILE_PTX_NO_TILE_GUARD")) {
+	if (masked && masked_dim && chunks >= 2 && chunks <= 4 && !to_stage && !multimem && !f4 && !e->loop &&
+	    !e->fusing && ord.ord == LLVMAtomicOrderingNotAtomic && !env_flag("TILE_PTX_NO_TILE_GUARD")) {
 		LLVMValueRef any = NULL;
 		for (int i = 0; i < R; i++) {
 			if (op_attr_int_at(op, "in_bounds", i, 0))
