@@ -430,8 +430,9 @@ void emit_tiled(E *e, Op *op)
 	 * 22 -> 18 registers. One chunk a thread gains nothing (cast,
 	 * vector_add +1); at eight or more (attention's Q tile and epilogue)
 	 * the access is a small part of a large kernel and the block boundary
-	 * only disturbs ptxas (fmha_f16_aligned_128 on sm_90 168 -> 178, on
-	 * sm_80 16 -> 42 spilled instructions); loops and fused windows keep
+	 * only disturbs ptxas (fmha_f16_aligned_128 on sm_90 168 -> 178; its
+	 * 8-chunk Q tile guarded alone, on sm_80 16 -> 42 spilled
+	 * instructions); loops and fused windows keep
 	 * their form: there LICM and the window decide what is live.
 	 * TILE_PTX_NO_TILE_GUARD=1: off. */
 	LLVMBasicBlockRef guard_from = NULL, guard_join = NULL;
