@@ -55,6 +55,8 @@ void fuse_window(const E *e, int n, int *lo, int *hi);
 enum { FUSE_WINDOW = 2 };
 bool fuse_group(E *e, Op *op, Op **end, int *nregs);
 TV *get(E *e, const Value *v);                       /* v's registers (an internal error if none) */
+/* a phi here of a coming from block from_a and b from from_b */
+LLVMValueRef phi2(E *e, LLVMValueRef a, LLVMBasicBlockRef from_a, LLVMValueRef b, LLVMBasicBlockRef from_b);
 void set(E *e, const Value *v, TV *t);
 LLVMValueRef scalar(E *e, const Value *v);           /* register 0 */
 void set_poison(E *e, const Value *v);               /* v's registers all poison */

@@ -432,9 +432,8 @@ void emit_tiled(E *e, Op *op)
 	 * the access is a small part of a large kernel and the block boundary
 	 * only disturbs ptxas (fmha_f16_aligned_128 on sm_90 168 -> 178; its
 	 * 8-chunk Q tile guarded alone, on sm_80 16 -> 42 spilled
-	 * instructions); loops and fused windows keep
-	 * their form: there LICM and the window decide what is live.
-	 * TILE_PTX_NO_TILE_GUARD=1: off. */
+	 * instructions); loops and fused windows keep their form: there LICM
+	 * and the window decide what is live. TILE_PTX_NO_TILE_GUARD=1: off. */
 	LLVMBasicBlockRef guard_from = NULL, guard_join = NULL;
 	int chunks = t->n / vec;
 	if (masked && masked_dim && chunks >= 2 && chunks <= 4 && !to_stage && !multimem && !f4 && !e->loop &&
@@ -474,12 +473,13 @@ void emit_tiled(E *e, Op *op)
 			LLVMValueRef g = LLVMBuildAdd(e->b, org[i], LLVMBuildZExt(e->b, c, ty_i64(e), ""), "");
 			int d = (int)op_attr_int_at(op, "dim_map", i, i);
 			bool check = masked && !op_attr_int_at(op, "in_bounds", i, 0);
-			LLVMValueRef gl = NULL, cl = NULL;
+			LLVMValueRef gl = NULL, cl = NULL;   /* cl: the thread's coordinate in the tile (i64) */
 			int64_t kc = 0;
 			if (splits) {
 				cl = LLVMBuildLShr(e->b, lo, c_i32(e, shift[i]), "");
 				cl = LLVMBuildAnd(e->b, cl, c_i32(e, tt->shape[i] - 1), "");
-				gl = LLVMBuildAdd(e->b, org[i], LLVMBuildZExt(e->b, cl, ty_i64(e), ""), "");
+				cl = LLVMBuildZExt(e->b, cl, ty_i64(e), "");
+				gl = LLVMBuildAdd(e->b, org[i], cl, "");
 				kc = (kr >> shift[i]) & (tt->shape[i] - 1);
 			}
 			if (split) {
@@ -493,8 +493,7 @@ void emit_tiled(E *e, Op *op)
 				 * tile's uniform remaining extent less the register's part */
 				LLVMValueRef lim = LLVMBuildSub(e->b, LLVMBuildSub(e->b, mr->shape[d], org[i], ""),
 								c_i64(e, kc), "");
-				LLVMValueRef cl64 = LLVMBuildZExt(e->b, cl, ty_i64(e), "");
-				pred = and_pred(e, pred, LLVMBuildICmp(e->b, LLVMIntSLT, cl64, lim, ""));
+				pred = and_pred(e, pred, LLVMBuildICmp(e->b, LLVMIntSLT, cl, lim, ""));
 			} else if (check && splits) {
 				LLVMValueRef left = LLVMBuildSub(e->b, mr->shape[d], gl, "");
 				pred = and_pred(e, pred, LLVMBuildICmp(e->b, LLVMIntSGT, left, c_i64(e, kc), ""));
@@ -573,26 +572,16 @@ void emit_tiled(E *e, Op *op)
 		LLVMBuildBr(e->b, guard_join);
 		LLVMPositionBuilderAtEnd(e->b, guard_join);
 		LLVMValueRef padv = pad_value(e, el, pad);
-		for (int k = r_lo; !store && k < r_hi; k++) {
-			LLVMValueRef phi = LLVMBuildPhi(e->b, LLVMTypeOf(t->r[k]), "");
-			LLVMValueRef vals[2] = { t->r[k], padv };
-			LLVMBasicBlockRef bbs[2] = { body_end, guard_from };
-			LLVMAddIncoming(phi, vals, bbs, 2);
-			t->r[k] = phi;
-		}
+		for (int k = r_lo; !store && k < r_hi; k++)
+			t->r[k] = phi2(e, t->r[k], body_end, padv, guard_from);
 	}
 	}     /* pass */
 	if (version) {
 		LLVMBasicBlockRef slow_end = LLVMGetInsertBlock(e->b);
 		LLVMBuildBr(e->b, merge_bb);
 		LLVMPositionBuilderAtEnd(e->b, merge_bb);
-		for (int k = 0; !store && k < t->n; k++) {
-			LLVMValueRef phi = LLVMBuildPhi(e->b, LLVMTypeOf(t->r[k]), "");
-			LLVMValueRef vals[2] = { fast_vals[k], t->r[k] };
-			LLVMBasicBlockRef bbs[2] = { fast_end, slow_end };
-			LLVMAddIncoming(phi, vals, bbs, 2);
-			t->r[k] = phi;
-		}
+		for (int k = 0; !store && k < t->n; k++)
+			t->r[k] = phi2(e, fast_vals[k], fast_end, t->r[k], slow_end);
 		free(fast_vals);
 	}
 	if (to_stage && !e->stage_raw)

@@ -130,11 +130,7 @@ LLVMValueRef guarded_load(E *e, LLVMTypeRef t, LLVMValueRef p, unsigned align, L
 	set_order(x, o);
 	LLVMBuildBr(e->b, join);
 	LLVMPositionBuilderAtEnd(e->b, join);
-	LLVMValueRef phi = LLVMBuildPhi(e->b, t, "");
-	LLVMValueRef vals[2] = { otherwise, x };
-	LLVMBasicBlockRef bbs[2] = { from, ld };
-	LLVMAddIncoming(phi, vals, bbs, 2);
-	return phi;
+	return phi2(e, otherwise, from, x, ld);
 }
 
 LLVMBasicBlockRef guard_begin(E *e, LLVMValueRef pred)
@@ -202,11 +198,7 @@ LLVMValueRef guarded_load_half(E *e, LLVMValueRef pair, int half, LLVMTypeRef t,
 		return loaded;
 	LLVMBasicBlockRef ld = LLVMGetInsertBlock(e->b);
 	guard_end(e, join);
-	LLVMValueRef phi = LLVMBuildPhi(e->b, i32, "");
-	LLVMValueRef vals[2] = { pair, loaded };
-	LLVMBasicBlockRef bbs[2] = { from, ld };
-	LLVMAddIncoming(phi, vals, bbs, 2);
-	return phi;
+	return phi2(e, pair, from, loaded, ld);
 }
 
 LLVMValueRef pair16_half(E *e, LLVMValueRef pair, int half, LLVMTypeRef t)

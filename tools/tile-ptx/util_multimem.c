@@ -78,9 +78,5 @@ LLVMValueRef multimem_access(E *e, const Op *op, const char *kind, const Type *e
 	LLVMPositionBuilderAtEnd(e->b, join);
 	if (!load)
 		return NULL;
-	LLVMValueRef phi = LLVMBuildPhi(e->b, et, "");
-	LLVMValueRef vals[2] = { otherwise, x };
-	LLVMBasicBlockRef bbs[2] = { from, acc };
-	LLVMAddIncoming(phi, vals, bbs, 2);
-	return phi;
+	return phi2(e, otherwise, from, x, acc);
 }

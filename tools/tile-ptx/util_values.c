@@ -66,6 +66,15 @@ void set_poison(E *e, const Value *v)
 	set(e, v, t);
 }
 
+LLVMValueRef phi2(E *e, LLVMValueRef a, LLVMBasicBlockRef from_a, LLVMValueRef b, LLVMBasicBlockRef from_b)
+{
+	LLVMValueRef phi = LLVMBuildPhi(e->b, LLVMTypeOf(a), "");
+	LLVMValueRef vals[2] = { a, b };
+	LLVMBasicBlockRef bbs[2] = { from_a, from_b };
+	LLVMAddIncoming(phi, vals, bbs, 2);
+	return phi;
+}
+
 LWCache *lw_of(E *e, const Layout *l)
 {
 	char key[512];
