@@ -39,10 +39,7 @@ void emit_alloca(E *e, Op *op)
 	call_intr(e, "llvm.trap", NULL, NULL, 0);
 	LLVMBuildUnreachable(e->b);
 	LLVMPositionBuilderAtEnd(e->b, join);
-	LLVMValueRef phi = LLVMBuildPhi(e->b, LLVMTypeOf(g), "");
-	LLVMValueRef in[2] = { LLVMGetPoison(LLVMTypeOf(g)), g };
-	LLVMBasicBlockRef bbs[2] = { from, doit };
-	LLVMAddIncoming(phi, in, bbs, 2);
+	LLVMValueRef phi = phi2(e, LLVMGetPoison(LLVMTypeOf(g)), from, g, doit);
 	for (int k = 0; k < t->n; k++)
 		t->r[k] = layout_reg_is_primary(&t->lay, k) ? phi : LLVMGetPoison(LLVMTypeOf(g));
 	smem_broadcast(e, t, pt);

@@ -245,11 +245,7 @@ void emit_atomic(E *e, Op *op)
 		LLVMBuildBr(e->b, join);
 		LLVMPositionBuilderAtEnd(e->b, join);
 		if (v) {
-			LLVMValueRef phi = LLVMBuildPhi(e->b, et, "");
-			LLVMValueRef in[2] = { fallback, v };
-			LLVMBasicBlockRef bbs[2] = { from, at_end };
-			LLVMAddIncoming(phi, in, bbs, 2);
-			t->r[r] = phi;
+			t->r[r] = phi2(e, fallback, from, v, at_end);
 		} else {
 			t->r[r] = fallback;
 		}
