@@ -3,6 +3,7 @@
 #include "mma.h"
 #include "opinfo.h"
 #include "irutil.h"
+#include "target.h"
 
 #define UNPAREN(...) __VA_ARGS__
 #define FRAG(n, sh, dr, dc, qr, qc, gr, gc) \
@@ -49,10 +50,24 @@ const MmaAtom *mma_atom_for(const Type *a, const Type *c, int sm)
 
 static bool pow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
 
+bool mma_below_atom(const MmaAtom *atom, int64_t m, int64_t n, int64_t k)
+{
+	return atom->id != MMA_FMA && (m < atom->m || n < atom->n || k < atom->k);
+}
+
+bool mma_fma_product(const Type *a, const Type *c, int64_t m, int64_t n, int64_t k, int sm)
+{
+	const MmaAtom *atom = mma_atom_for(a, c, sm);
+	return atom && (atom->id == MMA_FMA || mma_below_atom(atom, m, n, k));
+}
+
 bool mma_tiling(const MmaAtom *atom, int64_t m, int64_t n, int64_t k, int warps, MmaTiling *t, const char **err)
 {
 	*t = (MmaTiling){ .atom = atom, .m = m, .n = n, .k = k, .wm = 1, .wn = 1, .wrep = 1 };
-	if (!pow2(m) || !pow2(n) || !pow2(k) || !pow2(warps) || m < atom->m || n < atom->n || k < atom->k) {
+	/* FMA takes any M and N: a product narrower than its 8 x 8 atom repeats
+	 * rows and columns (frag_layout) */
+	bool fma = atom->id == MMA_FMA;
+	if (!pow2(m) || !pow2(n) || !pow2(k) || !pow2(warps) || (!fma && (m < atom->m || n < atom->n)) || k < atom->k) {
 		if (err)
 			*err = "a tile shape that is not a power-of-two multiple of the MMA atom";
 		return false;
@@ -67,8 +82,8 @@ bool mma_tiling(const MmaAtom *atom, int64_t m, int64_t n, int64_t k, int warps,
 		else
 			t->wrep *= 2;
 	}
-	t->mt = m / t->wm / atom->m;
-	t->nt = n / t->wn / atom->n;
+	t->mt = m / t->wm >= atom->m ? m / t->wm / atom->m : 1;
+	t->nt = n / t->wn >= atom->n ? n / t->wn / atom->n : 1;
 	t->kt = k / atom->k;
 	return true;
 }
@@ -91,24 +106,40 @@ static void add(Layout *l, int n, const int64_t *shape, const int64_t *stride)
 	layout_add_mode(l, k, s, d);
 }
 
-/* The layout of fragment f repeated by (r1 at s1, r2 at s2) in a tile of
- * row length ld, warps at (sm, sn). */
-static void frag_layout(const MmaTiling *t, const MmaFrag *f, int64_t ld, int64_t r1, int64_t s1, int64_t r2,
-			int64_t s2, int64_t sm, int64_t sn, Layout *l)
+/* A leaf of shape n that steps drow rows and dcol columns of a rows x cols
+ * row-major tile, as leaves into out (shape, stride): where the leaf runs
+ * past the tile (a tile smaller than the atom, which only FMA takes:
+ * mma_tiling), its upper part repeats the lower (stride 0), so the
+ * registers beyond the tile hold copies of elements inside it. */
+static int clip_leaf(int64_t n, int64_t drow, int64_t dcol, int64_t rows, int64_t cols, int64_t *shape, int64_t *stride)
 {
-	int64_t shape[8], stride[8];
+	int64_t step = drow ? drow : dcol, extent = drow ? rows : cols;
+	int64_t keep = !step ? n : extent <= step ? 1 : extent / step < n ? extent / step : n;
+	shape[0] = keep;
+	stride[0] = drow * cols + dcol;
+	shape[1] = n / keep;
+	stride[1] = 0;
+	return 2;
+}
+
+/* The layout of fragment f repeated by (r1 at s1, r2 at s2) in a rows x
+ * cols tile (row length cols), warps at (sm, sn). */
+static void frag_layout(const MmaTiling *t, const MmaFrag *f, int64_t rows, int64_t cols, int64_t r1, int64_t s1,
+			int64_t r2, int64_t s2, int64_t sm, int64_t sn, Layout *l)
+{
+	int64_t shape[16], stride[16];
 	int n = 0;
-	for (int i = 0; i < f->nleaf; i++) {
-		shape[n] = f->shape[i];
-		stride[n++] = f->drow[i] * ld + f->dcol[i];
-	}
+	for (int i = 0; i < f->nleaf; i++)
+		n += clip_leaf(f->shape[i], f->drow[i], f->dcol[i], rows, cols, shape + n, stride + n);
 	shape[n] = r1;
 	stride[n++] = s1;
 	shape[n] = r2;
 	stride[n++] = s2;
 	layout_init(l);
 	add(l, n, shape, stride);
-	add(l, 2, (int64_t[]){ 4, 8 }, (int64_t[]){ f->q_drow * ld + f->q_dcol, f->g_drow * ld + f->g_dcol });
+	n = clip_leaf(4, f->q_drow, f->q_dcol, rows, cols, shape, stride);
+	n += clip_leaf(8, f->g_drow, f->g_dcol, rows, cols, shape + n, stride + n);
+	add(l, n, shape, stride);
 	add(l, 3, (int64_t[]){ t->wm, t->wn, t->wrep }, (int64_t[]){ sm, sn, 0 });
 }
 
@@ -118,7 +149,7 @@ static void frag_layout(const MmaTiling *t, const MmaFrag *f, int64_t ld, int64_
 static void wg_layout(const MmaTiling *t, const MmaFrag *fr, int64_t ld, int64_t r1, int64_t s1, int64_t sn, Layout *l)
 {
 	Layout f;
-	frag_layout(t, fr, ld, r1, s1, t->mt, 64 * ld, 0, 0, &f);
+	frag_layout(t, fr, t->m, ld, r1, s1, t->mt, 64 * ld, 0, 0, &f);
 	layout_init(l);
 	for (int md = 0; md < 2; md++)
 		layout_add_mode(l, f.begin[md + 1] - f.begin[md], f.shape + f.begin[md], f.stride + f.begin[md]);
@@ -132,7 +163,7 @@ void mma_layout_a(const MmaTiling *t, Layout *l)
 		wg_layout(t, &a->a, t->k, t->kt, a->k, 0, l);
 		return;
 	}
-	frag_layout(t, &a->a, t->k, t->kt, a->k, t->mt, a->m * t->k, t->m / t->wm * t->k, 0, l);
+	frag_layout(t, &a->a, t->m, t->k, t->kt, a->k, t->mt, a->m * t->k, t->m / t->wm * t->k, 0, l);
 }
 
 bool mma_layout_is_a(const MmaTiling *t, const Layout *have)
@@ -147,7 +178,7 @@ bool mma_layout_is_a(const MmaTiling *t, const Layout *have)
 void mma_layout_b(const MmaTiling *t, Layout *l)
 {
 	const MmaAtom *a = t->atom;
-	frag_layout(t, &a->b, t->n, t->kt, a->k * t->n, t->nt, a->n, 0, t->n / t->wn, l);
+	frag_layout(t, &a->b, t->k, t->n, t->kt, a->k * t->n, t->nt, a->n, 0, t->n / t->wn, l);
 }
 
 void mma_layout_c(const MmaTiling *t, Layout *l)
@@ -157,7 +188,7 @@ void mma_layout_c(const MmaTiling *t, Layout *l)
 		wg_layout(t, &a->c, t->n, t->nt, a->n, t->n / t->wn, l);
 		return;
 	}
-	frag_layout(t, &a->c, t->n, t->nt, a->n, t->mt, a->m * t->n, t->m / t->wm * t->n, t->n / t->wn, l);
+	frag_layout(t, &a->c, t->m, t->n, t->nt, a->n, t->mt, a->m * t->n, t->m / t->wm * t->n, t->n / t->wn, l);
 }
 
 bool mma_wgmma_tiling(const MmaAtom *atom, int64_t m, int64_t n, int64_t k, int warps, MmaTiling *t)
@@ -186,6 +217,8 @@ bool mma_choose(const Type *a, const Type *c, int64_t m, int64_t n, int64_t k, i
 			*err = NULL;
 		return false;
 	}
+	if (mma_below_atom(atom, m, n, k))
+		atom = &mma_atoms[MMA_FMA];
 	if (sm == 90 && mma_wgmma_tiling(atom, m, n, k, warps, t))
 		return true;
 	return mma_tiling(atom, m, n, k, warps, t, err);
@@ -320,7 +353,7 @@ int64_t mma_stage_budget(int sm)
 
 int64_t mma_stage_limit(int sm)
 {
-	return sm == 90 ? 227 * 1024 : 48 * 1024;
+	return target_smem_limit(sm);
 }
 
 bool mma_is_product(const Op *op)

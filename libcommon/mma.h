@@ -60,8 +60,18 @@ typedef struct MmaTiling {
 /* The atom for operand element a, accumulator element c on target sm
  * (mmaf and mmai); NULL when there is none yet. */
 const MmaAtom *mma_atom_for(const Type *a, const Type *c, int sm);
+/* Is an m x n x k product smaller than atom in some dimension? NVIDIA's
+ * tileiras computes such a product by FMA (f16, bf16, f8, tf32 in f32, i8 in
+ * i32, f64 in f64: measured on its PTX for 2x2x2 .. 16x16x16 products,
+ * docs/lowering.md "MMA"), and so does mma_choose. */
+bool mma_below_atom(const MmaAtom *atom, int64_t m, int64_t n, int64_t k);
+/* Does an m x n x k product of a x a -> c on sm run by FMA (mma_choose's
+ * atom is MMA_FMA)? */
+bool mma_fma_product(const Type *a, const Type *c, int64_t m, int64_t n, int64_t k, int sm);
 /* The tiling of an m x n x k product by atom over `warps` warps; false
- * (and *err) when the shape is not made of whole atoms or not powers of two. */
+ * (and *err) when the shape is not made of whole atoms or not powers of two.
+ * The FMA atom takes M and N below its 8 x 8: its fragments repeat the
+ * tile's rows and columns there (copies at stride 0). */
 bool mma_tiling(const MmaAtom *atom, int64_t m, int64_t n, int64_t k, int warps, MmaTiling *t, const char **err);
 /* The tiling of an mmaf / mmai on target sm over `warps` warps: the
  * wgmma one where the target has wgmma and the product fits it, else the
@@ -182,11 +192,12 @@ bool mma_ldmatrix_ok(const MmaAtom *atom, const Type *a, int sm);
  * transpose (cols x rows); false when a leaf runs across rows. */
 bool mma_layout_transpose(const Layout *l, int64_t rows, int64_t cols, Layout *out);
 /* Shared memory for a kernel's MMA staging on sm (bytes): what tile-sched
- * may give a pipelined product's stages (budget), and the most tile-ptx
- * accepts (limit). sm_90: static shared memory beyond 48 KiB, as NVIDIA's
- * sm_90 matmul cubins have (100-190 KB, launched by cuTile on an H100,
- * docs/benchmarks.md "On the GPU"); 227 KiB is the H100's per-block most.
- * Elsewhere the 48 KiB every GPU gives without opting in. */
+ * may give a pipelined product's stages (budget: 160 KiB on sm_90, as
+ * NVIDIA's sm_90 matmul cubins have 100-190 KB, launched by cuTile on an
+ * H100, docs/benchmarks.md "On the GPU"; 40 KiB elsewhere), and the most a
+ * product's staging may take at all (limit: the target's static shared
+ * memory, target_smem_limit: 163 KiB on sm_80, 99 KiB on sm_86/89/120, 227
+ * KiB on sm_90/100). */
 int64_t mma_stage_budget(int sm);
 int64_t mma_stage_limit(int sm);
 /* The most stages a pipelined product may have (its `stages`; a ring's

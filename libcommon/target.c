@@ -20,6 +20,20 @@ const Target *target_by_name(const char *name)
 	return NULL;
 }
 
+const Target *target_by_sm(int sm)
+{
+	for (int i = 0; i < target_count; i++)
+		if (target_table[i].sm == sm)
+			return &target_table[i];
+	return NULL;
+}
+
+long long target_smem_limit(int sm)
+{
+	const Target *t = target_by_sm(sm);
+	return t ? (long long)t->smem_kib * 1024 : 48 * 1024;
+}
+
 /* the arch- and family-specific spellings, by row */
 static const char *const arch_a[] = {
 #define TARGET(name, sm, ptx, smem, feat) #name "a",

@@ -34,6 +34,12 @@ typedef struct Target {
 extern const Target target_table[];
 extern const int target_count;
 const Target *target_by_name(const char *name);   /* NULL if unsupported */
+const Target *target_by_sm(int sm);               /* the row of compute capability sm, NULL if none */
+/* The most static shared memory a kernel may have on target sm, bytes: what
+ * a block may opt into (smem_kib), which ptxas allows with
+ * --enable-extended-smem=true (tile-pack passes it, as NVIDIA's tileiras);
+ * 48 KiB for an sm with no row. */
+long long target_smem_limit(int sm);
 static inline bool target_has(const Target *t, unsigned f) { return (t->features & f) != 0; }
 /* PTX ".target" / LLVM CPU: "sm_90a" / "sm_100f" when the target has that
  * variant, else the plain "sm_90". */

@@ -130,7 +130,7 @@ MM="$CORPUS/13.4/matmul.tileirbc"
 	tileiras --gpu-name sm_100 --emit=ptx -o "$SCRATCH/s.ptx" "$M"
 	grep -q "fma.rn.f32" "$SCRATCH/s.ptx"
 	if grep -q "block_scale" "$SCRATCH/s.ptx"; then fail "sm_100: block_scale"; fi
-	# the f32 product over K = 64 as four K chunks of 16 (tile-lower fma_mma.c): no spills at 4 warps
+	# the f32 product over K = 64 as four K chunks of 16 (tile-lower k_chunks.c): no spills at 4 warps
 	[ "$(tile-read "$M" | tile-lower --gpu-name=sm_100 --emit=text | grep -c 'cuda_tile.mmaf ')" -eq 4 ] ||
 		fail "sm_100: not 4 chunked products"
 	ptxas -arch=sm_100a -v "$SCRATCH/s.ptx" -o "$SCRATCH/s.o" 2>"$SCRATCH/v" || fail "sm_100: ptxas"

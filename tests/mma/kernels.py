@@ -57,3 +57,41 @@ def mm_scaled(a, sa, b, sb, c, tm: ct.Constant[int], tn: ct.Constant[int], tk: c
         tsb = ct.load(sb, index=(k, j), shape=(tk // 32, tn), padding_mode=ct.PaddingMode.ZERO)
         acc = ct.mma_scaled(ta, tsa, tb, tsb, acc)
     ct.store(c, index=(i, j), tile=acc)
+
+
+@ct.kernel
+def mm_tile(a, b, c, tm: ct.Constant[int], tn: ct.Constant[int], tk: ct.Constant[int]):
+    """One tile product, the accumulator read from C and written back (as
+    cuTile's own ct.mma tests launch it, with one block): C = A @ B + C for
+    tiles of any shape ct.mma takes, smaller than the MMA atom too."""
+    ta = ct.load(a, index=(0, 0), shape=(tm, tk))
+    tb = ct.load(b, index=(0, 0), shape=(tk, tn))
+    acc = ct.load(c, index=(0, 0), shape=(tm, tn))
+    ct.store(c, index=(0, 0), tile=ct.mma(ta, tb, acc))
+
+
+@ct.kernel
+def mm_tile_fast(a, b, c, tm: ct.Constant[int], tn: ct.Constant[int], tk: ct.Constant[int]):
+    """mm_tile with fast accumulation (8-bit floats)."""
+    ta = ct.load(a, index=(0, 0), shape=(tm, tk))
+    tb = ct.load(b, index=(0, 0), shape=(tk, tn))
+    acc = ct.load(c, index=(0, 0), shape=(tm, tn))
+    ct.store(c, index=(0, 0), tile=ct.mma(ta, tb, acc, use_fast_acc=True))
+
+
+@ct.kernel
+def mm_tile_tf32(a, b, c, tm: ct.Constant[int], tn: ct.Constant[int], tk: ct.Constant[int]):
+    """mm_tile with the operands rounded to tf32."""
+    ta = ct.load(a, index=(0, 0), shape=(tm, tk)).astype(ct.tfloat32)
+    tb = ct.load(b, index=(0, 0), shape=(tk, tn)).astype(ct.tfloat32)
+    acc = ct.load(c, index=(0, 0), shape=(tm, tn))
+    ct.store(c, index=(0, 0), tile=ct.mma(ta, tb, acc))
+
+
+@ct.kernel
+def bmm_tile(a, b, c, tb: ct.Constant[int], tm: ct.Constant[int], tn: ct.Constant[int], tk: ct.Constant[int]):
+    """Batched mm_tile: C[z] = A[z] @ B[z] + C[z] for one block of tb batches."""
+    ta = ct.load(a, index=(0, 0, 0), shape=(tb, tm, tk))
+    tb_ = ct.load(b, index=(0, 0, 0), shape=(tb, tk, tn))
+    acc = ct.load(c, index=(0, 0, 0), shape=(tb, tm, tn))
+    ct.store(c, index=(0, 0, 0), tile=ct.mma(ta, tb_, acc))

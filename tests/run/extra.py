@@ -724,6 +724,106 @@ def c_mm_shared_acc(M, N, K, tm, tn):
     return b
 
 
+def c_mm_tile(kind, m, n, k, batch=0):
+    """tests/mma mm_tile / bmm_tile (products of any shape, issue 41): one
+    block computes C = A @ B + C over the top-left m x n x k (of each batch).
+    Every array is one larger than the tile in each dimension: A and B hold
+    NaN (8-bit: the format's largest value, integers: their extremes) beyond
+    the tile and C a sentinel there that must survive, so a fragment that
+    reads or writes past the tile (an FMA product narrower than its atom
+    repeats rows and columns) fails. Small integers: every result is exact
+    in every type. kind: (A, B, C numpy types, 8-bit float format or None)."""
+    adt, bdt, cdt, f8 = kind
+    bf16 = adt is None       # bf16 operands, held as bits
+    if bf16:
+        adt = bdt = np.float32
+
+    def vals(dt, shape, rng):
+        lo, hi = {"u1": (0, 256), "i1": (-128, 128)}.get(np.dtype(dt).str[1:], (-4, 5))
+        return rng.integers(lo, hi, size=shape)
+
+    def fill(v, dt, inside):
+        out = np.empty(v.shape, np.float64)
+        out[...] = np.nan if np.dtype(dt).kind == "f" else (127 if np.dtype(dt) == np.int8 else 255)
+        out[inside] = v[inside]
+        if bf16:
+            return refs.f32_to_bf16(out.astype(np.float32))
+        if f8:
+            out = np.where(np.isnan(out), 0x7e if f8 == "e4m3" else 0x7b, out)      # 448 / 57344, finite
+            enc = np.vectorize(lambda x: F8_CODES[f8][abs(int(x))] | (0x80 if x < 0 else 0) if abs(x) <= 4 else int(x),
+                               otypes=[np.uint8])
+            return enc(out)
+        return out.astype(dt)
+
+    def b(rng):
+        lead = (batch,) if batch else ()
+        ins = (slice(None),) * len(lead)
+        a = vals(adt, lead + (m + 1, k + 1), rng)
+        bb = vals(bdt, lead + (k + 1, n + 1), rng)
+        c = rng.integers(-4, 5, size=lead + (m + 1, n + 1)).astype(np.float64)
+        c[ins + (slice(m, None),)] = 77
+        c[ins + (slice(None), slice(n, None))] = 77
+        want = c.copy()
+        want[ins + (slice(0, m), slice(0, n))] += np.matmul(a[ins + (slice(0, m), slice(0, k))].astype(np.float64),
+                                                           bb[ins + (slice(0, k), slice(0, n))].astype(np.float64))
+        ta = fill(a, adt, ins + (slice(0, m), slice(0, k)))
+        tb = fill(bb, bdt, ins + (slice(0, k), slice(0, n)))
+        return [A(ta), A(tb), A(c.astype(cdt))], (1, 1, 1), {2: want.astype(cdt)}
+    return b
+
+
+SMALL_TYPES = {   # module: numpy A, B, C types, 8-bit float format; mangled codes A, B, C
+    "small_f16": ((np.float16, np.float16, np.float32, None), "f16", "f16", "f32"),
+    "small_f16_f16": ((np.float16, np.float16, np.float16, None), "f16", "f16", "f16"),
+    "small_bf16": ((None, None, np.float32, None), "bf16", "bf16", "f32"),
+    "small_f32": ((np.float32, np.float32, np.float32, None), "f32", "f32", "f32"),
+    "small_tf32": ((np.float32, np.float32, np.float32, None), "f32", "f32", "f32"),
+    "small_f64": ((np.float64, np.float64, np.float64, None), "f64", "f64", "f64"),
+    "small_i8": ((np.int8, np.int8, np.int32, None), "i8", "i8", "i32"),
+    "small_u8": ((np.uint8, np.uint8, np.int32, None), "u8", "u8", "i32"),
+    "small_i8u8": ((np.int8, np.uint8, np.int32, None), "i8", "u8", "i32"),
+    "small_u8i8": ((np.uint8, np.int8, np.int32, None), "u8", "i8", "i32"),
+    "small_e4m3": ((np.float64, np.float64, np.float32, "e4m3"), "f8m3fn", "f8m3fn", "f32"),
+    "small_e4m3_f16": ((np.float64, np.float64, np.float16, "e4m3"), "f8m3fn", "f8m3fn", "f16"),
+    "small_e5m2": ((np.float64, np.float64, np.float32, "e5m2"), "f8m2", "f8m2", "f32"),
+    "small_e4m3_fast": ((np.float64, np.float64, np.float32, "e4m3"), "f8m3fn", "f8m3fn", "f32"),
+    "large_f16": ((np.float16, np.float16, np.float32, None), "f16", "f16", "f32"),
+}
+SMALL_SHAPES = {   # tests/mma/gen-mma's SMALL
+    "small_f16": [(2, 2, 2), (2, 8, 16), (8, 16, 32), (16, 16, 4), (16, 4, 16), (16, 16, 16), (32, 2, 64), (8, 16, 64)],
+    "small_f16_f16": [(2, 8, 16), (8, 8, 8), (16, 8, 16)],
+    "small_bf16": [(2, 2, 2), (2, 8, 16), (16, 8, 16)],
+    "small_f32": [(2, 2, 2), (2, 8, 16), (4, 4, 8)],
+    "small_tf32": [(2, 8, 16), (16, 16, 4), (16, 8, 8)],
+    "small_f64": [(2, 2, 2), (2, 8, 16), (8, 8, 4)],
+    "small_i8": [(2, 2, 2), (16, 16, 16), (16, 8, 32), (4, 8, 64)],
+    "small_u8": [(16, 16, 16)],
+    "small_i8u8": [(16, 16, 16), (4, 4, 4)],
+    "small_u8i8": [(16, 16, 16)],
+    "small_e4m3": [(16, 16, 16), (2, 8, 32), (16, 8, 32)],
+    "small_e4m3_f16": [(16, 16, 16)],
+    "small_e5m2": [(16, 16, 16)],
+    "small_e4m3_fast": [(16, 16, 16), (16, 8, 32)],
+    "large_f16": [(128, 128, 128), (256, 256, 256)],
+}
+
+
+def small_cases():
+    out = {}
+    for mod, shapes in SMALL_SHAPES.items():
+        kind, ca, cb, cc = SMALL_TYPES[mod]
+        kern = {"small_tf32": "mm_tile_tf32", "small_e4m3_fast": "mm_tile_fast"}.get(mod, "mm_tile")
+        # 8-bit floats: sm_89 and newer (NVIDIA refuses them on sm_80 too)
+        targets = EVERY[1:] if kind[3] else EVERY
+        for m, n, k in shapes:
+            sym = f"{kern}_Kt1_A2{ca}_1l0_2t1_A2{cb}_1l0_2t1_A2{cc}_1l0_2t1_I{m}_I{n}_I{k}"
+            out[f"{mod}/{m}x{n}x{k}"] = X(f"{MMK}/{mod}.tileirbc", sym, c_mm_tile(kind, m, n, k), 0, targets)
+    out["small_bmm_f16/2x4x8x16"] = X(f"{MMK}/small_bmm_f16.tileirbc",
+                                      "bmm_tile_Kt1_A3f16_3l0_4t1_A3f16_3l0_4t1_A3f32_3l0_4t1_I2_I4_I8_I16",
+                                      c_mm_tile((np.float16, np.float16, np.float32, None), 4, 8, 16, batch=2), 0)
+    return out
+
+
 def X(bc, prefix, build, tol, targets=EVERY):
     return Extra(bc, prefix, build, tol, targets)
 
@@ -855,3 +955,4 @@ CASES = {
     "fmha_launch_128": X(f"{FMHA}/launch/fmha.kernels.ln13.teualzs7.tileirbc", "fmha",
                          c_fmha(1, 4, 144, 208, 64, 128, False), 4e-3),
 }
+CASES.update(small_cases())

@@ -59,7 +59,7 @@ static Value *cat_tree(Module *m, Op *at, Value **parts, int lo, int hi)
 	return o->results[0];
 }
 
-bool lower_batched_mma(Module *m, Op *fn, Op *op)
+bool lower_batched_mma(Module *m, Op *fn, Op *op, int sm)
 {
 	Value *a = op->operands[0], *bm = op->operands[1], *c = op->operands[2];
 	int64_t bt = c->type->shape[0];
@@ -83,7 +83,7 @@ bool lower_batched_mma(Module *m, Op *fn, Op *op)
 		Value *ops[3] = { slice(m, op, a, b, idx), slice(m, op, bm, b, idx), slice(m, op, c, b, idx) };
 		Op *mm = lower_product_like(m, op, ops);
 		int64_t one[3] = { 1, c->type->shape[1], c->type->shape[2] };
-		Value *d = lower_fma_chunks(m, fn, mm);     /* f32 (FMA) over K chunks */
+		Value *d = lower_k_chunks(m, fn, mm, sm);     /* FMA or too large: K chunks */
 		parts[b] = lower_emit1(m, op, CT_reshape, 1, &d, type_tile(m, c->type->elem, 3, one));
 	}
 	Value *r = cat_tree(m, op, parts, 0, (int)bt);

@@ -23,14 +23,16 @@ bool lower_atomic(Module *m, Op *fn, Op *op);
 /* batched_mma.c: a rank-3 mmaf / mmai as rank-2 products of its slices; and
  * what the MMA rewrites share: one op of one result inserted before `at`,
  * a product like op (its code and attributes) on other operands before op */
-bool lower_batched_mma(Module *m, Op *fn, Op *op);
+bool lower_batched_mma(Module *m, Op *fn, Op *op, int sm);
 Value *lower_emit1(Module *m, Op *at, enum OpCode code, int n, Value **ops, const Type *t);
 Op *lower_product_like(Module *m, Op *op, Value *const ops[3]);
-/* fma_mma.c: an f32 (FMA) mmaf over K > 16 as a chain of products over K chunks of 16 */
-Value *lower_fma_chunks(Module *m, Op *fn, Op *op);     /* the value that replaces op's result */
+/* k_chunks.c: a product on target sm computed by FMA (libcommon
+ * mma_fma_product) over K > 16, or staged in more shared memory than sm has,
+ * as a chain of products over K chunks */
+Value *lower_k_chunks(Module *m, Op *fn, Op *op, int sm);     /* the value that replaces op's result */
 /* scaled_mma.c: mmaf_scaled as decoded, scaled f32 operands of an mmaf
  * (where the target has no block-scaled MMA for it: libcommon mma_block_scaled_ok) */
-bool lower_scaled_mma(Module *m, Op *fn, Op *op);
+bool lower_scaled_mma(Module *m, Op *fn, Op *op, int sm);
 bool lower_is_pointer_view(Value *v);
 bool lower_pointer_view_mem(Module *m, Op *fn, Op *op);
 bool lower_pointer_view_shape(Module *m, Op *fn, Op *op);   /* get_index_space_shape */

@@ -57,7 +57,7 @@ static Value *expand(Module *m, Op *at, Value *scale, const Type *like, int kd)
 	return one(m, at, CT_reshape, s, type_tile(m, f32, r, like->shape));
 }
 
-bool lower_scaled_mma(Module *m, Op *fn, Op *op)
+bool lower_scaled_mma(Module *m, Op *fn, Op *op, int sm)
 {
 	/* operands (x, y, acc, x_scale, y_scale): verify_families.c's fam_mmaf_scaled */
 	Value *x = op->operands[0], *y = op->operands[1], *acc = op->operands[2];
@@ -79,8 +79,8 @@ bool lower_scaled_mma(Module *m, Op *fn, Op *op)
 	replace_uses(fn, op->results[0], mm->results[0]);
 	op_remove(op);
 	if (r == 2) {
-		lower_fma_chunks(m, fn, mm);      /* FMA over K chunks: no spills */
+		lower_k_chunks(m, fn, mm, sm);      /* FMA over K chunks: no spills */
 		return true;
 	}
-	return lower_batched_mma(m, fn, mm);
+	return lower_batched_mma(m, fn, mm, sm);
 }

@@ -330,13 +330,13 @@ static void lower_op(L *l, Op *op)
 		break;
 	case CT_mmaf: case CT_mmai:
 		if (op->operands[2]->type->rank == 3)
-			ok = lower_batched_mma(m, l->fn, op);
+			ok = lower_batched_mma(m, l->fn, op, l->target->sm);
 		else
-			lower_fma_chunks(m, l->fn, op);
+			lower_k_chunks(m, l->fn, op, l->target->sm);
 		break;
 	case CT_mmaf_scaled:     /* kept for the block-scaled mma.sync where the target has it */
 		if (!mma_block_scaled_ok(op, l->target->sm))
-			ok = lower_scaled_mma(m, l->fn, op);
+			ok = lower_scaled_mma(m, l->fn, op, l->target->sm);
 		break;
 	case CT_atomic_rmw_tko: case CT_atomic_cas_tko: case CT_atomic_red_view_tko:
 		ok = lower_atomic(m, l->fn, op);

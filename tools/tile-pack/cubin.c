@@ -282,6 +282,9 @@ static void job_argv(PackJob *j, const char *ptx_file, bool tmem)
 	argv[n++] = j->arch;
 	argv[n++] = "--opt-level";
 	argv[n++] = j->olevel;
+	/* static shared memory past 48 KiB, up to what the target gives a block
+	 * (targets.def), as NVIDIA's tileiras asks (docs/abi.md section 2) */
+	argv[n++] = "--enable-extended-smem=true";
 	if (o->device_debug)
 		argv[n++] = "-g";
 	else if (o->lineinfo)

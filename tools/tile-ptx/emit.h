@@ -102,6 +102,7 @@ const char *ptx_rounding(int rm);                    /* ROUNDING_nearest_even ->
 const char *ptx_rounding_directed(int rm);           /* "rz", "rm", "rp" for the directed modes, else NULL */
 LLVMValueRef widen(E *e, LLVMValueRef x, const Type *el);    /* f16/bf16 -> f32, others unchanged */
 LLVMValueRef narrow(E *e, LLVMValueRef x, const Type *el);   /* back */
+LLVMValueRef f8_to_f32(E *e, LLVMValueRef x, const Type *from);   /* e4m3 / e5m2 (an i8) -> f32, exact */
 /* llvm.nvvm.<base>.<rnd>[.ftz].<f|d> on f32/f64 (else unsupported) */
 LLVMValueRef nvvm_rounded(E *e, Op *op, const char *base, const char *rnd, bool ftz, const Type *el,
 			  LLVMValueRef *args, int n);
@@ -149,6 +150,7 @@ void guard_end(E *e, LLVMBasicBlockRef join);
 
 /* ------------------------------------------------------------ util_smem.c */
 LLVMValueRef smem_scratch(E *e, int64_t bytes);      /* the module's scratch buffer, >= bytes */
+int64_t smem_of_function(E *e, LLVMValueRef f);     /* bytes of the shared-memory globals f uses */
 void smem_broadcast(E *e, TV *t, const Type *el);    /* owners' registers to every copy */
 LLVMValueRef xchg_begin(E *e, Op *op);               /* an exchange-buffer region; barrier first if needed */
 void xchg_store(E *e, LLVMValueRef base, LLVMValueRef byte_off, LLVMValueRef v, const Type *el,

@@ -17,6 +17,7 @@
 #include "families.h"
 #include "diag.h"
 #include "xalloc.h"
+#include "target.h"
 
 /* A product's `stages` (tile-sched) within 1..MMA_MAX_STAGES, else a user
  * error at the product (a hand-edited IR), read as 1 from then on. */
@@ -179,11 +180,6 @@ LLVMModuleRef emit_module(Module *m, LLVMContextRef ctx, const PtxOpts *o, bool 
 			break;
 	}
 	LLVMSetCurrentDebugLocation2(e->b, NULL);
-	if (e->smem && e->smem_bytes > 48 * 1024 && !e->errors) {
-		diag_plain("a layout conversion needs %lld bytes of shared memory; more than 48 KiB "
-			   "(static shared memory) is not supported yet", (long long)e->smem_bytes);
-		e->errors++;
-	}
 	if (e->smem) {
 		LLVMTypeRef at = LLVMArrayType2(LLVMInt8TypeInContext(ctx), (uint64_t)e->smem_bytes);
 		LLVMValueRef g = LLVMAddGlobalInAddressSpace(e->mod, at, "__tile_smem_buf", 3);
@@ -192,6 +188,19 @@ LLVMModuleRef emit_module(Module *m, LLVMContextRef ctx, const PtxOpts *o, bool 
 		LLVMSetAlignment(g, 16);
 		LLVMReplaceAllUsesWith(e->smem, g);
 		LLVMDeleteGlobal(e->smem);
+	}
+	/* every kernel's buffers together within what its target gives a block:
+	 * ptxas would refuse it (the pieces are each checked where they are
+	 * chosen; this is their sum) */
+	FOR_EACH_OP(fn, &m->body) {
+		const char *sym = fn->info->code == CT_entry ? op_attr_str(fn, "sym_name", NULL) : NULL;
+		LLVMValueRef f = sym && !e->errors ? LLVMGetNamedFunction(e->mod, sym) : NULL;
+		int64_t used = f ? smem_of_function(e, f) : 0;
+		if (used > target_smem_limit(o->target->sm)) {
+			diag_error(fn->loc, "entry '%s' needs %lld bytes of shared memory; %s gives a block at most %lld",
+				   sym, (long long)used, o->target->name, target_smem_limit(o->target->sm));
+			e->errors++;
+		}
 	}
 	if (e->dib) {
 		LLVMDIBuilderFinalize(e->dib);

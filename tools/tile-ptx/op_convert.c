@@ -143,15 +143,6 @@ static LLVMValueRef to_f32_for(E *e, LLVMValueRef x, const Type *from, int rm)
 
 /* ------------------------------------------------------------ decoders */
 
-static LLVMValueRef f8_to_f32(E *e, LLVMValueRef x, const Type *from)
-{
-	const char *n = from->scalar == SC_F8E4M3FN ? "llvm.nvvm.e4m3x2.to.f16x2.rn" : "llvm.nvvm.e5m2x2.to.f16x2.rn";
-	LLVMValueRef p = LLVMBuildZExt(e->b, x, LLVMInt16TypeInContext(e->ctx), "");
-	LLVMValueRef h2 = call_intr(e, n, NULL, &p, 1);
-	LLVMValueRef h = LLVMBuildExtractElement(e->b, h2, c_i32(e, 0), "");
-	return LLVMBuildFPExt(e->b, h, ty_f32(e), "");
-}
-
 /* f8E8M0FNU: the byte is the f32 exponent field (0 is 2^-127, an f32
  * subnormal; 0xff is NaN). NVIDIA goes through cvt.rn.bf16x2.ue8m0x2, a
  * family-specific instruction, and shifts the bf16 into an f32: the same

@@ -121,6 +121,25 @@ static int per_reg(const Type *el)
 	return bits == 16 ? 2 : bits == 8 ? 4 : 1;
 }
 
+/* The n registers of operand k (0 = A, 1 = B) of an FMA product as the
+ * FMA's type: f64 stays, i8 is extended to i32 as its signedness says,
+ * every other float is widened to f32 (exactly: f16, bf16, tf32, f8) */
+static LLVMValueRef *fma_operands(E *e, Op *op, const TV *x, const Type *el, const Type *ec, int k, int64_t n)
+{
+	LLVMValueRef *r = xcalloc((size_t)n, sizeof *r);
+	bool uns = el->scalar == SC_I8 && strcmp(ptx_type(op, el, k), "u8") == 0;
+	for (int64_t i = 0; i < n; i++) {
+		LLVMValueRef v = x->r[i];
+		if (ec->scalar == SC_I32)
+			r[i] = uns ? LLVMBuildZExt(e->b, v, ty_i32(e), "") : LLVMBuildSExt(e->b, v, ty_i32(e), "");
+		else if (el->scalar == SC_F8E4M3FN || el->scalar == SC_F8E5M2)
+			r[i] = f8_to_f32(e, v, el);
+		else
+			r[i] = widen(e, v, el);
+	}
+	return r;
+}
+
 /* a product tile-sched gave a wgmma tiling (util_wgmma.c); the PTX target
  * becomes the arch-specific one (sm_90a: backend.c, "tileiras.arch") */
 static void emit_wgmma(E *e, Op *op, const MmaTiling *t)
@@ -158,8 +177,7 @@ void emit_mma(E *e, Op *op)
 		e->errors++;
 		return;
 	}
-	const MmaAtom *atom = mma_atom_for(ea, ec, e->o->target->sm);
-	if (!atom) {
+	if (!mma_atom_for(ea, ec, e->o->target->sm)) {
 		char what[160];
 		snprintf(what, sizeof what, "a %s x %s -> %s product on %s", ea->str, ea->str, ec->str, e->o->target->name);
 		unsupported(e, op, what);
@@ -181,6 +199,7 @@ void emit_mma(E *e, Op *op)
 		emit_wgmma(e, op, &t);
 		return;
 	}
+	const MmaAtom *atom = t.atom;
 	Layout la, lb, lc;
 	mma_layout_a(&t, &la);
 	mma_layout_b(&t, &lb);
@@ -218,7 +237,7 @@ void emit_mma(E *e, Op *op)
 			 ptx_type(op, ea, 1), ptx_type(op, ec, 2));
 	}
 	bool f8 = ea->scalar == SC_F8E4M3FN || ea->scalar == SC_F8E5M2;
-	if (((atom->id != MMA_FMA && e->o->target->sm < 80) || f8) && !scaled) {
+	if (atom->id != MMA_FMA && (e->o->target->sm < 80 || f8) && !scaled) {
 		/* mma.sync m16n8k8 is PTX 6.5, the sm_75 default older; e4m3/e5m2 with
 		 * an f32 D is PTX 8.4, with an f16 D 8.7 (backend.c reads this) */
 		need_ptx(e, f8 ? (ec->scalar == SC_F16 ? 87 : 84) : 65);
@@ -263,8 +282,13 @@ void emit_mma(E *e, Op *op)
 	TV *D = tv_new(e, op->results[0]);
 	int64_t nacc = t.mt * t.nt;
 	LLVMValueRef *accs = xcalloc((size_t)(nacc * nc), sizeof *accs);
+	bool fma = atom->id == MMA_FMA;
 	for (int64_t i = 0; i < nacc * nc; i++)
-		accs[i] = C->r[i];
+		accs[i] = fma ? widen(e, C->r[i], ec) : C->r[i];
+	if (fma) {     /* the operands in the FMA's type, once each */
+		ar0 = fa = fma_operands(e, op, A, ea, ec, 0, layout_nregs(&la));
+		br0 = fb = fma_operands(e, op, B, ea, ec, 1, layout_nregs(&lb));
+	}
 	/* K atoms outermost: with ldmatrix, only one K step's fragments are live */
 	for (int64_t ki = 0; ki < t.kt; ki++) {
 		if (ldsm) {
@@ -283,10 +307,12 @@ void emit_mma(E *e, Op *op)
 			for (int64_t ni = 0; ni < t.nt; ni++) {
 				LLVMValueRef *acc = accs + nc * (ni + t.nt * mi);
 				LLVMValueRef *ar = ar0 + na * (ki + t.kt * mi), *br = br0 + nb * (ki + t.kt * ni);
-				if (atom->id == MMA_FMA) {
+				if (fma) {
 					for (int j = 0; j < nc; j++)
-						acc[j] = call_intr(e, "llvm.fma", LLVMTypeOf(acc[j]),
-								   (LLVMValueRef[]){ ar[0], br[j], acc[j] }, 3);
+						acc[j] = ec->scalar == SC_I32
+								 ? LLVMBuildAdd(e->b, LLVMBuildMul(e->b, ar[0], br[j], ""), acc[j], "")
+								 : call_intr(e, "llvm.fma", LLVMTypeOf(acc[j]),
+									     (LLVMValueRef[]){ ar[0], br[j], acc[j] }, 3);
 					continue;
 				}
 				LLVMValueRef a[MAXR], b[MAXR], c[MAXR], d[MAXR];
@@ -314,7 +340,7 @@ void emit_mma(E *e, Op *op)
 			}
 	}
 	for (int64_t i = 0; i < nacc * nc; i++)
-		D->r[i] = accs[i];
+		D->r[i] = fma ? narrow(e, accs[i], ec) : accs[i];
 	free(accs);
 	free(fa);
 	free(fb);

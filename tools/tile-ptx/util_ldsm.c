@@ -264,9 +264,8 @@ LLVMValueRef mma_stage_buf(E *e, Op *op)
 	op_walk(op_toplevel(op), need_walk, &need);
 	int64_t max = need.resident ? resident_start(&need) + need.resident : need.max;
 	if (max > mma_stage_limit(e->o->target->sm)) {
-		diag_error(op->loc, "'%s' op needs %lld bytes of shared memory; more than %lld KiB "
-			   "(static shared memory on %s) is not supported yet", op->info->name, (long long)max,
-			   (long long)mma_stage_limit(e->o->target->sm) / 1024, e->o->target->name);
+		diag_error(op->loc, "'%s' op needs %lld bytes of shared memory; %s gives a block at most %lld",
+			   op->info->name, (long long)max, e->o->target->name, (long long)mma_stage_limit(e->o->target->sm));
 		e->errors++;
 		max = 128;
 	}

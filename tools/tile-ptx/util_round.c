@@ -1,7 +1,7 @@
 /* util_round.c: rounding modes (utility layer, emit.h): the PTX names of
  * the IR's rounding modes, NVVM's rounded float intrinsics, cvt with a
  * rounding between the formats LLVM has a type for, and f16 / bf16
- * arithmetic with a directed rounding.
+ * arithmetic with a directed rounding; f16 / bf16 / f8 widened to f32.
  *
  * PTX has only .rn for f16 / bf16 add, sub, mul, div, fma and sqrt, so the
  * directed modes (zero, negative_inf, positive_inf) compute in f32 with the
@@ -31,6 +31,15 @@ LLVMValueRef widen(E *e, LLVMValueRef x, const Type *el)
 	if (el->scalar == SC_F16 || el->scalar == SC_BF16)
 		return LLVMBuildFPExt(e->b, x, LLVMFloatTypeInContext(e->ctx), "");
 	return x;
+}
+
+LLVMValueRef f8_to_f32(E *e, LLVMValueRef x, const Type *from)
+{
+	const char *n = from->scalar == SC_F8E4M3FN ? "llvm.nvvm.e4m3x2.to.f16x2.rn" : "llvm.nvvm.e5m2x2.to.f16x2.rn";
+	LLVMValueRef p = LLVMBuildZExt(e->b, x, LLVMInt16TypeInContext(e->ctx), "");
+	LLVMValueRef h2 = call_intr(e, n, NULL, &p, 1);
+	LLVMValueRef h = LLVMBuildExtractElement(e->b, h2, c_i32(e, 0), "");
+	return LLVMBuildFPExt(e->b, h, ty_f32(e), "");
 }
 
 LLVMValueRef narrow(E *e, LLVMValueRef x, const Type *el)

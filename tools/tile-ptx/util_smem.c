@@ -23,9 +23,49 @@
  * barrier comes first. */
 #include <stdio.h>
 #include <string.h>
+#include <llvm-c/Target.h>
 #include "emit.h"
 #include "irutil.h"
 #include "diag.h"
+#include "target.h"
+
+/* ------------------------------------------------------------ the kernel's total */
+
+/* the shared-memory globals v refers to, through constant expressions */
+static void smem_refs(LLVMValueRef v, LLVMValueRef *seen, int *n, int cap, int depth)
+{
+	if (LLVMIsAGlobalVariable(v)) {
+		if (LLVMGetPointerAddressSpace(LLVMTypeOf(v)) != 3)
+			return;
+		for (int i = 0; i < *n; i++)
+			if (seen[i] == v)
+				return;
+		if (*n < cap)
+			seen[(*n)++] = v;
+		return;
+	}
+	if (depth < 4 && LLVMIsAConstantExpr(v))
+		for (int i = 0; i < LLVMGetNumOperands(v); i++)
+			smem_refs(LLVMGetOperand(v, (unsigned)i), seen, n, cap, depth + 1);
+}
+
+int64_t smem_of_function(E *e, LLVMValueRef f)
+{
+	LLVMValueRef seen[64];
+	int n = 0;
+	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+		for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
+			for (int i = 0; i < LLVMGetNumOperands(in); i++)
+				smem_refs(LLVMGetOperand(in, (unsigned)i), seen, &n, 64, 0);
+	LLVMTargetDataRef td = LLVMCreateTargetData("");
+	int64_t total = 0;
+	for (int i = 0; i < n; i++) {
+		int64_t align = LLVMGetAlignment(seen[i]) ? LLVMGetAlignment(seen[i]) : 1;
+		total = (total + align - 1) / align * align + (int64_t)LLVMABISizeOfType(td, LLVMGlobalGetValueType(seen[i]));
+	}
+	LLVMDisposeTargetData(td);
+	return total;
+}
 
 /* ------------------------------------------------------------ scratch */
 
@@ -135,9 +175,9 @@ static void xchg_make(E *e, Op *op)
 		max = 16;
 	S->region_bytes = max;
 	S->regions = acc[1] > 1 && 2 * max <= 48 * 1024 ? 2 : 1;
-	if (max > 48 * 1024) {
-		diag_error(op->loc, "'%s' op needs %lld bytes of shared memory; more than 48 KiB "
-			   "(static shared memory) is not supported yet", op->info->name, (long long)max);
+	if (max > target_smem_limit(e->o->target->sm)) {
+		diag_error(op->loc, "'%s' op needs %lld bytes of shared memory; %s gives a block at most %lld",
+			   op->info->name, (long long)max, e->o->target->name, target_smem_limit(e->o->target->sm));
 		e->errors++;
 		S->regions = 1;
 		S->region_bytes = 16;
