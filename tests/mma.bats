@@ -320,3 +320,64 @@ sys.exit(0 if np.array_equal(c, (a @ b).astype(np.float32)) else "wrong product"
 	assert_output --partial "loc(\"tests/mma/kernels.py\":16:14): error: 'cuda_tile.mmaf' op: via_ldmatrix on a f64 product on sm_80, which ldmatrix cannot feed"
 	refute_output --partial 'internal error'
 }
+
+# Products of any shape (issue 41; docs/lowering.md section 10 "Products of any
+# shape", "Shared memory past 48 KiB"). Values against numpy: tests/run.bats
+# ("run-corpus: mma ...": tests/run/extra.py small_* and large_f16).
+@test "mma: products smaller than the atom by FMA as NVIDIA's (tests/mma small_*: every type, 2x2x2 up), sm_80/89/90/100/120, ptxas accepts, no spills; at the atom still mma.sync" {
+	require_ptxas
+	for f in "$BATS_TEST_DIRNAME"/mma/small_*.tileirbc; do
+		name=$(basename "$f" .tileirbc)
+		for sm in sm_80 sm_89 sm_90 sm_100 sm_120; do
+			case $name in *e4m3*|*e5m2*) [ $sm = sm_80 ] && continue ;; esac
+			pipe "$f" $sm --num-warps=4 >"$SCRATCH/k.ptx" 2>"$SCRATCH/err" || fail "$name $sm: $(head -3 "$SCRATCH/err")"
+			ptx_ok "$SCRATCH/k.ptx" $sm "$name $sm"
+		done
+	done
+	# small_f16: seven of its eight entries below m16n8k16 by f32 FMA, 16x16x16 by mma.sync
+	pipe "$BATS_TEST_DIRNAME/mma/small_f16.tileirbc" sm_80 --num-warps=4 >"$SCRATCH/f16.ptx"
+	grep -q 'fma.rn.f32' "$SCRATCH/f16.ptx" || fail "small_f16: no fma.rn.f32"
+	[ "$(grep -c 'mma.sync.aligned.m16n8k16' "$SCRATCH/f16.ptx")" -ge 1 ] || fail "small_f16 16x16x16: no mma.sync"
+	awk '/^\.visible \.entry/{e=$3} /mma.sync/{print e}' "$SCRATCH/f16.ptx" | sort -u >"$SCRATCH/mma_entries"
+	[ "$(wc -l <"$SCRATCH/mma_entries")" -eq 1 ] && grep -q 'I16_I16_I16' "$SCRATCH/mma_entries" || fail "mma.sync in: $(cat "$SCRATCH/mma_entries")"
+	# i8 below m16n8k32: integer multiply-adds, no mma.sync; f8 (16x16x16 is below k32): f32 FMA
+	pipe "$BATS_TEST_DIRNAME/mma/small_i8u8.tileirbc" sm_80 --num-warps=4 >"$SCRATCH/i8.ptx"
+	if grep -q 'mma.sync' "$SCRATCH/i8.ptx"; then fail "small_i8u8: mma.sync"; fi
+	grep -q 'mad.lo.s32\|mul.lo.s32' "$SCRATCH/i8.ptx" || fail "small_i8u8: no integer multiply"
+	pipe "$BATS_TEST_DIRNAME/mma/small_e4m3.tileirbc" sm_90 --num-warps=4 >"$SCRATCH/f8.ptx"
+	grep -q 'cvt.rn.f16x2.e4m3x2' "$SCRATCH/f8.ptx" && grep -q 'fma.rn.f32' "$SCRATCH/f8.ptx" || fail "small_e4m3: not decoded to f32 FMA"
+}
+
+@test "mma: shared memory past 48 KiB up to the target's (128x128x128 f16: 64 KiB of staging on sm_80), through tile-pack's ptxas; 256x256x256 in K chunks loaded a chunk at a time" {
+	require_ptxas
+	LF="$BATS_TEST_DIRNAME/mma/large_f16.tileirbc"
+	for sm in sm_80 sm_86 sm_90 sm_100 sm_120; do
+		tileiras --gpu-name $sm "$LF" -o "$SCRATCH/l.$sm.cubin" 2>"$SCRATCH/err" || fail "$sm: $(head -3 "$SCRATCH/err")"
+	done
+	pipe "$LF" sm_80 --num-warps=4 >"$SCRATCH/l.ptx"
+	awk '/\.shared .*\[[0-9]+\]/{match($0, /\[[0-9]+\]/); n = substr($0, RSTART + 1, RLENGTH - 2); if (n + 0 > 49152) big++} END{exit big ? 0 : 1}' "$SCRATCH/l.ptx" ||
+		fail "no shared array over 48 KiB on sm_80"
+	# 256x256x256 f16 is 256 KiB of operands: 8 chunks of K = 32 on sm_80 (the 40 KiB budget), 2 of
+	# 128 on sm_90 (160 KiB), each operand chunk its own tiled_load, no extract through shared memory
+	for sm in sm_80:8:32 sm_90:2:128; do
+		IFS=: read -r t n kc <<<"$sm"
+		tile-read "$LF" | tile-lower --gpu-name=$t | tile-ir --emit=text >"$SCRATCH/lo.txt"
+		sed -n '/I256_I256_I256/,/^  }/p' "$SCRATCH/lo.txt" >"$SCRATCH/e256.txt"
+		[ "$(grep -c 'cuda_tile.mmaf' "$SCRATCH/e256.txt")" -eq "$n" ] || fail "$t: $(grep -c 'cuda_tile.mmaf' "$SCRATCH/e256.txt") products, not $n"
+		[ "$(grep -c "tiled_load .*: tile<256x${kc}xf16>" "$SCRATCH/e256.txt")" -eq "$n" ] || fail "$t: A chunk loads"
+		[ "$(grep -c "tiled_load .*: tile<${kc}x256xf16>" "$SCRATCH/e256.txt")" -eq "$n" ] || fail "$t: B chunk loads"
+		if grep -q 'cuda_tile.extract\|tile<256x256xf16>' "$SCRATCH/e256.txt"; then fail "$t: a whole operand or an extract left"; fi
+	done
+}
+
+@test "mma: a kernel needing more shared memory than its target gives a block is a located user error, no output (big_extract: a 256 KiB exchange; NVIDIA's goes through local memory, ours not yet)" {
+	for sm in sm_80 sm_90; do
+		run tileiras --gpu-name $sm "$BATS_TEST_DIRNAME/mma/big_extract.tileirbc" -o "$SCRATCH/be.cubin"
+		assert_failure
+		assert_output --partial 'loc("tests/mma/kernels.py":107:37)'
+		assert_output --regexp "needs [0-9]+ bytes of shared memory; $sm gives a block at most [0-9]+"
+		refute_output --partial 'ptxas'
+		refute_output --partial 'internal error'
+		[ ! -e "$SCRATCH/be.cubin" ] || fail "$sm: output written"
+	done
+}

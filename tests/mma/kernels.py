@@ -95,3 +95,13 @@ def bmm_tile(a, b, c, tb: ct.Constant[int], tm: ct.Constant[int], tn: ct.Constan
     tb_ = ct.load(b, index=(0, 0, 0), shape=(tb, tk, tn))
     acc = ct.load(c, index=(0, 0, 0), shape=(tb, tm, tn))
     ct.store(c, index=(0, 0, 0), tile=ct.mma(ta, tb_, acc))
+
+
+@ct.kernel
+def big_extract(x, out, i: ct.Constant[int]):
+    """A 256x256 f32 tile and a 64x64 block of it chosen at run time: the
+    extract moves through shared memory as large as the tile (256 KiB), more
+    than any target gives a block: a located user error, not PTX ptxas refuses."""
+    t = ct.load(x, index=(0, 0), shape=(256, 256))
+    j = ct.bid(0)
+    ct.store(out, index=(0, 0), tile=ct.extract(t, index=(j, i), shape=(64, 64)))

@@ -815,6 +815,8 @@ def small_cases():
         kern = {"small_tf32": "mm_tile_tf32", "small_e4m3_fast": "mm_tile_fast"}.get(mod, "mm_tile")
         # 8-bit floats: sm_89 and newer (NVIDIA refuses them on sm_80 too)
         targets = EVERY[1:] if kind[3] else EVERY
+        if mod == "large_f16":     # seconds a run on tile-run: the ldmatrix, wgmma and sm_120 paths
+            targets = ("sm_80", "sm_90", "sm_120")
         for m, n, k in shapes:
             sym = f"{kern}_Kt1_A2{ca}_1l0_2t1_A2{cb}_1l0_2t1_A2{cc}_1l0_2t1_I{m}_I{n}_I{k}"
             out[f"{mod}/{m}x{n}x{k}"] = X(f"{MMK}/{mod}.tileirbc", sym, c_mm_tile(kind, m, n, k), 0, targets)
