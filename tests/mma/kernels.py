@@ -105,3 +105,34 @@ def big_extract(x, out, i: ct.Constant[int]):
     t = ct.load(x, index=(0, 0), shape=(256, 256))
     j = ct.bid(0)
     ct.store(out, index=(0, 0), tile=ct.extract(t, index=(j, i), shape=(64, 64)))
+
+
+@ct.kernel
+def bmm_loop(a, b, c, tm: ct.Constant[int], tn: ct.Constant[int], tk: ct.Constant[int]):
+    """A batched matmul written as cuTile's BatchMatMul sample is (grid: batch,
+    M tiles, N tiles; rank-3 loads of one batch reshaped to rank 2, a K loop,
+    the accumulator in f32 stored as C's type), at its tiles: 128x256x128."""
+    z = ct.bid(0)
+    i = ct.bid(1)
+    j = ct.bid(2)
+    acc = ct.full((tm, tn), 0.0, dtype=ct.float32)
+    for k in range(ct.cdiv(a.shape[2], tk)):
+        ta = ct.reshape(ct.load(a, index=(z, i, k), shape=(1, tm, tk), padding_mode=ct.PaddingMode.ZERO), (tm, tk))
+        tb = ct.reshape(ct.load(b, index=(z, k, j), shape=(1, tk, tn), padding_mode=ct.PaddingMode.ZERO), (tk, tn))
+        acc = ct.mma(ta, tb, acc=acc)
+    ct.store(c, index=(z, i, j), tile=ct.reshape(ct.astype(acc, c.dtype), (1, tm, tn)))
+
+
+@ct.kernel
+def dft_batched(xr, xi, wr, wi, yr, yi, bs: ct.Constant[int], f: ct.Constant[int], n: ct.Constant[int]):
+    """One radix-f step of a factorized FFT as cuTile's FFT sample does it:
+    Y = W @ X for bs batches of f x n complex values (real and imaginary
+    parts apart), W f x f broadcast over the batch: products smaller than
+    any MMA atom (f = 2, 4, 8), by FMA."""
+    z = ct.bid(0)
+    x_r = ct.load(xr, index=(z, 0, 0), shape=(bs, f, n))
+    x_i = ct.load(xi, index=(z, 0, 0), shape=(bs, f, n))
+    w_r = ct.reshape(ct.load(wr, index=(0, 0), shape=(f, f)), (1, f, f))
+    w_i = ct.reshape(ct.load(wi, index=(0, 0), shape=(f, f)), (1, f, f))
+    ct.store(yr, index=(z, 0, 0), tile=ct.matmul(w_r, x_r) - ct.matmul(w_i, x_i))
+    ct.store(yi, index=(z, 0, 0), tile=ct.matmul(w_i, x_r) + ct.matmul(w_r, x_i))

@@ -808,6 +808,38 @@ SMALL_SHAPES = {   # tests/mma/gen-mma's SMALL
 }
 
 
+def c_bmm_loop(f8, cdt, Bz, M, N, K):
+    """tests/mma sample_bmm_*: cuTile's BatchMatMul sample's kernel at its
+    128x256x128 tiles; ragged M, N, K over two tiles of M and K; integers
+    -4..4 (f8: e4m3 bits), so every sum is exact in f32 and in f16."""
+    def b(rng):
+        a = rng.integers(-4, 5, size=(Bz, M, K))
+        bb = rng.integers(-4, 5, size=(Bz, K, N))
+        want = np.matmul(a.astype(np.float64), bb.astype(np.float64)).astype(cdt)
+        if f8:
+            enc = np.vectorize(lambda x: F8_CODES["e4m3"][abs(int(x))] | (0x80 if x < 0 else 0), otypes=[np.uint8])
+            ta, tb = enc(a), enc(bb)
+        else:
+            ta, tb = a.astype(np.float16), bb.astype(np.float16)
+        return [A(ta), A(tb), A(np.zeros((Bz, M, N), cdt))], (Bz, -(-M // 128), -(-N // 256)), {2: want}
+    return b
+
+
+def c_dft(f):
+    """tests/mma sample_dft: Y = W @ X per batch (complex, parts apart), W
+    the f-point DFT matrix, two blocks of 2 batches of f x 16."""
+    def b(rng):
+        bs, n, Bz = 2, 16, 4
+        x = rng.uniform(-1, 1, size=(Bz, f, n)) + 1j * rng.uniform(-1, 1, size=(Bz, f, n))
+        w = np.exp(-2j * np.pi * np.outer(np.arange(f), np.arange(f)) / f)
+        y = np.matmul(w[None], x)
+        f32 = np.float32
+        z = np.zeros((Bz, f, n), f32)
+        return ([A(x.real.astype(f32)), A(x.imag.astype(f32)), A(w.real.astype(f32)), A(w.imag.astype(f32)), A(z), A(z.copy())],
+                (Bz // bs, 1, 1), {4: y.real.astype(f32), 5: y.imag.astype(f32)})
+    return b
+
+
 def small_cases():
     out = {}
     for mod, shapes in SMALL_SHAPES.items():
@@ -823,6 +855,14 @@ def small_cases():
     out["small_bmm_f16/2x4x8x16"] = X(f"{MMK}/small_bmm_f16.tileirbc",
                                       "bmm_tile_Kt1_A3f16_3l0_4t1_A3f16_3l0_4t1_A3f32_3l0_4t1_I2_I4_I8_I16",
                                       c_mm_tile((np.float16, np.float16, np.float32, None), 4, 8, 16, batch=2), 0)
+    out["sample_bmm_f16"] = X(f"{MMK}/sample_bmm_f16.tileirbc", "bmm_loop_Kt1_A3f16",
+                              c_bmm_loop(False, np.float16, 2, 200, 300, 200), 0, ("sm_80", "sm_90", "sm_120"))
+    out["sample_bmm_e4m3"] = X(f"{MMK}/sample_bmm_e4m3.tileirbc", "bmm_loop_Kt1_A3f8m3fn",
+                               c_bmm_loop(True, np.float32, 2, 200, 300, 200), 0, ("sm_90", "sm_120"))
+    for f in (2, 4, 8):
+        out[f"sample_dft/{f}"] = X(f"{MMK}/sample_dft.tileirbc",
+                                   "dft_batched_Kt1_A3f32_3l0_4t1_A3f32_3l0_4t1_A2f32_1l0_2t1_A2f32_1l0_2t1_A3f32_3l0_4t1_"
+                                   f"A3f32_3l0_4t1_I2_I{f}_I16", c_dft(f), 1e-5)
     return out
 
 
