@@ -167,12 +167,13 @@ fatbin_kinds() {
 @test "options reach ptxas: -O, --lineinfo, -g, --sanitize=memcheck" {
 	run tile-pack -v -O1 --lineinfo "$P/lineinfo.ptx" -o "$SCRATCH/k.cubin"
 	assert_success
-	assert_output --regexp "ptxas -arch sm_80 --opt-level 1 -lineinfo "
+	# --enable-extended-smem=true always, as NVIDIA's tileiras passes it (docs/abi.md section 2)
+	assert_output --regexp "ptxas -arch sm_80 --opt-level 1 --enable-extended-smem=true -lineinfo "
 	run readelf -S "$SCRATCH/k.cubin"
 	assert_output --partial "debug_line"
 	run tile-pack -v -g --opt-level=0 "$P/lineinfo.ptx" -o "$SCRATCH/k.cubin"
 	assert_success
-	assert_output --regexp "--opt-level 0 -g "
+	assert_output --regexp "--opt-level 0 --enable-extended-smem=true -g "
 	run tile-pack -v --sanitize=memcheck --gpu-name=sm_100 "$P/sm100a_tmem.ptx" -o "$SCRATCH/k.cubin"
 	assert_success
 	assert_output --regexp "-sanitize=memcheck -g-tmem-access-check "
