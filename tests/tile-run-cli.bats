@@ -229,6 +229,17 @@ np.save(sys.argv[1] + "/src.npy", np.arange(4, dtype=np.uint32) + 7); np.save(sy
 	[[ $stderr == *"deadlock: 32 threads wait"* ]]
 }
 
+@test "tile-run: a thread that runs past a function's last instruction (no ret, or a branch to a label at the end) faults at the closing line (exit 3), never reads past the code" {
+	for k in k_noret k_end_label; do
+		run --separate-stderr tile-run "$F/faults.ptx" --entry $k --grid 1
+		assert_failure 3
+		[[ $stderr == *"ran past the end of the function (no ret or exit), thread (0,0,0) of block (0,0,0) (PTX line "* ]] || fail "$k: $stderr"
+	done
+	line=$(grep -n '^\.visible \.entry k_noret' "$F/faults.ptx" | cut -d: -f1)
+	run --separate-stderr tile-run "$F/faults.ptx" --entry k_noret --grid 1
+	[[ $stderr == *"(PTX line $((line + 5)))"* ]] || fail "not at the closing brace (line $((line + 5))): $stderr"
+}
+
 @test "tile-run: memcheck reports misaligned accesses (--check none lets them through)" {
 	npy "$SCRATCH/a.npy" '<u4' '(4,)' 1 2 3 4
 	run --separate-stderr tile-run "$F/faults.ptx" --entry k_misaligned --grid 1 "$SCRATCH/a.npy"

@@ -138,7 +138,7 @@ int run_thread(Thread *t)
 			goto out;
 		case OP_TRAP:
 			t->pc = pc;
-			fault(t, in, "trap");
+			fault(t, in, in->mode == TRAP_FELL_OFF ? "ran past the end of the function (no ret or exit)" : "trap");
 			st = ST_FAULT;
 			goto out;
 		}

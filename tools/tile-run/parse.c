@@ -901,6 +901,17 @@ static bool function(P *p, bool entry, bool external)
 		f->code[0].guard = -1;
 		f->code[0].line = line;
 		f->ncode = 1;
+	} else if (ok) {
+		/* past the last instruction (no ret or exit there, or a branch to a
+		 * label at the end): a fault at the body's closing line, not a read
+		 * past the code (an instruction the body does not count) */
+		f->code = xrealloc(f->code, (size_t)(f->ncode + 1) * sizeof *f->code);
+		Insn *end = &f->code[f->ncode];
+		memset(end, 0, sizeof *end);
+		end->op = OP_TRAP;
+		end->mode = TRAP_FELL_OFF;
+		end->guard = -1;
+		end->line = p->i > 0 ? p->t[p->i - 1].line : line;
 	}
 	return ok;
 }

@@ -74,6 +74,7 @@ enum { MATCH_ANY = 1, MATCH_ALL };
 enum { PRMT_DEFAULT, PRMT_F4E, PRMT_B4E, PRMT_RC8, PRMT_ECL, PRMT_ECR, PRMT_RC16 };
 enum { BAR_SYNC = 1, BAR_ARRIVE, BAR_RED_POPC, BAR_RED_AND, BAR_RED_OR, BAR_WARP_SYNC };
 enum { CP_ASYNC = 1, CP_COMMIT, CP_WAIT_GROUP, CP_WAIT_ALL };
+enum { TRAP_FELL_OFF = 1 };     /* OP_TRAP: the sentinel after a function's last instruction (parse.c) */
 /* Hopper async machinery (decode_async.c, exec_async.c, exec_wgmma.c): Insn.mode */
 enum { MB_INIT = 1, MB_ARRIVE, MB_ARRIVE_DROP, MB_EXPECT_TX, MB_COMPLETE_TX, MB_TEST_WAIT, MB_TRY_WAIT, MB_INVAL,
        MB_PENDING };                                            /* OP_MBARRIER */
