@@ -9,6 +9,11 @@
  *   f64 -> f64               mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64
  *   f32 -> f32               fma.rn.f32 (an 8x8x1 outer product per warp, full
  *                            f32 accuracy, as NVIDIA's tileiras does it)
+ *   any product smaller than its type's atom (libcommon mma_choose): the same
+ *                            FMA atom, as NVIDIA's, the operands widened once
+ *                            (f16, bf16, tf32, f8 to f32; i8 to i32 by its
+ *                            signedness, multiply-add; f64 fma.rn.f64), an f16
+ *                            accumulator summed in f32 and rounded at the end
  * Operands are packed into 32-bit registers (two 16-bit or four 8-bit
  * elements, the first in the low bits), f64 in 64-bit ones. The result
  * keeps the accumulator layout, so the epilogue reads it from registers.
