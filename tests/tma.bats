@@ -734,3 +734,91 @@ tma_ptx_on() {
 	assert_success
 	[ "$(echo "$output" | grep -c "^ok ")" -eq 6 ] || fail "not 6 runs"
 }
+
+# tile-run --nv-host (issue 36 item 1; tools/tile-run/nvhost.c): the cubin's host object
+# linked and its callbacks run as the driver runs them, so a TMA kernel's hidden maps need
+# no tmap: arguments
+@test "TMA: tile-run --nv-host runs NVIDIA's sm_90a PTX of the launch matmuls with the maps its own host object writes (no harness, no tmap: arguments), against numpy under racecheck; ours with our host object too" {
+	need_run
+	nvidia_tools
+	local tw="$SCRATCH/tw"
+	cd "$SCRATCH"
+	matmul_inputs 9 256,128,256, 200,72,136,u
+	local ran=0
+	for f in $ALIGNED $UNALIGNED; do
+		rm -f nv.o nv.ptx
+		env -u CUDA_HOME -u CUDA_PATH "$tw/bin/tileiras" --gpu-name sm_90 "$(mod $f)" -o nv.cubin || fail "$f: NVIDIA's tileiras"
+		grep -q 'cp.async.bulk.tensor' nv.ptx || fail "$f: NVIDIA's PTX has no TMA"
+		case $f in ickz6ktd | z9tdbcda | 5si_mkgq | cs2un56w) in=16 c=c32 ;; wca6jnu0) in=16 c=c16 ;; *) in=b c=cb ;; esac
+		case " $UNALIGNED " in
+		*" $f "*) p=u M=200 K=72 N=136 ;;
+		*) p= M=256 K=128 N=256 ;;
+		esac
+		case $f in ickz6ktd | xz3hjq93 | 5si_mkgq | uz_q1cik) g=$(((M + 127) / 128)),$(((N + 127) / 128)) ;;
+		*) g=$(((M + 63) / 64)),$(((N + 63) / 64)) ;;
+		esac
+		set -- $p"a$in.npy" $M $K $K 1 $p"b$in.npy" $K $N $N 1 $p"$c.npy" $M $N $N 1
+		rm -rf out
+		run tile-run --grid $g --check racecheck --nv-host nv.o --out out nv.ptx "$@"
+		assert_success
+		matches out/10.npy "${p}ref.npy" "$([ $c = cb ] && echo 0.01 || echo 1e-7)"
+		# without the object: a usage error that names the flag
+		run tile-run --grid $g nv.ptx "$@"
+		assert_failure 1
+		assert_output --partial "give the cubin's host object (--nv-host OBJ)"
+		ran=$((ran + 1))
+	done
+	[ $ran -eq 9 ]
+	# ours: tile-sched --tma's PTX and tile-pack's host object (its callback fills the maps;
+	# the PTX's notes are not used when --nv-host is given)
+	for f in ickz6ktd 5si_mkgq; do
+		tma_ptx $f k.ptx || fail "$f"
+		tile-pack --emit=nv-host k.ptx -o host.o || fail "$f: nv-host"
+		case $f in ickz6ktd) p= M=256 K=128 N=256 ;; *) p=u M=200 K=72 N=136 ;; esac
+		rm -rf out
+		run tile-run --grid $(((M + 127) / 128)),$(((N + 127) / 128)) --check racecheck --nv-host host.o --out out k.ptx \
+			$p"a16.npy" $M $K $K 1 $p"b16.npy" $K $N $N 1 $p"c32.npy" $M $N $N 1
+		assert_success
+		matches out/10.npy "${p}ref.npy" 1e-7
+	done
+}
+
+@test "TMA: tile-run --nv-host refuses what is not a host object, one without callbacks or without the entry, and a callback that crashes or fails, each with one message (exit 1), no crash" {
+	need_run
+	command -v "${CC:-cc}" >/dev/null || skip "no C compiler"
+	cd "$SCRATCH"
+	tma_ptx ickz6ktd k.ptx || fail "ptx"
+	matmul_inputs 9 256,128,256,
+	set -- a16.npy 256 128 128 1 b16.npy 128 256 256 1 c32.npy 256 256 256 1
+	echo 'not an object' >junk.o
+	run tile-run --grid 2,2 --nv-host junk.o k.ptx "$@"
+	assert_failure 1
+	assert_output --partial "--nv-host: junk.o does not link as a host object"
+	printf 'int unrelated(void) { return 1; }\n' >plain.c
+	"${CC:-cc}" -c -fPIC plain.c -o plain.o
+	run tile-run --grid 2,2 --nv-host plain.o k.ptx "$@"
+	assert_failure 1
+	assert_output --partial "has no __CUDA_TILEIR_CALLBACKS"
+	# a table with one entry of another name, then one whose callback crashes, then one that returns 7
+	for what in other crash fail; do
+		cat >cb.c <<-EOF2
+			#include <stdint.h>
+			#include <string.h>
+			static int on_args(void *a, void *b, void *c, uint8_t *p) {
+			    if (!strcmp("$what", "crash")) { volatile int *z = 0; *z = 1; }
+			    return !strcmp("$what", "fail") ? 7 : 0;
+			}
+			static const char name[] = "$([ $what = other ] && echo another_kernel || entry_of k.ptx)";
+			static const uint64_t recs[8] = { (uint64_t)(uintptr_t)name, 0, 0, 0, 0, (uint64_t)(uintptr_t)on_args, 0, 0 };
+			const uint64_t __CUDA_TILEIR_CALLBACKS[9] = { 2, 0, 0, 0, 64, (uint64_t)(uintptr_t)recs, 1, 2, 0 };
+		EOF2
+		"${CC:-cc}" -c -fPIC cb.c -o cb.o || fail "cc"
+		run tile-run --grid 2,2 --nv-host cb.o k.ptx "$@"
+		assert_failure 1
+		case $what in
+		other) assert_output --partial "has no callback for entry $(entry_of k.ptx)" ;;
+		crash) assert_output --partial "callback for $(entry_of k.ptx) was killed by signal 11" ;;
+		fail) assert_output --partial "callback for $(entry_of k.ptx) returned 7" ;;
+		esac
+	done
+}

@@ -23,10 +23,15 @@
 #include "npy.h"
 #include "tensormap.h"
 #include "tmap.h"
+#include "nvhost.h"
 #include "target.h"
 
 int launch(void);
 bool abi_check(const Func *f, char **args, int nargs, const Npy *arrays, const bool *is_array);
+
+/* the module's PTX text, kept for the whole run (the process exits after one launch) */
+static char *ptx_text;
+static size_t ptx_len;
 
 static const char usage_text[] =
 	"usage: tile-run [options] INPUT ARG...\n"
@@ -40,6 +45,8 @@ static const char usage_text[] =
 	"  --check memcheck|racecheck|none   (default memcheck)\n"
 	"  --seed N         randomize the thread schedule\n"
 	"  --stats          print emulated instruction counts to stderr\n"
+	"  --nv-host OBJ    the cubin's host object (ptxas --nv-host=): its callbacks fill the\n"
+	"                   kernel's hidden parameters (TMA tensor maps) as the driver's would\n"
 	"ARG: FILE.npy (array; FILE.npy@N: placed N bytes, 0..255, past a 256-byte boundary)\n"
 	"     or NUMBER (decimal, 0x hex, hex float), one per kernel parameter,\n"
 	"     or tmap:N,B0xB1..[,swizzle=32|64|128][,oob=nan][,tf32][,dims=I0.I1..] (a TMA tensor map of array argument N;\n"
@@ -353,6 +360,8 @@ static Module *load(const char *self, const char *input, const char *gpu, int *r
 		return NULL;
 	}
 	Module *m = ptx_parse(name, text, len);
+	ptx_text = text;        /* for --nv-host: ptxas's parameter layout */
+	ptx_len = len;
 	if (m) {
 		int bad;
 		const char *why;
@@ -361,7 +370,6 @@ static Module *load(const char *self, const char *input, const char *gpu, int *r
 			m = NULL;
 		}
 	}
-	free(text);
 	if (!m)
 		*rc = RUN_INPUT;
 	return m;
@@ -376,7 +384,7 @@ static bool *is_array;
 
 int run_main(int argc, char **argv)
 {
-	const char *gpu = NULL, *entry = NULL, *outdir = NULL, *input = NULL;
+	const char *gpu = NULL, *entry = NULL, *outdir = NULL, *input = NULL, *nvhost = NULL;
 	bool have_grid = false, have_block = false, stats = false;
 	uint32_t grid[3], block[3];
 	int check = CHECK_MEMCHECK;
@@ -407,7 +415,7 @@ int run_main(int argc, char **argv)
 			memcpy(name, a, nl);
 			name[nl] = 0;
 			static const char *const valued[] = { "--gpu-name", "--arch", "--entry", "--grid", "--block", "--out",
-							      "--check", "--seed", NULL };
+							      "--check", "--seed", "--nv-host", NULL };
 			int j;
 			for (j = 0; valued[j]; j++)
 				if (strcmp(valued[j], name) == 0)
@@ -428,6 +436,8 @@ int run_main(int argc, char **argv)
 					return RUN_USAGE;
 				}
 				gpu = val;
+			} else if (strcmp(name, "--nv-host") == 0) {
+				nvhost = val;
 			} else if (strcmp(name, "--entry") == 0) {
 				entry = val;
 			} else if (strcmp(name, "--grid") == 0) {
@@ -522,8 +532,18 @@ int run_main(int argc, char **argv)
 			  f->reqntid[2], block[0], block[1], block[2]);
 		return RUN_INPUT;
 	}
-	/* hidden maps tile-ptx noted: filled here unless passed (tmap:) */
-	int nauto = noted_maps(f);
+	/* hidden maps: filled by the host object's callback (--nv-host), or those
+	 * tile-ptx noted here, unless passed (tmap:) */
+	int nhidden = 0;
+	while (nhidden < f->nparams && f->params[f->nparams - 1 - nhidden].hidden)
+		nhidden++;
+	bool by_host = nvhost && nhidden && nargs == f->nparams - nhidden;
+	if (by_host) {
+		args = xrealloc(args, (size_t)(nargs + nhidden + 1) * sizeof *args);
+		for (int k = 0; k < nhidden; k++)
+			args[nargs++] = "tmap:nvhost";
+	}
+	int nauto = by_host ? 0 : noted_maps(f);
 	if (nauto < 0)
 		return RUN_INPUT;
 	if (nauto && nargs == f->nparams - nauto) {
@@ -533,9 +553,15 @@ int run_main(int argc, char **argv)
 	} else {
 		nauto = 0;
 	}
+	if (nhidden && !by_host && !nauto && nargs == f->nparams - nhidden) {
+		run_error("%s takes %d hidden parameters after its %d (TMA tensor maps its host code fills): give the cubin's "
+			  "host object (--nv-host OBJ) or pass them as tmap:N,BOX", f->name, nhidden, nargs);
+		return RUN_INPUT;
+	}
 	for (int k = 0; k < f->nparams && k < nargs; k++)
 		if (f->params[k].hidden && strncmp(args[k], "tmap:", 5) != 0) {
-			run_error("%s takes hidden parameter %d (a %u-byte TMA tensor map its host code fills): pass it as tmap:N,BOX",
+			run_error("%s takes hidden parameter %d (a %u-byte TMA tensor map its host code fills): give the cubin's "
+				  "host object (--nv-host OBJ) or pass it as tmap:N,BOX",
 				  f->name, k, f->params[k].size);
 			return RUN_INPUT;
 		}
@@ -592,8 +618,10 @@ int run_main(int argc, char **argv)
 	}
 	if (nauto)
 		fill_noted_maps(f, r->kparams);
+	if (by_host && !nvhost_fill(nvhost, ptx_text, ptx_len, f, m->sm, r->kparams))
+		return RUN_INPUT;
 	for (int k = 0; k < nargs - nauto; k++) {      /* tensor maps (tensormap.c) */
-		if (strncmp(args[k], "tmap:", 5) != 0)
+		if (strncmp(args[k], "tmap:", 5) != 0 || strcmp(args[k], "tmap:nvhost") == 0)
 			continue;
 		const Param *pa = &f->params[k];
 		if (pa->size != 128) {
