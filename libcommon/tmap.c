@@ -11,10 +11,10 @@
 
 int tmap_elem_bytes(TmapElem e)
 {
-	return e == TMAP_F32 || e == TMAP_TF32 ? 4 : 2;
+	return e == TMAP_F32 || e == TMAP_TF32 ? 4 : e == TMAP_F64 ? 8 : e == TMAP_U8 ? 1 : 2;
 }
 
-static const char *const elem_names[TMAP_NELEMS] = { "f16", "bf16", "f32", "tf32" };
+static const char *const elem_names[TMAP_NELEMS] = { "f16", "bf16", "f32", "tf32", "f64", "u8" };
 
 const char *tmap_elem_name(TmapElem e)
 {
@@ -27,7 +27,7 @@ static int swizzle_code(int bytes)
 }
 
 /* Bits 7-10 are the element type, numbered as PTX's tensormap.replace
- * .elemtype (6 f16, 7 f32, 10 bf16); bits 4-6 the rank - 1 (0x12 for its
+ * .elemtype (0 u8, 6 f16, 7 f32, 9 f64, 10 bf16); bits 4-6 the rank - 1 (0x12 for its
  * matmul maps, 0x32 for its attention's rank-4 ones); bits 1 and 18 are
  * set in every map NVIDIA's callbacks wrote. tf32 is f32 (7) with bit 16, which
  * NVIDIA's callback sets only for the operands of an f32 -> tf32 ftof with
@@ -36,7 +36,7 @@ static int swizzle_code(int bytes)
  * converts in shared memory: docs/abi.md §5.3.1). */
 uint32_t tmap_flags(TmapElem e, int swizzle, int rank)
 {
-	static const uint32_t type[TMAP_NELEMS] = { 6u << 7, 10u << 7, 7u << 7, 7u << 7 | 1u << 16 };
+	static const uint32_t type[TMAP_NELEMS] = { 6u << 7, 10u << 7, 7u << 7, 7u << 7 | 1u << 16, 9u << 7, 0 };
 	return type[e] | 0x02u | (uint32_t)(rank - 1) << 4 | 0x40000u | (uint32_t)swizzle_code(swizzle) << 13;
 }
 
@@ -103,10 +103,10 @@ bool tmap_decode(const uint8_t *in, TmapArgs *a)
 	for (int i = 0x37 + rank; i < TMAP_BYTES; i++)
 		if (in[i])
 			return false;
-	const int swz[] = { 64, 128 };
+	const int swz[] = { 0, 32, 64, 128 };     /* NVIDIA's f32 matmul maps have none */
 	bool found = false;
 	for (int i = 0; i < TMAP_NELEMS && !found; i++)
-		for (int j = 0; j < 2 && !found; j++)
+		for (int j = 0; j < 4 && !found; j++)
 			if (flags == tmap_flags((TmapElem)i, swz[j], rank)) {
 				a->elem = (TmapElem)i;
 				a->swizzle = swz[j];
@@ -234,7 +234,7 @@ bool tmap_note_parse(const char *line, TmapNote *n, const char **why)
 	while (el < TMAP_NELEMS && !(key(s, elem_names[el]) && s[strlen(elem_names[el])] == ' '))
 		el++;
 	if (el == TMAP_NELEMS) {
-		*why = "the element type must be f16, bf16, f32 or tf32";
+		*why = "the element type must be f16, bf16, f32, tf32, f64 or u8";
 		return false;
 	}
 	n->elem = (TmapElem)el;

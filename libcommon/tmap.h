@@ -32,9 +32,11 @@
 #define TMAP_MAX_RANK 5
 
 /* TMAP_F32 copies f32 as it is; TMAP_TF32 is f32 rounded to tf32 (nearest
- * even) by the copy (flag bit 16; docs/abi.md §5.3.1) */
-typedef enum TmapElem { TMAP_F16, TMAP_BF16, TMAP_F32, TMAP_TF32 } TmapElem;
-#define TMAP_NELEMS 4
+ * even) by the copy (flag bit 16; docs/abi.md §5.3.1). TMAP_F64 and TMAP_U8
+ * (bytes: NVIDIA's maps of f8 operands) are maps NVIDIA's callbacks write
+ * (its f64 and e4m3 matmuls) that our notes do not yet ask for. */
+typedef enum TmapElem { TMAP_F16, TMAP_BF16, TMAP_F32, TMAP_TF32, TMAP_F64, TMAP_U8 } TmapElem;
+#define TMAP_NELEMS 6
 
 /* a dimension, stride or base: a parameter (param >= 0) or a constant */
 typedef struct TmapVal {

@@ -357,7 +357,7 @@ def select(ks, names):
 # A ptxas that keeps the PTX it is given, first in NVIDIA's tileiras's
 # directory (it runs the ptxas beside itself), as scripts/gpu-check --prepare.
 FAKE_PTXAS = """#!/bin/sh
-for a in "$@"; do case "$a" in *.ptx) cp "$a" "$RUN_CORPUS_PTX_OUT";; esac; done
+for a in "$@"; do case "$a" in *.ptx) cp "$a" "$RUN_CORPUS_PTX_OUT";; --nv-host=*) cp "${a#--nv-host=}" "$RUN_CORPUS_PTX_OUT.host.o";; esac; done
 exec "$RUN_CORPUS_REAL_PTXAS" "$@"
 """
 
@@ -401,6 +401,8 @@ class NvidiaPtx:
             r = self.nvtools.run([os.path.join(self.tw, "bin", "tileiras"), "--gpu-name", sm, bytecode,
                                   "-o", os.path.join(self.tw, "k.cubin")], env=env)
             if r.rc == 0 and os.path.exists(tmp):
+                if os.path.exists(tmp + ".host.o"):
+                    os.rename(tmp + ".host.o", ptx + ".host.o")
                 os.rename(tmp, ptx)
             else:
                 with open(why, "w") as f:
@@ -410,6 +412,14 @@ class NvidiaPtx:
                 return f.read(), None
         with open(why) as f:
             return None, f.read()
+
+    def host_object(self, bytecode, sm):
+        """The x86-64 host object NVIDIA's tileiras handed ptxas (--nv-host=)
+        with the PTX get() returned, or None (a cache from before it was kept)."""
+        with open(bytecode, "rb") as f:
+            h = hashlib.sha1(f.read()).hexdigest()[:16]
+        o = os.path.join(self.cache, "%s.%s.%s.ptx.host.o" % (os.path.basename(bytecode), h, sm))
+        return o if os.path.exists(o) else None
 
 
 def tensor_map_params(ptx, entry):

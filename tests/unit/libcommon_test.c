@@ -280,6 +280,20 @@ static void test_tmap(void)
 		out[0x40] = 1;
 		CHECK(!tmap_decode(out, &back));
 	}
+	/* NVIDIA's callbacks' maps of its f64 matmul (swizzle 64: flags 0x44492) and its f32 one (no
+	 * swizzle: 0x40392), read from their host objects (scripts/check-emulator, 2026-11-28): decoded */
+	static const uint64_t nvw[][8] = {
+		{ 0x7f0000000000, 0x10000244492, 0, 0, 0xff000001ff, 0, 0x0700000000000000, 0x1f },
+		{ 0x7f0000000000, 0x8000240392, 0, 0, 0xff000001ff, 0, 0x0f00000000000000, 0x3f },
+	};
+	for (size_t i = 0; i < sizeof nvw / sizeof nvw[0]; i++) {
+		uint8_t in[TMAP_BYTES] = { 0 };
+		memcpy(in, nvw[i], sizeof nvw[i]);
+		TmapArgs back;
+		CHECK(tmap_decode(in, &back) && back.rank == 2 && back.dims[0] == 512 && back.dims[1] == 256 &&
+		      back.box[0] == (i ? 16 : 8) && back.box[1] == (i ? 64 : 32) && back.swizzle == (i ? 0 : 64) &&
+		      back.elem == (i ? TMAP_F32 : TMAP_F64) && back.strides[1] == (i ? 512 : 512));
+	}
 	/* rank 4: NVIDIA's attention (tests/fmha/fmha_f16_aligned, sm_90a), its
 	 * Q map of a [B, H, S, D] = [3, 5, 1000, 64] view (strides 320000,
 	 * 64000, 64, 1) in its dims order D, S, B, H; then bit 21 at the edge
@@ -317,7 +331,11 @@ static void test_tmap(void)
 	CHECK(strcmp(sb.s, TMAP_NOTE "k 15 bf16 base=p0 dims=p2,64 stride=p3 box=64,32 swizzle=128\n") == 0);
 	sb_free(&sb);
 	CHECK(!tmap_note_parse("k 15 f32 base=p0 dims=p2,64 stride=p3 box=64,32 swizzle=128", &n, &why));
-	CHECK(!tmap_note_parse("k 15 f64 base=p0 dims=p2,64 stride=p3 box=16,32 swizzle=128", &n, &why));
+	CHECK(!tmap_note_parse("k 15 i32 base=p0 dims=p2,64 stride=p3 box=32,32 swizzle=128", &n, &why));
+	/* f64 and u8 (NVIDIA's maps of f64 and f8 operands): a 128-byte row is 16 / 128 elements */
+	CHECK(tmap_note_parse("k 15 f64 base=p0 dims=p2,64 stride=p3 box=16,32 swizzle=128", &n, &why) && n.elem == TMAP_F64);
+	CHECK(!tmap_note_parse("k 15 u8 base=p0 dims=p2,64 stride=p3 box=64,32 swizzle=128", &n, &why));
+	CHECK(tmap_note_parse("k 15 u8 base=p0 dims=p2,64 stride=p3 box=128,32 swizzle=128", &n, &why) && n.elem == TMAP_U8);
 	CHECK(!tmap_note_parse("k 15 tf32x base=p0 dims=p2,64 stride=p3 box=32,16 swizzle=128", &n, &why));
 	CHECK(tmap_note_parse("k 15 tf32 base=p0 dims=p2,64 stride=p3 box=32,16 swizzle=128", &n, &why) &&
 	      n.elem == TMAP_TF32 && n.box[0] == 32);
