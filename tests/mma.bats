@@ -368,6 +368,18 @@ sys.exit(0 if np.array_equal(c, (a @ b).astype(np.float32)) else "wrong product"
 		[ "$(grep -c "tiled_load .*: tile<${kc}x256xf16>" "$SCRATCH/e256.txt")" -eq "$n" ] || fail "$t: B chunk loads"
 		if grep -q 'cuda_tile.extract\|tile<256x256xf16>' "$SCRATCH/e256.txt"; then fail "$t: a whole operand or an extract left"; fi
 	done
+	# tf32 operands (f32 loads rounded by ftof) are cut through the rounding: 128x128x128 on sm_120 (99 KiB)
+	# is 4 chunks of 32, each loaded and rounded, no whole operand; a block-scaled product with its scales
+	# (128x256x256 e4m3, 96 KiB of staging on sm_120: 4 chunks of 64, x and y loaded a chunk at a time)
+	tile-read "$BATS_TEST_DIRNAME/mma/large_tf32.tileirbc" | tile-lower --gpu-name=sm_120 | tile-ir --emit=text >"$SCRATCH/t.txt"
+	[ "$(grep -c 'cuda_tile.mmaf ' "$SCRATCH/t.txt")" -eq 4 ] || fail "tf32: $(grep -c 'cuda_tile.mmaf ' "$SCRATCH/t.txt") products"
+	[ "$(grep -c 'ftof .*: tile<128x32xtf32>' "$SCRATCH/t.txt")" -eq 4 ] || fail "tf32: A chunks not rounded one by one"
+	if grep -q 'tile<128x128xtf32>\|cuda_tile.extract' "$SCRATCH/t.txt"; then fail "tf32: a whole operand or an extract left"; fi
+	tile-read "$BATS_TEST_DIRNAME/mma/large_scaled_e4m3.tileirbc" | tile-lower --gpu-name=sm_120 | tile-ir --emit=text >"$SCRATCH/s.txt"
+	[ "$(grep -c 'cuda_tile.mmaf_scaled' "$SCRATCH/s.txt")" -eq 4 ] || fail "scaled: $(grep -c 'cuda_tile.mmaf_scaled' "$SCRATCH/s.txt") products"
+	[ "$(grep -c 'tiled_load .*: tile<128x64xf8E4M3FN>' "$SCRATCH/s.txt")" -eq 4 ] || fail "scaled: x chunk loads"
+	tileiras --gpu-name sm_120 "$BATS_TEST_DIRNAME/mma/large_scaled_e4m3.tileirbc" -o "$SCRATCH/s.cubin" 2>"$SCRATCH/err" ||
+		fail "scaled sm_120: $(head -2 "$SCRATCH/err")"
 }
 
 @test "mma: a kernel needing more shared memory than its target gives a block is a located user error, no output (big_extract: a 256 KiB exchange; NVIDIA's goes through local memory, ours not yet)" {

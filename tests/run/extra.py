@@ -788,6 +788,7 @@ SMALL_TYPES = {   # module: numpy A, B, C types, 8-bit float format; mangled cod
     "small_e5m2": ((np.float64, np.float64, np.float32, "e5m2"), "f8m2", "f8m2", "f32"),
     "small_e4m3_fast": ((np.float64, np.float64, np.float32, "e4m3"), "f8m3fn", "f8m3fn", "f32"),
     "large_f16": ((np.float16, np.float16, np.float32, None), "f16", "f16", "f32"),
+    "large_tf32": ((np.float32, np.float32, np.float32, None), "f32", "f32", "f32"),
 }
 SMALL_SHAPES = {   # tests/mma/gen-mma's SMALL
     "small_f16": [(2, 2, 2), (2, 8, 16), (8, 16, 32), (16, 16, 4), (16, 4, 16), (16, 16, 16), (32, 2, 64), (8, 16, 64)],
@@ -805,6 +806,7 @@ SMALL_SHAPES = {   # tests/mma/gen-mma's SMALL
     "small_e5m2": [(16, 16, 16)],
     "small_e4m3_fast": [(16, 16, 16), (16, 8, 32)],
     "large_f16": [(128, 128, 128), (256, 256, 256)],
+    "large_tf32": [(128, 128, 128)],
 }
 
 
@@ -844,10 +846,10 @@ def small_cases():
     out = {}
     for mod, shapes in SMALL_SHAPES.items():
         kind, ca, cb, cc = SMALL_TYPES[mod]
-        kern = {"small_tf32": "mm_tile_tf32", "small_e4m3_fast": "mm_tile_fast"}.get(mod, "mm_tile")
+        kern = {"small_tf32": "mm_tile_tf32", "large_tf32": "mm_tile_tf32", "small_e4m3_fast": "mm_tile_fast"}.get(mod, "mm_tile")
         # 8-bit floats: sm_89 and newer (NVIDIA refuses them on sm_80 too)
         targets = EVERY[1:] if kind[3] else EVERY
-        if mod == "large_f16":     # seconds a run on tile-run: the ldmatrix, wgmma and sm_120 paths
+        if mod in ("large_f16", "large_tf32"):     # seconds a run on tile-run: the ldmatrix, wgmma and sm_120 paths
             targets = ("sm_80", "sm_90", "sm_120")
         for m, n, k in shapes:
             sym = f"{kern}_Kt1_A2{ca}_1l0_2t1_A2{cb}_1l0_2t1_A2{cc}_1l0_2t1_I{m}_I{n}_I{k}"
@@ -859,6 +861,8 @@ def small_cases():
                               c_bmm_loop(False, np.float16, 2, 200, 300, 200), 0, ("sm_80", "sm_90", "sm_120"))
     out["sample_bmm_e4m3"] = X(f"{MMK}/sample_bmm_e4m3.tileirbc", "bmm_loop_Kt1_A3f8m3fn",
                                c_bmm_loop(True, np.float32, 2, 200, 300, 200), 0, ("sm_90", "sm_120"))
+    out["large_scaled_e4m3"] = X(f"{MMK}/large_scaled_e4m3.tileirbc", "mm_scaled_", c_mm_scaled("e4m3", 128, 256, 256, 128, 256),
+                                 0, ("sm_120",))
     for f in (2, 4, 8):
         out[f"sample_dft/{f}"] = X(f"{MMK}/sample_dft.tileirbc",
                                    "dft_batched_Kt1_A3f32_3l0_4t1_A3f32_3l0_4t1_A2f32_1l0_2t1_A2f32_1l0_2t1_A3f32_3l0_4t1_"

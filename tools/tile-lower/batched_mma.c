@@ -24,9 +24,9 @@ Value *lower_emit1(Module *m, Op *at, enum OpCode code, int n, Value **ops, cons
 	return o->results[0];
 }
 
-Op *lower_product_like(Module *m, Op *op, Value *const ops[3])
+Op *lower_product_like(Module *m, Op *op, Value *const *ops, int n)
 {
-	Op *mm = op_build(m, (enum OpCode)op->info->code, 3, (Value **)ops, 1, (const Type *[]){ ops[2]->type }, op->loc);
+	Op *mm = op_build(m, (enum OpCode)op->info->code, n, (Value **)ops, 1, (const Type *[]){ ops[2]->type }, op->loc);
 	for (int i = 0; i < op->nattrs; i++)
 		op_set_attr(m, mm, op->attrs[i].name, op->attrs[i].attr);
 	op_insert_before(op, mm);
@@ -81,9 +81,9 @@ bool lower_batched_mma(Module *m, Op *fn, Op *op, int sm)
 		}
 		Value *idx[3] = { k->results[0], zero, zero };
 		Value *ops[3] = { slice(m, op, a, b, idx), slice(m, op, bm, b, idx), slice(m, op, c, b, idx) };
-		Op *mm = lower_product_like(m, op, ops);
+		Op *mm = lower_product_like(m, op, ops, 3);
 		int64_t one[3] = { 1, c->type->shape[1], c->type->shape[2] };
-		Value *d = lower_k_chunks(m, fn, mm, sm);     /* FMA or too large: K chunks */
+		Value *d = lower_k_chunks(m, fn, mm, sm, NULL, 0, NULL)->results[0];     /* FMA or too large: K chunks */
 		parts[b] = lower_emit1(m, op, CT_reshape, 1, &d, type_tile(m, c->type->elem, 3, one));
 	}
 	Value *r = cat_tree(m, op, parts, 0, (int)bt);

@@ -2,21 +2,28 @@
  * take at once becomes a chain of products over K chunks, in ops the later
  * stages already have:
  *
- *   acc = mmaf(extract a[0, j] : M x Kc, extract b[j, 0] : Kc x N, acc)   j = 0 .. K/Kc-1
+ *   acc = mmaf(a[:, j*Kc : (j+1)*Kc], b[j*Kc : (j+1)*Kc, :], acc)   j = 0 .. K/Kc-1
  *
- * (mmai alike, its attributes kept). Two kinds of product are cut:
- *  - one computed by FMA (no tensor core, as NVIDIA's tileiras does it: f32 x
- *    f32 -> f32, and any product smaller than its type's MMA atom; libcommon's
- *    mma_fma_product) over more than FMA_K_CHUNK elements of K: the FMA path
- *    holds a warp's whole operand fragments in registers (A: one value per row
- *    atom and K element), so a 32x32x64 product (mmaf_scaled's decoded
- *    operands) needed ~380 operand registers and spilled; a chunk of 16 keeps
- *    what is live to 16 columns of A and rows of B (issue 15: no spills);
- *  - one staged in shared memory (ldmatrix, wgmma) whose operands together
- *    are more than the target's shared memory (libcommon mma_stage_limit: a
- *    256x256x256 f16 product is 256 KiB): chunks of the largest power of two
- *    of K whose staging fits mma_stage_budget, so tile-ptx stages one
- *    chunk at a time in one buffer (issue 41).
+ * (mmai alike, its attributes kept; an mmaf_scaled with its scales cut the
+ * same way, Kc/B of them a chunk). Each operand chunk is a load of the chunk
+ * where the operand is a plain tiled_load (a clone with the chunk's `tile`
+ * and its K index scaled), through an ftof that rounds it (tf32) if there is
+ * one, else an `extract` of the operand. Cut are:
+ *  - a product computed by FMA (no tensor core, as NVIDIA's tileiras does it:
+ *    f32 x f32 -> f32, and any product smaller than its type's MMA atom;
+ *    libcommon's mma_fma_product) over more than FMA_K_CHUNK elements of K:
+ *    the FMA path holds a warp's whole operand fragments in registers (A: one
+ *    value per row atom and K element), so a 32x32x64 product (mmaf_scaled's
+ *    decoded operands) needed ~380 operand registers and spilled; a chunk of
+ *    16 keeps what is live to 16 columns of A and rows of B (issue 15);
+ *  - a product staged in shared memory (ldmatrix, wgmma, block-scaled
+ *    mma.sync), or an mmaf_scaled decoded to f32 operands (scaled_mma.c),
+ *    whose operands together are more than three quarters of the target's
+ *    shared memory (libcommon mma_stage_limit: a 256x256x256 f16 product is
+ *    256 KiB): chunks of the largest power of two of K whose operands fit
+ *    mma_stage_budget, so tile-ptx stages one chunk at a time in one buffer
+ *    (issue 41). An extract of a whole operand would move it through an
+ *    exchange buffer as large as the operand: hence the chunk loads.
  * Products of 16 or fewer K elements are left as they are. */
 #include <stdlib.h>
 #include "lower.h"
@@ -26,20 +33,34 @@
 
 #define FMA_K_CHUNK 16
 
+/* K elements per scale of a block-scaled product (x_scale [M, K/B]); 1 for others */
+static int64_t scale_block(const Op *op)
+{
+	if (op->info->code != CT_mmaf_scaled || op->noperands != 5 || op->operands[3]->type->rank != 2)
+		return 1;
+	int64_t ks = op->operands[3]->type->shape[1];
+	return ks > 0 ? op->operands[0]->type->shape[1] / ks : 1;
+}
+
 /* the K chunk for product op on sm, or 0 to leave it whole */
 static int64_t k_chunk(const Op *op, int sm)
 {
 	const Type *a = op->operands[0]->type, *b = op->operands[1]->type, *c = op->operands[2]->type;
-	int64_t m = a->shape[0], k = a->shape[1], n = b->shape[1];
-	if (mma_fma_product(a->elem, c->elem, m, n, k, sm))
+	int64_t m = a->shape[0], k = a->shape[1], n = b->shape[1], blk = scale_block(op);
+	bool scaled = op->info->code == CT_mmaf_scaled;
+	if (!scaled && mma_fma_product(a->elem, c->elem, m, n, k, sm))
 		return getenv("TILE_LOWER_NO_FMA_CHUNKS") ? 0 : FMA_K_CHUNK;
-	int eb = elem_bytes(a->elem) ? elem_bytes(a->elem) : 1;
-	if ((m + n) * k * eb <= mma_stage_limit(sm))
+	/* staged operands, or a block-scaled product's decoded f32 ones (scaled_mma.c) */
+	int eb = scaled && !mma_block_scaled_ok(op, sm) ? 4 : elem_bytes(a->elem) ? elem_bytes(a->elem) : 1;
+	/* a quarter of the target's shared memory left to the kernel's other
+	 * buffers (exchange, scratch, barriers: 4 KiB beside a 96 KiB block-scaled
+	 * staging on sm_120 in cuTile's scaled matmul) */
+	if ((m + n) * k * eb <= mma_stage_limit(sm) / 4 * 3)
 		return 0;
-	int64_t kc = k;
-	while (kc > FMA_K_CHUNK && (m + n) * kc * eb > mma_stage_budget(sm))
+	int64_t least = blk > FMA_K_CHUNK ? blk : FMA_K_CHUNK, kc = k;
+	while (kc > least && (m + n) * kc * eb > mma_stage_budget(sm))
 		kc /= 2;
-	return kc;
+	return kc % blk ? 0 : kc;
 }
 
 /* index i * scale + j (rank-0 i32 tiles), before `at` */
@@ -91,41 +112,97 @@ static Value *load_chunk(Module *m, Op *at, Op *ld, int kd, int64_t kc, int64_t 
 	return c->results[0];
 }
 
-Value *lower_k_chunks(Module *m, Op *fn, Op *op, int sm)
+/* the conversion (ftof: a tf32 operand's rounding) that makes v from a
+ * value it alone reads, or NULL */
+static Op *conversion_of(const Value *v)
 {
-	Value *a = op->operands[0], *b = op->operands[1], *c = op->operands[2];
-	int64_t k = a->type->rank == 2 ? a->type->shape[1] : 0;
-	if ((op->info->code != CT_mmaf && op->info->code != CT_mmai) || a->type->rank != 2 || k <= FMA_K_CHUNK)
-		return op->results[0];
-	int64_t kc = k_chunk(op, sm);
-	if (!kc || kc >= k || k % kc)
-		return op->results[0];
+	Op *d = v->def;
+	return d && d->info->code == CT_ftof && d->noperands == 1 && d->nresults == 1 && d->results[0] == v ? d : NULL;
+}
+
+/* chunk j of kc (along dim kd) of operand v of product op: a load of the
+ * chunk where v is a plain tiled_load (ld, chunk_load) or its conversion
+ * (cv: converted a chunk at a time too), else an extract */
+static Value *operand_chunk(Module *m, Op *op, Value *v, Op *ld, Op *cv, int kd, int64_t kc, int64_t j)
+{
+	if (ld && cv) {
+		Op *c = op_clone(m, cv);
+		c->operands[0] = load_chunk(m, op, ld, kd, kc, j);
+		c->results[0]->type = type_tile(m, v->type->elem, 2, c->operands[0]->type->shape);
+		op_insert_before(op, c);
+		return c->results[0];
+	}
+	if (ld)
+		return load_chunk(m, op, ld, kd, kc, j);
 	const Type *i32 = type_tile(m, type_scalar(m, SC_I32), 0, NULL);
-	Op *z = const_int_op(m, i32, 0, op->loc);
+	Op *z = const_int_op(m, i32, 0, op->loc), *jc = const_int_op(m, i32, j, op->loc);
 	op_insert_before(op, z);
-	int64_t sa[2] = { a->type->shape[0], kc }, sb[2] = { kc, b->type->shape[1] };
-	const Type *ta = type_tile(m, a->type->elem, 2, sa), *tb = type_tile(m, b->type->elem, 2, sb);
-	/* a staged product's chunks: each operand loaded a chunk at a time where
-	 * it is loaded (no copy of the whole tile through shared memory, which
-	 * would be as large as what the chunks avoid) */
-	bool fma = mma_fma_product(a->type->elem, c->type->elem, a->type->shape[0], b->type->shape[1], k, sm);
-	Op *la = fma ? NULL : chunk_load(a, 1, kc), *lb = fma ? NULL : chunk_load(b, 0, kc);
-	Value *acc = c;
+	op_insert_before(op, jc);
+	int64_t shape[2] = { v->type->shape[0], v->type->shape[1] };
+	shape[kd] = kc;
+	Value *idx[3] = { v, kd ? z->results[0] : jc->results[0], kd ? jc->results[0] : z->results[0] };
+	return lower_emit1(m, op, CT_extract, 3, idx, type_tile(m, v->type->elem, 2, shape));
+}
+
+Op *lower_k_chunks(Module *m, Op *fn, Op *op, int sm, Op **out, int cap, int *nout)
+{
+	bool scaled = op->info->code == CT_mmaf_scaled;
+	int nparts = scaled ? 5 : 3;
+	int64_t k = op->operands[0]->type->rank == 2 ? op->operands[0]->type->shape[1] : 0;
+	bool rank2 = true;
+	for (int i = 0; i < nparts && i < op->noperands; i++)
+		rank2 &= op->operands[i]->type->rank == 2;
+	int64_t kc = (op->info->code == CT_mmaf || op->info->code == CT_mmai || (scaled && op->noperands == 5)) &&
+			     rank2 && k > FMA_K_CHUNK ? k_chunk(op, sm) : 0;
+	if (!kc || kc >= k || k % kc || (out && k / kc > cap)) {
+		if (out && cap > 0)
+			out[0] = op;
+		if (nout)
+			*nout = 1;
+		return op;
+	}
+	/* operands cut along K: A (x) along its columns, B (y) along its rows; a
+	 * block-scaled product's scales alike, kc / B of them a chunk. Each loaded
+	 * a chunk at a time where it is loaded (no copy of the whole tile through
+	 * shared memory, which would be as large as what the chunks avoid) */
+	static const struct { int opnd, kd; } cut[4] = { { 0, 1 }, { 1, 0 }, { 3, 1 }, { 4, 0 } };
+	int ncut = scaled ? 4 : 2;
+	int64_t blk = scale_block(op);
+	Op *lds[4], *cvs[4];
+	for (int i = 0; i < ncut; i++) {
+		int64_t w = i < 2 ? kc : kc / blk;
+		Value *v = op->operands[cut[i].opnd];
+		cvs[i] = conversion_of(v);
+		lds[i] = chunk_load(cvs[i] ? cvs[i]->operands[0] : v, cut[i].kd, w);
+	}
+	Value *acc = op->operands[2];
+	Op *p = op;
 	for (int64_t j = 0; j < k / kc; j++) {
-		Op *jc = const_int_op(m, i32, j, op->loc);
-		op_insert_before(op, jc);
-		Value *oa[3] = { a, z->results[0], jc->results[0] }, *ob[3] = { b, jc->results[0], z->results[0] };
-		Value *ops[3] = { la ? load_chunk(m, op, la, 1, kc, j) : lower_emit1(m, op, CT_extract, 3, oa, ta),
-				  lb ? load_chunk(m, op, lb, 0, kc, j) : lower_emit1(m, op, CT_extract, 3, ob, tb), acc };
-		acc = lower_product_like(m, op, ops)->results[0];
+		Value *ops[5] = { NULL, NULL, acc, NULL, NULL };
+		for (int i = 0; i < ncut; i++) {
+			int64_t w = i < 2 ? kc : kc / blk;
+			ops[cut[i].opnd] = operand_chunk(m, op, op->operands[cut[i].opnd], lds[i], cvs[i], cut[i].kd, w, j);
+		}
+		p = lower_product_like(m, op, ops, nparts);
+		if (out)
+			out[j] = p;
+		acc = p->results[0];
 	}
 	replace_uses(fn, op->results[0], acc);
 	op_remove(op);
-	/* the whole-tile loads the chunks replace, where nothing else reads them */
-	for (int i = 0; i < 2; i++) {
-		Op *ld = i ? lb : la;
-		if (ld && (i == 0 || lb != la) && !has_uses(fn, ld->results[0]) && !has_uses(fn, ld->results[1]))
-			op_remove(ld);
+	/* the whole-tile loads (and conversions) the chunks replace, where nothing else reads them */
+	for (int i = 0; i < ncut; i++) {
+		bool seen = false;
+		for (int j = 0; j < i; j++)
+			seen |= lds[j] == lds[i] || (cvs[i] && cvs[j] == cvs[i]);
+		if (seen || !lds[i])
+			continue;
+		if (cvs[i] && !has_uses(fn, cvs[i]->results[0]))
+			op_remove(cvs[i]);
+		if (!has_uses(fn, lds[i]->results[0]) && !has_uses(fn, lds[i]->results[1]))
+			op_remove(lds[i]);
 	}
-	return acc;
+	if (nout)
+		*nout = (int)(k / kc);
+	return p;
 }

@@ -79,7 +79,7 @@ bool lower_scaled_mma(Module *m, Op *fn, Op *op, int sm)
 	replace_uses(fn, op->results[0], mm->results[0]);
 	op_remove(op);
 	if (r == 2) {
-		lower_k_chunks(m, fn, mm, sm);      /* FMA over K chunks: no spills */
+		lower_k_chunks(m, fn, mm, sm, NULL, 0, NULL);      /* FMA over K chunks: no spills */
 		return true;
 	}
 	return lower_batched_mma(m, fn, mm, sm);

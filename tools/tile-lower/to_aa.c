@@ -332,12 +332,18 @@ static void lower_op(L *l, Op *op)
 		if (op->operands[2]->type->rank == 3)
 			ok = lower_batched_mma(m, l->fn, op, l->target->sm);
 		else
-			lower_k_chunks(m, l->fn, op, l->target->sm);
+			lower_k_chunks(m, l->fn, op, l->target->sm, NULL, 0, NULL);
 		break;
-	case CT_mmaf_scaled:     /* kept for the block-scaled mma.sync where the target has it */
-		if (!mma_block_scaled_ok(op, l->target->sm))
-			ok = lower_scaled_mma(m, l->fn, op, l->target->sm);
+	case CT_mmaf_scaled: {   /* kept for the block-scaled mma.sync where the target has it */
+		/* first cut along K where its operands would not fit (k_chunks.c), then each part */
+		Op *parts[256];
+		int n = 0;
+		lower_k_chunks(m, l->fn, op, l->target->sm, parts, 256, &n);
+		for (int i = 0; i < n; i++)
+			if (!mma_block_scaled_ok(parts[i], l->target->sm))
+				ok = lower_scaled_mma(m, l->fn, parts[i], l->target->sm) && ok;
 		break;
+	}
 	case CT_atomic_rmw_tko: case CT_atomic_cas_tko: case CT_atomic_red_view_tko:
 		ok = lower_atomic(m, l->fn, op);
 		break;
