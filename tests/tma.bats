@@ -473,28 +473,39 @@ PY
 	assert_output "ok 3 maps x 20 rounds"
 }
 
+# nv_launch_ptx HASH: NVIDIA's sm_90 PTX and host object of launch matmul HASH as nv.ptx, nv.o
+# (nvidia_tools' capture in $SCRATCH/tw; the current directory $SCRATCH)
+nv_launch_ptx() {
+	rm -f nv.o nv.ptx
+	env -u CUDA_HOME -u CUDA_PATH "$SCRATCH/tw/bin/tileiras" --gpu-name sm_90 "$(mod $1)" -o nv.cubin || fail "$1: NVIDIA's tileiras"
+	grep -q 'cp.async.bulk.tensor' nv.ptx || fail "$1: NVIDIA's PTX has no TMA"
+}
+
+# launch_case HASH: for launch matmul HASH (inputs from matmul_inputs 9 256,128,256,
+# 200,72,136,u) in/c the operand and C files' tags, p their prefix, M K N the sizes, g the grid
+launch_case() {
+	case $1 in ickz6ktd | z9tdbcda | 5si_mkgq | cs2un56w) in=16 c=c32 ;; wca6jnu0) in=16 c=c16 ;; *) in=b c=cb ;; esac
+	case " $UNALIGNED " in
+	*" $1 "*) p=u M=200 K=72 N=136 ;;
+	*) p= M=256 K=128 N=256 ;;
+	esac
+	case $1 in ickz6ktd | xz3hjq93 | 5si_mkgq | uz_q1cik) g=$(((M + 127) / 128)),$(((N + 127) / 128)) ;;
+	*) g=$(((M + 63) / 64)),$(((N + 63) / 64)) ;;
+	esac
+}
+
 @test "TMA: NVIDIA's sm_90a PTX of the launch matmuls (warp-specialized: elect.sync, setmaxnreg, TMA loads and store through mbarriers) matches numpy on tile-run, its hidden maps as NVIDIA's callback builds them" {
 	need_run
 	nvidia_tools
-	local tw="$SCRATCH/tw"
 	cd "$SCRATCH"
 	matmul_inputs 9 256,128,256, 200,72,136,u
 	local ran=0
 	for f in $ALIGNED $UNALIGNED; do
-		rm -f nv.o nv.ptx
-		env -u CUDA_HOME -u CUDA_PATH "$tw/bin/tileiras" --gpu-name sm_90 "$(mod $f)" -o nv.cubin || fail "$f: NVIDIA's tileiras"
-		grep -q 'cp.async.bulk.tensor' nv.ptx || fail "$f: NVIDIA's PTX has no TMA"
+		nv_launch_ptx $f
 		harness nv.o cbnv ||
 			fail "$f: harness"
 		maps=$(./cbnv --print-maps nv.ptx "$(entry_of nv.ptx)" 90) || fail "$f: NVIDIA's callback"
-		case $f in ickz6ktd | z9tdbcda | 5si_mkgq | cs2un56w) in=16 c=c32 ;; wca6jnu0) in=16 c=c16 ;; *) in=b c=cb ;; esac
-		case " $UNALIGNED " in
-		*" $f "*) p=u M=200 K=72 N=136 ;;
-		*) p= M=256 K=128 N=256 ;;
-		esac
-		case $f in ickz6ktd | xz3hjq93 | 5si_mkgq | uz_q1cik) g=$(((M + 127) / 128)),$(((N + 127) / 128)) ;;
-		*) g=$(((M + 63) / 64)),$(((N + 63) / 64)) ;;
-		esac
+		launch_case $f
 		rm -rf out
 		# shellcheck disable=SC2086
 		run tile-run --grid $g --check racecheck --out out nv.ptx $p"a$in.npy" $M $K $K 1 $p"b$in.npy" $K $N $N 1 \
@@ -741,22 +752,12 @@ tma_ptx_on() {
 @test "TMA: tile-run --nv-host runs NVIDIA's sm_90a PTX of the launch matmuls with the maps its own host object writes (no harness, no tmap: arguments), against numpy under racecheck; ours with our host object too" {
 	need_run
 	nvidia_tools
-	local tw="$SCRATCH/tw"
 	cd "$SCRATCH"
 	matmul_inputs 9 256,128,256, 200,72,136,u
 	local ran=0
 	for f in $ALIGNED $UNALIGNED; do
-		rm -f nv.o nv.ptx
-		env -u CUDA_HOME -u CUDA_PATH "$tw/bin/tileiras" --gpu-name sm_90 "$(mod $f)" -o nv.cubin || fail "$f: NVIDIA's tileiras"
-		grep -q 'cp.async.bulk.tensor' nv.ptx || fail "$f: NVIDIA's PTX has no TMA"
-		case $f in ickz6ktd | z9tdbcda | 5si_mkgq | cs2un56w) in=16 c=c32 ;; wca6jnu0) in=16 c=c16 ;; *) in=b c=cb ;; esac
-		case " $UNALIGNED " in
-		*" $f "*) p=u M=200 K=72 N=136 ;;
-		*) p= M=256 K=128 N=256 ;;
-		esac
-		case $f in ickz6ktd | xz3hjq93 | 5si_mkgq | uz_q1cik) g=$(((M + 127) / 128)),$(((N + 127) / 128)) ;;
-		*) g=$(((M + 63) / 64)),$(((N + 63) / 64)) ;;
-		esac
+		nv_launch_ptx $f
+		launch_case $f
 		set -- $p"a$in.npy" $M $K $K 1 $p"b$in.npy" $K $N $N 1 $p"$c.npy" $M $N $N 1
 		rm -rf out
 		run tile-run --grid $g --check racecheck --nv-host nv.o --out out nv.ptx "$@"
