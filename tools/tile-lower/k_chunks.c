@@ -125,15 +125,16 @@ static Op *conversion_of(const Value *v)
  * (cv: converted a chunk at a time too), else an extract */
 static Value *operand_chunk(Module *m, Op *op, Value *v, Op *ld, Op *cv, int kd, int64_t kc, int64_t j)
 {
-	if (ld && cv) {
+	if (ld) {
+		Value *chunk = load_chunk(m, op, ld, kd, kc, j);
+		if (!cv)
+			return chunk;
 		Op *c = op_clone(m, cv);
-		c->operands[0] = load_chunk(m, op, ld, kd, kc, j);
-		c->results[0]->type = type_tile(m, v->type->elem, 2, c->operands[0]->type->shape);
+		c->operands[0] = chunk;
+		c->results[0]->type = type_tile(m, v->type->elem, 2, chunk->type->shape);
 		op_insert_before(op, c);
 		return c->results[0];
 	}
-	if (ld)
-		return load_chunk(m, op, ld, kd, kc, j);
 	const Type *i32 = type_tile(m, type_scalar(m, SC_I32), 0, NULL);
 	Op *z = const_int_op(m, i32, 0, op->loc), *jc = const_int_op(m, i32, j, op->loc);
 	op_insert_before(op, z);
@@ -169,20 +170,19 @@ Op *lower_k_chunks(Module *m, Op *fn, Op *op, int sm, Op **out, int cap, int *no
 	int ncut = scaled ? 4 : 2;
 	int64_t blk = scale_block(op);
 	Op *lds[4], *cvs[4];
+	int64_t w[4];      /* each cut operand's chunk width along K: kc, scales kc / B */
 	for (int i = 0; i < ncut; i++) {
-		int64_t w = i < 2 ? kc : kc / blk;
+		w[i] = i < 2 ? kc : kc / blk;
 		Value *v = op->operands[cut[i].opnd];
 		cvs[i] = conversion_of(v);
-		lds[i] = chunk_load(cvs[i] ? cvs[i]->operands[0] : v, cut[i].kd, w);
+		lds[i] = chunk_load(cvs[i] ? cvs[i]->operands[0] : v, cut[i].kd, w[i]);
 	}
 	Value *acc = op->operands[2];
 	Op *p = op;
 	for (int64_t j = 0; j < k / kc; j++) {
 		Value *ops[5] = { NULL, NULL, acc, NULL, NULL };
-		for (int i = 0; i < ncut; i++) {
-			int64_t w = i < 2 ? kc : kc / blk;
-			ops[cut[i].opnd] = operand_chunk(m, op, op->operands[cut[i].opnd], lds[i], cvs[i], cut[i].kd, w, j);
-		}
+		for (int i = 0; i < ncut; i++)
+			ops[cut[i].opnd] = operand_chunk(m, op, op->operands[cut[i].opnd], lds[i], cvs[i], cut[i].kd, w[i], j);
 		p = lower_product_like(m, op, ops, nparts);
 		if (out)
 			out[j] = p;
