@@ -69,6 +69,7 @@ family() {
 @test "run-corpus: TileGym-style row kernels with opt-in versioned accesses (TILE_PTX_VERSIONING=1; sm_90, 4 warps)" { TILE_PTX_VERSIONING=1 family tilegym shifted_tile --targets sm_90 --warps 4 --versions 13.4; }
 @test "run-corpus: batched mma (rank-3 f16 and i8, ragged; sm_75 to sm_120)" { family bmm_f16 bmm_i8 --targets sm_75,sm_80,sm_90,sm_120; }
 @test "run-corpus: every MMA kernel on sm_89, sm_100, sm_120 too (matmul, tests/mma with cuTile's launch bytecode, tests/mma2, fmha; issue 15's targets beyond sm_80/sm_90)" { family matmul mma mma2 fmha --targets sm_89,sm_100,sm_120; }
+@test "run-corpus: big tiles in chunk loops (tests/big: 16K and 256K-element exp, 64x8192 row reduction, column sums, layer norm and softmax over 8K and 16K rows; issue 42)" { family big; }
 @test "run-corpus: block-scaled mma (mmaf_scaled e4m3/e5m2 with f8E8M0FNU scales; sm_100 FMA, sm_120/sm_121 mma.sync block_scale)" { family mm_scaled_e4m3 mm_scaled_e5m2 --targets sm_100,sm_120,sm_121; }
 
 @test "run-corpus fails on a wrong value, a fault and a missing output" {

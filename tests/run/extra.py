@@ -873,6 +873,68 @@ def small_cases():
     return out
 
 
+BIG = os.path.join(ROOT, "tests", "big")
+
+
+def big_cases():
+    """tests/big (issue 42): tiles many times what a CTA's registers hold,
+    computed by tile-sched's chunk loops (tools/tile-sched/chunk.c); every
+    output element checked, ragged where the kernel allows."""
+    def ew_exp(n, grid):
+        def b(rng):
+            x = rnd((n * grid,), np.float32, rng)
+            return [A(x), A(np.zeros_like(x))], (grid, 1, 1), {1: np.exp(x.astype(np.float64))}
+        return b
+
+    def row_ssq(rows, r, c):
+        def b(rng):
+            x = rnd((rows, c), np.float32, rng, -2, 2)
+            grid = -(-rows // r)
+            return [A(x), A(np.zeros(rows, np.float32))], (grid, 1, 1), {1: (x.astype(np.float64) ** 2).sum(1)}
+        return b
+
+    def col_sum(rng):
+        x = rnd((64, 2048), np.float32, rng)
+        return [A(x), A(np.zeros(2048, np.float32))], (2, 1, 1), {1: x.astype(np.float64).sum(0)}
+
+    def layer_norm(rng):
+        x, w, bb = rnd((8, 8192), np.float32, rng), rnd((8192,), np.float32, rng, -1, 1), rnd((8192,), np.float32, rng, -1, 1)
+        x64 = x.astype(np.float64)
+        d = x64 - x64.mean(1, keepdims=True)
+        want = d / np.sqrt((d * d).mean(1, keepdims=True) + 1e-5) * w + bb
+        return ([A(x), A(w), A(bb), A(np.zeros((8, 8192), np.uint16))], (2, 1, 1),
+                {3: (refs.bf16_to_f32, want)})
+
+    def softmax_rows(rng):
+        x = rnd((3, 16384), np.float32, rng)      # ragged: the second tile's second row is past the end
+        e = np.exp(x.astype(np.float64) - x.max(1, keepdims=True))
+        return [A(x), A(np.zeros_like(x))], (2, 1, 1), {1: e / e.sum(1, keepdims=True)}
+
+    def scale_and_sum(rng):
+        x = rnd((2 * 65536,), np.float32, rng)
+        return ([A(x), A(np.zeros_like(x)), A(np.zeros(2, np.float32))], (2, 1, 1),
+                {1: 2.0 * x.astype(np.float64), 2: x.astype(np.float64).reshape(2, -1).sum(1)})
+
+    def cast_rows(rng):
+        x = rnd((300, 256), np.float32, rng, -2, 2)    # ragged: 44 rows of the second tile
+        return [A(x), A(np.zeros((300, 256), np.float16))], (2, 1, 1), {1: (x * x + 1.0).astype(np.float16)}
+
+    T = ("sm_80", "sm_90")
+    return {
+        "big/exp_16384": X(f"{BIG}/ew_exp.tileirbc", "ew_exp_Kt1_A1f32_1t1_A1f32_1t1_I16384", ew_exp(16384, 2), 1e-6),
+        "big/exp_262144": X(f"{BIG}/ew_exp.tileirbc", "ew_exp_Kt1_A1f32_1t1_A1f32_1t1_I262144", ew_exp(262144, 1), 1e-6, T),
+        "big/row_ssq_64x8192": X(f"{BIG}/row_ssq.tileirbc", "row_ssq_Kt1_A2f32_1l0_2t1_A1f32_1t1_I64_I8192",
+                                 row_ssq(64, 64, 8192), 1e-5, T),
+        "big/row_ssq_4x4096": X(f"{BIG}/row_ssq.tileirbc", "row_ssq_Kt1_A2f32_1l0_2t1_A1f32_1t1_I4_I4096",
+                                row_ssq(6, 4, 4096), 1e-5),
+        "big/col_sum": X(f"{BIG}/col_sum.tileirbc", "col_sum_", col_sum, 1e-5),
+        "big/layer_norm": X(f"{BIG}/layer_norm.tileirbc", "layer_norm_", layer_norm, 1e-2),
+        "big/softmax_rows": X(f"{BIG}/softmax_rows.tileirbc", "softmax_rows_", softmax_rows, 1e-6),
+        "big/scale_and_sum": X(f"{BIG}/scale_and_sum.tileirbc", "scale_and_sum_", scale_and_sum, 1e-5),
+        "big/cast_rows": X(f"{BIG}/cast_rows.tileirbc", "cast_rows_", cast_rows, 1e-3),
+    }
+
+
 def X(bc, prefix, build, tol, targets=EVERY):
     return Extra(bc, prefix, build, tol, targets)
 
@@ -1005,3 +1067,4 @@ CASES = {
                          c_fmha(1, 4, 144, 208, 64, 128, False), 4e-3),
 }
 CASES.update(small_cases())
+CASES.update(big_cases())

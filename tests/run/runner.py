@@ -329,7 +329,7 @@ def kernels(manifest_path=mcases.DEFAULT_MANIFEST, sizes_mode="small"):
             fam, bc = mod, {v: os.path.join(CORPUS, v, mod + ".tileirbc") for v in VERSIONS}
         else:
             fam = {"reduce": "reduce", "ops": "ops", "pipeline": "pipeline", "mma": "mma", "mma2": "mma2",
-                   "tilegym": "tilegym", "fmha": "fmha"}[
+                   "tilegym": "tilegym", "fmha": "fmha", "big": "big"}[
                 os.path.relpath(d, os.path.join(ROOT, "tests")).split("/")[0]]
             bc = {"": x.bytecode}
         out.append(Kernel(fam, name, x.prefix, bc, x.targets,

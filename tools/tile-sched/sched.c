@@ -373,6 +373,8 @@ int sched_module(Module *m, int num_warps, bool fixed, bool tma)
 			int w = hint ? hint : fixed ? num_warps : entry_warps(fn, num_warps);
 			if (w != num_warps)
 				op_set_attr(m, fn, "num_warps", attr_int(m, w, NULL));
+			if (chunk_big_tiles(m, fn, w))            /* chunk.c */
+				ir_number_values(m);
 			/* version.c's new values numbered (numbering restarts in each entry) */
 			if (tma && version_for_tma(m, fn, w, mma_module_sm(m)))
 				ir_number_values(m);

@@ -70,6 +70,10 @@ void mma_fix(F *f);                          /* after layouts: operands converte
  * into an `if` on those facts at run time; returns how many */
 int version_for_tma(Module *m, Op *fn, int warps, int sm);
 
+/* chunk.c (before layouts, on the entry alone): big tiles' stores and
+ * reductions as loops over chunks; returns how many loops */
+int chunk_big_tiles(Module *m, Op *fn, int warps);
+
 /* sink.c */
 void sink_loads(Op *fn);                     /* weak loads and their conversions down to their first use */
 

@@ -1,0 +1,57 @@
+#!/usr/bin/env bats
+# Tiles larger than a CTA's registers (issue 42; docs/lowering.md §11 "Tiles
+# of any size"): tile-sched computes a big tile's stores and reductions in a
+# loop over chunks (tools/tile-sched/chunk.c), so the code and its compile
+# time grow with the program, not with the tile. Values: run.bats's `big`
+# family (tests/run/extra.py big_cases, every element against numpy).
+load helpers
+
+setup() { setup_scratch; }
+teardown() { teardown_scratch; }
+
+BIG="$ROOT/tests/big"
+
+# sched MODULE SM: the module's scheduled IR as text
+sched() {
+	tile-read "$BIG/$1.tileirbc" | tile-lower --gpu-name="$2" | tile-sched --gpu-name="$2" | tile-ir --emit=text
+}
+
+# body_lines PTX ENTRY-SUFFIX: the lines of that entry's body
+body_lines() {
+	awk -v e="$2" '/^\.visible \.entry/ { on = index($0, e) > 0 } on { n++ } END { print n + 0 }' "$1"
+}
+
+@test "big tiles: a 16K, a 256K and a 1M-element exp compile to the same loop (PTX lines within 10%, each under 400)" {
+	tile-read "$BIG/ew_exp.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched --gpu-name=sm_90 |
+		tile-ptx --gpu-name=sm_90 >"$SCRATCH/exp.ptx"
+	a=$(body_lines "$SCRATCH/exp.ptx" _I16384)
+	b=$(body_lines "$SCRATCH/exp.ptx" _I262144)
+	c=$(body_lines "$SCRATCH/exp.ptx" _I1048576)
+	echo "lines: $a $b $c"
+	[ "$a" -gt 20 ] && [ "$a" -lt 400 ] && [ "$c" -lt 400 ]
+	[ $((b * 10)) -le $((a * 11)) ] && [ $((c * 10)) -le $((a * 11)) ]
+	# and without the pass the 1M tile is straight-line code (what the test guards against)
+	run grep -c "cuda_tile.for" <(TILE_SCHED_NO_CHUNK=1 sched ew_exp sm_90)
+	[ "$output" = 0 ]
+}
+
+@test "big tiles: one loop per reduction pass (row sums of squares: one an entry, layer norm 3, softmax 3), the store and sum of one tile share one" {
+	for m in row_ssq:2 layer_norm:3 softmax_rows:3 scale_and_sum:1 col_sum:1 cast_rows:1; do
+		run grep -c "cuda_tile.for" <(sched "${m%:*}" sm_80)
+		[ "$output" = "${m#*:}" ] || fail "${m%:*}: $output loops, want ${m#*:}"
+	done
+	# the loop's chunk keeps 16 elements a thread: 64x8192 f32 over 128 threads is 64x32
+	sched row_ssq sm_90 | grep -q "tile = \[64, 32\]"
+}
+
+@test "big tiles: a kernel whose tiles fit the registers (the corpus softmax) is scheduled exactly as without the pass" {
+	tile-read "$CORPUS/13.4/softmax.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched --gpu-name=sm_90 >"$SCRATCH/a.json"
+	tile-read "$CORPUS/13.4/softmax.tileirbc" | tile-lower --gpu-name=sm_90 | TILE_SCHED_NO_CHUNK=1 tile-sched --gpu-name=sm_90 >"$SCRATCH/b.json"
+	cmp "$SCRATCH/a.json" "$SCRATCH/b.json"
+}
+
+@test "big tiles: every module passes ptxas on sm_80, sm_90, sm_100, sm_120 with no local memory and no spill" {
+	for f in "$BIG"/*.tileirbc; do
+		assemble_named "$f" "$(basename "$f" .tileirbc)"
+	done
+}
