@@ -172,6 +172,21 @@ Op *op_toplevel(Op *op)
 	return op;
 }
 
+const Attr *entry_hint(const Module *m, const Op *fn, const char *key)
+{
+	const Attr *h = op_attr(fn, "optimization_hints");
+	if (!h || h->kind != AT_DICT)
+		return NULL;
+	const Attr *t = module_attr(m, "target");
+	const Attr *d = t && t->kind == AT_STRING ? dict_get(h, t->u.s) : NULL;
+	const Attr *w = d && d->kind == AT_DICT ? dict_get(d, key) : NULL;
+	if (!w) {
+		d = dict_get(h, "default");
+		w = d && d->kind == AT_DICT ? dict_get(d, key) : NULL;
+	}
+	return w;
+}
+
 Op *const_int_op(Module *m, const Type *t, int64_t v, const Loc *loc)
 {
 	Op *c = op_build(m, CT_constant, 0, NULL, 1, &t, loc);

@@ -50,6 +50,11 @@ Op *op_enclosing_loop(Op *op);
 /* The top-level op (entry) containing op. */
 Op *op_toplevel(Op *op);
 
+/* An entry's optimization hint `key` (num_worker_warps_per_cta,
+ * occupancy, ...): from the dictionary under the module's target (`sm_90`)
+ * if it has the key, else from `default`; NULL when neither has it. */
+const Attr *entry_hint(const Module *m, const Op *fn, const char *key);
+
 /* A cuda_tile.constant of a scalar integer tile<iN>, splat. */
 Op *const_int_op(Module *m, const Type *tile_type, int64_t v, const Loc *loc);
 /* If v is defined by a splat integer constant, store its value. */

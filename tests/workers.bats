@@ -109,3 +109,60 @@ sys.exit(0 if np.array_equal(c, want) else "%s: %d of %d differ" % (sys.argv[2],
 		[ -n "$nv" ] && [ "$nv" = "$ours" ] || fail "$f $g: NVIDIA '$nv', ours '$ours'"
 	done
 }
+
+maxnreg() {   # maxnreg FILE GPU: the .maxnreg of its (only) entry, or "none"
+	local v
+	v=$(tileiras --gpu-name="$2" --emit=ptx -o - "$1" | sed -n 's/^\.maxnreg \([0-9]*\).*/\1/p')
+	echo "${v:-none}"
+}
+
+@test "occupancy: the hint caps registers as NVIDIA's .maxnreg does (4 CTAs of 128 threads: 128; by target, 256 threads: sm_90's 3 -> 80, the default 16 -> the floor 48; none without)" {
+	for g in sm_80 sm_90 sm_100 sm_120; do
+		[ "$(maxnreg "$W/occ4_sm90.tileirbc" $g)" = 128 ] || fail "occ4 on $g: $(maxnreg "$W/occ4_sm90.tileirbc" $g)"
+	done
+	[ "$(maxnreg "$W/occ_bytarget.tileirbc" sm_90)" = 80 ]
+	[ "$(maxnreg "$W/occ_bytarget.tileirbc" sm_80)" = 48 ]
+	[ "$(maxnreg "$W/occ_bytarget.tileirbc" sm_100)" = 48 ]
+	[ "$(maxnreg "$W/vadd8_sm90.tileirbc" sm_90)" = none ]
+	# ptxas keeps to it: registers at most the cap
+	require_ptxas
+	tileiras --gpu-name=sm_90 --emit=ptx -o o.ptx "$W/occ_bytarget.tileirbc"
+	ptxas -v -arch=sm_90 o.ptx -o o.cubin 2>log
+	r=$(sed -n 's/.*Used \([0-9]*\) registers.*/\1/p' log)
+	[ -n "$r" ] && [ "$r" -le 80 ] || fail "registers: $(cat log)"
+}
+
+@test "occupancy: our .maxnreg and cubin EIATTR_MAXREG_COUNT are NVIDIA's" {
+	require_ptxas
+	require_nvidia
+	for k in occ4_sm90:sm_90 occ4_sm90:sm_80 occ_bytarget:sm_90 occ_bytarget:sm_120; do
+		f=${k%%:*} g=${k##*:}
+		env -u CUDA_HOME "$NVBIN/tileiras" --gpu-name=$g -o nv.cubin "$W/$f.tileirbc"
+		tileiras --gpu-name=$g -o our.cubin "$W/$f.tileirbc"
+		nv=$("$NVBIN/cuobjdump" -elf nv.cubin | grep -A2 EIATTR_MAXREG_COUNT | grep Value)
+		ours=$("$NVBIN/cuobjdump" -elf our.cubin | grep -A2 EIATTR_MAXREG_COUNT | grep Value)
+		[ -n "$nv" ] && [ "$nv" = "$ours" ] || fail "$f $g: NVIDIA '$nv', ours '$ours'"
+	done
+}
+
+@test "occupancy: kernels under the cap compute exp(a) * b + sin(a) as numpy does (tile-run)" {
+	[ -x "$BIN/tile-run" ] || skip "tile-run not built"
+	"$PY" -c 'import numpy' 2>/dev/null || skip "no numpy for $PY (apt-get install python3-numpy)"
+	"$PY" -c 'import numpy as np
+r = np.random.default_rng(3)
+n = 3001
+np.save("a.npy", r.uniform(-3, 3, n).astype(np.float32))
+np.save("b.npy", r.standard_normal(n).astype(np.float32))
+np.save("c.npy", np.zeros(n, np.float32))'
+	for k in occ4_sm90:sm_90 occ_bytarget:sm_90 occ_bytarget:sm_80; do
+		f=${k%%:*} g=${k##*:}
+		rm -rf out
+		run tile-run --gpu-name "$g" --grid 3 --out out "$W/$f.tileirbc" a.npy 3001 1 b.npy 3001 1 c.npy 3001 1
+		assert_success
+		run "$PY" -c 'import numpy as np, sys
+a, b, c = np.load("a.npy").astype(np.float64), np.load("b.npy"), np.load("out/6.npy")
+want = np.exp(a) * b + np.sin(a)
+sys.exit(0 if np.allclose(c, want, rtol=1e-5, atol=1e-5) else "%s: max error %g" % (sys.argv[1], abs(c - want).max()))' "$f $g"
+		assert_success
+	done
+}

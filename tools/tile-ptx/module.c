@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "emit.h"
+#include "irutil.h"
 #include "families.h"
 #include "diag.h"
 #include "xalloc.h"
@@ -21,6 +22,24 @@
 
 /* A product's `stages` (tile-sched) within 1..MMA_MAX_STAGES, else a user
  * error at the product (a hand-edited IR), read as 1 from then on. */
+
+/* The register cap an entry's `occupancy` hint asks for (cuTile's
+ * @ct.kernel(occupancy=N): N CTAs an SM), as NVIDIA's 13.5 writes it
+ * (.maxnreg; measured on sm_80 and sm_90 for N = 2..32 at 32..1024 threads,
+ * tests/workers.bats): with T = the CTA's threads but at least 128, the 64K
+ * registers of an SM over N CTAs of T, down to a multiple of 8, and at
+ * least 32 + 4096 / T (64 at 128 threads, 48 at 256, 40 at 512); none for
+ * N < 2, for a hint that is not an integer, or at 1024 threads. */
+static int occupancy_maxnreg(const Module *m, const Op *fn, int threads)
+{
+	const Attr *h = entry_hint(m, fn, "occupancy");
+	if (!h || h->kind != AT_INT || h->u.i < 2 || threads >= 1024)
+		return 0;
+	int64_t t = threads < 128 ? 128 : threads;
+	int64_t cap = 65536 / (h->u.i * t) / 8 * 8, floor = 32 + 4096 / t;
+	return (int)(cap < floor ? floor : cap);
+}
+
 static int check_stages(Op *op, void *ctx)
 {
 	E *e = ctx;
@@ -68,6 +87,13 @@ static void emit_kernel(E *e, Op *fn)
 				LLVMCreateStringAttribute(e->ctx, "nvvm.reqntid", 12, threads, (unsigned)strlen(threads)));
 	LLVMAddAttributeAtIndex(e->fn, LLVMAttributeFunctionIndex,
 				LLVMCreateStringAttribute(e->ctx, "nvvm.minctasm", 13, "1", 1));
+	int cap = occupancy_maxnreg(e->m, fn, 32 * e->warps);
+	if (cap) {
+		char regs[16];
+		snprintf(regs, sizeof regs, "%d", cap);
+		LLVMAddAttributeAtIndex(e->fn, LLVMAttributeFunctionIndex,
+					LLVMCreateStringAttribute(e->ctx, "nvvm.maxnreg", 12, regs, (unsigned)strlen(regs)));
+	}
 	if (e->dib) {
 		const Loc *l = fn->loc;
 		e->fn_line = l && l->file ? l->line : 0;

@@ -10,21 +10,12 @@
 #include "sched.h"
 #include "diag.h"
 #include "opinfo.h"
+#include "irutil.h"
 
 /* the num_worker_warps_per_cta attribute that applies, or NULL */
 static const Attr *hint_attr(const Module *m, const Op *fn)
 {
-	const Attr *h = op_attr(fn, "optimization_hints");
-	if (!h || h->kind != AT_DICT)
-		return 0;
-	const Attr *t = module_attr(m, "target");
-	const Attr *d = t && t->kind == AT_STRING ? dict_get(h, t->u.s) : NULL;
-	const Attr *w = d && d->kind == AT_DICT ? dict_get(d, "num_worker_warps_per_cta") : NULL;
-	if (!w) {
-		d = dict_get(h, "default");
-		w = d && d->kind == AT_DICT ? dict_get(d, "num_worker_warps_per_cta") : NULL;
-	}
-	return w;
+	return entry_hint(m, fn, "num_worker_warps_per_cta");
 }
 
 /* the warps a hint gives: 1..32, or 0 for "ignored" */
