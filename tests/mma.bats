@@ -111,7 +111,7 @@ MM="$CORPUS/13.4/matmul.tileirbc"
 	check bmm_i8 sm_90 'mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32' 8
 }
 
-@test "mma: mmaf_scaled on sm_120/sm_121 is mma.sync kind::mxf8f6f4.block_scale (as NVIDIA's), on sm_100 decoded f32 operands by FMA in K chunks of 16; no spills; refused below as NVIDIA's (exit 5)" {
+@test "mma: mmaf_scaled on sm_120/sm_121 is mma.sync kind::mxf8f6f4.block_scale (as NVIDIA's), on sm_100 decoded f32 operands by FMA in a loop over K chunks of one scale block; no spills; refused below as NVIDIA's (exit 5)" {
 	require_ptxas
 	M="$BATS_TEST_DIRNAME/mma/mm_scaled_e4m3.tileirbc"
 	for g in sm_120 sm_121; do
@@ -130,9 +130,12 @@ MM="$CORPUS/13.4/matmul.tileirbc"
 	tileiras --gpu-name sm_100 --emit=ptx -o "$SCRATCH/s.ptx" "$M"
 	grep -q "fma.rn.f32" "$SCRATCH/s.ptx"
 	if grep -q "block_scale" "$SCRATCH/s.ptx"; then fail "sm_100: block_scale"; fi
-	# the f32 product over K = 64 as four K chunks of 16 (tile-lower k_chunks.c): no spills at 4 warps
-	[ "$(tile-read "$M" | tile-lower --gpu-name=sm_100 --emit=text | grep -c 'cuda_tile.mmaf ')" -eq 4 ] ||
-		fail "sm_100: not 4 chunked products"
+	# the f32 product over K = 64 in a loop over K chunks of one scale block (32; tile-lower
+	# k_chunks.c), each two FMA chunks of 16: no spills at 4 warps, one chunk's code
+	tile-read "$M" | tile-lower --gpu-name=sm_100 --emit=text >"$SCRATCH/l100.txt"
+	[ "$(grep -c 'cuda_tile.mmaf ' "$SCRATCH/l100.txt")" -eq 2 ] || fail "sm_100: not 2 chunked products"
+	[ "$(grep -c 'cuda_tile.for ' "$SCRATCH/l100.txt")" -eq 2 ] || fail "sm_100: no loop over the K chunks"
+	grep -q 'tiled_load .*: tile<32x32xf8E4M3FN>' "$SCRATCH/l100.txt" || fail "sm_100: x not loaded a chunk at a time"
 	ptxas -arch=sm_100a -v "$SCRATCH/s.ptx" -o "$SCRATCH/s.o" 2>"$SCRATCH/v" || fail "sm_100: ptxas"
 	if grep -E '[1-9][0-9]* bytes spill' "$SCRATCH/v"; then fail "sm_100: spills"; fi
 	for g in sm_80 sm_90; do
@@ -357,27 +360,32 @@ sys.exit(0 if np.array_equal(c, (a @ b).astype(np.float32)) else "wrong product"
 	pipe "$LF" sm_80 --num-warps=4 >"$SCRATCH/l.ptx"
 	awk '/\.shared .*\[[0-9]+\]/{match($0, /\[[0-9]+\]/); n = substr($0, RSTART + 1, RLENGTH - 2); if (n + 0 > 49152) big++} END{exit big ? 0 : 1}' "$SCRATCH/l.ptx" ||
 		fail "no shared array over 48 KiB on sm_80"
-	# 256x256x256 f16 is 256 KiB of operands: 8 chunks of K = 32 on sm_80 (the 40 KiB budget), 2 of
-	# 128 on sm_90 (160 KiB), each operand chunk its own tiled_load, no extract through shared memory
+	# 256x256x256 f16 is 256 KiB of operands: a loop over 8 chunks of K = 32 on sm_80 (the 40 KiB
+	# budget), 2 of 128 on sm_90 (160 KiB), each operand chunk its own tiled_load at the loop's
+	# counter, one product in the loop, no extract through shared memory
 	for sm in sm_80:8:32 sm_90:2:128; do
 		IFS=: read -r t n kc <<<"$sm"
 		tile-read "$LF" | tile-lower --gpu-name=$t | tile-ir --emit=text >"$SCRATCH/lo.txt"
 		sed -n '/I256_I256_I256/,/^  }/p' "$SCRATCH/lo.txt" >"$SCRATCH/e256.txt"
-		[ "$(grep -c 'cuda_tile.mmaf' "$SCRATCH/e256.txt")" -eq "$n" ] || fail "$t: $(grep -c 'cuda_tile.mmaf' "$SCRATCH/e256.txt") products, not $n"
-		[ "$(grep -c "tiled_load .*: tile<256x${kc}xf16>" "$SCRATCH/e256.txt")" -eq "$n" ] || fail "$t: A chunk loads"
-		[ "$(grep -c "tiled_load .*: tile<${kc}x256xf16>" "$SCRATCH/e256.txt")" -eq "$n" ] || fail "$t: B chunk loads"
+		[ "$(grep -c 'cuda_tile.mmaf' "$SCRATCH/e256.txt")" -eq 1 ] || fail "$t: $(grep -c 'cuda_tile.mmaf' "$SCRATCH/e256.txt") products, not 1"
+		[ "$(grep -c 'cuda_tile.for ' "$SCRATCH/e256.txt")" -eq 1 ] || fail "$t: no loop over the K chunks"
+		hex=$(printf '%02x' "$n")
+		grep -q "cuda_tile.constant {value = dense<splat \"0x${hex}000000\"> : tile<i32>}" "$SCRATCH/e256.txt" || fail "$t: no trip count $n"
+		[ "$(grep -c "tiled_load .*: tile<256x${kc}xf16>" "$SCRATCH/e256.txt")" -eq 1 ] || fail "$t: A chunk loads"
+		[ "$(grep -c "tiled_load .*: tile<${kc}x256xf16>" "$SCRATCH/e256.txt")" -eq 1 ] || fail "$t: B chunk loads"
 		if grep -q 'cuda_tile.extract\|tile<256x256xf16>' "$SCRATCH/e256.txt"; then fail "$t: a whole operand or an extract left"; fi
 	done
 	# tf32 operands (f32 loads rounded by ftof) are cut through the rounding: 128x128x128 on sm_120 (99 KiB)
-	# is 4 chunks of 32, each loaded and rounded, no whole operand; a block-scaled product with its scales
-	# (128x256x256 e4m3, 96 KiB of staging on sm_120: 4 chunks of 64, x and y loaded a chunk at a time)
+	# is a loop over 4 chunks of 32, each loaded and rounded, no whole operand; a block-scaled product with its scales
+	# (128x256x256 e4m3, 96 KiB of staging on sm_120: a loop over 4 chunks of 64, x and y loaded a chunk at a time)
 	tile-read "$BATS_TEST_DIRNAME/mma/large_tf32.tileirbc" | tile-lower --gpu-name=sm_120 | tile-ir --emit=text >"$SCRATCH/t.txt"
-	[ "$(grep -c 'cuda_tile.mmaf ' "$SCRATCH/t.txt")" -eq 4 ] || fail "tf32: $(grep -c 'cuda_tile.mmaf ' "$SCRATCH/t.txt") products"
-	[ "$(grep -c 'ftof .*: tile<128x32xtf32>' "$SCRATCH/t.txt")" -eq 4 ] || fail "tf32: A chunks not rounded one by one"
+	[ "$(grep -c 'cuda_tile.mmaf ' "$SCRATCH/t.txt")" -eq 1 ] || fail "tf32: $(grep -c 'cuda_tile.mmaf ' "$SCRATCH/t.txt") products"
+	[ "$(grep -c 'ftof .*: tile<128x32xtf32>' "$SCRATCH/t.txt")" -eq 1 ] || fail "tf32: A chunks not rounded one by one"
 	if grep -q 'tile<128x128xtf32>\|cuda_tile.extract' "$SCRATCH/t.txt"; then fail "tf32: a whole operand or an extract left"; fi
 	tile-read "$BATS_TEST_DIRNAME/mma/large_scaled_e4m3.tileirbc" | tile-lower --gpu-name=sm_120 | tile-ir --emit=text >"$SCRATCH/s.txt"
-	[ "$(grep -c 'cuda_tile.mmaf_scaled' "$SCRATCH/s.txt")" -eq 4 ] || fail "scaled: $(grep -c 'cuda_tile.mmaf_scaled' "$SCRATCH/s.txt") products"
-	[ "$(grep -c 'tiled_load .*: tile<128x64xf8E4M3FN>' "$SCRATCH/s.txt")" -eq 4 ] || fail "scaled: x chunk loads"
+	[ "$(grep -c 'cuda_tile.mmaf_scaled' "$SCRATCH/s.txt")" -eq 1 ] || fail "scaled: $(grep -c 'cuda_tile.mmaf_scaled' "$SCRATCH/s.txt") products"
+	[ "$(grep -c 'tiled_load .*: tile<128x64xf8E4M3FN>' "$SCRATCH/s.txt")" -eq 1 ] || fail "scaled: x chunk loads"
+	[ "$(grep -c 'cuda_tile.for ' "$SCRATCH/s.txt")" -eq 2 ] || fail "scaled: no loop over the K chunks (in the kernel's K loop)"
 	tileiras --gpu-name sm_120 "$BATS_TEST_DIRNAME/mma/large_scaled_e4m3.tileirbc" -o "$SCRATCH/s.cubin" 2>"$SCRATCH/err" ||
 		fail "scaled sm_120: $(head -2 "$SCRATCH/err")"
 }

@@ -32,6 +32,7 @@
 #include "mma.h"
 
 #define FMA_K_CHUNK 16
+#define EXTRACT_MAX 8192     /* bytes of an operand a K loop may extract its chunks from */
 
 /* K elements per scale of a block-scaled product (x_scale [M, K/B]); 1 for others */
 static int64_t scale_block(const Op *op)
@@ -50,6 +51,13 @@ static int64_t k_chunk(const Op *op, int sm)
 	bool scaled = op->info->code == CT_mmaf_scaled;
 	if (!scaled && mma_fma_product(a->elem, c->elem, m, n, k, sm))
 		return getenv("TILE_LOWER_NO_FMA_CHUNKS") ? 0 : FMA_K_CHUNK;
+	/* a block-scaled product decoded to an f32 FMA product (scaled_mma.c):
+	 * chunks of one scale block (at least 16), the FMA's own chunk */
+	if (scaled && !mma_block_scaled_ok(op, sm) && !getenv("TILE_LOWER_NO_FMA_CHUNKS")) {
+		int64_t least = blk > FMA_K_CHUNK ? blk : FMA_K_CHUNK;
+		if (k > least && k % least == 0)
+			return least;
+	}
 	/* staged operands, or a block-scaled product's decoded f32 ones (scaled_mma.c) */
 	int eb = scaled && !mma_block_scaled_ok(op, sm) ? 4 : elem_bytes(a->elem) ? elem_bytes(a->elem) : 1;
 	/* a quarter of the target's shared memory left to the kernel's other
@@ -63,18 +71,23 @@ static int64_t k_chunk(const Op *op, int sm)
 	return kc % blk ? 0 : kc;
 }
 
-/* index i * scale + j (rank-0 i32 tiles), before `at` */
-static Value *scaled_index(Module *m, Op *at, Value *i, int64_t scale, int64_t j)
+/* index i * scale + j (rank-0 i32 tiles; j a constant, or the loop's
+ * counter when jv is given), before `at` */
+static Value *scaled_index(Module *m, Op *at, Value *i, int64_t scale, int64_t j, Value *jv)
 {
 	const Type *t = i->type;
-	Op *cs = const_int_op(m, t, scale, at->loc), *cj = const_int_op(m, t, j, at->loc);
+	Op *cs = const_int_op(m, t, scale, at->loc);
 	op_insert_before(at, cs);
-	op_insert_before(at, cj);
+	if (!jv) {
+		Op *cj = const_int_op(m, t, j, at->loc);
+		op_insert_before(at, cj);
+		jv = cj->results[0];
+	}
 	Value *mul[2] = { i, cs->results[0] };
 	Op *mo = op_build(m, CT_muli, 2, mul, 1, &t, at->loc);
 	op_set_attr(m, mo, "overflow", attr_string(m, "none"));
 	op_insert_before(at, mo);
-	Value *add[2] = { mo->results[0], cj->results[0] };
+	Value *add[2] = { mo->results[0], jv };
 	Op *ao = op_build(m, CT_addi, 2, add, 1, &t, at->loc);
 	op_set_attr(m, ao, "overflow", attr_string(m, "none"));
 	op_insert_before(at, ao);
@@ -99,13 +112,13 @@ static Op *chunk_load(const Value *v, int kd, int64_t kc)
 
 /* Chunk j (of kc along dim kd) of tiled_load ld: the same load of a kc-wide
  * tile at index idx[kd] * (K / kc) + j */
-static Value *load_chunk(Module *m, Op *at, Op *ld, int kd, int64_t kc, int64_t j)
+static Value *load_chunk(Module *m, Op *at, Op *ld, int kd, int64_t kc, int64_t j, Value *jv)
 {
 	const Type *t = ld->results[0]->type;
 	int64_t shape[2] = { t->shape[0], t->shape[1] };
 	shape[kd] = kc;
 	Op *c = op_clone(m, ld);
-	c->operands[1 + kd] = scaled_index(m, at, ld->operands[1 + kd], t->shape[kd] / kc, j);
+	c->operands[1 + kd] = scaled_index(m, at, ld->operands[1 + kd], t->shape[kd] / kc, j, jv);
 	c->results[0]->type = type_tile(m, t->elem, 2, shape);
 	op_set_attr(m, c, "tile", attr_ints(m, 2, shape));
 	op_insert_before(at, c);
@@ -123,10 +136,10 @@ static Op *conversion_of(const Value *v)
 /* chunk j of kc (along dim kd) of operand v of product op: a load of the
  * chunk where v is a plain tiled_load (ld, chunk_load) or its conversion
  * (cv: converted a chunk at a time too), else an extract */
-static Value *operand_chunk(Module *m, Op *op, Value *v, Op *ld, Op *cv, int kd, int64_t kc, int64_t j)
+static Value *operand_chunk(Module *m, Op *op, Value *v, Op *ld, Op *cv, int kd, int64_t kc, int64_t j, Value *jv)
 {
 	if (ld) {
-		Value *chunk = load_chunk(m, op, ld, kd, kc, j);
+		Value *chunk = load_chunk(m, op, ld, kd, kc, j, jv);
 		if (!cv)
 			return chunk;
 		Op *c = op_clone(m, cv);
@@ -136,12 +149,16 @@ static Value *operand_chunk(Module *m, Op *op, Value *v, Op *ld, Op *cv, int kd,
 		return c->results[0];
 	}
 	const Type *i32 = type_tile(m, type_scalar(m, SC_I32), 0, NULL);
-	Op *z = const_int_op(m, i32, 0, op->loc), *jc = const_int_op(m, i32, j, op->loc);
+	Op *z = const_int_op(m, i32, 0, op->loc);
 	op_insert_before(op, z);
-	op_insert_before(op, jc);
+	if (!jv) {
+		Op *jc = const_int_op(m, i32, j, op->loc);
+		op_insert_before(op, jc);
+		jv = jc->results[0];
+	}
 	int64_t shape[2] = { v->type->shape[0], v->type->shape[1] };
 	shape[kd] = kc;
-	Value *idx[3] = { v, kd ? z->results[0] : jc->results[0], kd ? jc->results[0] : z->results[0] };
+	Value *idx[3] = { v, kd ? z->results[0] : jv, kd ? jv : z->results[0] };
 	return lower_emit1(m, op, CT_extract, 3, idx, type_tile(m, v->type->elem, 2, shape));
 }
 
@@ -178,16 +195,56 @@ Op *lower_k_chunks(Module *m, Op *fn, Op *op, int sm, Op **out, int cap, int *no
 		lds[i] = chunk_load(cvs[i] ? cvs[i]->operands[0] : v, cut[i].kd, w[i]);
 	}
 	Value *acc = op->operands[2];
-	Op *p = op;
-	for (int64_t j = 0; j < k / kc; j++) {
-		Value *ops[5] = { NULL, NULL, acc, NULL, NULL };
-		for (int i = 0; i < ncut; i++)
-			ops[cut[i].opnd] = operand_chunk(m, op, op->operands[cut[i].opnd], lds[i], cvs[i], cut[i].kd, w[i], j);
-		p = lower_product_like(m, op, ops, nparts);
-		if (out)
-			out[j] = p;
-		acc = p->results[0];
+	Op *p = op, *ret = NULL;
+	/* a loop when both operands load their own chunks, and a block-scaled
+	 * product's scales do too or are small enough to extract from: an
+	 * extract at the loop's counter moves its whole operand through an
+	 * exchange buffer once an iteration (at a constant index, a register
+	 * subset costs nothing: the chain below) */
+	bool rolled = !getenv("TILE_LOWER_NO_K_LOOP");
+	for (int i = 0; i < ncut; i++) {
+		const Type *t = op->operands[cut[i].opnd]->type;
+		rolled &= lds[i] != NULL ||
+			  (i >= 2 && type_num_elements(t) * (elem_bytes(t->elem) ? elem_bytes(t->elem) : 1) <= EXTRACT_MAX);
 	}
+	int64_t nparts_made = rolled ? 1 : k / kc;
+	if (rolled) {
+		/* every operand loads its own chunks: one loop over them, so the code
+		 * is one chunk's whatever K is */
+		const Type *i32 = type_tile(m, type_scalar(m, SC_I32), 0, NULL);
+		Op *k0 = const_int_op(m, i32, 0, op->loc), *kn = const_int_op(m, i32, k / kc, op->loc);
+		Op *k1 = const_int_op(m, i32, 1, op->loc);
+		op_insert_before(op, k0);
+		op_insert_before(op, kn);
+		op_insert_before(op, k1);
+		Value *fops[4] = { k0->results[0], kn->results[0], k1->results[0], acc };
+		Op *loop = op_new(m, &op_table[CT_for], 4, fops, 1, &acc->type, 1, op->loc);
+		const Type *bt[2] = { i32, acc->type };
+		Block *body = region_add_block(m, &loop->regions[0], 2, bt);
+		Op *cont = op_build(m, CT_continue, 1, &body->args[1], 0, NULL, op->loc);
+		block_append(body, cont);
+		op_insert_before(op, loop);
+		Value *ops[5] = { NULL, NULL, body->args[1], NULL, NULL };
+		for (int i = 0; i < ncut; i++)
+			ops[cut[i].opnd] = operand_chunk(m, cont, op->operands[cut[i].opnd], lds[i], cvs[i], cut[i].kd, w[i], 0,
+							 body->args[0]);
+		p = lower_product_at(m, op, cont, ops, nparts);
+		cont->operands[0] = p->results[0];
+		if (out)
+			out[0] = p;
+		acc = loop->results[0];
+		ret = loop;
+	} else
+		for (int64_t j = 0; j < k / kc; j++) {
+			Value *ops[5] = { NULL, NULL, acc, NULL, NULL };
+			for (int i = 0; i < ncut; i++)
+				ops[cut[i].opnd] = operand_chunk(m, op, op->operands[cut[i].opnd], lds[i], cvs[i], cut[i].kd, w[i], j,
+								 NULL);
+			p = lower_product_like(m, op, ops, nparts);
+			if (out)
+				out[j] = p;
+			acc = p->results[0];
+		}
 	replace_uses(fn, op->results[0], acc);
 	op_remove(op);
 	/* the whole-tile loads (and conversions) the chunks replace, where nothing else reads them */
@@ -203,6 +260,6 @@ Op *lower_k_chunks(Module *m, Op *fn, Op *op, int sm, Op **out, int cap, int *no
 			op_remove(lds[i]);
 	}
 	if (nout)
-		*nout = (int)(k / kc);
-	return p;
+		*nout = (int)nparts_made;
+	return ret ? ret : p;
 }

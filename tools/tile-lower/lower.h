@@ -26,11 +26,14 @@ bool lower_atomic(Module *m, Op *fn, Op *op);
 bool lower_batched_mma(Module *m, Op *fn, Op *op, int sm);
 Value *lower_emit1(Module *m, Op *at, enum OpCode code, int n, Value **ops, const Type *t);
 Op *lower_product_like(Module *m, Op *op, Value *const *ops, int n);     /* n operands: 3, or mmaf_scaled's 5 */
+Op *lower_product_at(Module *m, Op *op, Op *at, Value *const *ops, int n);   /* the same, before `at` */
 /* k_chunks.c: a product on target sm computed by FMA (libcommon
  * mma_fma_product) over K > 16, or staged (or decoded, mmaf_scaled) in more
  * shared memory than sm has, as a chain of products over K chunks. Returns
- * the product whose result replaces op's (op itself when left whole); with
- * out (room for cap), the products in order and their number in *nout. */
+ * the op whose result replaces op's (op itself when left whole, the last
+ * product of a chain, or the loop over K chunks when every operand loads its
+ * own chunks); with out (room for cap), the products in order and their
+ * number in *nout (one: the loop's). */
 Op *lower_k_chunks(Module *m, Op *fn, Op *op, int sm, Op **out, int cap, int *nout);     /* the value that replaces op's result */
 /* scaled_mma.c: mmaf_scaled as decoded, scaled f32 operands of an mmaf
  * (where the target has no block-scaled MMA for it: libcommon mma_block_scaled_ok) */
