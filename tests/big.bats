@@ -36,7 +36,7 @@ body_lines() {
 }
 
 @test "big tiles: one loop per reduction pass (row sums of squares: one an entry, layer norm 3, softmax 3), the store and sum of one tile share one" {
-	for m in row_ssq:2 layer_norm:3 softmax_rows:3 scale_and_sum:1 col_sum:1 cast_rows:1; do
+	for m in row_ssq:2 layer_norm:3 softmax_rows:3 scale_and_sum:1 col_sum:1 cast_rows:1 transpose:1; do
 		run grep -c "cuda_tile.for" <(sched "${m%:*}" sm_80)
 		[ "$output" = "${m#*:}" ] || fail "${m%:*}: $output loops, want ${m#*:}"
 	done
@@ -54,4 +54,11 @@ body_lines() {
 	for f in "$BIG"/*.tileirbc; do
 		assemble_named "$f" "$(basename "$f" .tileirbc)"
 	done
+}
+
+@test "big tiles: a 256x256 f32 transpose (256 KiB: more than any target's shared memory as one exchange) compiles on every target, its permute chunked" {
+	for sm in sm_80 sm_90 sm_100 sm_120; do
+		tileiras --gpu-name $sm "$BIG/transpose.tileirbc" -o "$SCRATCH/t.cubin" 2>"$SCRATCH/err" || fail "$sm: $(head -3 "$SCRATCH/err")"
+	done
+	sched transpose sm_90 | grep -q 'cuda_tile.permute .*: tile<8x256xf32>' || fail "no chunked permute"
 }

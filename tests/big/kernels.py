@@ -68,3 +68,12 @@ def cast_rows(x, y, r: ct.Constant[int], c: ct.Constant[int]):
     i = ct.bid(0)
     t = ct.load(x, index=(i, 0), shape=(r, c))
     ct.store(y, index=(i, 0), tile=(t * t + 1.0).astype(ct.float16))
+
+
+@ct.kernel
+def transpose(x, y, n: ct.Constant[int]):
+    """y[:, i-th block] = x[i-th block, :].T for an n x n tile: 256 KiB at n = 256, which a
+    whole-tile exchange cannot hold; chunked, each chunk's permute is small."""
+    i = ct.bid(0)
+    t = ct.load(x, index=(i, 0), shape=(n, n))
+    ct.store(y, index=(0, i), tile=ct.permute(t, (1, 0)))

@@ -919,6 +919,10 @@ def big_cases():
         x = rnd((300, 256), np.float32, rng, -2, 2)    # ragged: 44 rows of the second tile
         return [A(x), A(np.zeros((300, 256), np.float16))], (2, 1, 1), {1: (x * x + 1.0).astype(np.float16)}
 
+    def transpose(rng):
+        x = rnd((512, 256), np.float32, rng)
+        return [A(x), A(np.zeros((256, 512), np.float32))], (2, 1, 1), {1: x.T.copy()}
+
     T = ("sm_80", "sm_90")
     return {
         "big/exp_16384": X(f"{BIG}/ew_exp.tileirbc", "ew_exp_Kt1_A1f32_1t1_A1f32_1t1_I16384", ew_exp(16384, 2), 1e-6),
@@ -932,6 +936,7 @@ def big_cases():
         "big/softmax_rows": X(f"{BIG}/softmax_rows.tileirbc", "softmax_rows_", softmax_rows, 1e-6),
         "big/scale_and_sum": X(f"{BIG}/scale_and_sum.tileirbc", "scale_and_sum_", scale_and_sum, 1e-5),
         "big/cast_rows": X(f"{BIG}/cast_rows.tileirbc", "cast_rows_", cast_rows, 1e-3),
+        "big/transpose": X(f"{BIG}/transpose.tileirbc", "transpose_", transpose, 0),
     }
 
 

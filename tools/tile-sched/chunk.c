@@ -212,6 +212,15 @@ static bool add_value(const Ctx *c, Cone *k, Value *v, int axis)
 			return false;
 		break;
 	}
+	case CT_permute: {
+		/* result dim d is source dim permutation[d]: a chunk of the result
+		 * is the permutation of the source's chunk along that dim (a
+		 * transpose feeding a store needs no whole-tile exchange) */
+		int sa = (int)op_attr_int_at(op, "permutation", axis, -1);
+		if (sa < 0 || !add_value(c, k, op->operands[0], sa))
+			return false;
+		break;
+	}
 	case CT_reduce: {
 		int dim = (int)op_attr_int(op, "dim", -1);
 		int sa = axis < dim ? axis : axis + 1;
