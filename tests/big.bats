@@ -62,3 +62,18 @@ body_lines() {
 	done
 	sched transpose sm_90 | grep -q 'cuda_tile.permute .*: tile<8x256xf32>' || fail "no chunked permute"
 }
+
+@test "big tiles: TileGym 1.5.1's static persistent RMSNorm (4x4096 rows in a persistent loop, w loaded once outside it) in chunk loops: no spill, fewer registers than NVIDIA's (255 and 144 bytes of spill before)" {
+	require_ptxas
+	TG="$ROOT/tests/tilegym/v151/rms_norm_static_persistent.tileirbc"
+	run grep -c "cuda_tile.for" <(tile-read "$TG" | tile-lower --gpu-name=sm_90 | tile-sched --gpu-name=sm_90 | tile-ir --emit=text)
+	[ "$output" -ge 6 ] || fail "loops: $output"    # each entry: the persistent loop, the sum of squares, the store
+	for sm in sm_90 sm_100; do
+		tileiras --gpu-name=$sm --emit=ptx -o "$SCRATCH/r.ptx" "$TG"
+		ptxas -v -arch="$(sed -n 's/^\.target \(.*\)/\1/p' "$SCRATCH/r.ptx")" "$SCRATCH/r.ptx" -o "$SCRATCH/r.cubin" 2>"$SCRATCH/log"
+		if grep 'spill' "$SCRATCH/log" | grep -qv ' 0 bytes spill stores, 0 bytes spill loads'; then fail "$sm spills: $(cat "$SCRATCH/log")"; fi
+		for r in $(sed -n 's/.*Used \([0-9]*\) registers.*/\1/p' "$SCRATCH/log"); do
+			[ "$r" -le 104 ] || fail "$sm: $r registers (NVIDIA's 13.5: 168 and 202,008 bytes of shared memory)"
+		done
+	done
+}

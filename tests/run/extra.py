@@ -940,6 +940,42 @@ def big_cases():
     }
 
 
+TG151 = os.path.join(ROOT, "tests", "tilegym", "v151")
+
+
+def tilegym151_cases():
+    """TileGym 1.5.1's own kernels (tests/tilegym/v151/gen), launched as
+    TileGym's launchers launch them, against numpy."""
+    def rms_sp(bf16, offset):
+        def b(rng):
+            M, N = 48, 4096           # 12 tiles of 4 rows over 2 persistent blocks
+            xv = rng.uniform(-2, 2, (M, N)).astype(np.float32)
+            wv = rng.uniform(-1, 1, N).astype(np.float32)
+            if bf16:
+                x, w = refs.f32_to_bf16(xv), refs.f32_to_bf16(wv)
+                xv, wv = refs.bf16_to_f32(x), refs.bf16_to_f32(w)
+                y = np.zeros((M, N), np.uint16)
+            else:
+                x, w = xv.astype(np.float16), wv.astype(np.float16)
+                xv, wv = x.astype(np.float32), w.astype(np.float32)
+                y = np.zeros((M, N), np.float16)
+            x64 = xv.astype(np.float64)
+            rstd = 1.0 / np.sqrt((x64 * x64).mean(1, keepdims=True) + 1e-6)
+            want = x64 * rstd * (offset + wv.astype(np.float64))
+            return ([A(x), A(y), A(w), A(np.zeros(M, np.float32))], (2, 1, 1),
+                    {1: (refs.bf16_to_f32, want) if bf16 else want, 3: rstd[:, 0]})
+        return b
+
+    return {
+        "tilegym151/rms_norm_static_persistent_bf16": X(f"{TG151}/rms_norm_static_persistent.tileirbc",
+                                                          "_rms_norm_kernel_static_persistent_Kt1_A2bf16",
+                                                          rms_sp(True, 0.0), 1e-2, ("sm_80", "sm_90", "sm_100", "sm_120")),
+        "tilegym151/rms_norm_static_persistent_f16": X(f"{TG151}/rms_norm_static_persistent.tileirbc",
+                                                         "_rms_norm_kernel_static_persistent_Kt1_A2f16",
+                                                         rms_sp(False, 1.0), 1e-2, ("sm_80", "sm_90")),
+    }
+
+
 def X(bc, prefix, build, tol, targets=EVERY):
     return Extra(bc, prefix, build, tol, targets)
 
@@ -1073,3 +1109,4 @@ CASES = {
 }
 CASES.update(small_cases())
 CASES.update(big_cases())
+CASES.update(tilegym151_cases())

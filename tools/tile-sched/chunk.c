@@ -75,6 +75,21 @@ static bool in_block(const Ctx *c, const Value *v)
 	return v->def && v->def->parent == c->blk;
 }
 
+/* v is made by an op of c->blk or of a block enclosing it (so it is
+ * available, and its operands are, wherever c->blk's loop goes) */
+static bool in_scope(const Ctx *c, const Value *v)
+{
+	if (!v->def)
+		return false;
+	for (const Block *b = c->blk; b; ) {
+		if (v->def->parent == b)
+			return true;
+		const Op *p = b->parent ? b->parent->parent : NULL;
+		b = p ? p->parent : NULL;
+	}
+	return false;
+}
+
 static int cone_axis(const Cone *k, const Value *v)
 {
 	for (int i = 0; i < k->nvals; i++)
@@ -178,7 +193,7 @@ static bool add_value(const Ctx *c, Cone *k, Value *v, int axis)
 	if (have >= 0)
 		return have == axis;
 	const Type *t = v->type;
-	if (!type_is_tile(t) || axis >= t->rank || t->shape[axis] != k->n || !in_block(c, v))
+	if (!type_is_tile(t) || axis >= t->rank || t->shape[axis] != k->n || !in_scope(c, v))
 		return false;
 	Op *op = v->def;
 	cone_put_val(k, v, axis);
@@ -310,15 +325,6 @@ static bool make_cone(const Ctx *c, Op *sink, Cone *k)
 	return false;
 }
 
-/* the op of c->blk that holds a use of v at or below it, after `from`; NULL when none is left */
-static Op *next_user(const Ctx *c, Op *from, Value *v)
-{
-	for (Op *o = from ? from->next : c->blk->first; o; o = o->next)
-		if (has_uses(o, v))
-			return o;
-	return NULL;
-}
-
 static bool in_any(Cone *ks, int nk, const Op *op)
 {
 	for (int i = 0; i < nk; i++)
@@ -327,7 +333,21 @@ static bool in_any(Cone *ks, int nk, const Op *op)
 	return false;
 }
 
-/* drop cones one of whose ops has a result used outside every live cone */
+typedef struct Uses { const Value *v; Cone *ks; int nk; bool escapes; } Uses;
+
+static int use_fn(Op *op, void *ctx)
+{
+	Uses *u = ctx;
+	for (int i = 0; i < op->noperands; i++)
+		if (op->operands[i] == u->v && !in_any(u->ks, u->nk, op)) {
+			u->escapes = true;
+			return 1;
+		}
+	return 0;
+}
+
+/* drop cones one of whose ops has a result some op reads that is neither
+ * a live cone's op nor its sink (a big value the tile must keep whole) */
 static void drop_escaping(const Ctx *c, Cone *ks, int nk)
 {
 	for (bool changed = true; changed; ) {
@@ -337,13 +357,14 @@ static void drop_escaping(const Ctx *c, Cone *ks, int nk)
 				continue;
 			for (int j = 0; j < ks[i].nops && !ks[i].dead; j++) {
 				Op *op = ks[i].ops[j];
-				for (int r = 0; r < op->nresults && !ks[i].dead; r++)
-					for (Op *u = next_user(c, op, op->results[r]); u; u = next_user(c, u, op->results[r]))
-						if (!in_any(ks, nk, u)) {
-							ks[i].dead = true;
-							changed = true;
-							break;
-						}
+				for (int r = 0; r < op->nresults && !ks[i].dead; r++) {
+					Uses u = { op->results[r], ks, nk, false };
+					op_walk(c->fn, use_fn, &u);
+					if (u.escapes) {
+						ks[i].dead = true;
+						changed = true;
+					}
+				}
 			}
 		}
 	}
@@ -587,6 +608,19 @@ static void combine(RW *w, const Op *red, Value **acc, Value **x, Value **out)
 	free(local.to);
 }
 
+typedef struct Order { Op **ops; int n, cap; } Order;
+
+static int order_fn(Op *op, void *ctx)
+{
+	Order *o = ctx;
+	if (o->n == o->cap) {
+		o->cap = o->cap ? 2 * o->cap : 256;
+		o->ops = xrealloc(o->ops, sizeof *o->ops * (size_t)o->cap);
+	}
+	o->ops[o->n++] = op;
+	return 0;
+}
+
 /* the loop for cones ks[0..nk) (one group: same axis extent, same chunk) */
 static void rewrite_group(const Ctx *c, Cone *ks, int nk, int64_t ch)
 {
@@ -628,9 +662,13 @@ static void rewrite_group(const Ctx *c, Cone *ks, int nk, int64_t ch)
 	Block *body = region_add_block(m, &loop->regions[0], 1 + ninit, types);
 	op_insert_before(at, loop);
 	RW w = { .m = m, .body = body, .iv = body->args[0], .ch = ch, .iters = iters };
-	/* the cones' ops, once each, in block order */
-	for (Op *o = c->blk->first; o; o = o->next) {
-		if (o == loop)
+	/* the cones' ops, once each, in program order (those of enclosing
+	 * blocks, loop-invariant there, first) */
+	Order ord = { 0 };
+	op_walk(c->fn, order_fn, &ord);
+	for (int j = 0; j < ord.n; j++) {
+		Op *o = ord.ops[j];
+		if (o == loop || !o->nresults)
 			continue;
 		int axis = -1;
 		for (int i = 0; i < nk && axis < 0; i++)
@@ -639,6 +677,7 @@ static void rewrite_group(const Ctx *c, Cone *ks, int nk, int64_t ch)
 		if (axis >= 0 && map_get(&w.map, o->results[0]) == o->results[0])
 			cut_op(&w, o, axis);
 	}
+	free(ord.ops);
 	/* the sinks */
 	Value **next = xmalloc(sizeof *next * (size_t)(ninit + 1));
 	q = 0;
