@@ -77,3 +77,12 @@ def transpose(x, y, n: ct.Constant[int]):
     i = ct.bid(0)
     t = ct.load(x, index=(i, 0), shape=(n, n))
     ct.store(y, index=(0, i), tile=ct.permute(t, (1, 0)))
+
+
+@ct.kernel
+def cumsum(x, y, n: ct.Constant[int]):
+    """A running sum over an n-element tile: scans are kept whole (not chunked yet), so a
+    1M-element one is refused with the numbers, at this line."""
+    i = ct.bid(0)
+    t = ct.load(x, index=(i,), shape=(n,))
+    ct.store(y, index=(i,), tile=ct.cumsum(t, axis=0))

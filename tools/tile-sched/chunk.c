@@ -41,9 +41,16 @@
 #include "irutil.h"
 #include "opinfo.h"
 #include "xalloc.h"
+#include "diag.h"
 
 #define CHUNK_OVER 32       /* elements a thread above which a value is big */
 #define CHUNK_ELEMS 16      /* elements a thread in each chunk value */
+/* elements a thread of a tile left whole (after chunking) past which the
+ * kernel is refused: straight-line code for each, compile time and memory
+ * growing with the tile: a 64K-element cumsum over 128 threads (512 a
+ * thread) compiles in 12 s, a 256K one (2048) not in 5 minutes; NVIDIA's
+ * 13.5 takes 61 s for the 64K one */
+#define TILE_WHOLE_MAX 1024
 
 typedef struct CV { Value *v; int axis; } CV;     /* a cone value and its chunk axis */
 
@@ -294,18 +301,25 @@ static bool make_cone(const Ctx *c, Op *sink, Cone *k)
 	memset(k, 0, sizeof *k);
 	k->sink = sink;
 	if (sink->info->code == AS_tiled_store) {
+		/* a store of a big tile, or of a small one that a big one makes (a
+		 * column sum of a 64x1024 tile over one warp) */
 		Value *val = sink->operands[1];
-		if (!is_big(c, val->type))
+		if (!type_is_tile(val->type) || val->type->rank == 0)
 			return false;
 		k->axis = store_axis(c, val->type);
 		if (k->axis < 0)
 			return false;
 		k->n = val->type->shape[k->axis];
-		if (!tiled_ok(c, sink, k->axis, k->n) || !add_value(c, k, val, k->axis)) {
+		if (k->n < 2 || !tiled_ok(c, sink, k->axis, k->n) || !add_value(c, k, val, k->axis)) {
 			cone_free(k);
 			return false;
 		}
-		return true;
+		bool big = false;
+		for (int i = 0; i < k->nvals && !big; i++)
+			big = is_big(c, k->vals[i].v->type);
+		if (!big)
+			cone_free(k);
+		return big;
 	}
 	if (sink->info->code == CT_reduce) {
 		const Type *t = sink->operands[0]->type;
@@ -755,6 +769,13 @@ static int chunk_block(const Ctx *c)
 		if (ch[i] < 1 || ch[i] == INT64_MAX)
 			ks[i].dead = true;
 	}
+	/* a reduction that is a live sink of its own is not also cut inside a
+	 * later sink's cone (a row sum stored: the sum is the loop, the store
+	 * of its small result stays) */
+	for (int i = 0; i < nk; i++)
+		for (int j = 0; j < nk && !ks[i].dead; j++)
+			if (j != i && !ks[j].dead && cone_has_op(&ks[i], ks[j].sink))
+				ks[i].dead = true;
 	drop_escaping(c, ks, nk);
 	/* groups of consecutive live cones, then their loops */
 	int groups = 0;
@@ -825,4 +846,59 @@ int chunk_big_tiles(Module *m, Op *fn, int warps)
 	}
 	free(bs);
 	return loops;
+}
+
+/* ---------------------------------------------------------------- what no chunk can hold */
+
+typedef struct SizeCheck {
+	int64_t threads;
+	Op *first, *keeper;     /* the first over-large value's op; the first that keeps one whole */
+	const Type *tf, *tk;
+} SizeCheck;
+
+/* an op that only passes a tile along (a load, an elementwise op, a
+ * broadcast): a chunk loop would take it; the op that keeps the tile
+ * whole is another */
+static bool passes_along(const Op *op)
+{
+	switch (op->info->code) {
+	case AS_tiled_load: case AS_load: case CT_broadcast: case CT_constant: case CT_reshape:
+		return true;
+	default:
+		return op_is_elementwise(op->info);
+	}
+}
+
+static int size_fn(Op *op, void *ctx)
+{
+	SizeCheck *sc = ctx;
+	for (int i = 0; i < op->nresults; i++) {
+		const Type *t = op->results[i]->type;
+		if (!type_is_tile(t) || t->rank == 0 || type_num_elements(t) / sc->threads <= TILE_WHOLE_MAX)
+			continue;
+		if (!sc->first) {
+			sc->first = op;
+			sc->tf = t;
+		}
+		if (!sc->keeper && !passes_along(op)) {
+			sc->keeper = op;
+			sc->tk = t;
+		}
+	}
+	return sc->keeper ? 1 : 0;
+}
+
+int check_tile_sizes(Op *fn, int warps)
+{
+	SizeCheck sc = { .threads = 32 * (int64_t)warps };
+	op_walk(fn, size_fn, &sc);
+	Op *op = sc.keeper ? sc.keeper : sc.first;
+	const Type *t = sc.keeper ? sc.tk : sc.tf;
+	if (!op)
+		return 0;
+	diag_error(op->loc, "'%s' op: its %s result would be %lld elements a thread over %lld threads; a "
+		   "tile this op keeps whole (not computed in chunks: docs/lowering.md section 11) is "
+		   "supported up to %d elements a thread: use a smaller tile", op->info->name, t->str,
+		   (long long)(type_num_elements(t) / sc.threads), (long long)sc.threads, TILE_WHOLE_MAX);
+	return 1;
 }

@@ -366,6 +366,7 @@ static int entry_warps(Op *fn, int dflt)
 
 int sched_module(Module *m, int num_warps, bool fixed, bool tma)
 {
+	int errors = 0;
 	ir_number_values(m);
 	FOR_EACH_OP(fn, &m->body)
 		if (fn->info->code == CT_entry) {
@@ -375,11 +376,17 @@ int sched_module(Module *m, int num_warps, bool fixed, bool tma)
 				op_set_attr(m, fn, "num_warps", attr_int(m, w, NULL));
 			if (chunk_big_tiles(m, fn, w))            /* chunk.c */
 				ir_number_values(m);
+			if (check_tile_sizes(fn, w)) {
+				errors++;
+				continue;
+			}
 			/* version.c's new values numbered (numbering restarts in each entry) */
 			if (tma && version_for_tma(m, fn, w, mma_module_sm(m)))
 				ir_number_values(m);
 			sched_fn(m, fn, w, tma);
 		}
+	if (errors)
+		return 1;
 	module_set_attr(m, "num_warps", attr_int(m, num_warps, NULL));
 	m->stage = "scheduled";
 	return 0;

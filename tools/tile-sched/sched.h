@@ -8,7 +8,9 @@
 #define TILE_SCHED_H
 #include "ir.h"
 
-/* fixed: every entry gets num_warps; else an entry whose tiles all have one
+/* Returns nonzero (a located user error printed) for an entry whose tile
+ * no chunking can hold (chunk.c check_tile_sizes).
+ * fixed: every entry gets num_warps; else an entry whose tiles all have one
  * element gets 1 (its own num_warps attribute) */
 int sched_module(Module *m, int num_warps, bool fixed, bool tma);
 

@@ -73,6 +73,9 @@ int version_for_tma(Module *m, Op *fn, int warps, int sm);
 /* chunk.c (before layouts, on the entry alone): big tiles' stores and
  * reductions as loops over chunks; returns how many loops */
 int chunk_big_tiles(Module *m, Op *fn, int warps);
+/* a located user error for the first tile value that stays whole beyond
+ * what a thread may hold; returns the number of errors (0 or 1) */
+int check_tile_sizes(Op *fn, int warps);
 
 /* sink.c */
 void sink_loads(Op *fn);                     /* weak loads and their conversions down to their first use */
