@@ -50,8 +50,8 @@ family() {
 	family --targets sm_100,sm_120 --versions 13.4 --warps 4
 }
 
-@test "run-corpus: tile-run compiles the bytecode itself (every kernel, 13.1-13.4, sm_90, 4 warps)" {
-	family --input bytecode --targets sm_90 --warps 4
+@test "run-corpus: tile-run compiles the bytecode itself (every kernel, 13.4, sm_90, 4 warps; the versions are the other families')" {
+	family --input bytecode --targets sm_90 --warps 4 --versions 13.4
 }
 
 @test "run-corpus: realistic sizes (the manifest's own: 1M-element vectors, 1003-row norms; 13.4, sm_90, 4 warps)" {
