@@ -86,3 +86,22 @@ def cumsum(x, y, n: ct.Constant[int]):
     i = ct.bid(0)
     t = ct.load(x, index=(i,), shape=(n,))
     ct.store(y, index=(i,), tile=ct.cumsum(t, axis=0))
+
+
+@ct.kernel
+def scans(x, y, z, r: ct.Constant[int], c: ct.Constant[int]):
+    """Running sums along c-wide rows, forward into y and reversed into z (the chunks of
+    the reversed one's loop run last to first)."""
+    i = ct.bid(0)
+    t = ct.load(x, index=(i, 0), shape=(r, c))
+    ct.store(y, index=(i, 0), tile=ct.cumsum(t, axis=1))
+    ct.store(z, index=(i, 0), tile=ct.cumsum(t, axis=1, reverse=True))
+
+
+@ct.kernel
+def every_other(x, y, n: ct.Constant[int]):
+    """y = x[0::2] through a gather of an n-element index tile: pointer loads are kept
+    whole, so at n = 1M (8192 elements a thread) it is refused, located here."""
+    i = ct.bid(0)
+    t = ct.gather(x, ct.arange(n, dtype=ct.int32) * 2 + i * 2 * n)
+    ct.store(y, index=(i,), tile=t)

@@ -923,8 +923,20 @@ def big_cases():
         x = rnd((512, 256), np.float32, rng)
         return [A(x), A(np.zeros((256, 512), np.float32))], (2, 1, 1), {1: x.T.copy()}
 
+    def cumsum_1m(rng):
+        x = rng.integers(-1, 2, 1048576).astype(np.float32)     # exact in f32 at any order
+        return [A(x), A(np.zeros_like(x))], (1, 1, 1), {1: np.cumsum(x.astype(np.float64))}
+
+    def scans(rng):
+        x = rng.integers(-3, 4, (6, 8192)).astype(np.float32)   # ragged: the second tile's last 2 rows
+        x64 = x.astype(np.float64)
+        return ([A(x), A(np.zeros_like(x)), A(np.zeros_like(x))], (2, 1, 1),
+                {1: np.cumsum(x64, 1), 2: np.cumsum(x64[:, ::-1], 1)[:, ::-1]})
+
     T = ("sm_80", "sm_90")
     return {
+        "big/cumsum_1m": X(f"{BIG}/cumsum_1m.tileirbc", "cumsum_", cumsum_1m, 0, T),
+        "big/scans": X(f"{BIG}/scans.tileirbc", "scans_", scans, 0),
         "big/exp_16384": X(f"{BIG}/ew_exp.tileirbc", "ew_exp_Kt1_A1f32_1t1_A1f32_1t1_I16384", ew_exp(16384, 2), 1e-6),
         "big/exp_262144": X(f"{BIG}/ew_exp.tileirbc", "ew_exp_Kt1_A1f32_1t1_A1f32_1t1_I262144", ew_exp(262144, 1), 1e-6, T),
         "big/row_ssq_64x8192": X(f"{BIG}/row_ssq.tileirbc", "row_ssq_Kt1_A2f32_1l0_2t1_A1f32_1t1_I64_I8192",

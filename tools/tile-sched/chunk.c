@@ -63,6 +63,7 @@ typedef struct Cone {
 	CV *vals;
 	int nvals, capvals;
 	bool dead;             /* dropped: a value of its cone escapes */
+	int dir;               /* its scans along the axis: 1 forward, 2 reversed, 3 both (dropped) */
 } Cone;
 
 typedef struct Ctx {
@@ -241,6 +242,22 @@ static bool add_value(const Ctx *c, Cone *k, Value *v, int axis)
 		int sa = (int)op_attr_int_at(op, "permutation", axis, -1);
 		if (sa < 0 || !add_value(c, k, op->operands[0], sa))
 			return false;
+		break;
+	}
+	case CT_scan: {
+		/* along another dim: each chunk scans alone; along the axis: the
+		 * chunk's scan combined with the carry of the chunks before it
+		 * (rewrite_group's carry; a reversed one's loop runs the chunks
+		 * last to first) */
+		int dim = (int)op_attr_int(op, "dim", -1);
+		if (dim < 0 || !elementwise_body(op))
+			return false;
+		for (int i = 0; i < op->noperands; i++)
+			if (!add_value(c, k, op->operands[i], axis))
+				return false;
+		for (int i = 0; i < op->nresults; i++)
+			if (op->results[i] != v && cone_axis(k, op->results[i]) < 0)
+				cone_put_val(k, op->results[i], axis);
 		break;
 	}
 	case CT_reduce: {
@@ -430,7 +447,7 @@ static int position(const Ctx *c, const Op *op)
 /* may cone b join the loop placed at a's sink (a before b)? */
 static bool can_join(const Ctx *c, Cone *a, Cone *b, int64_t ch_a, int64_t ch_b)
 {
-	if (a->axis < 0 || b->n != a->n || ch_a != ch_b)
+	if (a->axis < 0 || b->n != a->n || ch_a != ch_b || (a->dir | b->dir) == 3)
 		return false;
 	int pa = position(c, a->sink);
 	/* everything b's cone and sink read from this block is ready at a's sink */
@@ -622,6 +639,74 @@ static void combine(RW *w, const Op *red, Value **acc, Value **x, Value **out)
 	free(local.to);
 }
 
+/* t without dim `axis` (a scan's carry, a chunk's total) */
+static const Type *reduced_type(Module *m, const Type *t, int axis)
+{
+	int64_t shape[16];
+	int r = 0;
+	for (int d = 0; d < t->rank; d++)
+		if (d != axis)
+			shape[r++] = t->shape[d];
+	return type_tile(m, tile_elem(t), r, shape);
+}
+
+/* a scan along its chunk axis: its carry goes round the loop */
+static bool carried_scan(const Op *op, int axis)
+{
+	return op->info->code == CT_scan && op_attr_int(op, "dim", -1) == axis;
+}
+
+static Value *emit_shape(RW *w, enum OpCode code, Value *x, const Type *t, const Loc *loc)
+{
+	return emit(w, op_build(w->m, code, 1, &x, 1, &t, loc));
+}
+
+/* scan op (along axis) of a chunk, given the carry of the chunks before:
+ *   s = scan(chunk); y = combine(broadcast(carry), s)
+ *   carry' = combine(carry, reduce(chunk))   (the scan's own body)
+ * y replaces the scan's results; next gets carry' */
+static void cut_scan(RW *w, Op *op, int axis, Value **carry, Value **next)
+{
+	Module *m = w->m;
+	int n = op->noperands;
+	Op *sc = op_clone(m, op);
+	for (int i = 0; i < n; i++)
+		sc->operands[i] = map_get(&w->map, op->operands[i]);
+	for (int i = 0; i < sc->nresults; i++)
+		sc->results[i]->type = chunk_type(m, op->results[i]->type, axis, w->ch);
+	emit(w, sc);
+	/* the chunk's totals: a reduce with the scan's body and identities */
+	Op *body = op_clone(m, op);
+	const Type **rt = xmalloc(sizeof *rt * (size_t)n);
+	for (int i = 0; i < n; i++)
+		rt[i] = reduced_type(m, sc->operands[i]->type, axis);
+	Op *red = op_new(m, &op_table[CT_reduce], n, sc->operands, n, rt, 1, op->loc);
+	red->regions[0] = body->regions[0];
+	red->regions[0].parent = red;
+	FOR_EACH_BLOCK(b, &red->regions[0])
+		b->parent = &red->regions[0];
+	op_set_attr(m, red, "dim", op_attr(op, "dim"));
+	op_set_attr(m, red, "identities", op_attr(op, "identities"));
+	emit(w, red);
+	/* the carry over the chunk */
+	Value **cb = xmalloc(sizeof *cb * (size_t)n), **y = xmalloc(sizeof *y * (size_t)n);
+	for (int i = 0; i < n; i++) {
+		const Type *ct = sc->results[i]->type;
+		int64_t shape[16];
+		for (int d = 0; d < ct->rank; d++)
+			shape[d] = d == axis ? 1 : ct->shape[d];
+		Value *r = emit_shape(w, CT_reshape, carry[i], type_tile(m, tile_elem(ct), ct->rank, shape), op->loc);
+		cb[i] = emit_shape(w, CT_broadcast, r, ct, op->loc);
+	}
+	combine(w, op, cb, sc->results, y);
+	combine(w, op, carry, red->results, next);
+	for (int i = 0; i < op->nresults; i++)
+		map_put(&w->map, op->results[i], y[i]);
+	free(rt);
+	free(cb);
+	free(y);
+}
+
 typedef struct Order { Op **ops; int n, cap; } Order;
 
 static int order_fn(Op *op, void *ctx)
@@ -643,11 +728,35 @@ static void rewrite_group(const Ctx *c, Cone *ks, int nk, int64_t ch)
 	const Loc *loc = at->loc;
 	const Type *i32 = type_tile(m, type_scalar(m, SC_I32), 0, NULL);
 	int64_t iters = ks[0].n / ch;
-	/* loop-carried: each reduce sink's operands at chunk shape */
-	int ninit = 0;
+	/* loop-carried: each reduce sink's operands at chunk shape, then each
+	 * scan along the axis's carry (its operands without the axis) */
+	int nred = 0, ninit;
 	for (int i = 0; i < nk; i++)
 		if (ks[i].sink->info->code == CT_reduce)
-			ninit += ks[i].sink->noperands;
+			nred += ks[i].sink->noperands;
+	Op **scans = NULL;
+	int *scan_axis = NULL, nscan = 0, ncarry = 0;
+	for (int i = 0; i < nk; i++)
+		for (int j = 0; j < ks[i].nops; j++) {
+			Op *o = ks[i].ops[j];
+			int a = cone_axis(&ks[i], o->results[0]);
+			bool seen = false;
+			for (int q2 = 0; q2 < nscan; q2++)
+				seen |= scans[q2] == o;
+			if (seen || !carried_scan(o, a))
+				continue;
+			scans = xrealloc(scans, sizeof *scans * (size_t)(nscan + 1));
+			scan_axis = xrealloc(scan_axis, sizeof *scan_axis * (size_t)(nscan + 1));
+			scans[nscan] = o;
+			scan_axis[nscan++] = a;
+			ncarry += o->noperands;
+		}
+	ninit = nred + ncarry;
+	/* the loop's direction: reversed scans along the axis want the chunks
+	 * last to first, forward ones first to last (can_join keeps them apart) */
+	bool reverse = false;
+	for (int i = 0; i < nscan; i++)
+		reverse |= op_attr_flag(scans[i], "reverse");
 	Value **ops = xmalloc(sizeof *ops * (size_t)(3 + ninit));
 	const Type **types = xmalloc(sizeof *types * (size_t)(1 + ninit));
 	Op *k0 = const_int_op(m, i32, 0, loc), *kn = const_int_op(m, i32, iters, loc), *k1 = const_int_op(m, i32, 1, loc);
@@ -672,12 +781,32 @@ static void rewrite_group(const Ctx *c, Cone *ks, int nk, int64_t ch)
 			types[1 + q] = t;
 		}
 	}
+	for (int i = 0; i < nscan; i++) {
+		Op *sc = scans[i];
+		const Attr *ids = op_attr(sc, "identities");
+		for (int j = 0; j < sc->noperands; j++, q++) {
+			const Type *t = reduced_type(m, sc->operands[j]->type, scan_axis[i]);
+			Op *id = splat_op(m, t, ids->u.array.v[j], sc->loc);
+			op_insert_before(at, id);
+			ops[3 + q] = id->results[0];
+			types[1 + q] = t;
+		}
+	}
 	Op *loop = op_new(m, &op_table[CT_for], 3 + ninit, ops, ninit, types + 1, 1, loc);
 	Block *body = region_add_block(m, &loop->regions[0], 1 + ninit, types);
 	op_insert_before(at, loop);
 	RW w = { .m = m, .body = body, .iv = body->args[0], .ch = ch, .iters = iters };
+	if (reverse) {      /* chunk iters - 1 - %c: a reversed scan's chunks last to first */
+		Op *last = const_int_op(m, i32, iters - 1, loc);
+		emit(&w, last);
+		Value *sub[2] = { last->results[0], body->args[0] };
+		Op *d = op_build(m, CT_subi, 2, sub, 1, &i32, loc);
+		op_set_attr(m, d, "overflow", attr_string(m, "none"));
+		w.iv = emit(&w, d);
+	}
 	/* the cones' ops, once each, in program order (those of enclosing
 	 * blocks, loop-invariant there, first) */
+	Value **next = xmalloc(sizeof *next * (size_t)(ninit + 1));
 	Order ord = { 0 };
 	op_walk(c->fn, order_fn, &ord);
 	for (int j = 0; j < ord.n; j++) {
@@ -688,12 +817,24 @@ static void rewrite_group(const Ctx *c, Cone *ks, int nk, int64_t ch)
 		for (int i = 0; i < nk && axis < 0; i++)
 			if (cone_has_op(&ks[i], o))
 				axis = cone_axis(&ks[i], o->results[0]);
-		if (axis >= 0 && map_get(&w.map, o->results[0]) == o->results[0])
+		if (axis < 0 || map_get(&w.map, o->results[0]) != o->results[0])
+			continue;
+		int si = -1, off = nred;
+		for (int i = 0; i < nscan && si < 0; i++) {
+			if (scans[i] == o)
+				si = i;
+			else
+				off += scans[i]->noperands;
+		}
+		if (si >= 0)
+			cut_scan(&w, o, axis, body->args + 1 + off, next + off);
+		else
 			cut_op(&w, o, axis);
 	}
 	free(ord.ops);
+	free(scans);
+	free(scan_axis);
 	/* the sinks */
-	Value **next = xmalloc(sizeof *next * (size_t)(ninit + 1));
 	q = 0;
 	for (int i = 0; i < nk; i++) {
 		Op *s = ks[i].sink;
@@ -767,6 +908,11 @@ static int chunk_block(const Ctx *c)
 				ch[i] = x;
 		}
 		if (ch[i] < 1 || ch[i] == INT64_MAX)
+			ks[i].dead = true;
+		for (int j = 0; j < ks[i].nops; j++)
+			if (carried_scan(ks[i].ops[j], cone_axis(&ks[i], ks[i].ops[j]->results[0])))
+				ks[i].dir |= op_attr_flag(ks[i].ops[j], "reverse") ? 2 : 1;
+		if (ks[i].dir == 3)
 			ks[i].dead = true;
 	}
 	/* a reduction that is a live sink of its own is not also cut inside a
