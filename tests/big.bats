@@ -36,7 +36,7 @@ body_lines() {
 }
 
 @test "big tiles: one loop per reduction pass (row sums of squares: one an entry, layer norm 3, softmax 3), the store and sum of one tile share one" {
-	for m in row_ssq:2 layer_norm:3 softmax_rows:3 scale_and_sum:1 col_sum:1 cast_rows:1 transpose:1 cumsum_1m:1 scans:2; do
+	for m in row_ssq:2 layer_norm:3 softmax_rows:3 scale_and_sum:1 col_sum:1 cast_rows:1 transpose:1 cumsum_1m:1 scans:2 every_other_1m:1; do
 		run grep -c "cuda_tile.for" <(sched "${m%:*}" sm_80)
 		[ "$output" = "${m#*:}" ] || fail "${m%:*}: $output loops, want ${m#*:}"
 	done
@@ -52,7 +52,7 @@ body_lines() {
 
 @test "big tiles: every module passes ptxas on sm_80, sm_90, sm_100, sm_120 with no local memory and no spill" {
 	for f in "$BIG"/*.tileirbc; do
-		[ "$f" = "$BIG/every_other_1m.tileirbc" ] && continue     # refused (below)
+		[ "$f" = "$BIG/swap_halves_1m.tileirbc" ] && continue     # refused (below)
 		assemble_named "$f" "$(basename "$f" .tileirbc)"
 	done
 }
@@ -79,14 +79,14 @@ body_lines() {
 	done
 }
 
-@test "big tiles: a tile no chunk loop takes and no thread can hold (a 1M-element gather: 8192 elements a thread) is a located user error with the numbers, no output" {
-	run tileiras --gpu-name sm_90 "$BIG/every_other_1m.tileirbc" -o "$SCRATCH/c.cubin"
+@test "big tiles: a tile no chunk loop takes and no thread can hold (a 1M-element cat: 8192 elements a thread) is a located user error with the numbers, no output" {
+	run tileiras --gpu-name sm_90 "$BIG/swap_halves_1m.tileirbc" -o "$SCRATCH/c.cubin"
 	assert_failure
-	assert_output --partial 'loc("tests/big/kernels.py":106:21)'
-	assert_output --partial "'cuda_tile.iota' op: its tile<1048576xi32> result would be 8192 elements a thread over 128 threads"
+	assert_output --partial 'loc("tests/big/kernels.py":117:33)'
+	assert_output --partial "'cuda_tile.cat' op: its tile<1048576xf32> result would be 8192 elements a thread over 128 threads"
 	assert_output --partial "supported up to 1024 elements a thread"
 	refute_output --partial 'internal error'
 	[ ! -e "$SCRATCH/c.cubin" ] || fail "output written"
 	# at 1024 threads (--num-warps 32 to tile-sched) it is 1024 a thread: the limit, accepted
-	tile-read "$BIG/every_other_1m.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched --num-warps=32 >/dev/null
+	tile-read "$BIG/swap_halves_1m.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched --num-warps=32 >/dev/null
 }

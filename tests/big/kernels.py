@@ -105,3 +105,13 @@ def every_other(x, y, n: ct.Constant[int]):
     i = ct.bid(0)
     t = ct.gather(x, ct.arange(n, dtype=ct.int32) * 2 + i * 2 * n)
     ct.store(y, index=(i,), tile=t)
+
+
+@ct.kernel
+def swap_halves(x, y, n: ct.Constant[int]):
+    """y = the two halves of an n-element tile swapped, through ct.cat: a cat keeps its
+    tile whole, so at n = 1M (8192 elements a thread) it is refused, located here."""
+    i = ct.bid(0)
+    a = ct.load(x, index=(2 * i,), shape=(n // 2,))
+    b = ct.load(x, index=(2 * i + 1,), shape=(n // 2,))
+    ct.store(y, index=(i,), tile=ct.cat((b, a), 0))

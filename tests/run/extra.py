@@ -933,8 +933,15 @@ def big_cases():
         return ([A(x), A(np.zeros_like(x)), A(np.zeros_like(x))], (2, 1, 1),
                 {1: np.cumsum(x64, 1), 2: np.cumsum(x64[:, ::-1], 1)[:, ::-1]})
 
+    def every_other(rng):
+        x = rnd((2 * 1048576 - 7,), np.float32, rng)       # the last index is past the end: padding 0
+        want = np.zeros(1048576)
+        want[:1048573] = x[0::2]
+        return [A(x), A(np.full(1048576, 5, np.float32))], (1, 1, 1), {1: want}
+
     T = ("sm_80", "sm_90")
     return {
+        "big/every_other_1m": X(f"{BIG}/every_other_1m.tileirbc", "every_other_", every_other, 0, T),
         "big/cumsum_1m": X(f"{BIG}/cumsum_1m.tileirbc", "cumsum_", cumsum_1m, 0, T),
         "big/scans": X(f"{BIG}/scans.tileirbc", "scans_", scans, 0),
         "big/exp_16384": X(f"{BIG}/ew_exp.tileirbc", "ew_exp_Kt1_A1f32_1t1_A1f32_1t1_I16384", ew_exp(16384, 2), 1e-6),

@@ -216,6 +216,25 @@ static bool add_value(const Ctx *c, Cone *k, Value *v, int axis)
 			return false;
 		break;
 	}
+	case CT_iota: {
+		/* chunk j of an i32 iota: iota(C) + j * C (cut_iota) */
+		const Type *e = tile_elem(t);
+		if (t->rank != 1 || e->kind != TY_SCALAR || e->scalar != SC_I32)
+			return false;
+		break;
+	}
+	case AS_load: {
+		/* a gather: pointers, mask and padding tiles all of its shape, each cut */
+		if (v->index != 0 || !op_is_weak(op) || has_uses(c->fn, op->results[op->nresults - 1]) ||
+		    strcmp(op_attr_str(op, "copy", "vec_ldst"), "vec_ldst") != 0)
+			return false;
+		for (int i = 0; i < op->noperands; i++) {
+			Value *o = op->operands[i];
+			if (type_is_tile(o->type) && o->type->rank == t->rank && !add_value(c, k, o, axis))
+				return false;
+		}
+		break;
+	}
 	case CT_broadcast: {
 		Value *s = op->operands[0];
 		if (s->type->rank != t->rank)
@@ -330,6 +349,31 @@ static bool make_cone(const Ctx *c, Op *sink, Cone *k)
 		if (k->n < 2 || !tiled_ok(c, sink, k->axis, k->n) || !add_value(c, k, val, k->axis)) {
 			cone_free(k);
 			return false;
+		}
+		bool big = false;
+		for (int i = 0; i < k->nvals && !big; i++)
+			big = is_big(c, k->vals[i].v->type);
+		if (!big)
+			cone_free(k);
+		return big;
+	}
+	if (sink->info->code == AS_store) {
+		/* a scatter: pointers, value and mask tiles of one shape, each cut */
+		const Type *t = sink->operands[0]->type;
+		if (!type_is_tile(t) || t->rank == 0 || !op_is_weak(sink) ||
+		    has_uses(c->fn, sink->results[sink->nresults - 1]) ||
+		    strcmp(op_attr_str(sink, "copy", "vec_ldst"), "vec_ldst") != 0)
+			return false;
+		k->axis = store_axis(c, t);
+		if (k->axis < 0)
+			return false;
+		k->n = t->shape[k->axis];
+		for (int i = 0; i < sink->noperands; i++) {
+			Value *o = sink->operands[i];
+			if (type_is_tile(o->type) && o->type->rank == t->rank && !add_value(c, k, o, k->axis)) {
+				cone_free(k);
+				return false;
+			}
 		}
 		bool big = false;
 		for (int i = 0; i < k->nvals && !big; i++)
@@ -582,10 +626,32 @@ static Op *cut_tiled(RW *w, const Op *op, int axis)
 	return n;
 }
 
+/* chunk j of an i32 iota: iota(C) + broadcast(j * C) */
+static void cut_iota(RW *w, Op *op)
+{
+	Module *m = w->m;
+	const Type *ct = chunk_type(m, op->results[0]->type, 0, w->ch), *i32 = w->iv->type;
+	Value *io = emit(w, op_build(m, CT_iota, 0, NULL, 1, &ct, op->loc));
+	Value *ops[2] = { w->iv, emit(w, const_int_op(m, i32, w->ch, op->loc)) };
+	Op *mul = op_build(m, CT_muli, 2, ops, 1, &i32, op->loc);
+	op_set_attr(m, mul, "overflow", attr_string(m, "none"));
+	Value *off = emit(w, mul);
+	int64_t one = 1;
+	Op *r = op_build(m, CT_reshape, 1, &off, 1, (const Type *[]){ type_tile(m, tile_elem(ct), 1, &one) }, op->loc);
+	Value *b = emit(w, op_build(m, CT_broadcast, 1, (Value *[]){ emit(w, r) }, 1, &ct, op->loc));
+	Op *add = op_build(m, CT_addi, 2, (Value *[]){ io, b }, 1, &ct, op->loc);
+	op_set_attr(m, add, "overflow", attr_string(m, "none"));
+	map_put(&w->map, op->results[0], emit(w, add));
+}
+
 /* op of the cone (axis: its result's) at chunk shape, appended to the body */
 static void cut_op(RW *w, Op *op, int axis)
 {
 	Op *n;
+	if (op->info->code == CT_iota) {
+		cut_iota(w, op);
+		return;
+	}
 	if (op->info->code == AS_tiled_load)
 		n = cut_tiled(w, op, axis);
 	else {
@@ -842,6 +908,13 @@ static void rewrite_group(const Ctx *c, Cone *ks, int nk, int64_t ch)
 			emit(&w, cut_tiled(&w, s, ks[i].axis));
 			continue;
 		}
+		if (s->info->code == AS_store) {
+			Op *n = op_clone(m, s);
+			for (int j = 0; j < n->noperands; j++)
+				n->operands[j] = map_get(&w.map, s->operands[j]);
+			emit(&w, n);
+			continue;
+		}
 		Value **acc = body->args + 1 + q, **x = xmalloc(sizeof *x * (size_t)s->noperands);
 		for (int j = 0; j < s->noperands; j++)
 			x[j] = map_get(&w.map, s->operands[j]);
@@ -885,7 +958,7 @@ static int chunk_block(const Ctx *c)
 	int nk = 0, cap = 0;
 	Cone *ks = NULL;
 	for (Op *o = c->blk->first; o; o = o->next) {
-		if (o->info->code != AS_tiled_store && o->info->code != CT_reduce)
+		if (o->info->code != AS_tiled_store && o->info->code != AS_store && o->info->code != CT_reduce)
 			continue;
 		Cone k;
 		if (!make_cone(c, o, &k))
