@@ -4,6 +4,9 @@
  *              class constraints, derivations and fixes; calls classes.c
  *   mma.c      mmaf: fragment layouts (libcommon/mma.h); calls classes.c
  *   sched.c    the per-kernel driver (sched.h): calls the others
+ *   chunk.c    big tiles' stores, reductions and scans as loops over
+ *              chunks, and the whole-tile limit (first, before the layouts;
+ *              libcommon only)
  *   version.c  K loops versioned on alignment for TMA (before the layouts;
  *              libcommon only)
  *   remarks.c  remarks on the scheduled IR (sched.h), beside the others:
