@@ -40,8 +40,10 @@ body_lines() {
 		run grep -c "cuda_tile.for" <(sched "${m%:*}" sm_80)
 		[ "$output" = "${m#*:}" ] || fail "${m%:*}: $output loops, want ${m#*:}"
 	done
-	# the loop's chunk keeps 16 elements a thread: 64x8192 f32 over 128 threads is 64x32
-	sched row_ssq sm_90 | grep -q "tile = \[64, 32\]"
+	# a reduction's chunk keeps 8 elements a thread (its accumulators as many again): 64x8192 f32
+	# over 128 threads is 64x16; a store's 16: 16K-element exp chunks of 2048
+	sched row_ssq sm_90 | grep -q "tile = \[64, 16\]"
+	sched ew_exp sm_90 | grep -q "tile = \[2048\]"
 }
 
 @test "big tiles: a kernel whose tiles fit the registers (the corpus softmax) is scheduled exactly as without the pass" {
