@@ -52,6 +52,7 @@
  * thread) compiles in 12 s, a 256K one (2048) not in 5 minutes; NVIDIA's
  * 13.5 takes 61 s for the 64K one */
 #define TILE_WHOLE_MAX 1024
+#define MAX_RANK 16          /* the shape arrays below; Tile IR's tiles are far smaller */
 
 typedef struct CV { Value *v; int axis; } CV;     /* a cone value and its chunk axis */
 
@@ -202,7 +203,8 @@ static bool add_value(const Ctx *c, Cone *k, Value *v, int axis)
 	if (have >= 0)
 		return have == axis;
 	const Type *t = v->type;
-	if (!type_is_tile(t) || axis >= t->rank || t->shape[axis] != k->n || !in_scope(c, v))
+	if (!type_is_tile(t) || axis < 0 || axis >= t->rank || t->rank > MAX_RANK || t->shape[axis] != k->n ||
+	    !in_scope(c, v))
 		return false;
 	Op *op = v->def;
 	cone_put_val(k, v, axis);
