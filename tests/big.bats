@@ -92,3 +92,18 @@ body_lines() {
 	# at 1024 threads (--num-warps 32 to tile-sched) it is 1024 a thread: the limit, accepted
 	tile-read "$BIG/swap_halves_1m.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched --num-warps=32 >/dev/null
 }
+
+@test "big tiles: Liger's LayerNorm forward from TileGym 1.5.1 (8192-wide rows summed in one-trip loops that carry the running sums) in chunk loops: no spill, under NVIDIA's 77 registers (168 before)" {
+	require_ptxas
+	LN="$ROOT/tests/tilegym/v151/liger_layer_norm_fwd.tileirbc"
+	# the one-trip loops are inlined; the sums' loop and the scatter's loop each run over chunks
+	run grep -c "cuda_tile.for" <(tile-read "$LN" | tile-lower --gpu-name=sm_90 | tile-sched --gpu-name=sm_90 | tile-ir --emit=text)
+	[ "$output" = 2 ] || fail "loops: $output"
+	for sm in sm_90 sm_100; do
+		tileiras --gpu-name=$sm --emit=ptx -o "$SCRATCH/l.ptx" "$LN"
+		ptxas -v -arch="$(sed -n 's/^\.target \(.*\)/\1/p' "$SCRATCH/l.ptx")" "$SCRATCH/l.ptx" -o "$SCRATCH/l.cubin" 2>"$SCRATCH/log"
+		if grep 'spill' "$SCRATCH/log" | grep -qv ' 0 bytes spill stores, 0 bytes spill loads'; then fail "$sm spills: $(cat "$SCRATCH/log")"; fi
+		r=$(sed -n 's/.*Used \([0-9]*\) registers.*/\1/p' "$SCRATCH/log")
+		[ -n "$r" ] && [ "$r" -le 77 ] || fail "$sm: $r registers"
+	done
+}

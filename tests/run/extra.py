@@ -985,7 +985,22 @@ def tilegym151_cases():
                     {1: (refs.bf16_to_f32, want) if bf16 else want, 3: rstd[:, 0]})
         return b
 
+    def liger_ln(rng):
+        M, N = 16, 8192
+        x = refs.f32_to_bf16(rng.uniform(-2, 2, (M, N)).astype(np.float32))
+        w = refs.f32_to_bf16(rng.uniform(-1, 1, N).astype(np.float32))
+        b = refs.f32_to_bf16(rng.uniform(-1, 1, N).astype(np.float32))
+        x64 = refs.bf16_to_f32(x).astype(np.float64)
+        mean = x64.mean(1, keepdims=True)
+        rstd = 1.0 / np.sqrt((x64 * x64).mean(1, keepdims=True) - mean * mean + 1e-6)
+        want = (x64 - mean) * rstd * refs.bf16_to_f32(w) + refs.bf16_to_f32(b)
+        z = lambda *sh: np.zeros(sh, np.uint16)
+        return ([A(x), A(z(M, N)), A(w), A(b), A(z(M)), A(z(M))], (M, 1, 1),
+                {1: (refs.bf16_to_f32, want), 4: (refs.bf16_to_f32, mean[:, 0]), 5: (refs.bf16_to_f32, rstd[:, 0])})
+
     return {
+        "tilegym151/liger_layer_norm_fwd": X(f"{TG151}/liger_layer_norm_fwd.tileirbc", "_layer_norm_fwd_kernel_ct_",
+                                            liger_ln, 2e-2, ("sm_80", "sm_90", "sm_100", "sm_120")),
         "tilegym151/rms_norm_static_persistent_bf16": X(f"{TG151}/rms_norm_static_persistent.tileirbc",
                                                           "_rms_norm_kernel_static_persistent_Kt1_A2bf16",
                                                           rms_sp(True, 0.0), 1e-2, ("sm_80", "sm_90", "sm_100", "sm_120")),

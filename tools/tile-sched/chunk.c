@@ -35,6 +35,7 @@
  * `for` like any other. TILE_SCHED_NO_CHUNK=1 turns the pass off.
  *
  * Accepts nv_tileas entries before any layout; calls libcommon only. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sched_int.h"
@@ -1074,10 +1075,98 @@ static void collect_blocks(Op *op, Block ***bs, int *n, int *cap)
 		}
 }
 
+/* ---------------------------------------------------------------- one-trip loops */
+
+static bool const_i(const Value *v, int64_t *out)
+{
+	return value_const_int(v, out);
+}
+
+static int has_jump(Op *op, void *ctx)
+{
+	if (op->info->code == CT_continue || op->info->code == CT_break) {
+		*(bool *)ctx = true;
+		return 1;
+	}
+	return 0;
+}
+
+typedef struct BigScan { int64_t threads; bool big; } BigScan;
+
+static int big_fn(Op *op, void *ctx)
+{
+	BigScan *b = ctx;
+	for (int r = 0; r < op->nresults; r++) {
+		const Type *t = op->results[r]->type;
+		if (type_is_tile(t) && t->rank > 0 && type_num_elements(t) / b->threads > CHUNK_OVER) {
+			b->big = true;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* A `for` that runs exactly once (constant bounds; cuTile's
+ * `for ci in range(cdiv(n, BLOCK))` where BLOCK covers n) is its body:
+ * its counter the lower bound, its carried values their inits, its results
+ * what the body continues with. Loop-carried tiles (a row's running sums)
+ * then become plain values the chunk loops can cut. Not when the body
+ * jumps anywhere but its own end (a nested continue or break), and only a
+ * loop that holds a big tile (its stores' tokens, carried round the loop,
+ * are then unused: cut too). */
+static int inline_one_trip(Module *m, Op *fn, int64_t threads)
+{
+	int n = 0;
+	for (bool again = true; again; ) {
+		again = false;
+		Order ord = { 0 };
+		op_walk(fn, order_fn, &ord);
+		for (int i = 0; i < ord.n && !again; i++) {
+			Op *f = ord.ops[i];
+			int64_t lb, ub, st;
+			if (f->info->code != CT_for || f->noperands < 3 || f->nregions != 1 || !f->regions[0].first ||
+			    f->regions[0].first->next || !const_i(f->operands[0], &lb) || !const_i(f->operands[1], &ub) ||
+			    !const_i(f->operands[2], &st) || st <= 0 || lb >= ub || ub - lb > st || op_attr_flag(f, "unsignedCmp"))
+				continue;
+			/* only where it holds a big tile (what the chunk loops need) */
+			BigScan bsn = { threads, false };
+			op_walk(f, big_fn, &bsn);
+			if (!bsn.big)
+				continue;
+			Block *b = f->regions[0].first;
+			Op *term = b->last;
+			if (!term || term->info->code != CT_continue || term->noperands != f->nresults ||
+			    b->nargs != 1 + f->noperands - 3)
+				continue;
+			bool jumps = false;
+			for (Op *o = b->first; o && o != term && !jumps; o = o->next)
+				op_walk(o, has_jump, &jumps);
+			if (jumps)
+				continue;
+			replace_uses(fn, b->args[0], f->operands[0]);
+			for (int a = 1; a < b->nargs; a++)
+				replace_uses(fn, b->args[a], f->operands[3 + a - 1]);
+			for (Op *o = b->first, *next; o && o != term; o = next) {
+				next = o->next;
+				op_remove(o);
+				op_insert_before(f, o);
+			}
+			for (int r = 0; r < f->nresults; r++)
+				replace_uses(fn, f->results[r], term->operands[r]);
+			op_remove(f);
+			n++;
+			again = true;
+		}
+		free(ord.ops);
+	}
+	return n;
+}
+
 int chunk_big_tiles(Module *m, Op *fn, int warps)
 {
 	if (getenv("TILE_SCHED_NO_CHUNK"))
 		return 0;
+	int inlined = inline_one_trip(m, fn, 32 * (int64_t)warps);
 	Block **bs = NULL;
 	int n = 0, cap = 0, loops = 0;
 	collect_blocks(fn, &bs, &n, &cap);
@@ -1086,7 +1175,7 @@ int chunk_big_tiles(Module *m, Op *fn, int warps)
 		loops += chunk_block(&c);
 	}
 	free(bs);
-	return loops;
+	return loops + inlined;
 }
 
 /* ---------------------------------------------------------------- what no chunk can hold */
