@@ -43,6 +43,7 @@
 #include "opinfo.h"
 #include "xalloc.h"
 #include "diag.h"
+#include "mma.h"
 
 #define CHUNK_OVER 32       /* elements a thread above which a value is big */
 #define CHUNK_ELEMS 16      /* elements a thread in each chunk value */
@@ -1218,8 +1219,24 @@ static int size_fn(Op *op, void *ctx)
 	return sc->keeper ? 1 : 0;
 }
 
+static int product_fn(Op *op, void *ctx)
+{
+	if (mma_is_product(op)) {
+		*(bool *)ctx = true;
+		return 1;
+	}
+	return 0;
+}
+
 int check_tile_sizes(Op *fn, int warps)
 {
+	/* an entry with a product is left to its accumulator's own budget
+	 * (libcommon mma: fragments, staging, K chunks): a 256x256 f32
+	 * accumulator over one warp is 2048 registers a thread, and compiles */
+	bool product = false;
+	op_walk(fn, product_fn, &product);
+	if (product)
+		return 0;
 	SizeCheck sc = { .threads = 32 * (int64_t)warps };
 	op_walk(fn, size_fn, &sc);
 	Op *op = sc.keeper ? sc.keeper : sc.first;
