@@ -5,8 +5,11 @@
  *   mma.c      mmaf: fragment layouts (libcommon/mma.h); calls classes.c
  *   sched.c    the per-kernel driver (sched.h): calls the others
  *   chunk.c    big tiles' stores, reductions and scans as loops over
- *              chunks, and the whole-tile limit (first, before the layouts;
- *              libcommon only)
+ *              chunks (first, before the layouts; libcommon only): the
+ *              cones and groups; calls chunk_cut.c (the loops; chunk.h
+ *              between the two) and one_trip.c (one-trip loops holding big
+ *              tiles replaced by their bodies, first)
+ *   tile_limit.c  the whole-tile limit, after chunk.c
  *   version.c  K loops versioned on alignment for TMA (before the layouts;
  *              libcommon only)
  *   remarks.c  remarks on the scheduled IR (sched.h), beside the others:
@@ -76,8 +79,11 @@ int version_for_tma(Module *m, Op *fn, int warps, int sm);
 /* chunk.c (before layouts, on the entry alone): big tiles' stores and
  * reductions as loops over chunks; returns how many loops */
 int chunk_big_tiles(Module *m, Op *fn, int warps);
-/* a located user error for the first tile value that stays whole beyond
- * what a thread may hold; returns the number of errors (0 or 1) */
+/* one_trip.c (called by chunk.c): one-trip `for`s holding a tile of more
+ * than `over` elements a thread replaced by their bodies; how many */
+int inline_one_trip_loops(Op *fn, int64_t threads, int over);
+/* tile_limit.c: a located user error for the first tile value that stays
+ * whole beyond what a thread may hold; returns the number of errors (0 or 1) */
 int check_tile_sizes(Op *fn, int warps);
 
 /* sink.c */
