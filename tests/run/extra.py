@@ -1135,6 +1135,10 @@ CASES = {
                                c_fmha(1, 2, 144, 208, 128, 64, False), 4e-3),
     "fmha_f16_d128_aligned_128": X(f"{FMHA}/fmha_f16_d128_aligned_128.tileirbc", "fmha",
                                    c_fmha(1, 2, 144, 208, 128, 128, False), 4e-3),
+    # cuTile's AttentionFMHA at its largest tile (256 query rows, 128 keys, causal): sm_120 holds P V
+    # whole (80 KiB of 99), not cut in K and pipelined beside Q K^T (k_chunks.c); ragged
+    "fmha_f16_causal_256x128": X(f"{FMHA}/fmha_f16_causal_256x128.tileirbc", "fmha",
+                                 c_fmha(1, 2, 272, 272, 64, 256, True), 4e-3, ("sm_90", "sm_120")),
     # the bytecode cuTile 1.7.0 wrote at launch on the H200 ([4, 4, 4096, 64] f16; tiles 64x64, 128x64)
     "fmha_launch_64": X(f"{FMHA}/launch/fmha.kernels.ln13.karzz69l.tileirbc", "fmha",
                         c_fmha(1, 4, 144, 208, 64, 64, False), 4e-3),

@@ -43,6 +43,13 @@ static int64_t scale_block(const Op *op)
 	return ks > 0 ? op->operands[0]->type->shape[1] / ks : 1;
 }
 
+static int count_products(Op *op, void *ctx)
+{
+	if (op->info->code == CT_mmaf || op->info->code == CT_mmai || op->info->code == CT_mmaf_scaled)
+		++*(int *)ctx;
+	return 0;
+}
+
 /* the K chunk for product op on sm, or 0 to leave it whole */
 static int64_t k_chunk(const Op *op, int sm)
 {
@@ -65,6 +72,18 @@ static int64_t k_chunk(const Op *op, int sm)
 	 * staging on sm_120 in cuTile's scaled matmul) */
 	if ((m + n) * k * eb <= mma_stage_limit(sm) / 4 * 3)
 		return 0;
+	/* one of several products of a loop (attention's S = Q K^T and P V) whose
+	 * operands fit the target whole: cut, its chunks would be pipelined
+	 * beside the others in regions of their own (cuTile's AttentionFMHA at
+	 * 256x128 tiles on sm_120: 118,800 bytes, past 99 KiB; whole, it fits) */
+	Op *outer = op_parent_op(op);
+	if (outer && (outer->info->code == CT_for || outer->info->code == CT_loop) &&
+	    (m + n) * k * eb <= mma_stage_limit(sm)) {
+		int products = 0;
+		op_walk(outer, count_products, &products);
+		if (products > 1)
+			return 0;
+	}
 	int64_t least = blk > FMA_K_CHUNK ? blk : FMA_K_CHUNK, kc = k;
 	while (kc > least && (m + n) * kc * eb > mma_stage_budget(sm))
 		kc /= 2;
