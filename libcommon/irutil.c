@@ -187,6 +187,14 @@ const Attr *entry_hint(const Module *m, const Op *fn, const char *key)
 	return w;
 }
 
+Op *int_arith_op(Module *m, enum OpCode code, Value *a, Value *b, const Loc *loc)
+{
+	Value *ops[2] = { a, b };
+	Op *o = op_build(m, code, 2, ops, 1, &a->type, loc);
+	op_set_attr(m, o, "overflow", attr_string(m, "none"));
+	return o;
+}
+
 Op *const_int_op(Module *m, const Type *t, int64_t v, const Loc *loc)
 {
 	Op *c = op_build(m, CT_constant, 0, NULL, 1, &t, loc);
@@ -304,4 +312,35 @@ int64_t tile_dim_stride(const Type *t, int d)
 bool op_is_weak(const Op *op)
 {
 	return strcmp(op_attr_str(op, "memory_ordering_semantics", "weak"), "weak") == 0;
+}
+
+static int weak_barrier(Op *op, void *ctx)
+{
+	if (!op_weak_may_pass(op)) {
+		*(bool *)ctx = false;
+		return 1;
+	}
+	return 0;
+}
+
+bool op_weak_may_pass(const Op *op)
+{
+	const OpInfo *i = op->info;
+	if (op_has(i, OPT_REG)) {
+		bool ok = true;
+		for (int r = 0; r < op->nregions && ok; r++)
+			FOR_EACH_BLOCK(b, &op->regions[r])
+				FOR_EACH_OP(o, b)
+					if (op_walk(o, weak_barrier, &ok))
+						break;
+		return ok;
+	}
+	if (!op_has(i, OPT_MEM))
+		return true;
+	switch (i->code) {
+	case AS_tiled_load: case AS_load: case AS_tiled_store: case AS_store:
+		return op_is_weak(op);
+	default:
+		return false;
+	}
 }

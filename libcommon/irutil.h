@@ -27,6 +27,12 @@ int64_t tile_dim_stride(const Type *t, int d);
  * by tokens only, free to move and to be vectorized? */
 bool op_is_weak(const Op *op);
 
+/* May a weak memory op move past op (program order, same block)? Yes
+ * unless op has an ordering effect: an atomic, a fence, a print, an
+ * assert, a load or store that is not weak, or a region holding one.
+ * (tile-sched's load sinking and chunk loops.) */
+bool op_weak_may_pass(const Op *op);
+
 /* Replace every use of `from` by `to` in the ops nested under `root`. */
 void replace_uses(Op *root, Value *from, Value *to);
 /* Does any op under root use v? */
@@ -54,6 +60,10 @@ Op *op_toplevel(Op *op);
  * occupancy, ...): from the dictionary under the module's target (`sm_90`)
  * if it has the key, else from `default`; NULL when neither has it. */
 const Attr *entry_hint(const Module *m, const Op *fn, const char *key);
+
+/* An integer addi / subi / muli of a and b (a's type), overflow "none",
+ * not inserted. */
+Op *int_arith_op(Module *m, enum OpCode code, Value *a, Value *b, const Loc *loc);
 
 /* A cuda_tile.constant of a scalar integer tile<iN>, splat. */
 Op *const_int_op(Module *m, const Type *tile_type, int64_t v, const Loc *loc);

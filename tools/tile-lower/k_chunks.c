@@ -45,7 +45,7 @@ static int64_t scale_block(const Op *op)
 
 static int count_products(Op *op, void *ctx)
 {
-	if (op->info->code == CT_mmaf || op->info->code == CT_mmai || op->info->code == CT_mmaf_scaled)
+	if (mma_is_product(op))
 		++*(int *)ctx;
 	return 0;
 }
@@ -102,13 +102,9 @@ static Value *scaled_index(Module *m, Op *at, Value *i, int64_t scale, int64_t j
 		op_insert_before(at, cj);
 		jv = cj->results[0];
 	}
-	Value *mul[2] = { i, cs->results[0] };
-	Op *mo = op_build(m, CT_muli, 2, mul, 1, &t, at->loc);
-	op_set_attr(m, mo, "overflow", attr_string(m, "none"));
+	Op *mo = int_arith_op(m, CT_muli, i, cs->results[0], at->loc);
 	op_insert_before(at, mo);
-	Value *add[2] = { mo->results[0], jv };
-	Op *ao = op_build(m, CT_addi, 2, add, 1, &t, at->loc);
-	op_set_attr(m, ao, "overflow", attr_string(m, "none"));
+	Op *ao = int_arith_op(m, CT_addi, mo->results[0], jv, at->loc);
 	op_insert_before(at, ao);
 	return ao->results[0];
 }

@@ -80,11 +80,18 @@ static void cone_put_val(Cone *k, Value *v, int axis)
 
 /* a tiled load / store this pass can cut: weak, per-thread copies, indices
  * of type tile<i32>, the tile's own step along the axis, its token unused */
+/* a memory op a chunk loop may repeat and reorder: weak, per-thread
+ * copies (not staged, not multimem), its result token unused */
+static bool access_ok(const Ctx *c, const Op *op)
+{
+	return op_is_weak(op) && !op_attr_flag(op, "to_stage") && !op_attr(op, "multimem") &&
+	       strcmp(op_attr_str(op, "copy", "vec_ldst"), "vec_ldst") == 0 &&
+	       !has_uses(c->fn, op->results[op->nresults - 1]);
+}
+
 static bool tiled_ok(const Ctx *c, const Op *op, int axis, int64_t n)
 {
-	if (!op_is_weak(op) || op_attr_flag(op, "to_stage"))
-		return false;
-	if (strcmp(op_attr_str(op, "copy", "vec_ldst"), "vec_ldst") != 0 || op_attr(op, "multimem"))
+	if (!access_ok(c, op))
 		return false;
 	int start, cnt = op_group(op, op->info->code == AS_tiled_load ? 1 : 2, &start);
 	if (axis >= cnt || op_attr_int_at(op, "tile", axis, -1) != n)
@@ -92,10 +99,7 @@ static bool tiled_ok(const Ctx *c, const Op *op, int axis, int64_t n)
 	if (op_attr(op, "step") && op_attr_int_at(op, "step", axis, -1) != n)
 		return false;
 	const Type *it = op->operands[start + axis]->type;
-	if (!type_is_tile(it) || it->rank != 0 || tile_elem(it)->kind != TY_SCALAR || tile_elem(it)->scalar != SC_I32)
-		return false;
-	Value *tok = op->results[op->nresults - 1];
-	return !has_uses(c->fn, tok);
+	return type_is_tile(it) && it->rank == 0 && tile_elem(it)->kind == TY_SCALAR && tile_elem(it)->scalar == SC_I32;
 }
 
 static bool elementwise_body(const Op *red)
@@ -138,6 +142,20 @@ static int unit_reshape_axis(const Type *s, const Type *t, int axis)
 	}
 }
 
+static bool add_value(const Ctx *c, Cone *k, Value *v, int axis);
+
+/* every tile operand of op of rank `rank` (a pointer load's or store's
+ * pointers, value, mask, padding) into k's cone along axis */
+static bool add_tiles(const Ctx *c, Cone *k, const Op *op, int rank, int axis)
+{
+	for (int i = 0; i < op->noperands; i++) {
+		Value *o = op->operands[i];
+		if (type_is_tile(o->type) && o->type->rank == rank && !add_value(c, k, o, axis))
+			return false;
+	}
+	return true;
+}
+
 /* v (extent n along axis) into k's cone; false when it cannot be cut */
 static bool add_value(const Ctx *c, Cone *k, Value *v, int axis)
 {
@@ -170,14 +188,8 @@ static bool add_value(const Ctx *c, Cone *k, Value *v, int axis)
 	}
 	case AS_load: {
 		/* a gather: pointers, mask and padding tiles all of its shape, each cut */
-		if (v->index != 0 || !op_is_weak(op) || has_uses(c->fn, op->results[op->nresults - 1]) ||
-		    strcmp(op_attr_str(op, "copy", "vec_ldst"), "vec_ldst") != 0)
+		if (v->index != 0 || !access_ok(c, op) || !add_tiles(c, k, op, t->rank, axis))
 			return false;
-		for (int i = 0; i < op->noperands; i++) {
-			Value *o = op->operands[i];
-			if (type_is_tile(o->type) && o->type->rank == t->rank && !add_value(c, k, o, axis))
-				return false;
-		}
 		break;
 	}
 	case CT_broadcast: {
@@ -281,6 +293,18 @@ static void cone_free(Cone *k)
 	memset(k, 0, sizeof *k);
 }
 
+/* a store sink's cone, built (`built`): kept when it holds a big tile,
+ * else freed */
+static bool holds_big(const Ctx *c, Cone *k, bool built)
+{
+	bool big = false;
+	for (int i = 0; built && i < k->nvals && !big; i++)
+		big = is_big(c, k->vals[i].v->type);
+	if (!big)
+		cone_free(k);
+	return big;
+}
+
 /* k's sink and cone from `sink`, or false */
 static bool make_cone(const Ctx *c, Op *sink, Cone *k)
 {
@@ -296,41 +320,18 @@ static bool make_cone(const Ctx *c, Op *sink, Cone *k)
 		if (k->axis < 0)
 			return false;
 		k->n = val->type->shape[k->axis];
-		if (k->n < 2 || !tiled_ok(c, sink, k->axis, k->n) || !add_value(c, k, val, k->axis)) {
-			cone_free(k);
-			return false;
-		}
-		bool big = false;
-		for (int i = 0; i < k->nvals && !big; i++)
-			big = is_big(c, k->vals[i].v->type);
-		if (!big)
-			cone_free(k);
-		return big;
+		return holds_big(c, k, k->n >= 2 && tiled_ok(c, sink, k->axis, k->n) && add_value(c, k, val, k->axis));
 	}
 	if (sink->info->code == AS_store) {
 		/* a scatter: pointers, value and mask tiles of one shape, each cut */
 		const Type *t = sink->operands[0]->type;
-		if (!type_is_tile(t) || t->rank == 0 || !op_is_weak(sink) ||
-		    has_uses(c->fn, sink->results[sink->nresults - 1]) ||
-		    strcmp(op_attr_str(sink, "copy", "vec_ldst"), "vec_ldst") != 0)
+		if (!type_is_tile(t) || t->rank == 0 || !access_ok(c, sink))
 			return false;
 		k->axis = store_axis(c, t);
 		if (k->axis < 0)
 			return false;
 		k->n = t->shape[k->axis];
-		for (int i = 0; i < sink->noperands; i++) {
-			Value *o = sink->operands[i];
-			if (type_is_tile(o->type) && o->type->rank == t->rank && !add_value(c, k, o, k->axis)) {
-				cone_free(k);
-				return false;
-			}
-		}
-		bool big = false;
-		for (int i = 0; i < k->nvals && !big; i++)
-			big = is_big(c, k->vals[i].v->type);
-		if (!big)
-			cone_free(k);
-		return big;
+		return holds_big(c, k, add_tiles(c, k, sink, t->rank, k->axis));
 	}
 	if (sink->info->code == CT_reduce) {
 		const Type *t = sink->operands[0]->type;
@@ -395,40 +396,6 @@ static void drop_escaping(const Ctx *c, Cone *ks, int nk)
 	}
 }
 
-/* may an op moved up to `at` pass `op`? (no ordering effect: sink.c's rule) */
-static bool passable(const Op *op);
-
-static int barrier_fn(Op *op, void *ctx)
-{
-	if (!passable(op)) {
-		*(bool *)ctx = false;
-		return 1;
-	}
-	return 0;
-}
-
-static bool passable(const Op *op)
-{
-	const OpInfo *i = op->info;
-	if (op_has(i, OPT_REG)) {
-		bool ok = true;
-		for (int r = 0; r < op->nregions && ok; r++)
-			FOR_EACH_BLOCK(b, &op->regions[r])
-				FOR_EACH_OP(o, b)
-					if (op_walk(o, barrier_fn, &ok))
-						break;
-		return ok;
-	}
-	if (!op_has(i, OPT_MEM))
-		return true;
-	switch (i->code) {
-	case AS_tiled_load: case AS_load: case AS_tiled_store: case AS_store:
-		return op_is_weak(op);
-	default:
-		return false;
-	}
-}
-
 static int position(const Ctx *c, const Op *op)
 {
 	int i = 0;
@@ -459,7 +426,7 @@ static bool can_join(const Ctx *c, Cone *a, Cone *b, int64_t ch_a, int64_t ch_b)
 	}
 	/* nothing between that orders memory */
 	for (Op *o = a->sink->next; o && o != b->sink; o = o->next)
-		if (!chunk_cone_has_op(b, o) && !passable(o))
+		if (!chunk_cone_has_op(b, o) && !op_weak_may_pass(o))
 			return false;
 	return true;
 }

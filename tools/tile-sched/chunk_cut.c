@@ -100,14 +100,8 @@ static Value *chunk_index(RW *w, Value *idx, const Loc *loc)
 	const Type *t = idx->type;
 	if (!w->kconst)
 		w->kconst = emit(w, const_int_op(w->m, t, w->iters, loc));
-	Value *ops[2] = { idx, w->kconst };
-	Op *mul = op_build(w->m, CT_muli, 2, ops, 1, &t, loc);
-	op_set_attr(w->m, mul, "overflow", attr_string(w->m, "none"));
-	ops[0] = emit(w, mul);
-	ops[1] = w->iv;
-	Op *add = op_build(w->m, CT_addi, 2, ops, 1, &t, loc);
-	op_set_attr(w->m, add, "overflow", attr_string(w->m, "none"));
-	return emit(w, add);
+	Value *scaled = emit(w, int_arith_op(w->m, CT_muli, idx, w->kconst, loc));
+	return emit(w, int_arith_op(w->m, CT_addi, scaled, w->iv, loc));
 }
 
 static void set_tile_attr(Module *m, Op *n, const char *name, int axis, int64_t ch)
@@ -148,16 +142,11 @@ static void cut_iota(RW *w, Op *op)
 	Module *m = w->m;
 	const Type *ct = chunk_type(m, op->results[0]->type, 0, w->ch), *i32 = w->iv->type;
 	Value *io = emit(w, op_build(m, CT_iota, 0, NULL, 1, &ct, op->loc));
-	Value *ops[2] = { w->iv, emit(w, const_int_op(m, i32, w->ch, op->loc)) };
-	Op *mul = op_build(m, CT_muli, 2, ops, 1, &i32, op->loc);
-	op_set_attr(m, mul, "overflow", attr_string(m, "none"));
-	Value *off = emit(w, mul);
+	Value *off = emit(w, int_arith_op(m, CT_muli, w->iv, emit(w, const_int_op(m, i32, w->ch, op->loc)), op->loc));
 	int64_t one = 1;
 	Op *r = op_build(m, CT_reshape, 1, &off, 1, (const Type *[]){ type_tile(m, tile_elem(ct), 1, &one) }, op->loc);
 	Value *b = emit(w, op_build(m, CT_broadcast, 1, (Value *[]){ emit(w, r) }, 1, &ct, op->loc));
-	Op *add = op_build(m, CT_addi, 2, (Value *[]){ io, b }, 1, &ct, op->loc);
-	op_set_attr(m, add, "overflow", attr_string(m, "none"));
-	map_put(&w->map, op->results[0], emit(w, add));
+	map_put(&w->map, op->results[0], emit(w, int_arith_op(m, CT_addi, io, b, op->loc)));
 }
 
 /* op of the cone (axis: its result's) at chunk shape, appended to the body */
@@ -379,12 +368,8 @@ void chunk_rewrite_group(const Ctx *c, Cone *ks, int nk, int64_t ch)
 	op_insert_before(at, loop);
 	RW w = { .m = m, .body = body, .iv = body->args[0], .ch = ch, .iters = iters };
 	if (reverse) {      /* chunk iters - 1 - %c: a reversed scan's chunks last to first */
-		Op *last = const_int_op(m, i32, iters - 1, loc);
-		emit(&w, last);
-		Value *sub[2] = { last->results[0], body->args[0] };
-		Op *d = op_build(m, CT_subi, 2, sub, 1, &i32, loc);
-		op_set_attr(m, d, "overflow", attr_string(m, "none"));
-		w.iv = emit(&w, d);
+		Value *last = emit(&w, const_int_op(m, i32, iters - 1, loc));
+		w.iv = emit(&w, int_arith_op(m, CT_subi, last, body->args[0], loc));
 	}
 	/* the cones' ops, once each, in program order (those of enclosing
 	 * blocks, loop-invariant there, first) */

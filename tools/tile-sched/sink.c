@@ -26,39 +26,6 @@
 #include "opinfo.h"
 #include "irutil.h"
 
-/* may a weak load move down past op? */
-static bool passable(Op *op);
-
-static int no_barrier(Op *op, void *ctx)
-{
-	bool *ok = ctx;
-	if (!passable(op))
-		*ok = false;
-	return *ok ? 0 : 1;
-}
-
-static bool passable(Op *op)
-{
-	const OpInfo *i = op->info;
-	if (op_has(i, OPT_REG)) {
-		bool ok = true;
-		for (int r = 0; r < op->nregions && ok; r++)
-			FOR_EACH_BLOCK(b, &op->regions[r])
-				FOR_EACH_OP(o, b)
-					if (op_walk(o, no_barrier, &ok))
-						break;
-		return ok;
-	}
-	if (!op_has(i, OPT_MEM))
-		return true;
-	switch (i->code) {
-	case AS_tiled_load: case AS_load: case AS_tiled_store: case AS_store:
-		return op_is_weak(op);
-	default:
-		return false;
-	}
-}
-
 /* the first op after `from` in its block that uses v; NULL when none */
 static Op *first_user(Op *from, const Value *v)
 {
@@ -114,7 +81,7 @@ static void sink_load(Block *b, Op *l)
 		return;
 	bool gains = false;
 	for (Op *o = l->next; o != use; o = o->next) {
-		if (!passable(o))
+		if (!op_weak_may_pass(o))
 			return;        /* an ordering point before the use: stay */
 		gains |= spans(o);
 	}
