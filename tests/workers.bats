@@ -14,6 +14,17 @@ setup() {
 teardown() { teardown_scratch; }
 
 
+# same_eiattr ATTR FILE GPU: NVIDIA's tileiras and ours compile FILE for GPU;
+# the cubins' EIATTR values of ATTR are present and equal
+same_eiattr() {
+	local nv ours
+	env -u CUDA_HOME "$NVBIN/tileiras" --gpu-name="$3" -o nv.cubin "$2"
+	tileiras --gpu-name="$3" -o our.cubin "$2"
+	nv=$("$NVBIN/cuobjdump" -elf nv.cubin | grep -A2 "$1" | grep Value)
+	ours=$("$NVBIN/cuobjdump" -elf our.cubin | grep -A2 "$1" | grep Value)
+	[ -n "$nv" ] && [ "$nv" = "$ours" ] || fail "$2 $3 $1: NVIDIA '$nv', ours '$ours'"
+}
+
 reqntid() {   # reqntid FILE GPU: the .reqntid of its (only) entry
 	tileiras --gpu-name="$2" --emit=ptx -o - "$1" | sed -n 's/^\.reqntid \([0-9]*\).*/\1/p'
 }
@@ -67,11 +78,7 @@ assert d["module"]["ops"][0]["attrs"]["optimization_hints"]["dict"]["default"]["
 	require_nvidia
 	for n in 3 64; do
 		hint_module "$n"
-		env -u CUDA_HOME "$NVBIN/tileiras" --gpu-name=sm_90 -o nv.cubin bad.tileirbc
-		tileiras --gpu-name=sm_90 -o our.cubin bad.tileirbc
-		nv=$("$NVBIN/cuobjdump" -elf nv.cubin | grep -A2 EIATTR_REQNTID | grep Value)
-		ours=$("$NVBIN/cuobjdump" -elf our.cubin | grep -A2 EIATTR_REQNTID | grep Value)
-		[ -n "$nv" ] && [ "$nv" = "$ours" ] || fail "hint $n: NVIDIA '$nv', ours '$ours'"
+		same_eiattr EIATTR_REQNTID bad.tileirbc sm_90 || fail "hint $n"
 	done
 }
 
@@ -101,12 +108,7 @@ sys.exit(0 if np.array_equal(c, want) else "%s: %d of %d differ" % (sys.argv[2],
 	require_ptxas
 	require_nvidia
 	for k in vadd8_sm90:sm_90 vadd2_sm90:sm_100 bytarget:sm_100 bytarget:sm_90; do
-		f=${k%%:*} g=${k##*:}
-		env -u CUDA_HOME "$NVBIN/tileiras" --gpu-name=$g -o nv.cubin "$W/$f.tileirbc"
-		tileiras --gpu-name=$g -o our.cubin "$W/$f.tileirbc"
-		nv=$("$NVBIN/cuobjdump" -elf nv.cubin | grep -A2 EIATTR_REQNTID | grep Value)
-		ours=$("$NVBIN/cuobjdump" -elf our.cubin | grep -A2 EIATTR_REQNTID | grep Value)
-		[ -n "$nv" ] && [ "$nv" = "$ours" ] || fail "$f $g: NVIDIA '$nv', ours '$ours'"
+		same_eiattr EIATTR_REQNTID "$W/${k%%:*}.tileirbc" "${k##*:}"
 	done
 }
 
@@ -136,12 +138,7 @@ maxnreg() {   # maxnreg FILE GPU: the .maxnreg of its (only) entry, or "none"
 	require_ptxas
 	require_nvidia
 	for k in occ4_sm90:sm_90 occ4_sm90:sm_80 occ_bytarget:sm_90 occ_bytarget:sm_120; do
-		f=${k%%:*} g=${k##*:}
-		env -u CUDA_HOME "$NVBIN/tileiras" --gpu-name=$g -o nv.cubin "$W/$f.tileirbc"
-		tileiras --gpu-name=$g -o our.cubin "$W/$f.tileirbc"
-		nv=$("$NVBIN/cuobjdump" -elf nv.cubin | grep -A2 EIATTR_MAXREG_COUNT | grep Value)
-		ours=$("$NVBIN/cuobjdump" -elf our.cubin | grep -A2 EIATTR_MAXREG_COUNT | grep Value)
-		[ -n "$nv" ] && [ "$nv" = "$ours" ] || fail "$f $g: NVIDIA '$nv', ours '$ours'"
+		same_eiattr EIATTR_MAXREG_COUNT "$W/${k%%:*}.tileirbc" "${k##*:}"
 	done
 }
 
