@@ -275,6 +275,16 @@ void op_set_attr(Module *m, Op *op, const char *name, const Attr *a)
 	op->attrs = set_named(m, op->attrs, &op->nattrs, name, a);
 }
 
+void op_remove_attr(Op *op, const char *name)
+{
+	for (int i = 0; i < op->nattrs; i++)
+		if (strcmp(op->attrs[i].name, name) == 0) {
+			memmove((NamedAttr *)op->attrs + i, op->attrs + i + 1, sizeof *op->attrs * (size_t)(op->nattrs - i - 1));
+			op->nattrs--;
+			return;
+		}
+}
+
 const Attr *op_attr(const Op *op, const char *name)
 {
 	for (int i = 0; i < op->nattrs; i++)

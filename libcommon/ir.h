@@ -235,6 +235,8 @@ Op *op_new(Module *m, const OpInfo *info, int noperands, Value *const *operands,
 	   int nresults, const Type *const *result_types, int nregions, const Loc *loc);
 void op_set_attr(Module *m, Op *op, const char *name, const Attr *a);
 const Attr *op_attr(const Op *op, const char *name);
+/* Remove op's attribute `name` (nothing when it has none) */
+void op_remove_attr(Op *op, const char *name);
 /* Typed attribute getters: the attribute `name` of op when it is there with
  * the kind asked for, else the default. These are the only copies; a stage
  * does not write its own. */

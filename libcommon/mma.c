@@ -1,5 +1,6 @@
 /* mma.c: warp-level MMA atoms, tilings and fragment layouts (mma.h). */
 #include <stdlib.h>
+#include <string.h>
 #include "mma.h"
 #include "opinfo.h"
 #include "irutil.h"
@@ -272,7 +273,12 @@ const Op *mma_b_column_load(const Op *op)
 static bool b_read_down_columns(const Op *op)
 {
 	const Op *ld = mma_b_column_load(op);
-	return ld && (op_attr_int(ld, "vector_bytes", 0) >= 16 || op_attr_flag(ld, "tma"));
+	/* by TMA: the load's working mark in tile-sched; the product's plan
+	 * after it (mma_plan.h; read here as the one string it needs, mma_plan.c
+	 * being above this file) */
+	const Attr *b = dict_get(op_attr(op, "plan"), "b");
+	return ld && (op_attr_int(ld, "vector_bytes", 0) >= 16 || op_attr_flag(ld, "tma") ||
+		      (b && b->kind == AT_STRING && strcmp(b->u.s, "tma") == 0));
 }
 
 bool mma_product_tiling(const Op *op, int warps, int sm, MmaTiling *t, const char **err)
@@ -397,4 +403,39 @@ void mma_layout_scale_b(const MmaTiling *t, Layout *l)
 	add(l, 2, (int64_t[]){ t->kt, t->nt }, (int64_t[]){ t->n, t->atom->n });
 	add(l, 2, (int64_t[]){ 4, 8 }, (int64_t[]){ 0, 1 });
 	add(l, 3, (int64_t[]){ t->wm, t->wn, t->wrep }, (int64_t[]){ 0, t->n / t->wn, 0 });
+}
+
+bool mma_tf32_round(const Op *cv)
+{
+	if (!cv || cv->info->code != CT_ftof || cv->noperands != 1 || cv->nresults != 1)
+		return false;
+	const Type *from = tile_elem(cv->operands[0]->type), *to = tile_elem(cv->results[0]->type);
+	return from && to && from->kind == TY_SCALAR && to->kind == TY_SCALAR && from->scalar == SC_F32 &&
+	       to->scalar == SC_TF32 && strcmp(op_attr_str(cv, "rounding_mode", "nearest_even"), "nearest_even") == 0;
+}
+
+Op *mma_staged_load(const Op *mma, int k, bool *tf32)
+{
+	Op *d = mma->operands[k]->def;
+	*tf32 = mma_tf32_round(d);
+	if (*tf32)
+		d = d->operands[0]->def;
+	else if (d && d->info->code == CT_reshape)      /* unit leading dims dropped */
+		d = (Op *)mma_operand_tiled_load(mma, k);
+	else if (mma_operand_transposed(mma, k))        /* a TN product's B^T, transposed */
+		d = d->operands[0]->def;
+	return d && d->info->code == AS_tiled_load ? d : NULL;
+}
+
+Op *mma_product_of_load(const Op *ld, int *k)
+{
+	for (Op *x = ld->next; x; x = x->next)
+		for (int i = 0; i < 2 && i < x->noperands; i++) {
+			bool tf32;
+			if (mma_is_product(x) && mma_staged_load(x, i, &tf32) == ld) {
+				*k = i;
+				return x;
+			}
+		}
+	return NULL;
 }

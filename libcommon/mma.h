@@ -92,6 +92,20 @@ const Op *mma_operand_tiled_load(const Op *op, int k);
  * B's columns; MmaTiling.bk when its chunks are 16 bytes or it comes by TMA
  * (`tma`). */
 const Op *mma_b_column_load(const Op *op);
+/* the product (mma_is_product) after ld in its block that takes ld's tile
+ * as operand 0 or 1 (*k), as it is or through an ftof mma_tf32_round holds for */
+Op *mma_product_of_load(const Op *ld, int *k);
+
+/* Is cv an f32 -> tf32 ftof with rounding nearest_even (what a tf32 map's
+ * copy does itself)? */
+bool mma_tf32_round(const Op *cv);
+
+/* the tiled_load that makes operand k of mma: its definition, through a
+ * reshape that drops unit leading dims (mma_operand_tiled_load) or a
+ * permute [1, 0] (mma_operand_transposed), or (*tf32)
+ * that of the ftof mma_tf32_round holds for that makes it; else NULL */
+Op *mma_staged_load(const Op *mma, int k, bool *tf32);
+
 /* Is operand k of product op a permute [1, 0] of a rank-2 tile (a TN
  * product's B^T, loaded as [N, K] and transposed)? */
 bool mma_operand_transposed(const Op *op, int k);

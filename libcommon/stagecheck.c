@@ -9,11 +9,14 @@
 #include "diag.h"
 #include "xalloc.h"
 #include "verify.h"
+#include "mma_plan.h"
+#include "target.h"
 
 typedef struct C {
 	Module *m;
 	int stage;                /* 1 nv_tileaa, 2 nv_tileas, 3 scheduled */
 	int warps;
+	int sm;                   /* the module's target (scheduled IR) */
 	unsigned char *visible;   /* by value id */
 	int nvis;
 	int errors;
@@ -406,6 +409,41 @@ static void check_carried(C *c, Op *op)
 	}
 }
 
+/* tile-sched's working marks (tools/tile-sched/plan.c) do not outlive it:
+ * in scheduled IR what they said is the products' plans */
+static const char *const working_marks[] = { "via_wgmma", "via_ldmatrix", "stages", "async_depth", "to_stage", "prefetch" };
+
+/* scheduled IR: every product with a tiling has a well-formed plan that fits
+ * it (mma_plan.h), and no op keeps a working mark */
+static void check_plan(C *c, Op *op)
+{
+	for (size_t i = 0; i < sizeof working_marks / sizeof *working_marks; i++)
+		if (op_attr(op, working_marks[i]))
+			ERR(op, "'%s' op: %s is not an attribute of scheduled IR (a product's plan says it)",
+			    op->info->name, working_marks[i]);
+	if (op->info->code == AS_tiled_load && op_attr(op, "tma"))
+		ERR(op, "'%s' op: tma on a load is not an attribute of scheduled IR (its product's plan says it)",
+		    op->info->name);
+	if (!mma_is_product(op)) {
+		if (op_attr(op, "plan"))
+			ERR(op, "'%s' op: only a tile product has an MMA plan", op->info->name);
+		return;
+	}
+	const Type *a = op->operands[0]->type, *b = op->operands[1]->type;
+	MmaTiling t;
+	MmaPlan p;
+	const char *why;
+	if (!op_attr(op, "plan")) {
+		if (a->rank == 2 && b->rank == 2 && mma_product_tiling(op, c->warps, c->sm, &t, NULL))
+			ERR(op, "'%s' op: a tile product needs its MMA plan in scheduled IR", op->info->name);
+		return;
+	}
+	if (a->rank != 2 || b->rank != 2)
+		ERR(op, "'%s' op: only a product of rank-2 tiles has an MMA plan", op->info->name);
+	else if (!mma_plan_of(op, &p, &why) || (why = mma_plan_check(op, &p, c->warps, c->sm)))
+		ERR(op, "'%s' op: %s", op->info->name, why);
+}
+
 static void check_op(C *c, Op *op);
 
 static void check_block(C *c, Block *b)
@@ -451,6 +489,7 @@ static void check_op(C *c, Op *op)
 		if (op_is_elementwise(in) || in->code == CT_assume)
 			check_same_layout(c, op);
 		check_carried(c, op);
+		check_plan(c, op);
 	}
 	for (int r = 0; r < op->nregions; r++)
 		FOR_EACH_BLOCK(b, &op->regions[r]) {
@@ -482,6 +521,9 @@ int stage_check(Module *m)
 			return 1;
 		}
 		c->warps = (int)w->u.i;
+		const Attr *ta = module_attr(m, "target");
+		const Target *tg = ta && ta->kind == AT_STRING ? target_by_name(ta->u.s) : NULL;
+		c->sm = tg ? tg->sm : 80;
 	}
 	ir_number_values(m);
 	FOR_EACH_OP(top, &m->body) {

@@ -36,41 +36,6 @@
 #include "mma.h"
 #include "opinfo.h"
 
-bool tma_tf32_round(const Op *cv)
-{
-	if (!cv || cv->info->code != CT_ftof || cv->noperands != 1 || cv->nresults != 1)
-		return false;
-	const Type *from = tile_elem(cv->operands[0]->type), *to = tile_elem(cv->results[0]->type);
-	return from && to && from->kind == TY_SCALAR && to->kind == TY_SCALAR && from->scalar == SC_F32 &&
-	       to->scalar == SC_TF32 && strcmp(op_attr_str(cv, "rounding_mode", "nearest_even"), "nearest_even") == 0;
-}
-
-Op *tma_operand_load(const Op *mma, int k, bool *tf32)
-{
-	Op *d = mma->operands[k]->def;
-	*tf32 = tma_tf32_round(d);
-	if (*tf32)
-		d = d->operands[0]->def;
-	else if (d && d->info->code == CT_reshape)      /* unit leading dims dropped */
-		d = (Op *)mma_operand_tiled_load(mma, k);
-	else if (mma_operand_transposed(mma, k))        /* a TN product's B^T, transposed */
-		d = d->operands[0]->def;
-	return d && d->info->code == AS_tiled_load ? d : NULL;
-}
-
-Op *tma_product_of(const Op *ld, int *k)
-{
-	for (Op *x = ld->next; x; x = x->next)
-		for (int i = 0; i < 2 && i < x->noperands; i++) {
-			bool tf32;
-			if (mma_is_product(x) && tma_operand_load(x, i, &tf32) == ld) {
-				*k = i;
-				return x;
-			}
-		}
-	return NULL;
-}
-
 /* the entry parameter v comes from (through assumes), or -1 */
 static int param_of(const Value *v)
 {
@@ -173,10 +138,10 @@ bool tma_load_ok(const Op *ld, int warps, int sm, TmapNote *n)
 			return false;
 	int k;
 	bool tf32;
-	const Op *mma = tma_product_of(ld, &k);
+	const Op *mma = mma_product_of_load(ld, &k);
 	if (!mma)
 		return false;
-	tma_operand_load(mma, k, &tf32);
+	mma_staged_load(mma, k, &tf32);
 	/* f16 / bf16 as they are, f32 rounded to tf32 by the copy (rank 2) */
 	if (tf32 ? el->scalar != SC_F32 || r != 2 : el->scalar != SC_F16 && el->scalar != SC_BF16)
 		return false;

@@ -35,19 +35,6 @@ static inline int64_t tma_store_box_rows(int64_t rows) { return rows < 64 ? rows
  * put one of its last two tile dims on the view's contiguous dim. */
 int tma_map_order(const Op *acc, int *tile_dim);
 
-/* the product (mma_is_product) after ld in its block that takes ld's tile
- * as operand 0 or 1 (*k), as it is or through an ftof tma_tf32_round holds for */
-Op *tma_product_of(const Op *ld, int *k);
-
-/* Is cv an f32 -> tf32 ftof with rounding nearest_even (what a tf32 map's
- * copy does itself)? */
-bool tma_tf32_round(const Op *cv);
-
-/* the tiled_load that makes operand k of mma: its definition, through a
- * reshape that drops unit leading dims (mma_operand_tiled_load) or a
- * permute [1, 0] (mma_operand_transposed), or (*tf32)
- * that of the ftof tma_tf32_round holds for that makes it; else NULL */
-Op *tma_operand_load(const Op *mma, int k, bool *tf32);
 
 /* The row bytes W of operand k's staging when it comes by TMA: TMA's
  * swizzled box (rows of W bytes, W the swizzle span; the tile's columns

@@ -508,6 +508,7 @@ static const char *kind_name(int ak)
 	case AK_PRED: return "an assume predicate (div_by, same_elements or bounded)";
 	case AK_HINTS: return "a dictionary of per-architecture dictionaries";
 	case AK_BOOLS: return "an array of booleans";
+	case AK_PLAN: return "an MMA plan (a dictionary)";
 	}
 	return "?";
 }
@@ -571,7 +572,7 @@ static bool check_attr_kind(V *v, const Op *op, const AttrRule *ar, const Attr *
 	case AK_ARRAY: ok = a->kind == AT_ARRAY; break;
 	case AK_DENSE: ok = a->kind == AT_DENSE; break;
 	case AK_PRED: ok = a->kind == AT_DIV_BY || a->kind == AT_SAME_ELEMENTS || a->kind == AT_BOUNDED; break;
-	case AK_HINTS: ok = a->kind == AT_DICT; break;
+	case AK_HINTS: case AK_PLAN: ok = a->kind == AT_DICT; break;
 	case AK_BOOLS:
 		ok = a->kind == AT_INTS || a->kind == AT_ARRAY;
 		for (int i = 0; ok && a->kind == AT_ARRAY && i < a->u.array.n; i++)

@@ -32,6 +32,7 @@ enum {
 	AK_PRED,      /* assume predicate */
 	AK_HINTS,     /* optimization_hints: dict of dicts */
 	AK_BOOLS,     /* dense bool array (13.4 inbounds) */
+	AK_PLAN,      /* a product's MMA plan: a dictionary (its fields: mma_plan.def, checked by stagecheck) */
 };
 /* AttrRule.req: optional, required, or put on the op by the lower stages
  * (docs/ir.md §6.3) and accepted only below cuda_tile (verify_kept_ops) */

@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
 # MMA operands straight from global to shared memory (issue 15: cp.async
 # staging; docs/lowering.md "MMA"): on sm_80+ a tiled_load whose only use is
-# a staged product (via_ldmatrix, via_wgmma), staged as it is (A; 16-bit B),
-# moving aligned 16-byte runs, gets `to_stage` (tile-sched mma.c); tile-ptx
+# a staged product (plan path ldmatrix, wgmma), staged as it is (A; 16-bit B),
+# moving aligned 16-byte runs, is copied (the product's plan: a/b = cp_async,
+# tile-sched mma.c, libcommon mma_plan.def); tile-ptx
 # copies it with cp.async.cg 16 bytes a chunk (zero fill out of bounds) into
 # the swizzled staging, a barrier before the first copy, cp.async.wait_all
 # before the product. In a K loop (the loop's one product, operands depending
@@ -25,7 +26,7 @@ ALIGNED="matmul.matmul.ln6.ickz6ktd matmul.matmul.ln6.xz3hjq93 matmul.matmul.ln6
 	for f in $ALIGNED; do
 		for sm in sm_80 sm_90 sm_120; do
 			tile-read "$L/$f.tileirbc" | tile-lower --gpu-name=$sm | tile-sched --emit=text >"$SCRATCH/s.txt"
-			[ "$(grep -c 'nv_tileas.tiled_load .*to_stage = true' "$SCRATCH/s.txt")" -eq 2 ] || fail "$f $sm: not 2 loads to_stage"
+			grep -q 'cuda_tile.mmaf .*plan = {a = "cp_async", .*b = "cp_async",' "$SCRATCH/s.txt" || fail "$f $sm: not both operands copied"
 			# (TMA, where tileiras would use it on sm_90, is tests/tma.bats)
 			TILEIRAS_NO_TMA=1 tileiras "$L/$f.tileirbc" --gpu-name $sm --emit=ptx -o "$SCRATCH/k.ptx" || fail "$f $sm"
 			grep -q 'cp.async.cg.shared.global \[%r[0-9]*\], \[%rd[0-9]*\], 16, %r[0-9]*;' "$SCRATCH/k.ptx" || fail "$f $sm: no cp.async"
@@ -38,8 +39,8 @@ ALIGNED="matmul.matmul.ln6.ickz6ktd matmul.matmul.ln6.xz3hjq93 matmul.matmul.ln6
 			[ $sm = sm_90 ] && n=4
 			a=$((n - 1))
 			[ $sm = sm_90 ] && a=$((n - 2))
-			grep -q "cuda_tile.mmaf .*stages = $n" "$SCRATCH/s.txt" || fail "$f $sm: not $n stages"
-			[ "$(grep -c 'nv_tileas.tiled_load .*prefetch = true' "$SCRATCH/s.txt")" -eq 2 ] || fail "$f $sm: prefetch"
+			grep -q "cuda_tile.mmaf .*stages = $n," "$SCRATCH/s.txt" || fail "$f $sm: not $n stages"
+			grep -q 'cuda_tile.mmaf .*a_prefetch = true, .*b_prefetch = true,' "$SCRATCH/s.txt" || fail "$f $sm: prefetch"
 			[ "$(grep -c 'cp.async.commit_group' "$SCRATCH/k.ptx")" -eq $((a + 1)) ] || fail "$f $sm: commits"
 			grep -q "cp.async.wait_group $a;" "$SCRATCH/k.ptx" || fail "$f $sm: no wait_group $a"
 			if grep -q 'cp.async.wait_all' "$SCRATCH/k.ptx"; then fail "$f $sm: waits for all"; fi
@@ -78,37 +79,38 @@ print(d); assert d == 0'
 @test "cp.async: what stays on registers: unaligned loads, transposed 8-bit/tf32 B, sm_75, TILE_SCHED_NO_CP_ASYNC" {
 	# the corpus matmul has no alignment facts: 2-byte accesses
 	tile-read "$CORPUS/13.4/matmul.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched --emit=text >"$SCRATCH/a.txt"
-	if grep -q to_stage "$SCRATCH/a.txt"; then fail "unaligned load copied"; fi
+	if grep -q '= "cp_async"\|= "tma"' "$SCRATCH/a.txt"; then fail "unaligned load copied"; fi
 	# sm_75 has no cp.async
 	tile-read "$L/matmul.matmul.ln6.ickz6ktd.tileirbc" | tile-lower --gpu-name=sm_75 | tile-sched --emit=text >"$SCRATCH/b.txt"
-	if grep -q to_stage "$SCRATCH/b.txt"; then fail "sm_75 copied"; fi
+	if grep -q '= "cp_async"' "$SCRATCH/b.txt"; then fail "sm_75 copied"; fi
 	# the switch that turns it off (to compare both)
 	TILE_SCHED_NO_CP_ASYNC=1 tile-read "$L/matmul.matmul.ln6.ickz6ktd.tileirbc" | tile-lower --gpu-name=sm_80 |
 		TILE_SCHED_NO_CP_ASYNC=1 tile-sched --emit=text >"$SCRATCH/c.txt"
-	if grep -q to_stage "$SCRATCH/c.txt"; then fail "TILE_SCHED_NO_CP_ASYNC ignored"; fi
+	if grep -q '= "cp_async"' "$SCRATCH/c.txt"; then fail "TILE_SCHED_NO_CP_ASYNC ignored"; fi
 	# one stage: copies, then wait_all before the product
 	tile-read "$L/matmul.matmul.ln6.ickz6ktd.tileirbc" | tile-lower --gpu-name=sm_80 |
 		TILE_SCHED_NO_PIPELINE=1 tile-sched >"$SCRATCH/one.json"
-	grep -q to_stage "$SCRATCH/one.json" || fail "no copies without the pipeline"
-	if grep -q '"stages"\|prefetch' "$SCRATCH/one.json"; then fail "TILE_SCHED_NO_PIPELINE ignored"; fi
+	grep -q '"a": "cp_async"' "$SCRATCH/one.json" || fail "no copies without the pipeline"
+	grep -q '"stages": 1,' "$SCRATCH/one.json" || fail "TILE_SCHED_NO_PIPELINE ignored"
+	if grep -q '_prefetch": true' "$SCRATCH/one.json"; then fail "TILE_SCHED_NO_PIPELINE ignored"; fi
 	tile-ptx --gpu-name=sm_80 "$SCRATCH/one.json" >"$SCRATCH/one.ptx"
 	grep -q 'cp.async.wait_all' "$SCRATCH/one.ptx" || fail "one stage: no wait_all"
 	# an aligned 16-byte f8 product (tests/mma2) on sm_90: A is copied, its transposed B is not
 	tile-read "$BATS_TEST_DIRNAME/mma2/mm_bt_e4m3_a16.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched --emit=text >"$SCRATCH/d.txt"
-	[ "$(grep -c 'to_stage = true' "$SCRATCH/d.txt")" -le 1 ] || fail "transposed B copied"
-	# to_stage written by hand on a load whose product is not staged is the input's error
+	grep -q 'cuda_tile.mmaf .*plan = {a = "cp_async", .*b = "registers",' "$SCRATCH/d.txt" || fail "transposed B copied (or A not)"
+	# a plan written by hand that copies a load cp.async cannot (2-byte accesses) is the input's error
 	tile-read "$CORPUS/13.4/matmul.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched |
-		sed 's/"vector_bytes": 2/"to_stage": true, "vector_bytes": 2/' >"$SCRATCH/bad.json"
-	grep -q to_stage "$SCRATCH/bad.json" || skip "could not plant the attribute"
+		sed 's/"a": "registers"/"a": "cp_async"/' >"$SCRATCH/bad.json"
+	grep -q '"a": "cp_async"' "$SCRATCH/bad.json" || fail "could not plant the copy"
 	run tile-ptx --gpu-name=sm_90 "$SCRATCH/bad.json"
 	assert_failure
-	assert_output --partial "to_stage on a load"
+	assert_output --partial "its product's plan copies it into staging, which this load cannot be"
 	refute_output --partial "internal"
-	# prefetch without a pipelined product (stages edited away) likewise
+	# prefetch without a pipelined product (stages edited away) likewise, stagecheck's on entry
 	tile-read "$L/matmul.matmul.ln6.ickz6ktd.tileirbc" | tile-lower --gpu-name=sm_80 | tile-sched |
 		sed 's/"stages": 2/"stages": 1/' >"$SCRATCH/bad2.json"
 	run tile-ptx --gpu-name=sm_80 "$SCRATCH/bad2.json"
 	assert_failure
-	assert_output --partial "prefetch on a load that is not a copy of a pipelined product"
+	assert_output --partial "its plan prefetches an operand that is not a copy of a pipelined product"
 	refute_output --partial "internal"
 }

@@ -54,19 +54,20 @@ MM="$CORPUS/13.4/matmul.tileirbc"
 @test "mma: tile-sched gives the accumulator its fragment layout; f16/bf16/tf32/i8 operands go via_ldmatrix (no conversion), f64 ones are converted into their fragments" {
 	tile-read "$MM" | tile-lower --gpu-name=sm_80 | tile-sched --num-warps=4 --emit=text >"$SCRATCH/s.txt"
 	# 2x2 warps of 32x32, 2x4 atoms of 16x8 each (libcommon/mma.h)
-	grep -q 'cuda_tile.mmaf .* {via_ldmatrix = true} : tile<64x64xf32> layout(%[0-9]* = "((2,2,4,2),(4,8),(2,2)):((1,512,8,1024),(2,64),(2048,32))")' "$SCRATCH/s.txt" ||
+	grep -q 'cuda_tile.mmaf .* {plan = {.*path = "ldmatrix", .*}} : tile<64x64xf32> layout(%[0-9]* = "((2,2,4,2),(4,8),(2,2)):((1,512,8,1024),(2,64),(2048,32))")' "$SCRATCH/s.txt" ||
 		fail "accumulator: $(grep mmaf "$SCRATCH/s.txt" | head -1)"
 	# A and B stay in their load layouts (tile-ptx stages them for ldmatrix); the epilogue
 	# (ftof, store) keeps the accumulator's layout: no conversion anywhere
 	[ "$(grep -c convert_layout "$SCRATCH/s.txt")" -eq 0 ] || fail "$(grep -c convert_layout "$SCRATCH/s.txt") conversions, not 0"
 	for k in mm_tf32 mm_i8; do
 		tile-read "$BATS_TEST_DIRNAME/mma/$k.tileirbc" | tile-lower --gpu-name=sm_80 | tile-sched --num-warps=4 --emit=text >"$SCRATCH/t.txt"
-		grep -q 'cuda_tile.mma[fi] .*via_ldmatrix = true' "$SCRATCH/t.txt" || fail "$k: not via_ldmatrix"
+		grep -q 'cuda_tile.mma[fi] .*path = "ldmatrix"' "$SCRATCH/t.txt" || fail "$k: not via ldmatrix"
 		[ "$(grep -c convert_layout "$SCRATCH/t.txt")" -eq 0 ] || fail "$k: conversions"
 	done
 	# f64 (m8n8k4) has no ldmatrix path: its operands are converted into the fragments
 	tile-read "$BATS_TEST_DIRNAME/mma/mm_f64.tileirbc" | tile-lower --gpu-name=sm_80 | tile-sched --num-warps=4 --emit=text >"$SCRATCH/t.txt"
-	if grep -q via_ldmatrix "$SCRATCH/t.txt"; then fail "f64 via_ldmatrix"; fi
+	grep -q 'cuda_tile.mmaf .*path = "registers"' "$SCRATCH/t.txt" || fail "f64: not in registers"
+	if grep -q 'path = "ldmatrix"' "$SCRATCH/t.txt"; then fail "f64 via ldmatrix"; fi
 	[ "$(grep -c convert_layout "$SCRATCH/t.txt")" -eq 2 ] || fail "f64: $(grep -c convert_layout "$SCRATCH/t.txt") conversions, not 2"
 }
 
@@ -301,7 +302,7 @@ sys.exit(0 if np.array_equal(c, (a @ b).astype(np.float32)) else "wrong product"
 	assert_success
 }
 
-@test "mma: via_ldmatrix on a product ldmatrix cannot feed (hand-written IR: f64) is a located error of the input, not an internal one" {
+@test "mma: a plan that says ldmatrix for a product ldmatrix cannot feed (hand-written IR: f64) is a located error of the input, not an internal one" {
 	tile-read "$BATS_TEST_DIRNAME/mma/mm_f64.tileirbc" | tile-lower --gpu-name=sm_80 | tile-sched --num-warps=4 >"$SCRATCH/s.json"
 	/usr/bin/python3 - "$SCRATCH/s.json" >"$SCRATCH/m.json" <<-'EOF2'
 		import json, sys
@@ -309,7 +310,7 @@ sys.exit(0 if np.array_equal(c, (a @ b).astype(np.float32)) else "wrong product"
 		def walk(x):
 		    if isinstance(x, dict):
 		        if x.get("op") == "cuda_tile.mmaf":
-		            x.setdefault("attrs", {})["via_ldmatrix"] = True
+		            x["attrs"]["plan"]["dict"]["path"] = "ldmatrix"
 		        for v in x.values(): walk(v)
 		    elif isinstance(x, list):
 		        for v in x: walk(v)
@@ -320,7 +321,7 @@ sys.exit(0 if np.array_equal(c, (a @ b).astype(np.float32)) else "wrong product"
 	assert_success
 	run tile-ptx --gpu-name=sm_80 <"$SCRATCH/m.json"
 	assert_failure 1
-	assert_output --partial "loc(\"tests/mma/kernels.py\":16:14): error: 'cuda_tile.mmaf' op: via_ldmatrix on a f64 product on sm_80, which ldmatrix cannot feed"
+	assert_output --partial "loc(\"tests/mma/kernels.py\":16:14): error: 'cuda_tile.mmaf' op: its plan says ldmatrix, which cannot feed a f64 product on sm_80"
 	refute_output --partial 'internal error'
 }
 

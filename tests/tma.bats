@@ -228,7 +228,7 @@ np.save("c.npy", np.zeros((64, 64), np.float32))'
 	done
 }
 
-@test "TMA ring depth (sm_90 wgmma): about 64 KiB of copies in flight, 4 to 8 stages (64x64x32 f16: 8, 128x128x32: 4; cp.async keeps 4); ptxas accepts, no spills; stages outside 1..8 in the IR are a located error" {
+@test "TMA ring depth (sm_90 wgmma): about 64 KiB of copies in flight, 4 to 8 stages (64x64x32 f16: 8, 128x128x32: 4; cp.async keeps 4); ptxas accepts, no spills; stages outside 1..8 in the plan are a located error" {
 	cd "$SCRATCH"
 	for h in z9tdbcda:8 yd8nx2s3:8 ickz6ktd:4 xz3hjq93:4; do
 		tile-read "$(mod ${h%%:*})" | tile-lower --gpu-name=sm_90 | tile-sched --tma >s.json
@@ -247,7 +247,7 @@ np.save("c.npy", np.zeros((64, 64), np.float32))'
 		sed "s/\"stages\": 8,/\"stages\": $bad,/" s.json >bad.json
 		run tile-ptx --gpu-name=sm_90 bad.json
 		[ "$status" -eq 1 ] || fail "stages $bad: exit $status"
-		[[ "$output" == *'matmul.py":'*"error: 'cuda_tile.mmaf' op: stages must be an integer from 1 to 8"* ]] || fail "stages $bad: $output"
+		[[ "$output" == *'matmul.py":'*"error: 'cuda_tile.mmaf' op: its plan's stages must be an integer from 1 to 8"* ]] || fail "stages $bad: $output"
 	done
 }
 
@@ -317,13 +317,13 @@ np.save("c.npy", np.zeros((64, 64), np.float32))'
 	tile-read "$CORPUS/13.4/matmul.tileirbc" | tile-lower --gpu-name=sm_90 | TILE_SCHED_NO_VERSION=1 tile-sched --tma |
 		tile-ptx --gpu-name=sm_90 >"$SCRATCH/u.ptx"
 	if grep -q 'tensormap' "$SCRATCH/u.ptx"; then fail "unaligned view by TMA"; fi
-	# `tma` written by hand on a load TMA cannot copy is the input's error
+	# a plan written by hand that copies by TMA a load TMA cannot copy is the input's error
 	tile-read "$CORPUS/13.4/matmul.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched |
-		sed 's/"vector_bytes": 2/"tma": true, "vector_bytes": 2/' >"$SCRATCH/bad.json"
-	grep -q '"tma"' "$SCRATCH/bad.json" || fail "could not plant the attribute"
+		sed 's/"a": "registers"/"a": "tma"/' >"$SCRATCH/bad.json"
+	grep -q '"a": "tma"' "$SCRATCH/bad.json" || fail "could not plant the copy"
 	run tile-ptx --gpu-name=sm_90 "$SCRATCH/bad.json"
 	assert_failure
-	assert_output --partial "tma on a load that TMA cannot copy"
+	assert_output --partial "its product's plan copies it by TMA, which TMA cannot"
 	refute_output --partial "internal"
 	# a plain-PTX cubin (ptxas 13.0) or no callbacks: nobody would fill the maps
 	tma_ptx $f "$SCRATCH/k.ptx"
@@ -363,7 +363,7 @@ np.save("c.npy", np.zeros((64, 64), np.float32))'
 		tile-read "$CORPUS/13.5/matmul.tileirbc" | tile-lower --gpu-name=$sm | tile-sched --tma >s.json
 		tile-ptx --gpu-name=$sm s.json >k.ptx
 		# both arms: the copy's loads by TMA (pipelined), the loop's through registers
-		[ "$(grep -c '"tma": true' s.json)" -eq 4 ] || fail "$sm: not 2 TMA loads an entry"
+		[ "$(grep -c '"[ab]": "tma"' s.json)" -eq 4 ] || fail "$sm: not 2 TMA loads an entry"
 		[ "$(grep -c '"nv_tileas.tiled_load"' s.json)" -eq 8 ] || fail "$sm: not 2 loops of 2 loads an entry"
 		[ "$(grep -c '^// tileiras.tensormap ' k.ptx)" -eq 4 ] || fail "$sm: not 2 maps an entry"
 		grep -q 'cp.async.bulk.tensor' k.ptx && grep -q 'mbarrier.try_wait' k.ptx || fail "$sm: no TMA ring"
@@ -374,7 +374,7 @@ np.save("c.npy", np.zeros((64, 64), np.float32))'
 		fi
 		if grep -q '\.local' k.ptx; then fail "$sm: .local"; fi
 		TILE_SCHED_NO_VERSION=1 tile-sched --tma <(tile-read "$CORPUS/13.5/matmul.tileirbc" | tile-lower --gpu-name=$sm) >n.json
-		if grep -q '"tma": true' n.json; then fail "$sm: TILE_SCHED_NO_VERSION=1: still TMA"; fi
+		if grep -q '"[ab]": "tma"\|"tma": true' n.json; then fail "$sm: TILE_SCHED_NO_VERSION=1: still TMA"; fi
 		for e in f16:16:c32:1e-7 bf16:b:cb:0.01; do
 			IFS=: read -r ty in c tol <<<"$e"
 			E=$(grep -o "matmul_Kt1_A2${ty}_[A-Za-z0-9_]*" k.ptx | head -1)

@@ -71,22 +71,23 @@ wg() {
 	done
 }
 
-@test "wgmma: tile-sched marks the product via_wgmma and gives the accumulator the warpgroup fragment layout" {
+@test "wgmma: tile-sched plans the product on the wgmma path and gives the accumulator the warpgroup fragment layout" {
 	tile-read "$MMA/mm_f16_f16.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched --num-warps=4 --emit=text >"$SCRATCH/s.txt"
 	# warp w: rows 16w..16w+15; per 8 columns the m16n8 C fragment (libcommon/mma.h)
-	grep -q 'cuda_tile.mmaf .* {via_wgmma = true} : tile<64x64xf16> layout(%[0-9]* = "((2,2,8),(4,8),4):((1,512,8),(2,64),1024)")' "$SCRATCH/s.txt" ||
+	grep -q 'cuda_tile.mmaf .* {plan = {.*path = "wgmma", .*}} : tile<64x64xf16> layout(%[0-9]* = "((2,2,8),(4,8),4):((1,512,8),(2,64),1024)")' "$SCRATCH/s.txt" ||
 		fail "$(grep mmaf "$SCRATCH/s.txt")"
 	[ "$(grep -c convert_layout "$SCRATCH/s.txt")" -eq 0 ] || fail "conversions"
 	# 128x128 over 2 warpgroups (rows 0-63, 64-127)
 	tile-read "$MMA/launch/matmul.matmul.ln6.5si_mkgq.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched --emit=text >"$SCRATCH/t.txt"
-	grep -q 'cuda_tile.mmaf .* {via_wgmma = true} : tile<128x128xf32> layout(%[0-9]* = "((2,2,16),(4,8),(4,2)):((1,1024,8),(2,128),(2048,8192))")' "$SCRATCH/t.txt" ||
+	grep -q 'cuda_tile.mmaf .* {plan = {.*path = "wgmma", .*}} : tile<128x128xf32> layout(%[0-9]* = "((2,2,16),(4,8),(4,2)):((1,1024,8),(2,128),(2048,8192))")' "$SCRATCH/t.txt" ||
 		fail "$(grep mmaf "$SCRATCH/t.txt")"
-	# a hand-edited IR that says via_wgmma where the tiling is mma.sync's is the input's error
+	# a hand-edited plan that says wgmma where the tiling is mma.sync's is the input's error
 	tile-read "$MMA/mm_f16_f16.tileirbc" | tile-lower --gpu-name=sm_80 | tile-sched --num-warps=4 |
-		sed 's/"via_ldmatrix"/"via_wgmma"/' >"$SCRATCH/bad.json"
+		sed 's/"path": "ldmatrix"/"path": "wgmma"/' >"$SCRATCH/bad.json"
+	grep -q '"path": "wgmma"' "$SCRATCH/bad.json" || fail "could not plant the path"
 	run tile-ptx --gpu-name=sm_80 "$SCRATCH/bad.json"
 	assert_failure
-	assert_output --partial "via_wgmma on sm_80"
+	assert_output --partial "its plan's tiling is not the product's on sm_80 (mma.sync's)"
 	refute_output --partial "internal"
 }
 

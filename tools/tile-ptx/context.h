@@ -97,7 +97,7 @@ typedef struct E {
 	 * time; emitters that take part honour [fuse_lo, fuse_hi) (fuse_window) */
 	bool fusing;
 	int fuse_lo, fuse_hi;
-	/* a to_stage load emitted for another step (util_ldsm.c): the stage
+	/* a copied operand load emitted for another step (util_ldsm.c): the stage
 	 * half it fills (i32; NULL: the product's own), and no barrier or
 	 * commit of its own (the caller's) */
 	LLVMValueRef stage_sel;

@@ -20,6 +20,7 @@
 #include "opinfo.h"
 #include "enums.h"
 #include "mma.h"
+#include "mma_plan.h"
 #include "tmap.h"
 
 /* ------------------------------------------------------------ util_types.c */
@@ -167,7 +168,7 @@ typedef struct StageGeom {
 	int eb, shift, w;       /* w: wgmma's row bytes */
 	int64_t srows, scols;   /* as staged */
 } StageGeom;
-/* A tiled_load marked to_stage (tile-sched: cp.async): its product's
+/* A tiled_load its product's plan copies (cp.async or TMA): its product's
  * staging region and geometry; false when there is none */
 bool mma_stage_of_load(E *e, Op *ld, LLVMValueRef *base, StageGeom *g);
 LLVMValueRef mma_stage_addr(E *e, LLVMValueRef base, const StageGeom *g, LLVMValueRef elem_off);
@@ -176,7 +177,7 @@ void mma_stage_begin(E *e, Op *mma, bool writes);     /* the barrier before a pr
 void mma_copies_wait(E *e, Op *mma);                 /* the wait for its copied operands */
 void mma_cp_async_commit(E *e);
 void mma_stage_copy_begin(E *e, Op *ld, bool in_loop);   /* the barrier before copies into the buffer */
-Op *mma_user_of(Op *ld, int *k);                     /* the product a to_stage load feeds, its operand k */
+Op *mma_user_of(Op *ld, int *k);                     /* the product a copied load feeds, its operand k */
 LLVMValueRef mma_stage_sel(E *e, Op *mma);           /* the stage half (i32) a product or a copy for it uses now */
 /* Pipelined K loop (tile-sched: `stages` = 2 on the product, `prefetch` on its copied loads):
  * the staging buffer holds two halves; before the loop the first step's copies go into half 0
@@ -193,7 +194,7 @@ LLVMValueRef mma_first_step(E *e, Op *mma);          /* i1: this is its loop's f
 LLVMValueRef mma_last_stage(E *e, Op *loop, Op *mma);   /* after its loop (which ran): the last step's stage */
 /* cp.async.cg 16 bytes src -> dst (shared), zeros where !in_bounds; only where owner (NULL: all) */
 void mma_cp_async16(E *e, LLVMValueRef dst, LLVMValueRef src, LLVMValueRef in_bounds, LLVMValueRef owner);
-LLVMValueRef mma_stage_buf(E *e, Op *op);            /* the kernel's MMA staging buffer (via_ldmatrix, via_wgmma) */
+LLVMValueRef mma_stage_buf(E *e, Op *op);            /* the kernel's MMA staging buffer (ldmatrix, wgmma paths) */
 int64_t mma_stage_b_offset(E *e, Op *op);            /* byte offset of B in it */
 /* s (rows x cols, row-major) into the buffer at base, swizzled; transposed: as cols x rows;
  * wg_w > 0: in wgmma's layout with rows of wg_w bytes (libcommon's mma_wgmma_offset)

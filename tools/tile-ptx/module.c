@@ -40,27 +40,12 @@ static int occupancy_maxnreg(const Module *m, const Op *fn, int threads)
 	return (int)(cap < floor ? floor : cap);
 }
 
-static int check_stages(Op *op, void *ctx)
-{
-	E *e = ctx;
-	const Attr *a = op_attr(op, "stages");
-	if (!a)
-		return 0;
-	if (a->kind != AT_INT || a->u.i < 1 || a->u.i > MMA_MAX_STAGES) {
-		diag_error(op->loc, "'%s' op: stages must be an integer from 1 to %d", op->info->name, MMA_MAX_STAGES);
-		e->errors++;
-		op_set_attr(e->m, op, "stages", attr_int(e->m, 1, NULL));
-	}
-	return 0;
-}
-
 static void emit_kernel(E *e, Op *fn)
 {
 	const Attr *name = op_attr(fn, "sym_name");
 	Block *body = fn->regions[0].first;
 	if (!name || name->kind != AT_STRING || !body)
 		ice("tile-ptx: malformed entry");
-	op_walk(fn, check_stages, e);
 	int nmaps = tma_plan(e, fn, name->u.s);      /* hidden tensor-map parameters */
 	LLVMTypeRef *params = xcalloc((size_t)body->nargs + (size_t)nmaps + 1, sizeof *params);
 	for (int i = 0; i < body->nargs; i++) {

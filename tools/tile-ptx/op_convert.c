@@ -424,7 +424,7 @@ void emit_convert(E *e, Op *op)
 	/* f32 -> tf32 of a tile TMA copied into a wgmma staging through a tf32
 	 * map, which rounded it (util_tma.c): the values are there, none here */
 	const Op *d = op->operands[0]->def;
-	if (tma_tf32_round(op) && d && tma_op(e, d)) {
+	if (mma_tf32_round(op) && d && tma_op(e, d)) {
 		TV *t = tv_new(e, op->results[0]);
 		for (int k = 0; k < t->n; k++)
 			t->r[k] = LLVMGetPoison(ty_f32(e));

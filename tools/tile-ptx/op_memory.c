@@ -16,7 +16,8 @@
  * tile-lower checked the view packs rows on byte boundaries). A tiled
  * access marked `multimem` (13.5's multimem ops, tile-lower) is one
  * multimem.* instruction per element (util_multimem.c). A load marked
- * `to_stage` (tile-sched) feeds a staged MMA product: its chunks go by
+ * copied into its product's staging (the product's plan: cp_async or tma)
+ * feeds a staged MMA product: its chunks go by
  * cp.async straight into the product's shared staging (util_ldsm.c), which
  * waits for them. */
 #include <stdio.h>
@@ -329,18 +330,18 @@ void emit_tiled(E *e, Op *op)
 	}
 	PaddingValue pad = padding_of(op);
 	LLVMValueRef primary = store ? owner_pred(e, &t->lay) : NULL;
-	/* to_stage (tile-sched): straight into the product's staging buffer by
+	/* copied (its product's plan): straight into the product's staging buffer by
 	 * cp.async, 16 bytes a chunk, zeros where out of bounds; no registers */
 	LLVMValueRef sbase = NULL, sown = NULL;
 	StageGeom sg;
-	bool to_stage = !store && op_attr_flag(op, "to_stage");
+	bool to_stage = !store && (mma_load_staging(op) != MMA_STAGING_REGISTERS);
 	if (to_stage) {
 		/* a TMA copy (util_tma.c) has no per-thread chunks: any layout, any alignment of the rows */
 		bool tma = tma_op(e, op);
 		if (!eb || (!tma && op_attr_int(op, "vector_bytes", 0) < 16) || !mma_stage_of_load(e, op, &sbase, &sg) ||
 		    (!tma && (layout_tile_run_width(&t->lay, 16 / eb, R, tt->shape, vd) != 16 / eb || dup_regs)) ||
 		    f4 || multimem || ord.ord != LLVMAtomicOrderingNotAtomic) {
-			diag_error(op->loc, "'%s' op: to_stage on a load that cannot be copied into its product's staging",
+			diag_error(op->loc, "'%s' op: its product's plan copies it into staging, which this load cannot be",
 				   op->info->name);
 			e->errors++;
 			to_stage = false;

@@ -17,7 +17,7 @@
  * Operands are packed into 32-bit registers (two 16-bit or four 8-bit
  * elements, the first in the low bits), f64 in 64-bit ones. The result
  * keeps the accumulator layout, so the epilogue reads it from registers.
- * An mmaf marked `via_ldmatrix` (tile-sched: f16 / bf16 on sm_75+, i8 and
+ * An mmaf whose plan's path is ldmatrix (tile-sched: f16 / bf16 on sm_75+, i8 and
  * tf32 on sm_80+; libcommon's mma_ldmatrix_ok) has A and B in their own
  * layouts: they are staged in shared memory, swizzled, and the fragments
  * loaded with ldmatrix (util_ldsm.c): A from the row-major M x K tile, B
@@ -27,7 +27,7 @@
  * its instructions (K atoms outermost).
  *   e4m3, e5m2 -> f32 | f16  mma.sync.aligned.m16n8k32.row.col (sm_89+, the i8 fragments)
  * Batched (rank-3) products arrive as rank-2 ones (tile-lower batched_mma.c). On sm_90, a product
- * tile-sched marked `via_wgmma` (libcommon's mma_choose gave it a
+ * tile-sched planned on the wgmma path (libcommon's mma_choose gave it a
  * warpgroup tiling) goes through util_wgmma.c instead: both operands
  * staged in shared memory, wgmma.mma_async, the target sm_90a. */
 #include <stdio.h>
@@ -188,18 +188,17 @@ void emit_mma(E *e, Op *op)
 		unsupported(e, op, what);
 		return;
 	}
+	/* tile-sched's plan (stagecheck has checked it fits the product on
+	 * this target); a product without one has no tiling here */
 	MmaTiling t;
-	const char *err = NULL;
-	if (!mma_product_tiling(op, e->warps, e->o->target->sm, &t, &err)) {
+	MmaPlan plan;
+	if (!mma_plan_of(op, &plan, NULL)) {
+		const char *err = NULL;
+		mma_product_tiling(op, e->warps, e->o->target->sm, &t, &err);
 		unsupported(e, op, err);
 		return;
 	}
-	if (t.wg != op_attr_flag(op, "via_wgmma")) {
-		diag_error(op->loc, "'%s' op: %s on %s, where its tiling is %s", op->info->name,
-			   t.wg ? "no via_wgmma" : "via_wgmma", e->o->target->name, t.wg ? "wgmma's" : "mma.sync's");
-		e->errors++;
-		return;
-	}
+	mma_plan_tiling(op, &plan, &t);
 	if (t.wg) {
 		emit_wgmma(e, op, &t);
 		return;
@@ -209,14 +208,7 @@ void emit_mma(E *e, Op *op)
 	mma_layout_a(&t, &la);
 	mma_layout_b(&t, &lb);
 	mma_layout_c(&t, &lc);
-	bool ldsm = op_attr_flag(op, "via_ldmatrix");
-	if (ldsm && !mma_ldmatrix_ok(atom, ea, e->o->target->sm)) {
-		/* a hand-written IR can say so: the input's error, not ours */
-		diag_error(op->loc, "'%s' op: via_ldmatrix on a %s product on %s, which ldmatrix cannot feed",
-			   op->info->name, ea->str, e->o->target->name);
-		e->errors++;
-		return;
-	}
+	bool ldsm = plan.path == MMA_PATH_LDMATRIX;
 	if (!ldsm) {
 		check_layout(op->operands[0], &la);
 		check_layout(op->operands[1], &lb);

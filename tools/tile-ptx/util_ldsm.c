@@ -1,7 +1,7 @@
 /* util_ldsm.c: MMA operands through shared memory and ldmatrix (utility
  * layer, emit.h; docs/lowering.md "MMA"). Used by op_mma.c for an mmaf
- * that tile-sched marked `via_ldmatrix` (libcommon's mma_ldmatrix_ok:
- * f16 / bf16 on sm_75+, i8 and tf32 on sm_80+).
+ * that tile-sched planned on the ldmatrix path (libcommon mma_plan.h;
+ * mma_ldmatrix_ok: f16 / bf16 on sm_75+, i8 and tf32 on sm_80+).
  *
  * Staging buffer. Each kernel with such an mmaf gets one static shared
  * array, __tile_mma_<kernel>, as large as its largest mmaf needs (the
@@ -29,7 +29,7 @@
  * registers asked for) per ldmatrix.x4, the rest .x2 / .x1. The fragment layout is checked to be
  * exactly that (an internal error otherwise).
  *
- * Copies (cp.async). A tiled_load tile-sched marked `to_stage` writes its
+ * Copies (cp.async). A tiled_load its product's plan copies (cp_async) writes its
  * 16-byte chunks straight into its product's region of the buffer
  * (mma_stage_of_load, mma_stage_addr: the same placement as the register
  * stores, StageGeom), after a barrier (mma_stage_copy_begin); the product
@@ -37,7 +37,7 @@
  *
  * Pipelined K loop. A product with `stages` = n (2..MMA_MAX_STAGES;
  * module.c refuses others) in a `for` has n stages of the buffer; copies
- * run a = n-1 steps ahead (n-2 when the product has `async_depth` 1: its
+ * run a = n-1 steps ahead (n-2 when the product's plan has async_depth 1: its
  * wgmma of the previous step may still read its stage):
  * mma_pipeline_prologue (at the for) copies steps
  * 0 .. a-1 into stages 0 .. a-1, mma_prefetch (at each `prefetch` load)
@@ -60,7 +60,7 @@
 static int64_t stage_bytes(E *e, Op *op)
 {
 	if (!mma_is_product(op) ||
-	    (!op_attr_flag(op, "via_ldmatrix") && !op_attr_flag(op, "via_wgmma")))
+	    (!(mma_path(op) == MMA_PATH_LDMATRIX) && !(mma_path(op) == MMA_PATH_WGMMA)))
 		return 0;
 	int eb = elem_bytes(tile_elem(op->operands[0]->type));
 	return mma_stage_b_offset(e, op) + type_num_elements(op->operands[1]->type) * eb;
@@ -70,15 +70,15 @@ static int64_t stage_bytes(E *e, Op *op)
 static bool by_tma(const Op *op, int k)
 {
 	bool tf32;
-	const Op *d = mma_is_product(op) ? tma_operand_load(op, k, &tf32) : NULL;
-	return d && op_attr_flag(d, "tma");
+	const Op *d = mma_is_product(op) ? mma_staged_load(op, k, &tf32) : NULL;
+	return d && mma_load_staging(d) == MMA_STAGING_TMA;
 }
 
 /* where a product's regions start: 128 bytes, 1024 (a whole swizzle
  * pattern of absolute addresses) for wgmma and for TMA's swizzled boxes */
 static int64_t stage_align(const Op *op)
 {
-	return op_attr_flag(op, "via_wgmma") || by_tma(op, 0) || by_tma(op, 1) ? 1024 : 128;
+	return (mma_path(op) == MMA_PATH_WGMMA) || by_tma(op, 0) || by_tma(op, 1) ? 1024 : 128;
 }
 
 /* the distance between stages of a pipelined product (`stages`, tile-sched) */
@@ -90,7 +90,7 @@ static int64_t stage_stride(E *e, Op *op)
 
 static int64_t stage_total(E *e, Op *op)
 {
-	int64_t n = op_attr_int(op, "stages", 1);
+	int64_t n = mma_stages(op, 1);
 	return n > 1 ? n * stage_stride(e, op) : stage_bytes(e, op);
 }
 
@@ -108,7 +108,7 @@ static bool own_regions(E *e, const Op *loop)
 	for (Op *x = loop->regions[0].first->first; x; x = x->next)
 		if (stage_bytes(e, x) > 0) {
 			n++;
-			piped |= op_attr_int(x, "stages", 1) > 1;
+			piped |= mma_stages(x, 1) > 1;
 		}
 	return n > 1 && piped;
 }
@@ -141,8 +141,8 @@ typedef struct Need {
 bool mma_wgmma_a_in_regs(E *e, const Op *mma, const Layout *have)
 {
 	MmaTiling t;
-	if (!op_attr_flag(mma, "via_wgmma") || mma_operand_copied(mma, 0) || !have ||
-	    !mma_product_tiling(mma, e->warps, e->o->target->sm, &t, NULL) || !t.wg)
+	if (!(mma_path(mma) == MMA_PATH_WGMMA) || mma_operand_copied(mma, 0) || !have ||
+	    !mma_planned_tiling(mma, &t) || !t.wg)
 		return false;
 	return mma_layout_is_a(&t, have);
 }
@@ -161,10 +161,10 @@ static bool resident_candidate(E *e, const Op *mma, int k)
 {
 	if (!mma_is_product(mma) || mma_operand_copied(mma, k) || getenv("TILE_PTX_NO_RESIDENT"))
 		return false;
-	if (op_attr_flag(mma, "via_wgmma")) {
+	if ((mma_path(mma) == MMA_PATH_WGMMA)) {
 		if (k != 0 || !mma->operands[0]->lay || mma_wgmma_a_in_regs(e, mma, mma->operands[0]->lay))
 			return false;
-	} else if (!op_attr_flag(mma, "via_ldmatrix") || op_attr_int(mma, "stages", 1) > 1) {
+	} else if (!(mma_path(mma) == MMA_PATH_LDMATRIX) || mma_stages(mma, 1) > 1) {
 		return false;
 	}
 	const Op *loop = loop_of(mma);
@@ -198,7 +198,7 @@ bool mma_resident(E *e, const Op *mma, int k)
 /* a wgmma product whose A its stage does not hold: in registers or resident */
 bool mma_wgmma_a_unstaged(E *e, const Op *mma)
 {
-	return op_attr_flag(mma, "via_wgmma") && !mma_operand_copied(mma, 0) &&
+	return (mma_path(mma) == MMA_PATH_WGMMA) && !mma_operand_copied(mma, 0) &&
 	       (mma_wgmma_a_in_regs(e, mma, mma->operands[0]->lay) || mma_resident(e, mma, 0));
 }
 
@@ -206,7 +206,7 @@ bool mma_wgmma_a_unstaged(E *e, const Op *mma)
 static int64_t operand_bytes(const Op *mma, int k)
 {
 	int eb = elem_bytes(tile_elem(mma->operands[0]->type));
-	int64_t a = op_attr_flag(mma, "via_wgmma") ? 1024 : 128;
+	int64_t a = (mma_path(mma) == MMA_PATH_WGMMA) ? 1024 : 128;
 	return (type_num_elements(mma->operands[k]->type) * eb + a - 1) & ~(a - 1);
 }
 
@@ -568,7 +568,7 @@ static LLVMValueRef stage_at(E *e, Op *mma, LLVMValueRef sel);
 /* the staged product that uses ld's tile, and which operand it is */
 Op *mma_user_of(Op *ld, int *k)
 {
-	return tma_product_of(ld, k);    /* (libcommon tma.c: the same search) */
+	return mma_product_of_load(ld, k);    /* (libcommon tma.c: the same search) */
 }
 
 bool mma_stage_of_load(E *e, Op *ld, LLVMValueRef *base, StageGeom *g)
@@ -581,9 +581,9 @@ bool mma_stage_of_load(E *e, Op *ld, LLVMValueRef *base, StageGeom *g)
 	MmaTiling t;
 	/* cp.async chunks stay whole only in an operand staged as it is; a TMA
 	 * box lands a K-major B too (libcommon tma_load_ok) */
-	if (!mma_product_tiling(mma, e->warps, e->o->target->sm, &t, NULL) || (!mma_stage_as_is(&t, k, ea) && !tma_op(e, ld)))
+	if (!mma_planned_tiling(mma, &t) || (!mma_stage_as_is(&t, k, ea) && !tma_op(e, ld)))
 		return false;
-	if (t.wg != op_attr_flag(mma, "via_wgmma") || (!t.wg && !op_attr_flag(mma, "via_ldmatrix")) ||
+	if (t.wg != (mma_path(mma) == MMA_PATH_WGMMA) || (!t.wg && !(mma_path(mma) == MMA_PATH_LDMATRIX)) ||
 	    !mma_operand_copied(mma, k))
 		return false;
 	*base = e->stage_sel ? stage_at(e, mma, e->stage_sel) : mma_stage_base(e, mma);
@@ -612,9 +612,9 @@ LLVMValueRef mma_stage_addr(E *e, LLVMValueRef base, const StageGeom *g, LLVMVal
 bool mma_operand_copied(const Op *mma, int k)
 {
 	bool tf32;
-	const Op *d = tma_operand_load(mma, k, &tf32);
+	const Op *d = mma_staged_load(mma, k, &tf32);
 	/* through an f32 -> tf32 ftof only by TMA, whose tf32 map rounds */
-	return d && op_attr_flag(d, "to_stage") && (!tf32 || op_attr_flag(d, "tma"));
+	return d && (mma_load_staging(d) != MMA_STAGING_REGISTERS) && (!tf32 || mma_load_staging(d) == MMA_STAGING_TMA);
 }
 
 /* A copy into the staging buffer overwrites what the last product read:
@@ -625,7 +625,7 @@ bool mma_operand_copied(const Op *mma, int k)
 void mma_stage_copy_begin(E *e, Op *ld, bool in_loop)
 {
 	for (Op *x = ld->prev; x; x = x->prev) {
-		if (x->info->code == AS_tiled_load && op_attr_flag(x, "to_stage"))
+		if (x->info->code == AS_tiled_load && (mma_load_staging(x) != MMA_STAGING_REGISTERS))
 			return;
 		if (x->nregions || !op_has(x->info, OPT_PURE))
 			break;
@@ -725,14 +725,14 @@ LLVMValueRef mma_stage_sel(E *e, Op *mma)
 {
 	if (e->stage_sel)
 		return e->stage_sel;
-	int n = (int)op_attr_int(mma, "stages", 1);
+	int n = (int)mma_stages(mma, 1);
 	Op *loop = n > 1 ? loop_of(mma) : NULL;
 	return loop ? stage_of_step(e, loop, 0, n) : c_i32(e, 0);
 }
 
 LLVMValueRef mma_stage_base(E *e, Op *mma)
 {
-	int n = (int)op_attr_int(mma, "stages", 1);
+	int n = (int)mma_stages(mma, 1);
 	Op *loop = n > 1 ? loop_of(mma) : NULL;
 	return stage_at(e, mma, loop ? stage_of_step(e, loop, 0, n) : NULL);
 }
@@ -754,7 +754,7 @@ void mma_resident_prologue(E *e, Op *loop)
 				continue;
 			const Type *ea = tile_elem(x->operands[0]->type);
 			MmaTiling t;
-			if (!mma_product_tiling(x, e->warps, e->o->target->sm, &t, NULL))
+			if (!mma_planned_tiling(x, &t))
 				ice("tile-ptx: a resident mma operand without a tiling");
 			if (first)
 				barrier(e);     /* the last reads of the regions (an enclosing loop's previous step) */
@@ -774,7 +774,7 @@ void mma_resident_prologue(E *e, Op *loop)
 
 LLVMValueRef mma_stage_sel_back(E *e, Op *mma, int back)
 {
-	int n = (int)op_attr_int(mma, "stages", 1);
+	int n = (int)mma_stages(mma, 1);
 	Op *loop = loop_of(mma);
 	return loop && n > 1 ? stage_of_step(e, loop, ((-back) % n + n) % n, n) : c_i32(e, 0);
 }
@@ -789,7 +789,7 @@ LLVMValueRef mma_first_step(E *e, Op *mma)
 
 LLVMValueRef mma_last_stage(E *e, Op *loop, Op *mma)
 {
-	int n = (int)op_attr_int(mma, "stages", 1);
+	int n = (int)mma_stages(mma, 1);
 	LLVMValueRef lb = scalar(e, loop->operands[0]), ub = scalar(e, loop->operands[1]), step = scalar(e, loop->operands[2]);
 	bool uns = op_attr_flag(loop, "unsignedCmp");
 	LLVMValueRef span = LLVMBuildSub(e->b, LLVMBuildSub(e->b, ub, lb, ""), LLVMConstInt(LLVMTypeOf(lb), 1, 0), "");
@@ -802,16 +802,16 @@ int mma_stage_ahead(const Op *mma)
 	 * retired_next_step): that one's wait_group 0 retires it before its
 	 * stage is refilled, so the copies stay a whole step ahead */
 	Op *loop = loop_of(mma);
-	if (loop && op_attr_int(mma, "async_depth", 0))
+	if (loop && mma_async_depth(mma))
 		for (Op *x = loop->regions[0].first->first; x && x != mma; x = x->next)
-			if (mma_is_product(x) && op_attr_flag(x, "via_wgmma") && !op_attr_int(x, "async_depth", 0))
-				return (int)op_attr_int(mma, "stages", 2) - 1;
-	return (int)op_attr_int(mma, "stages", 2) - 1 - (int)op_attr_int(mma, "async_depth", 0);
+			if (mma_is_product(x) && (mma_path(x) == MMA_PATH_WGMMA) && !mma_async_depth(x))
+				return (int)mma_stages(mma, 2) - 1;
+	return (int)mma_stages(mma, 2) - 1 - (int)mma_async_depth(mma);
 }
 
 bool mma_stage_pipelined(const Op *mma)
 {
-	return op_attr_int(mma, "stages", 1) > 1 && loop_of(mma);
+	return mma_stages(mma, 1) > 1 && loop_of(mma);
 }
 
 /* emit load ld as the copies of the step whose induction value is `at`,
@@ -838,14 +838,14 @@ void mma_pipeline_prologue(E *e, Op *loop)
 	Block *body = loop->regions[0].first;
 	bool any = false;
 	for (Op *x = body->first; x; x = x->next)
-		any |= x->info->code == AS_tiled_load && op_attr_flag(x, "prefetch");
+		any |= x->info->code == AS_tiled_load && mma_load_prefetch(x);
 	if (!any)
 		return;
 	LLVMValueRef lb = scalar(e, loop->operands[0]), ub = scalar(e, loop->operands[1]);
 	bool uns = op_attr_flag(loop, "unsignedCmp");
 	LLVMValueRef runs = LLVMBuildICmp(e->b, uns ? LLVMIntULT : LLVMIntSLT, lb, ub, "");
 	for (Op *x = body->first; x; x = x->next)
-		if (x->info->code == AS_tiled_load && op_attr_flag(x, "prefetch")) {
+		if (x->info->code == AS_tiled_load && mma_load_prefetch(x)) {
 			tma_fence_before_copy(e, x);     /* generic writes before the loop, async ones now */
 			break;
 		}
@@ -854,7 +854,7 @@ void mma_pipeline_prologue(E *e, Op *loop)
 	int ahead = 1, which;
 	bool cp_async = false;
 	for (Op *x = body->first; x; x = x->next)
-		if (x->info->code == AS_tiled_load && op_attr_flag(x, "prefetch")) {
+		if (x->info->code == AS_tiled_load && mma_load_prefetch(x)) {
 			Op *mma = mma_user_of(x, &which);
 			if (mma)
 				ahead = mma_stage_ahead(mma);
@@ -868,7 +868,7 @@ void mma_pipeline_prologue(E *e, Op *loop)
 			guard = LLVMBuildICmp(e->b, uns ? LLVMIntULT : LLVMIntSLT, at, ub, "");
 		}
 		for (Op *x = body->first; x; x = x->next)
-			if (x->info->code == AS_tiled_load && op_attr_flag(x, "prefetch"))
+			if (x->info->code == AS_tiled_load && mma_load_prefetch(x))
 				copy_for_step(e, x, body->args[0], at, c_i32(e, j), guard);
 		if (cp_async)
 			mma_cp_async_commit(e);
@@ -878,13 +878,13 @@ void mma_pipeline_prologue(E *e, Op *loop)
 bool mma_prefetch(E *e, Op *ld)
 {
 	Op *loop = loop_of(ld);
-	if (e->stage_raw || !op_attr_flag(ld, "prefetch"))
+	if (e->stage_raw || !mma_load_prefetch(ld))
 		return false;
 	int which;
 	Op *mma = mma_user_of(ld, &which);
-	if (!loop || !op_attr_flag(ld, "to_stage") || !mma || !mma_stage_pipelined(mma)) {
+	if (!loop || !(mma_load_staging(ld) != MMA_STAGING_REGISTERS) || !mma || !mma_stage_pipelined(mma)) {
 		/* tile-sched never writes this; a hand-edited IR can */
-		diag_error(ld->loc, "'%s' op: prefetch on a load that is not a copy of a pipelined product in its loop",
+		diag_error(ld->loc, "'%s' op: its product's plan prefetches it, but it is not a copy of a pipelined product in its loop",
 			   ld->info->name);
 		e->errors++;
 		return false;
@@ -894,7 +894,7 @@ bool mma_prefetch(E *e, Op *ld)
 	bool uns = op_attr_flag(loop, "unsignedCmp");
 	/* step iv + ahead*step into its stage: the one the product `ahead - n`
 	 * steps back read (the previous step's; with async_depth, the one before) */
-	int n = (int)op_attr_int(mma, "stages", 2), ahead = mma_stage_ahead(mma);
+	int n = (int)mma_stages(mma, 2), ahead = mma_stage_ahead(mma);
 	if (!tma_ring(e, mma))       /* else the producer waits on the stage's empty barrier (util_tma.c) */
 		mma_stage_copy_begin(e, ld, true);
 	LLVMValueRef next = LLVMBuildAdd(e->b, iv, LLVMBuildMul(e->b, step, LLVMConstInt(LLVMTypeOf(step), (unsigned long long)ahead, 0), ""), "");
@@ -908,10 +908,10 @@ bool mma_prefetch(E *e, Op *ld)
 	/* one group per step (empty near the end), so wait_group n-1 is this step's */
 	bool last = true, cp_async = false;
 	for (Op *x = ld->next; x; x = x->next)
-		if (x->info->code == AS_tiled_load && op_attr_flag(x, "prefetch"))
+		if (x->info->code == AS_tiled_load && mma_load_prefetch(x))
 			last = false;
 	for (Op *x = loop->regions[0].first->first; x; x = x->next)
-		cp_async |= x->info->code == AS_tiled_load && op_attr_flag(x, "prefetch") && !tma_op(e, x);
+		cp_async |= x->info->code == AS_tiled_load && mma_load_prefetch(x) && !tma_op(e, x);
 	if (last && cp_async)
 		mma_cp_async_commit(e);
 	return true;

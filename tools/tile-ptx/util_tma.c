@@ -1,6 +1,6 @@
 /* util_tma.c: staged wgmma operands copied by the Tensor Memory Accelerator
  * (utility layer, emit.h; docs/lowering.md §10 "TMA", docs/abi.md §5.3.1).
- * A tiled_load tile-sched marked `tma` (and `to_stage`; tile-sched --tma,
+ * A tiled_load its product's plan copies by TMA (tile-sched --tma,
  * where libcommon's tma_load_ok holds, which is checked again here) is one
  * TMA copy per swizzle-row block of its product's staging instead of every
  * thread's 16-byte cp.async chunks. Its map is a hidden
@@ -64,12 +64,14 @@ static int plan_walk(Op *op, void *ctx)
 {
 	Plan *p = ctx;
 	TmapNote n;
-	if ((op->info->code != AS_tiled_load && op->info->code != AS_tiled_store) || !op_attr_flag(op, "tma"))
+	if (op->info->code == AS_tiled_store ? !op_attr_flag(op, "tma")
+	    : op->info->code != AS_tiled_load || mma_load_staging(op) != MMA_STAGING_TMA)
 		return 0;
-	if (op->info->code == AS_tiled_store ? !tma_store_ok(op, p->e->o->target->sm, &n) :
-	    !op_attr_flag(op, "to_stage") || !tma_load_ok(op, p->e->warps, p->e->o->target->sm, &n)) {
+	bool store = op->info->code == AS_tiled_store;
+	if (store ? !tma_store_ok(op, p->e->o->target->sm, &n) : !tma_load_ok(op, p->e->warps, p->e->o->target->sm, &n)) {
 		/* tile-sched never writes this; a hand-edited IR can */
-		diag_error(op->loc, "'%s' op: tma on a load that TMA cannot copy into its product's staging",
+		diag_error(op->loc, store ? "'%s' op: tma on a store that TMA cannot copy"
+				     : "'%s' op: its product's plan copies it by TMA, which TMA cannot",
 			   op->info->name);
 		p->e->errors++;
 		return 0;
@@ -133,7 +135,7 @@ bool tma_op(E *e, const Op *op)
 bool mma_operand_tma(E *e, const Op *mma, int k)
 {
 	bool tf32;
-	const Op *d = tma_operand_load(mma, k, &tf32);
+	const Op *d = mma_staged_load(mma, k, &tf32);
 	return d && tma_op(e, d);
 }
 
@@ -164,7 +166,7 @@ static int tma_products(E *e, Op **out)
 	int n = 0;
 	for (int i = 0; i < e->ntma; i++) {
 		int k;
-		Op *mma = tma_product_of(e->tma[i], &k);
+		Op *mma = mma_product_of_load(e->tma[i], &k);
 		bool seen = !mma;
 		for (int j = 0; j < n && !seen; j++)
 			seen = out[j] == mma;
@@ -185,7 +187,7 @@ static int bar_base(E *e, const Op *mma)
 	Op **ps = xcalloc((size_t)e->ntma + 1, sizeof *ps);
 	int n = tma_products(e, ps), at = 0;
 	for (int i = 0; i < n && ps[i] != mma; i++)
-		at += (int)op_attr_int(ps[i], "stages", 1);
+		at += (int)mma_stages(ps[i], 1);
 	free(ps);
 	return at;
 }
@@ -208,7 +210,7 @@ void tma_kernel_begin(E *e)
 	Op **ps = xcalloc((size_t)e->ntma + 1, sizeof *ps);
 	int np = tma_products(e, ps), nbar = 0, deepest = 1;
 	for (int i = 0; i < np; i++) {
-		int st = (int)op_attr_int(ps[i], "stages", 1);
+		int st = (int)mma_stages(ps[i], 1);
 		nbar += st;
 		if (st > deepest)
 			deepest = st;
@@ -257,9 +259,9 @@ bool tma_ring(E *e, const Op *mma)
 	/* opt-in (TILE_PTX_TMA_RING=1): on an H200 (2026-11-26) the bar.sync a
 	 * step was faster, 630 against 563 TFLOP/s on the 128x128x32 f16 4096^3
 	 * launch (docs/benchmarks.md "TMA on the GPU") */
-	return env_flag("TILE_PTX_TMA_RING") && e->tma_ephase && op_attr_flag(mma, "via_wgmma") &&
+	return env_flag("TILE_PTX_TMA_RING") && e->tma_ephase && (mma_path(mma) == MMA_PATH_WGMMA) &&
 	       mma_operand_tma(e, mma, 0) &&
-	       mma_operand_tma(e, mma, 1) && op_attr_int(mma, "stages", 1) > 1;
+	       mma_operand_tma(e, mma, 1) && mma_stages(mma, 1) > 1;
 }
 
 /* spin until barrier `bar` completed the phase of parity bit `sel` of the
@@ -300,7 +302,7 @@ int tma_product_loads(E *e, const Op *mma, Op **out)
 	int n = 0;
 	for (int k = 0; k < 2; k++) {
 		bool tf32;
-		Op *d = tma_operand_load(mma, k, &tf32);
+		Op *d = mma_staged_load(mma, k, &tf32);
 		if (d && tma_op(e, d))
 			out[n++] = d;
 	}

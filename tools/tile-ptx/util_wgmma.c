@@ -1,6 +1,6 @@
 /* util_wgmma.c: one mmaf / mmai by Hopper's warpgroup MMA (utility layer,
  * emit.h; docs/lowering.md "MMA"), for op_mma.c when tile-sched marked the
- * op `via_wgmma` (libcommon's mma_choose gave a wgmma tiling, mma.h).
+ * op on the wgmma path of its plan (libcommon's mma_choose gave a wgmma tiling, mma.h).
  *
  * A (M x K) and B (K x N) are written by their owners into the kernel's
  * MMA staging buffer (util_ldsm.c) in wgmma's swizzled layouts
@@ -256,7 +256,7 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 	 * a second wait_group returns at once); async_depth (tile-sched, a
 	 * pipelined K loop): this step's group stays in flight, the loop's
 	 * exit waits for it (mma_wgmma_drain) */
-	bool in_flight = mma_stage_pipelined(op) && op_attr_int(op, "async_depth", 0) == 1;
+	bool in_flight = mma_stage_pipelined(op) && mma_async_depth(op) == 1;
 	tie_through(e, in_flight ? "wgmma.wait_group.sync.aligned 1;" : "wgmma.wait_group.sync.aligned 0;", regs,
 		    (int)(t->mt * nd), rt, cc);
 	/* a TMA ring (util_tma.c): the stage whose wgmma just completed is free
@@ -294,7 +294,7 @@ static Op *async_product(const Op *loop, int i)
 	if (!last || last->info->code != CT_continue || i >= last->noperands || i >= loop->nresults)
 		return NULL;
 	Op *p = last->operands[i]->def;
-	return p && mma_is_product(p) && op_attr_int(p, "async_depth", 0) &&
+	return p && mma_is_product(p) && mma_async_depth(p) &&
 	       mma_stage_pipelined(p) ? p : NULL;
 }
 

@@ -14,7 +14,9 @@
  * operand loaded just before the product may go straight to its staging
  * (`to_stage` on the tiled_load: cp.async, stage_direct below; with
  * --tma also `tma` where the Tensor Memory Accelerator can copy it).
- * Calls only classes.c. */
+ * These marks are tile-sched's working state: plan.c turns them into each
+ * product's MMA plan (libcommon mma_plan.h), the only form scheduled IR
+ * carries. Calls only classes.c. */
 #include <stdlib.h>
 #include <string.h>
 #include "sched_int.h"
@@ -147,7 +149,7 @@ static void stage_direct(F *f, Op *op, const MmaTiling *t, int k)
 {
 	Value *v = op->operands[k];
 	bool tf32;
-	Op *ld = tma_operand_load(op, k, &tf32);
+	Op *ld = mma_staged_load(op, k, &tf32);
 	const Type *el = tile_elem(v->type);
 	int eb = elem_bytes(el);
 	if (target_sm(f) < 80 || !ld || ld->info->code != AS_tiled_load ||
@@ -250,7 +252,7 @@ static bool multi_pipeline_ok(F *f, Op *loop, int n)
 		bool copied = false;
 		for (int k = 0; k < 2; k++) {
 			bool tf32;
-			Op *ld = tma_operand_load(x, k, &tf32);
+			Op *ld = mma_staged_load(x, k, &tf32);
 			if (ld && op_attr_flag(ld, "to_stage")) {
 				if (!op_attr_flag(ld, "tma"))
 					return false;
@@ -352,7 +354,7 @@ static void pipeline(F *f, Op *op)
 	int nl = 0;
 	for (int k = 0; k < 2; k++) {
 		bool tf32;
-		Op *ld = tma_operand_load(op, k, &tf32);
+		Op *ld = mma_staged_load(op, k, &tf32);
 		if (!ld || !op_attr_flag(ld, "to_stage"))
 			continue;
 		for (int j = 0; j < ld->noperands; j++)

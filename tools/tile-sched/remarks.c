@@ -20,6 +20,7 @@
 #include "layout.h"
 #include "irutil.h"
 #include "remark.h"
+#include "mma_plan.h"
 
 typedef struct R { RemarkOut o; const char *func; } R;
 
@@ -190,7 +191,7 @@ static void version_remark(R *s, Op *op)
 	Op *copy = op->regions[0].first ? op->regions[0].first->first : NULL;
 	int n = 0;
 	for (Op *x = copy && copy->nregions ? copy->regions[0].first->first : NULL; x; x = x->next)
-		n += x->info->code == AS_tiled_load && op_attr_flag(x, "tma");
+		n += x->info->code == AS_tiled_load && mma_load_staging(x) == MMA_STAGING_TMA;
 	remark_arg(&s->o, "LoadsByTMA", "%d", n);
 	remark_end(&s->o);
 }

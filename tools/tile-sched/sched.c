@@ -384,6 +384,7 @@ int sched_module(Module *m, int num_warps, bool fixed, bool tma)
 			if (tma && version_for_tma(m, fn, w, mma_module_sm(m)))
 				ir_number_values(m);
 			sched_fn(m, fn, w, tma);
+			mma_write_plans(m, fn, w);                /* plan.c */
 		}
 	if (errors)
 		return 1;

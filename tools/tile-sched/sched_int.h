@@ -88,5 +88,7 @@ int check_tile_sizes(Op *fn, int warps);
 
 /* sink.c */
 void sink_loads(Op *fn);                     /* weak loads and their conversions down to their first use */
+/* plan.c: last, each product's working marks (mma.c) become its MMA plan */
+void mma_write_plans(Module *m, Op *fn, int warps);
 
 #endif

@@ -242,7 +242,7 @@ static int find_loops(Op *op, void *ctx)
 			continue;
 		for (int k = 0; k < 2; k++) {
 			bool tf32;
-			Op *ld = tma_operand_load(x, k, &tf32);
+			Op *ld = mma_staged_load(x, k, &tf32);
 			if (ld && ld->parent == body)
 				consider(w->m, &l, ld, w->warps, w->sm);
 		}
