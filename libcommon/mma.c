@@ -439,3 +439,10 @@ Op *mma_product_of_load(const Op *ld, int *k)
 		}
 	return NULL;
 }
+
+Op *mma_loop_of(const Op *op)
+{
+	Block *b = op->parent;
+	Op *l = b && b->parent ? b->parent->parent : NULL;
+	return l && l->info->code == CT_for && b == l->regions[0].first ? l : NULL;
+}

@@ -96,6 +96,9 @@ const Op *mma_b_column_load(const Op *op);
  * as operand 0 or 1 (*k), as it is or through an ftof mma_tf32_round holds for */
 Op *mma_product_of_load(const Op *ld, int *k);
 
+/* the `for` whose body block holds op itself, or NULL */
+Op *mma_loop_of(const Op *op);
+
 /* Is cv an f32 -> tf32 ftof with rounding nearest_even (what a tf32 map's
  * copy does itself)? */
 bool mma_tf32_round(const Op *cv);

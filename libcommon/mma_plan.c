@@ -8,7 +8,7 @@
 #include "target.h"
 
 const char *const mma_plan_path_names[MMA_NPATHS] = { "registers", "ldmatrix", "wgmma" };
-const char *const mma_staging_names[MMA_NSTAGINGS] = { "registers", "cp_async", "tma" };
+const char *const mma_staging_names[MMA_NSTAGINGS] = { "registers", "cp_async", "tma", "resident", "fragment" };
 
 enum { K_INT, K_BOOL, K_PATH, K_ATOM, K_STAGING };
 
@@ -91,7 +91,7 @@ static const char *decode_field(const Field *f, const Attr *a, MmaPlan *p)
 		return "must name an MMA atom (mma_atoms.def)";
 	default:
 		if (a->kind != AT_STRING || (i = name_index(mma_staging_names, MMA_NSTAGINGS, a->u.s)) < 0)
-			return "must be a staging (registers, cp_async, tma)";
+			return "must be a staging (registers, cp_async, tma, resident, fragment)";
 		*(MmaStaging *)at = (MmaStaging)i;
 		return NULL;
 	}
@@ -162,21 +162,47 @@ const char *mma_plan_check(const Op *op, const MmaPlan *p, int warps, int sm)
 	    have.mt != want.mt || have.nt != want.nt || have.kt != want.kt || have.wg != want.wg || have.bk != want.bk)
 		return fmt(want.wg ? "its plan's tiling is not the product's on sm_%d (wgmma's)"
 			    : "its plan's tiling is not the product's on sm_%d (mma.sync's)", sm, NULL);
+	/* the layouts tile-ptx multiplies in: the accumulator's and the result's
+	 * the atom's C fragments; on the registers path A's and B's its A and B
+	 * fragments (wgmma's accumulator: its warpgroup layout, the same call) */
+	Layout lc, lab;
+	mma_layout_c(&have, &lc);
+	const Value *acc = op->operands[2], *res = op->results[0];
+	if ((acc->lay && !layout_equal(acc->lay, &lc)) || (res->lay && !layout_equal(res->lay, &lc)))
+		return "its accumulator is not in its plan's C fragment layout";
+	for (int k = 0; k < 2 && p->path == MMA_PATH_REGISTERS; k++) {
+		const Value *v = op->operands[k];
+		if (k)
+			mma_layout_b(&have, &lab);
+		else
+			mma_layout_a(&have, &lab);
+		if (v->lay && !layout_equal(v->lay, &lab))
+			return "its plan multiplies in registers an operand not in the atom's fragment layout";
+	}
 	if (p->path == MMA_PATH_LDMATRIX && !mma_ldmatrix_ok(want.atom, ea, sm))
 		return fmt("its plan says ldmatrix, which cannot feed a %s product on sm_%d", sm, ea->str);
 	for (int k = 0; k < 2; k++) {
 		bool tf32;
 		const Op *ld = mma_staged_load(op, k, &tf32);
-		if (p->path == MMA_PATH_REGISTERS && (k ? p->b : p->a) != MMA_STAGING_REGISTERS)
-			return "its plan copies an operand into staging that a product in registers does not have";
-		if ((k ? p->b : p->a) != MMA_STAGING_REGISTERS && !ld)
+		MmaStaging s = k ? p->b : p->a;
+		const Value *v = op->operands[k];
+		if (p->path == MMA_PATH_REGISTERS && s != MMA_STAGING_REGISTERS)
+			return "its plan stages an operand of a product in registers";
+		if (mma_staging_copies(s) && (!ld || ld->parent != op->parent))
 			return "its plan copies an operand that no tiled_load of its block makes";
-		if ((k ? p->b : p->a) == MMA_STAGING_CP_ASYNC && (tf32 || sm < 80))
+		if (s == MMA_STAGING_CP_ASYNC && (tf32 || sm < 80))
 			return "its plan copies an operand by cp.async that cp.async cannot copy";
-		if ((k ? p->b_prefetch : p->a_prefetch) && ((k ? p->b : p->a) == MMA_STAGING_REGISTERS || p->stages < 2))
+		if ((k ? p->b_prefetch : p->a_prefetch) && (!mma_staging_copies(s) || p->stages < 2))
 			return "its plan prefetches an operand that is not a copy of a pipelined product";
-		if ((k ? p->b : p->a) == MMA_STAGING_TMA && !target_has(target_by_sm(sm), TF_TMA))
+		if (s == MMA_STAGING_TMA && !target_has(target_by_sm(sm), TF_TMA))
 			return "its plan copies an operand by TMA on a target without TMA";
+		if (s == MMA_STAGING_FRAGMENT && (p->path != MMA_PATH_WGMMA || k != 0 || !v->lay || !mma_layout_is_a(&have, v->lay)))
+			return "its plan reads from registers an operand that is not wgmma's A fragment";
+		if (s == MMA_STAGING_RESIDENT) {
+			const Op *loop = mma_loop_of(op);
+			if (!loop || value_made_inside(loop, v) || (p->path == MMA_PATH_WGMMA ? k != 0 : p->stages > 1))
+				return "its plan keeps resident an operand that is not a loop-invariant operand of a product in a loop";
+		}
 	}
 	if (p->stages > 1 && p->path == MMA_PATH_REGISTERS)
 		return "its plan pipelines a product that is not staged";
@@ -211,6 +237,12 @@ bool mma_load_prefetch(const Op *ld)
 	MmaPlan p;
 	const Op *mma = ld->info->code == AS_tiled_load ? mma_product_of_load(ld, &k) : NULL;
 	return mma && mma_plan_of(mma, &p, NULL) && (k ? p.b_prefetch : p.a_prefetch);
+}
+
+MmaStaging mma_operand_staging(const Op *op, int k)
+{
+	MmaPlan p;
+	return mma_is_product(op) && mma_plan_of(op, &p, NULL) ? (k ? p.b : p.a) : MMA_STAGING_REGISTERS;
 }
 
 int mma_stages(const Op *op, int dflt)

@@ -15,9 +15,19 @@
 #include "mma.h"
 
 typedef enum MmaPath { MMA_PATH_REGISTERS, MMA_PATH_LDMATRIX, MMA_PATH_WGMMA, MMA_NPATHS } MmaPath;
-typedef enum MmaStaging { MMA_STAGING_REGISTERS, MMA_STAGING_CP_ASYNC, MMA_STAGING_TMA, MMA_NSTAGINGS } MmaStaging;
+/* How an operand reaches the product: registers (the product stores them
+ * into its stage each time; on the registers path, converted into the
+ * atom's fragments), cp_async / tma (its tiled_load copies it into the
+ * stage), resident (a loop-invariant operand of a product in a `for`, stored
+ * once before the loop into a region of its own: mma_staging.h), fragment
+ * (a wgmma A already in wgmma's register fragment, read from registers). */
+typedef enum MmaStaging {
+	MMA_STAGING_REGISTERS, MMA_STAGING_CP_ASYNC, MMA_STAGING_TMA, MMA_STAGING_RESIDENT, MMA_STAGING_FRAGMENT,
+	MMA_NSTAGINGS
+} MmaStaging;
 extern const char *const mma_plan_path_names[MMA_NPATHS];         /* "registers", "ldmatrix", "wgmma" */
-extern const char *const mma_staging_names[MMA_NSTAGINGS];        /* "registers", "cp_async", "tma" */
+extern const char *const mma_staging_names[MMA_NSTAGINGS];        /* "registers", "cp_async", "tma", ... */
+static inline bool mma_staging_copies(MmaStaging s) { return s == MMA_STAGING_CP_ASYNC || s == MMA_STAGING_TMA; }
 
 #define PLAN_CT_INT int64_t
 #define PLAN_CT_BOOL bool
@@ -56,6 +66,11 @@ static inline bool mma_staged(const Op *op) { return mma_path(op) != MMA_PATH_RE
  * product's plan; before tile-sched writes plans, its working marks
  * `to_stage` and `tma`); MMA_STAGING_REGISTERS when it does not */
 MmaStaging mma_load_staging(const Op *ld);
+/* Does ld copy its tile into its product's staging (cp.async or TMA)? */
+static inline bool mma_load_copied(const Op *ld) { return mma_staging_copies(mma_load_staging(ld)); }
+/* How operand k of product op reaches it (its plan's a or b; registers
+ * without a plan) */
+MmaStaging mma_operand_staging(const Op *op, int k);
 /* Whether ld's copy runs ahead in a pipelined K loop (the plan's
  * a_prefetch / b_prefetch; before plans, the mark `prefetch`) */
 bool mma_load_prefetch(const Op *ld);

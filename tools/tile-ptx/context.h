@@ -102,7 +102,6 @@ typedef struct E {
 	 * commit of its own (the caller's) */
 	LLVMValueRef stage_sel;
 	bool stage_raw;
-	bool resident_probe;    /* util_ldsm.c: sizing the staging as if every candidate were resident */
 	/* TMA (util_tma.c): the kernel's loads copied by TMA, tma[i] through
 	 * the hidden parameter tma_hidden0 + i; the stage mbarriers and the
 	 * phase bits this thread last waited for (an i32 alloca) */

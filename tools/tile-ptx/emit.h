@@ -21,6 +21,7 @@
 #include "enums.h"
 #include "mma.h"
 #include "mma_plan.h"
+#include "mma_staging.h"
 #include "tmap.h"
 
 /* ------------------------------------------------------------ util_types.c */
@@ -172,7 +173,6 @@ typedef struct StageGeom {
  * staging region and geometry; false when there is none */
 bool mma_stage_of_load(E *e, Op *ld, LLVMValueRef *base, StageGeom *g);
 LLVMValueRef mma_stage_addr(E *e, LLVMValueRef base, const StageGeom *g, LLVMValueRef elem_off);
-bool mma_operand_copied(const Op *mma, int k);       /* operand k came by cp.async */
 void mma_stage_begin(E *e, Op *mma, bool writes);     /* the barrier before a product's own stores */
 void mma_copies_wait(E *e, Op *mma);                 /* the wait for its copied operands */
 void mma_cp_async_commit(E *e);
@@ -195,17 +195,15 @@ LLVMValueRef mma_last_stage(E *e, Op *loop, Op *mma);   /* after its loop (which
 /* cp.async.cg 16 bytes src -> dst (shared), zeros where !in_bounds; only where owner (NULL: all) */
 void mma_cp_async16(E *e, LLVMValueRef dst, LLVMValueRef src, LLVMValueRef in_bounds, LLVMValueRef owner);
 LLVMValueRef mma_stage_buf(E *e, Op *op);            /* the kernel's MMA staging buffer (ldmatrix, wgmma paths) */
-int64_t mma_stage_b_offset(E *e, Op *op);            /* byte offset of B in it */
 /* s (rows x cols, row-major) into the buffer at base, swizzled; transposed: as cols x rows;
  * wg_w > 0: in wgmma's layout with rows of wg_w bytes (libcommon's mma_wgmma_offset)
  * instead of ldmatrix's */
 void mma_stage_store(E *e, TV *s, const Type *el, LLVMValueRef base, int64_t rows, int64_t cols, bool transpose,
 		     int wg_w);
-/* loop-invariant operands of ldmatrix products in a loop, staged once before it (util_ldsm.c) */
-bool mma_resident(E *e, const Op *mma, int k);
-/* wgmma's A already in its register fragment (layout have); A not in the stage (that, or resident) */
-bool mma_wgmma_a_in_regs(E *e, const Op *mma, const Layout *have);
-bool mma_wgmma_a_unstaged(E *e, const Op *mma);
+/* operand k staged once before its loop (the product's plan: resident) */
+bool mma_resident(const Op *mma, int k);
+/* wgmma's A read from its register fragment (the product's plan: fragment) */
+bool mma_wgmma_a_in_regs(const Op *mma);
 LLVMValueRef mma_resident_base(E *e, Op *mma, int k);
 void mma_resident_prologue(E *e, Op *loop);      /* at the loop's start, before its first step */
 /* operand k's staging geometry in product mma over tiling t: ldmatrix's

@@ -334,7 +334,7 @@ void emit_tiled(E *e, Op *op)
 	 * cp.async, 16 bytes a chunk, zeros where out of bounds; no registers */
 	LLVMValueRef sbase = NULL, sown = NULL;
 	StageGeom sg;
-	bool to_stage = !store && (mma_load_staging(op) != MMA_STAGING_REGISTERS);
+	bool to_stage = !store && mma_load_copied(op);
 	if (to_stage) {
 		/* a TMA copy (util_tma.c) has no per-thread chunks: any layout, any alignment of the rows */
 		bool tma = tma_op(e, op);

@@ -250,14 +250,14 @@ void emit_mma(E *e, Op *op)
 	StageGeom ga = { 0 }, gb = { 0 };
 	if (ldsm) {
 		buf = mma_stage_base(e, op);     /* this step's half when pipelined */
-		LLVMValueRef boff = c_i64(e, mma_stage_b_offset(e, op));
+		LLVMValueRef boff = c_i64(e, mma_stage_b_offset(op));
 		bbase = LLVMBuildGEP2(e->b, LLVMInt8TypeInContext(e->ctx), buf, &boff, 1, "");
 		/* 16-bit B by ldmatrix.trans from K x N; others from its transpose */
 		if (!btrans && !mma_layout_transpose(&lb, t.k, t.n, &lbt))
 			ice("tile-ptx: an mma B fragment that does not transpose");
 		bool ca = mma_operand_copied(op, 0), cb = mma_operand_copied(op, 1);
 		/* loop-invariant operands were staged before the loop, in regions of their own */
-		bool ra = mma_resident(e, op, 0), rb = mma_resident(e, op, 1);
+		bool ra = mma_resident(op, 0), rb = mma_resident(op, 1);
 		if (ra)
 			buf = mma_resident_base(e, op, 0);
 		if (rb)

@@ -29,7 +29,7 @@ static bool thread_local_op(E *e, const Op *op)
 	switch (i->code) {
 	case AS_tiled_load:
 	case AS_tiled_store:
-		return op_is_weak(op) && !(mma_load_staging(op) != MMA_STAGING_REGISTERS) && !tma_op(e, op) && !op_attr(op, "multimem");
+		return op_is_weak(op) && !mma_load_copied(op) && !tma_op(e, op) && !op_attr(op, "multimem");
 	case AS_load:
 	case AS_store:
 		return op_is_weak(op);

@@ -30,7 +30,7 @@ static const Value *fused_tile(E *e, Op *op)
 	const OpInfo *i = op->info;
 	if (i->code == AS_tiled_load || i->code == AS_tiled_store) {
 		bool store = i->code == AS_tiled_store;
-		if (!op_is_weak(op) || (mma_load_staging(op) != MMA_STAGING_REGISTERS) || op_attr(op, "multimem") ||
+		if (!op_is_weak(op) || mma_load_copied(op) || op_attr(op, "multimem") ||
 		    op_attr(op, "dim_map"))
 			return NULL;
 		const Value *v = store ? op->operands[1] : op->results[0];

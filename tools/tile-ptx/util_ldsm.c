@@ -52,203 +52,25 @@
 #include "irutil.h"
 #include "mma.h"
 #include "tma.h"
+#include "mma_staging.h"
 #include "diag.h"
 
 /* ------------------------------------------------------------ buffer */
 
-/* one stage: A, then B at mma_stage_b_offset */
-static int64_t stage_bytes(E *e, Op *op)
+/* The buffer's geometry (regions, stages, resident operands) is libcommon's
+ * mma_staging.h, from the products' plans: tile-sched sized it the same way
+ * when it chose which operands stay resident. */
+
+/* a wgmma product's A in wgmma's register fragment (its plan: attention's P) */
+bool mma_wgmma_a_in_regs(const Op *mma)
 {
-	if (!mma_is_product(op) ||
-	    (!(mma_path(op) == MMA_PATH_LDMATRIX) && !(mma_path(op) == MMA_PATH_WGMMA)))
-		return 0;
-	int eb = elem_bytes(tile_elem(op->operands[0]->type));
-	return mma_stage_b_offset(e, op) + type_num_elements(op->operands[1]->type) * eb;
+	return mma_path(mma) == MMA_PATH_WGMMA && mma_operand_staging(mma, 0) == MMA_STAGING_FRAGMENT;
 }
 
-/* operand k of product op comes by TMA (tile-sched's `tma` on its load) */
-static bool by_tma(const Op *op, int k)
+/* operand k is staged once before its loop (its plan: attention's Q) */
+bool mma_resident(const Op *mma, int k)
 {
-	bool tf32;
-	const Op *d = mma_is_product(op) ? mma_staged_load(op, k, &tf32) : NULL;
-	return d && mma_load_staging(d) == MMA_STAGING_TMA;
-}
-
-/* where a product's regions start: 128 bytes, 1024 (a whole swizzle
- * pattern of absolute addresses) for wgmma and for TMA's swizzled boxes */
-static int64_t stage_align(const Op *op)
-{
-	return (mma_path(op) == MMA_PATH_WGMMA) || by_tma(op, 0) || by_tma(op, 1) ? 1024 : 128;
-}
-
-/* the distance between stages of a pipelined product (`stages`, tile-sched) */
-static int64_t stage_stride(E *e, Op *op)
-{
-	int64_t align = stage_align(op);
-	return (stage_bytes(e, op) + align - 1) & ~(align - 1);
-}
-
-static int64_t stage_total(E *e, Op *op)
-{
-	int64_t n = mma_stages(op, 1);
-	return n > 1 ? n * stage_stride(e, op) : stage_bytes(e, op);
-}
-
-static Op *loop_of(const Op *op);
-
-/* A loop whose body holds a pipelined product beside other staged products
- * (attention: S = Q K^T and P V, each pipelined) gives each of them a region
- * of its own, in body order, 1024-aligned: one product's copies of the next
- * step are in flight while the others run. Elsewhere every product's region
- * starts at 0 (they use the buffer one after another). */
-static bool own_regions(E *e, const Op *loop)
-{
-	int n = 0;
-	bool piped = false;
-	for (Op *x = loop->regions[0].first->first; x; x = x->next)
-		if (stage_bytes(e, x) > 0) {
-			n++;
-			piped |= mma_stages(x, 1) > 1;
-		}
-	return n > 1 && piped;
-}
-
-static int64_t region_offset(E *e, Op *op)
-{
-	Op *loop = loop_of(op);
-	if (!loop || !own_regions(e, loop))
-		return 0;
-	int64_t at = 0;
-	for (Op *x = loop->regions[0].first->first; x && x != op; x = x->next)
-		if (stage_bytes(e, x) > 0)
-			at += (stage_total(e, x) + 1023) & ~(int64_t)1023;
-	return at;
-}
-
-typedef struct Need {
-	E *e;
-	int64_t max;
-	bool wgmma;
-	/* resident operands (below): their regions follow the largest staging */
-	int64_t resident;
-	const Op *want;         /* the product whose region offset is asked for, operand wk */
-	int wk;
-	int64_t at;
-} Need;
-
-/* Is a wgmma product's A (not copied), in layout have, already wgmma's
- * register fragment (attention's P)? */
-bool mma_wgmma_a_in_regs(E *e, const Op *mma, const Layout *have)
-{
-	MmaTiling t;
-	if (!(mma_path(mma) == MMA_PATH_WGMMA) || mma_operand_copied(mma, 0) || !have ||
-	    !mma_planned_tiling(mma, &t) || !t.wg)
-		return false;
-	return mma_layout_is_a(&t, have);
-}
-
-/* Operand k of a product fed by ldmatrix is resident when it is not copied,
- * the product is not pipelined and sits in a `for` body, and the operand is
- * made before that loop (attention's Q): it is staged once, before the loop
- * (mma_resident_prologue), in a region of its own after every product's
- * staging, instead of from registers every step (its registers then die
- * before the loop). A wgmma product's A the same, pipelined or not, unless
- * it is already wgmma's register fragment (attention's Q on sm_90: its
- * stores, the fence and the barrier they need leave the K/V loop). B is
- * never resident for wgmma. TILE_PTX_NO_RESIDENT=1 turns it off. And only
- * where they fit (residents_fit, below). */
-static bool resident_candidate(E *e, const Op *mma, int k)
-{
-	if (!mma_is_product(mma) || mma_operand_copied(mma, k) || getenv("TILE_PTX_NO_RESIDENT"))
-		return false;
-	if ((mma_path(mma) == MMA_PATH_WGMMA)) {
-		if (k != 0 || !mma->operands[0]->lay || mma_wgmma_a_in_regs(e, mma, mma->operands[0]->lay))
-			return false;
-	} else if (!(mma_path(mma) == MMA_PATH_LDMATRIX) || mma_stages(mma, 1) > 1) {
-		return false;
-	}
-	const Op *loop = loop_of(mma);
-	return loop && !value_made_inside(loop, mma->operands[k]);
-}
-
-static int need_walk(Op *op, void *ctx);
-static int64_t resident_start(const Need *n);
-
-/* The resident regions are an economy, not a need: only where the staging
- * and every candidate's region stay within the target's staging budget
- * (libcommon mma_stage_budget: 40 KiB where static shared memory ends at
- * 48, leaving the rest to the kernel's other shared arrays; attention with
- * a head dim of 128 on sm_80 went 1 KiB over 48 with its Q resident).
- * All or none in a kernel; sized with every candidate resident. */
-static bool residents_fit(E *e, Op *mma)
-{
-	bool was = e->resident_probe;
-	e->resident_probe = true;
-	Need need = { e, 0, false, 0, NULL, 0, 0 };
-	op_walk(op_toplevel(mma), need_walk, &need);
-	e->resident_probe = was;
-	return resident_start(&need) + need.resident <= mma_stage_budget(e->o->target->sm);
-}
-
-bool mma_resident(E *e, const Op *mma, int k)
-{
-	return resident_candidate(e, mma, k) && (e->resident_probe || residents_fit(e, (Op *)mma));
-}
-
-/* a wgmma product whose A its stage does not hold: in registers or resident */
-bool mma_wgmma_a_unstaged(E *e, const Op *mma)
-{
-	return (mma_path(mma) == MMA_PATH_WGMMA) && !mma_operand_copied(mma, 0) &&
-	       (mma_wgmma_a_in_regs(e, mma, mma->operands[0]->lay) || mma_resident(e, mma, 0));
-}
-
-/* a resident region: 128-byte aligned, 1024 for wgmma (its swizzle's pattern) */
-static int64_t operand_bytes(const Op *mma, int k)
-{
-	int eb = elem_bytes(tile_elem(mma->operands[0]->type));
-	int64_t a = (mma_path(mma) == MMA_PATH_WGMMA) ? 1024 : 128;
-	return (type_num_elements(mma->operands[k]->type) * eb + a - 1) & ~(a - 1);
-}
-
-static int need_walk(Op *op, void *ctx)
-{
-	Need *n = ctx;
-	int64_t b = stage_total(n->e, op);
-	if (b > 0)
-		b += region_offset(n->e, op);
-	if (op->info->code == AS_tiled_store && op_attr_flag(op, "tma")) {
-		/* a TMA store stages its tile here too, after the products (op_memory.c),
-		 * in TMA's swizzled boxes: 1024-byte aligned */
-		const Type *tt = op->operands[1]->type;
-		b = type_num_elements(tt) * elem_bytes(tt->elem);
-		n->wgmma = true;
-	} else {
-		n->wgmma |= b > 0 && stage_align(op) == 1024;
-	}
-	if (b > n->max)
-		n->max = b;
-	for (int k = 0; k < 2 && mma_is_product(op); k++)
-		if (mma_resident(n->e, op, k)) {
-			if (op == n->want && k == n->wk)
-				n->at = n->resident;
-			n->resident += operand_bytes(op, k);
-		}
-	return 0;
-}
-
-/* where the resident regions start: after the largest staging, 1024-aligned */
-static int64_t resident_start(const Need *n)
-{
-	return (n->max + 1023) & ~(int64_t)1023;
-}
-
-int64_t mma_stage_b_offset(E *e, Op *op)
-{
-	if (mma_wgmma_a_unstaged(e, op))       /* no A region: B at the stage's start */
-		return 0;
-	int eb = elem_bytes(tile_elem(op->operands[0]->type));
-	int64_t align = stage_align(op);
-	return (type_num_elements(op->operands[0]->type) * eb + align - 1) & ~(align - 1);
+	return mma_operand_staging(mma, k) == MMA_STAGING_RESIDENT;
 }
 
 LLVMValueRef mma_stage_buf(E *e, Op *op)
@@ -260,9 +82,9 @@ LLVMValueRef mma_stage_buf(E *e, Op *op)
 	LLVMValueRef g = LLVMGetNamedGlobal(e->mod, name);
 	if (g)
 		return g;
-	Need need = { e, 0, false, 0, NULL, 0, 0 };
-	op_walk(op_toplevel(op), need_walk, &need);
-	int64_t max = need.resident ? resident_start(&need) + need.resident : need.max;
+	MmaStagingNeed need;
+	mma_staging_need(op_toplevel(op), NULL, 0, &need);
+	int64_t max = mma_staging_bytes(&need);
 	if (max > mma_stage_limit(e->o->target->sm)) {
 		diag_error(op->loc, "'%s' op needs %lld bytes of shared memory; %s gives a block at most %lld",
 			   op->info->name, (long long)max, e->o->target->name, (long long)mma_stage_limit(e->o->target->sm));
@@ -273,7 +95,7 @@ LLVMValueRef mma_stage_buf(E *e, Op *op)
 	g = LLVMAddGlobalInAddressSpace(e->mod, at, name, 3);
 	LLVMSetInitializer(g, LLVMGetUndef(at));
 	LLVMSetLinkage(g, LLVMInternalLinkage);
-	LLVMSetAlignment(g, need.wgmma ? 1024 : 128);      /* stage_align */
+	LLVMSetAlignment(g, need.align1024 ? 1024 : 128);      /* mma_stage_align */
 	return g;
 }
 
@@ -588,7 +410,7 @@ bool mma_stage_of_load(E *e, Op *ld, LLVMValueRef *base, StageGeom *g)
 		return false;
 	*base = e->stage_sel ? stage_at(e, mma, e->stage_sel) : mma_stage_base(e, mma);
 	if (k == 1) {
-		LLVMValueRef boff = c_i64(e, mma_stage_b_offset(e, mma));
+		LLVMValueRef boff = c_i64(e, mma_stage_b_offset(mma));
 		*base = LLVMBuildGEP2(e->b, LLVMInt8TypeInContext(e->ctx), *base, &boff, 1, "");
 	}
 	*g = mma_operand_geom(e, mma, &t, k);
@@ -609,14 +431,6 @@ LLVMValueRef mma_stage_addr(E *e, LLVMValueRef base, const StageGeom *g, LLVMVal
 	return LLVMBuildGEP2(e->b, LLVMInt8TypeInContext(e->ctx), base, &x64, 1, "");
 }
 
-bool mma_operand_copied(const Op *mma, int k)
-{
-	bool tf32;
-	const Op *d = mma_staged_load(mma, k, &tf32);
-	/* through an f32 -> tf32 ftof only by TMA, whose tf32 map rounds */
-	return d && (mma_load_staging(d) != MMA_STAGING_REGISTERS) && (!tf32 || mma_load_staging(d) == MMA_STAGING_TMA);
-}
-
 /* A copy into the staging buffer overwrites what the last product read:
  * a barrier first, unless the op before it (pure ops aside) is another
  * such copy, which had one. A TMA copy (util_tma.c) also orders the
@@ -625,7 +439,7 @@ bool mma_operand_copied(const Op *mma, int k)
 void mma_stage_copy_begin(E *e, Op *ld, bool in_loop)
 {
 	for (Op *x = ld->prev; x; x = x->prev) {
-		if (x->info->code == AS_tiled_load && (mma_load_staging(x) != MMA_STAGING_REGISTERS))
+		if (x->info->code == AS_tiled_load && mma_load_copied(x))
 			return;
 		if (x->nregions || !op_has(x->info, OPT_PURE))
 			break;
@@ -680,13 +494,6 @@ void mma_cp_async16(E *e, LLVMValueRef dst, LLVMValueRef src, LLVMValueRef in_bo
 /* ------------------------------------------------------------ pipelined K loop */
 
 /* the `for` whose body op is at top level */
-static Op *loop_of(const Op *op)
-{
-	Block *b = op->parent;
-	Op *l = b && b->parent ? b->parent->parent : NULL;
-	return l && l->info->code == CT_for && b == l->regions[0].first ? l : NULL;
-}
-
 /* step number k (an integer of the loop's type) as its stage of n, i32 */
 static LLVMValueRef stage_mod(E *e, LLVMValueRef k, int n)
 {
@@ -711,10 +518,10 @@ static LLVMValueRef stage_of_step(E *e, Op *loop, int ahead, int n)
 static LLVMValueRef stage_at(E *e, Op *mma, LLVMValueRef sel)
 {
 	LLVMValueRef buf = mma_stage_buf(e, mma);
-	int64_t region = region_offset(e, mma);
+	int64_t region = mma_region_offset(mma);
 	if (!sel && !region)
 		return buf;
-	LLVMValueRef off = sel ? LLVMBuildZExt(e->b, LLVMBuildMul(e->b, sel, c_i32(e, stage_stride(e, mma)), ""), ty_i64(e), "")
+	LLVMValueRef off = sel ? LLVMBuildZExt(e->b, LLVMBuildMul(e->b, sel, c_i32(e, mma_stage_stride(mma)), ""), ty_i64(e), "")
 			       : c_i64(e, 0);
 	if (region)
 		off = LLVMBuildAdd(e->b, off, c_i64(e, region), "");
@@ -726,22 +533,22 @@ LLVMValueRef mma_stage_sel(E *e, Op *mma)
 	if (e->stage_sel)
 		return e->stage_sel;
 	int n = (int)mma_stages(mma, 1);
-	Op *loop = n > 1 ? loop_of(mma) : NULL;
+	Op *loop = n > 1 ? mma_loop_of(mma) : NULL;
 	return loop ? stage_of_step(e, loop, 0, n) : c_i32(e, 0);
 }
 
 LLVMValueRef mma_stage_base(E *e, Op *mma)
 {
 	int n = (int)mma_stages(mma, 1);
-	Op *loop = n > 1 ? loop_of(mma) : NULL;
+	Op *loop = n > 1 ? mma_loop_of(mma) : NULL;
 	return stage_at(e, mma, loop ? stage_of_step(e, loop, 0, n) : NULL);
 }
 
 LLVMValueRef mma_resident_base(E *e, Op *mma, int k)
 {
-	Need need = { e, 0, false, 0, mma, k, 0 };
-	op_walk(op_toplevel(mma), need_walk, &need);
-	LLVMValueRef off = c_i64(e, resident_start(&need) + need.at);
+	MmaStagingNeed need;
+	mma_staging_need(op_toplevel(mma), mma, k, &need);
+	LLVMValueRef off = c_i64(e, mma_resident_start(&need) + need.at);
 	return LLVMBuildGEP2(e->b, LLVMInt8TypeInContext(e->ctx), mma_stage_buf(e, mma), &off, 1, "");
 }
 
@@ -750,7 +557,7 @@ void mma_resident_prologue(E *e, Op *loop)
 	bool first = true, wg = false;
 	for (Op *x = loop->regions[0].first->first; x; x = x->next)
 		for (int k = 0; k < 2 && mma_is_product(x); k++) {
-			if (!mma_resident(e, x, k))
+			if (!mma_resident(x, k))
 				continue;
 			const Type *ea = tile_elem(x->operands[0]->type);
 			MmaTiling t;
@@ -775,13 +582,13 @@ void mma_resident_prologue(E *e, Op *loop)
 LLVMValueRef mma_stage_sel_back(E *e, Op *mma, int back)
 {
 	int n = (int)mma_stages(mma, 1);
-	Op *loop = loop_of(mma);
+	Op *loop = mma_loop_of(mma);
 	return loop && n > 1 ? stage_of_step(e, loop, ((-back) % n + n) % n, n) : c_i32(e, 0);
 }
 
 LLVMValueRef mma_first_step(E *e, Op *mma)
 {
-	Op *loop = loop_of(mma);
+	Op *loop = mma_loop_of(mma);
 	if (!loop)
 		return LLVMConstInt(LLVMInt1TypeInContext(e->ctx), 1, 0);
 	return LLVMBuildICmp(e->b, LLVMIntEQ, scalar(e, loop->regions[0].first->args[0]), scalar(e, loop->operands[0]), "");
@@ -801,7 +608,7 @@ int mma_stage_ahead(const Op *mma)
 	/* in flight with an earlier product of its loop (tile-sched's
 	 * retired_next_step): that one's wait_group 0 retires it before its
 	 * stage is refilled, so the copies stay a whole step ahead */
-	Op *loop = loop_of(mma);
+	Op *loop = mma_loop_of(mma);
 	if (loop && mma_async_depth(mma))
 		for (Op *x = loop->regions[0].first->first; x && x != mma; x = x->next)
 			if (mma_is_product(x) && (mma_path(x) == MMA_PATH_WGMMA) && !mma_async_depth(x))
@@ -811,7 +618,7 @@ int mma_stage_ahead(const Op *mma)
 
 bool mma_stage_pipelined(const Op *mma)
 {
-	return mma_stages(mma, 1) > 1 && loop_of(mma);
+	return mma_stages(mma, 1) > 1 && mma_loop_of(mma);
 }
 
 /* emit load ld as the copies of the step whose induction value is `at`,
@@ -877,12 +684,12 @@ void mma_pipeline_prologue(E *e, Op *loop)
 
 bool mma_prefetch(E *e, Op *ld)
 {
-	Op *loop = loop_of(ld);
+	Op *loop = mma_loop_of(ld);
 	if (e->stage_raw || !mma_load_prefetch(ld))
 		return false;
 	int which;
 	Op *mma = mma_user_of(ld, &which);
-	if (!loop || !(mma_load_staging(ld) != MMA_STAGING_REGISTERS) || !mma || !mma_stage_pipelined(mma)) {
+	if (!loop || !mma_load_copied(ld) || !mma || !mma_stage_pipelined(mma)) {
 		/* tile-sched never writes this; a hand-edited IR can */
 		diag_error(ld->loc, "'%s' op: its product's plan prefetches it, but it is not a copy of a pipelined product in its loop",
 			   ld->info->name);

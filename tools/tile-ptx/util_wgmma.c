@@ -145,17 +145,17 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 	char cc = half || integer ? 'r' : 'f';
 
 	LLVMValueRef buf = mma_stage_base(e, op);     /* this step's half when pipelined */
-	LLVMValueRef boff = c_i64(e, mma_stage_b_offset(e, op));
+	LLVMValueRef boff = c_i64(e, mma_stage_b_offset(op));
 	LLVMValueRef bbase = LLVMBuildGEP2(e->b, i8, buf, &boff, 1, "");
 	/* A already in wgmma's register fragment (e.g. attention's P, made by a
 	 * product of the same shape): straight from the registers */
 	bool copied_a = mma_operand_copied(op, 0), cb = mma_operand_copied(op, 1);
-	bool areg = mma_wgmma_a_in_regs(e, op, &A->lay);
-	if (areg != mma_wgmma_a_in_regs(e, op, op->operands[0]->lay))      /* the stage's size assumed the value's layout */
+	bool areg = mma_wgmma_a_in_regs(op);      /* its plan (stagecheck: the value's layout is the fragment) */
+	if (areg && !mma_layout_is_a(t, &A->lay))
 		ice("tile-ptx: a wgmma A whose registers are not in its value's layout");
 	/* a loop-invariant A staged once before the loop (mma_resident_prologue:
 	 * stored, fenced and waited for there) */
-	bool resident = mma_resident(e, op, 0);     /* never when areg */
+	bool resident = mma_resident(op, 0);     /* never when areg */
 	bool ca = areg || copied_a || resident;
 	LLVMValueRef abuf = resident ? mma_resident_base(e, op, 0) : buf;
 	/* before writing the buffer, every warpgroup must be done with its previous products */
