@@ -166,9 +166,13 @@ $(BUILD)/obj/libtileiras/version.o $(BUILD)/pic/libtileiras/version.o: CFLAGS_AL
 $(BUILD)/bin/tileiras: $(BUILD)/obj/libtileiras/launch_main.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^
-$(BUILD)/bin/tileiras-stages: scripts/tileiras scripts/tileirdisasm $(BUILD)/build-id
+# the driver's target lists are libcommon/targets.def's (all; those with TF_TMA)
+DEF_TARGETS = $(shell sed -n 's/^TARGET.\([a-z0-9_]*\),.*/\1/p' libcommon/targets.def)
+DEF_TMA_TARGETS = $(shell sed -n 's/^TARGET.\([a-z0-9_]*\),.*TF_TMA.*/\1/p' libcommon/targets.def)
+$(BUILD)/bin/tileiras-stages: scripts/tileiras scripts/tileirdisasm $(BUILD)/build-id libcommon/targets.def
 	@mkdir -p $(dir $@)
-	sed "s/^BUILD_ID=source$$/BUILD_ID=$$(cat $(BUILD)/build-id)/" scripts/tileiras >$@ && chmod +x $@
+	sed -e "s/^BUILD_ID=source$$/BUILD_ID=$$(cat $(BUILD)/build-id)/" -e 's/^TARGETS=.*/TARGETS="$(DEF_TARGETS)"/' \
+	    -e 's/^TMA_TARGETS=.*/TMA_TARGETS="$(DEF_TMA_TARGETS)"/' scripts/tileiras >$@ && chmod +x $@
 	cp scripts/tileirdisasm $(dir $@)tileirdisasm && chmod +x $(dir $@)tileirdisasm
 
 # The one test command (README, .ci/run): installs what is missing, builds, runs every suite.

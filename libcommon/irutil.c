@@ -172,6 +172,18 @@ Op *op_toplevel(Op *op)
 	return op;
 }
 
+const Target *module_target(const Module *m)
+{
+	const Attr *t = module_attr(m, "target");
+	return t && t->kind == AT_STRING ? target_by_name(t->u.s) : NULL;
+}
+
+bool module_tma_maps(const Module *m)
+{
+	const Attr *t = module_attr(m, "tma_maps");
+	return t && t->kind == AT_BOOL && t->u.i;
+}
+
 const Attr *entry_hint(const Module *m, const Op *fn, const char *key)
 {
 	const Attr *h = op_attr(fn, "optimization_hints");

@@ -5,6 +5,7 @@
 #define TILE_IRUTIL_H
 #include "ir.h"
 #include "opinfo.h"
+#include "target.h"
 
 /* Operand group g of an op with operand_segment_sizes: returns its size and
  * sets *start. Without the attribute, returns -1. */
@@ -59,6 +60,13 @@ Op *op_toplevel(Op *op);
 /* An entry's optimization hint `key` (num_worker_warps_per_cta,
  * occupancy, ...): from the dictionary under the module's target (`sm_90`)
  * if it has the key, else from `default`; NULL when neither has it. */
+/* The module's target (its `target` attribute, decided once by tile-lower:
+ * libcommon tool_pick_target) as targets.def's row; NULL when it has none
+ * or names no target */
+const Target *module_target(const Module *m);
+/* Whether the cubin will fill TMA tensor maps (the module's `tma_maps`,
+ * recorded where the target is decided: tile-lower --tma) */
+bool module_tma_maps(const Module *m);
 const Attr *entry_hint(const Module *m, const Op *fn, const char *key);
 
 /* An integer addi / subi / muli of a and b (a's type), overflow "none",

@@ -521,8 +521,7 @@ int stage_check(Module *m)
 			return 1;
 		}
 		c->warps = (int)w->u.i;
-		const Attr *ta = module_attr(m, "target");
-		const Target *tg = ta && ta->kind == AT_STRING ? target_by_name(ta->u.s) : NULL;
+		const Target *tg = module_target(m);
 		c->sm = tg ? tg->sm : 80;
 	}
 	ir_number_values(m);

@@ -187,8 +187,18 @@ const Target *tool_pick_target(Module *m, const char *gpu)
 {
 	const char *name = gpu;
 	const Attr *a = module_attr(m, "target");
-	if (!name && a && a->kind == AT_STRING)
-		name = a->u.s;
+	const char *have = a && a->kind == AT_STRING ? a->u.s : NULL;
+	/* lowered IR was lowered for its target: a stage flag cannot change it */
+	if (gpu && have && strcmp(m->stage, "cuda_tile") != 0 && strcmp(gpu, have) != 0) {
+		const Target *h = target_by_name(have), *g = target_by_name(gpu);
+		if (!h || !g || h != g) {
+			diag_plain("--gpu-name %s disagrees with the target the module was lowered for, %s "
+				   "(tile-lower decides the target: give it --gpu-name %s)", gpu, have, gpu);
+			return NULL;
+		}
+	}
+	if (!name && have)
+		name = have;
 	if (!name)
 		name = "sm_80";
 	const Target *t = target_by_name(name);

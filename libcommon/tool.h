@@ -57,7 +57,10 @@ int tool_target_option(const char *name, const char *value, bool *takes_value,
 		       const char **gpu, int *opt);
 /* The target to compile for: gpu (from --gpu-name) if given, else the
  * module's "target" attribute, else sm_80. Records it as the module's
- * "target" attribute. NULL after a message if the name is not a target. */
+ * "target" attribute. The target is decided once, where cuda_tile is
+ * lowered (tile-lower): in lowered IR a gpu that disagrees with the
+ * module's target is an error. NULL after a message if the name is not a
+ * target or disagrees. */
 struct Target;
 const struct Target *tool_pick_target(Module *m, const char *gpu);
 #define TOOL_TARGET_OPTIONS_HELP \

@@ -20,6 +20,7 @@
 #include "stagecheck.h"
 #include "target.h"
 #include "tool.h"
+#include "irutil.h"
 #include "verify.h"
 #include "tile_read.h"
 #include "lower.h"
@@ -60,23 +61,7 @@ static int read_stage(TileirasProgram *p, Module **out)
 	return TILEIRAS_SUCCESS;
 }
 
-static int lower_stage(TileirasProgram *p, Module *m)
-{
-	diag_tool = "tile-lower";
-	const Target *t = tool_pick_target(m, p->gpu_name);
-	if (!t || verify_cuda_tile(m) || lower_to_aa(m, t))
-		return TILEIRAS_ERROR_COMPILE;
-	if (stage_check(m))
-		ice("tile-lower produced invalid nv_tileaa IR (see above)");
-	if (lower_to_as(m, t))
-		return TILEIRAS_ERROR_COMPILE;
-	if (stage_check(m))
-		ice("tile-lower produced invalid nv_tileas IR (see above)");
-	keep_json(p, TILEIRAS_FORM_LOWER_JSON, m);
-	return TILEIRAS_SUCCESS;
-}
-
-/* TMA (tile-sched --tma) where the cubin's host callback will fill the maps,
+/* TMA (tile-lower --tma, recorded in the module for tile-sched) where the cubin's host callback will fill the maps,
  * as scripts/tileiras decides: a target with TMA (sm_90..sm_121), tile-pack's
  * cubins TILEIR with callbacks, TILEIRAS_NO_TMA unset */
 static bool sched_tma(const TileirasProgram *p)
@@ -88,10 +73,28 @@ static bool sched_tma(const TileirasProgram *p)
 	return pack_fills_tensor_maps(&q);
 }
 
+static int lower_stage(TileirasProgram *p, Module *m)
+{
+	diag_tool = "tile-lower";
+	const Target *t = tool_pick_target(m, p->gpu_name);
+	if (!t || verify_cuda_tile(m) || lower_to_aa(m, t))
+		return TILEIRAS_ERROR_COMPILE;
+	if (sched_tma(p))               /* decided with the target, as tile-lower --tma */
+		module_set_attr(m, "tma_maps", attr_bool(m, true));
+	if (stage_check(m))
+		ice("tile-lower produced invalid nv_tileaa IR (see above)");
+	if (lower_to_as(m, t))
+		return TILEIRAS_ERROR_COMPILE;
+	if (stage_check(m))
+		ice("tile-lower produced invalid nv_tileas IR (see above)");
+	keep_json(p, TILEIRAS_FORM_LOWER_JSON, m);
+	return TILEIRAS_SUCCESS;
+}
+
 static int sched_stage(TileirasProgram *p, Module *m)
 {
 	diag_tool = "tile-sched";
-	if (stage_check(m) || check_hints(m) || sched_module(m, 4, false, sched_tma(p)))
+	if (stage_check(m) || check_hints(m) || sched_module(m, 4, false, module_tma_maps(m)))
 		return TILEIRAS_ERROR_COMPILE;
 	if (stage_check(m))
 		ice("tile-sched produced invalid scheduled IR (see above)");

@@ -226,6 +226,11 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	def=$(sed -n 's/^TARGET(\([a-z0-9_]*\),.*/\1/p' "$ROOT/libcommon/targets.def" | tr '\n' ' ')
 	ours=$(sed -n 's/^TARGETS="\(.*\)"$/\1/p' "$ROOT/scripts/tileiras")
 	assert_equal "$ours" "${def% }"
+	tma=$(sed -n 's/^TARGET(\([a-z0-9_]*\),.*TF_TMA.*/\1/p' "$ROOT/libcommon/targets.def" | tr '\n' ' ')
+	assert_equal "$(sed -n 's/^TMA_TARGETS="\(.*\)"$/\1/p' "$ROOT/scripts/tileiras")" "${tma% }"
+	# the installed driver's lines are written from the table at build time
+	assert_equal "$(sed -n 's/^TARGETS="\(.*\)"$/\1/p' "$BIN/tileiras-stages")" "${def% }"
+	assert_equal "$(sed -n 's/^TMA_TARGETS="\(.*\)"$/\1/p' "$BIN/tileiras-stages")" "${tma% }"
 	export TILEIRAS_TILE_READ="cat '$J'"
 	for g in $def; do
 		run tileiras "$V" --gpu-name=$g --emit=json -o -

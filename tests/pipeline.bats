@@ -307,7 +307,7 @@ params() {
 }
 
 @test "every tile value has a layout after tile-sched, covering its tile" {
-	tile-read "$CORPUS/13.2/elementwise_float.tileirbc" | tile-lower | tile-sched >"$SCRATCH/sc.json"
+	tile-read "$CORPUS/13.2/elementwise_float.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched >"$SCRATCH/sc.json"
 	python3 - "$SCRATCH/sc.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -398,7 +398,7 @@ PY
 
 @test "tile-ptx: --emit=llvm, -O0, --lineinfo" {
 	require_ptxas
-	tile-read "$CORPUS/13.2/elementwise_float.tileirbc" | tile-lower | tile-sched >"$SCRATCH/sc.json"
+	tile-read "$CORPUS/13.2/elementwise_float.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched >"$SCRATCH/sc.json"
 	run tile-ptx --emit=llvm "$SCRATCH/sc.json"
 	assert_success
 	assert_output --partial 'define ptx_kernel void @elementwise_float_'
@@ -416,7 +416,7 @@ PY
 	if grep -q '__nv_' "$SCRATCH/v.ll"; then fail "libdevice in vector_add"; fi
 	tile-read "$CORPUS/13.2/elementwise_float.tileirbc" | tile-lower | tile-sched | tile-ptx >"$SCRATCH/e.ptx"
 	if grep -q '\.extern\|call' "$SCRATCH/e.ptx"; then fail "unresolved or uninlined library calls"; fi
-	tile-read "$CORPUS/13.2/elementwise_float.tileirbc" | tile-lower | tile-sched >"$SCRATCH/sc.json"
+	tile-read "$CORPUS/13.2/elementwise_float.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched >"$SCRATCH/sc.json"
 	CUDA_ROOT=/nonexistent run tile-ptx "$SCRATCH/sc.json"
 	assert_failure 1
 	assert_output --partial 'libdevice'

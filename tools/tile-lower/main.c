@@ -6,6 +6,7 @@
  * and its location (exit 1). */
 #include <string.h>
 #include "tool.h"
+#include "irutil.h"
 #include "diag.h"
 #include "target.h"
 #include "stagecheck.h"
@@ -16,6 +17,7 @@ typedef struct Opts {
 	const char *gpu;
 	const char *stop_at;
 	int opt;            /* accepted for the driver; no effect yet */
+	bool tma;           /* --tma: the cubin's host callback fills TMA tensor maps */
 } Opts;
 
 static Opts opts;
@@ -27,6 +29,10 @@ static int option(ToolRun *r, const char *name, const char *value, bool *takes_v
 	if (used || want) {
 		*takes_value = want;
 		return used;
+	}
+	if (strcmp(name, "--tma") == 0) {
+		opts.tma = true;
+		return 1;
 	}
 	if (strcmp(name, "--stop-at") != 0)
 		return 0;
@@ -50,6 +56,9 @@ static int run(ToolRun *r)
 	const Target *t = tool_pick_target(m, opts.gpu);
 	if (!t)
 		return EXIT_INPUT;
+	/* decided with the target, once: later stages read the module */
+	if (opts.tma && target_has(t, TF_TMA))
+		module_set_attr(m, "tma_maps", attr_bool(m, true));
 	if (strcmp(m->stage, "cuda_tile") == 0) {
 		if (verify_cuda_tile(m))
 			return EXIT_INPUT;
@@ -79,7 +88,10 @@ int main(int argc, char **argv)
 		.options_help =
 			TOOL_TARGET_OPTIONS_HELP
 			"                     (the level has no effect on this stage yet)\n"
-			"  --stop-at=STAGE    stop after nv_tileaa or nv_tileas (default nv_tileas)\n",
+			"  --stop-at=STAGE    stop after nv_tileaa or nv_tileas (default nv_tileas)\n"
+			"  --tma              the cubin will fill TMA tensor maps (a TILEIR cubin's host\n"
+			"                     callback: the driver asks tile-pack): recorded in the\n"
+			"                     module (`tma_maps`, on targets with TMA) for tile-sched\n",
 		.in_stages = stages,
 		.default_emit = "json",
 		.emits = emits,

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tool.h"
+#include "irutil.h"
 #include "diag.h"
 #include "stagecheck.h"
 #include "sched.h"
@@ -22,7 +23,7 @@
 
 static int num_warps = 4;
 static bool fixed_warps;     /* --num-warps given: every entry gets it */
-static const char *gpu;   /* accepted from the driver; no effect yet */
+static const char *gpu;   /* --gpu-name: must be the module's target (tool_pick_target) */
 static int opt;
 static const char *remarks_file;   /* --remarks-output-file */
 static bool remarks_yaml = true;   /* --remark-format */
@@ -86,9 +87,9 @@ static int run(ToolRun *r)
 	Module *m = r->in;
 	r->out = m;
 	r->in = NULL;
-	if (stage_check(m) || (!fixed_warps && check_hints(m)))
+	if (!tool_pick_target(m, gpu) || stage_check(m) || (!fixed_warps && check_hints(m)))
 		return EXIT_INPUT;
-	if (sched_module(m, num_warps, fixed_warps, tma))
+	if (sched_module(m, num_warps, fixed_warps, tma || module_tma_maps(m)))
 		return EXIT_INPUT;
 	if (stage_check(m))
 		ice("tile-sched produced invalid scheduled IR (see above)");
@@ -115,7 +116,8 @@ int main(int argc, char **argv)
 		.summary = "Assign a register layout to every tile value (nv_tileas -> scheduled).",
 		.options_help = "  --num-warps=N      warps per CTA, a power of two 1..32 (default 4; 1 for an\n"
 				"                     entry whose tiles all have one element)\n"
-				"  --gpu-name=SM, --opt-level=N  accepted for the driver; no effect yet\n"
+				"  --gpu-name=SM      the module's target (an error when it is not: tile-lower\n"
+				"                     decides the target); --opt-level=N: no effect yet\n"
 				"  --remarks-output-file=F  write memory and layout remarks to F\n"
 				"  --remark-format=yaml|command-line  their form (default yaml)\n"
 				"  --remark-kinds=LIST  only these kinds: passed,missed,failed,analysis\n"

@@ -31,8 +31,7 @@
  * operand and accumulator types on the module's target. */
 int mma_module_sm(const Module *m)
 {
-	const Attr *ta = module_attr(m, "target");
-	const Target *tg = ta && ta->kind == AT_STRING ? target_by_name(ta->u.s) : NULL;
+	const Target *tg = module_target(m);
 	return tg ? tg->sm : 80;
 }
 
