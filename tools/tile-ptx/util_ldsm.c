@@ -50,6 +50,7 @@
 #include <string.h>
 #include "emit.h"
 #include "irutil.h"
+#include "knobs.h"
 #include "mma.h"
 #include "tma.h"
 #include "diag.h"
@@ -159,7 +160,7 @@ bool mma_wgmma_a_in_regs(E *e, const Op *mma, const Layout *have)
  * where they fit (residents_fit, below). */
 static bool resident_candidate(E *e, const Op *mma, int k)
 {
-	if (!mma_is_product(mma) || mma_operand_copied(mma, k) || getenv("TILE_PTX_NO_RESIDENT"))
+	if (!mma_is_product(mma) || mma_operand_copied(mma, k) || knobs()->TILE_PTX_NO_RESIDENT)
 		return false;
 	if (op_attr_flag(mma, "via_wgmma")) {
 		if (k != 0 || !mma->operands[0]->lay || mma_wgmma_a_in_regs(e, mma, mma->operands[0]->lay))
