@@ -162,8 +162,9 @@ $(BUILD)/obj/libtileiras/version.o $(BUILD)/pic/libtileiras/version.o: $(BUILD)/
 $(BUILD)/obj/libtileiras/version.o $(BUILD)/pic/libtileiras/version.o: CFLAGS_ALL += -I$(BUILD)/gen
 # `tileiras` is a small C program (libtileiras/launch_main.c, libc only): it
 # execs tileiras-inproc for cuTile's compile line, else tileiras-stages, the
-# driver script scripts/tileiras (its build id written in)
-$(BUILD)/bin/tileiras: $(BUILD)/obj/libtileiras/launch_main.o
+# driver script scripts/tileiras (its build id written in). Of libcommon it
+# links only the environment's two readers (knobs.c, toolkit.c: libc only).
+$(BUILD)/bin/tileiras: $(BUILD)/obj/libtileiras/launch_main.o $(BUILD)/obj/libcommon/knobs.o $(BUILD)/obj/libcommon/toolkit.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^
 # the driver's target lists are libcommon/targets.def's (all; those with TF_TMA)

@@ -4,6 +4,7 @@
 #include "mma.h"
 #include "opinfo.h"
 #include "irutil.h"
+#include "knobs.h"
 #include "target.h"
 
 #define UNPAREN(...) __VA_ARGS__
@@ -252,7 +253,7 @@ bool mma_operand_transposed(const Op *op, int k)
  * TILE_NO_KMAJOR_B set (no K-major staging) */
 const Op *mma_b_column_load(const Op *op)
 {
-	if (getenv("TILE_NO_KMAJOR_B"))
+	if (knobs()->TILE_NO_KMAJOR_B)
 		return NULL;
 	if (mma_operand_transposed(op, 1)) {
 		const Op *src = op->operands[1]->def->operands[0]->def;

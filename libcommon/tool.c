@@ -10,6 +10,7 @@
 #include "tool.h"
 #include "diag.h"
 #include "json_ir.h"
+#include "knobs.h"
 #include "print.h"
 #include "target.h"
 #include "xalloc.h"
@@ -70,12 +71,6 @@ static int write_all(int fd, const void *buf, size_t len)
 		len -= (size_t)n;
 	}
 	return 0;
-}
-
-bool env_flag(const char *name)
-{
-	const char *v = getenv(name);
-	return v && *v && strcmp(v, "0") != 0;
 }
 
 int write_output_atomic(const char *path, const void *buf, size_t len)
@@ -239,7 +234,7 @@ static int usage_error(const Tool *t, const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
-int tool_main(int argc, char **argv, const Tool *t)
+static int tool_run(int argc, char **argv, const Tool *t)
 {
 	ToolRun r = { .emit = t->default_emit };
 	const char *input = NULL, *input_name = NULL;
@@ -360,5 +355,15 @@ int tool_main(int argc, char **argv, const Tool *t)
 		diag_plain("cannot write the output");
 		return EXIT_INPUT;
 	}
+	return rc;
+}
+
+int tool_main(int argc, char **argv, const Tool *t)
+{
+	Knobs k;                   /* the switches, read once for every pass of the run */
+	knobs_read(&k);
+	const Knobs *was = knobs_use(&k);
+	int rc = tool_run(argc, argv, t);
+	knobs_use(was);
 	return rc;
 }

@@ -47,6 +47,8 @@ typedef struct Tool {
 	int (*run)(ToolRun *r);     /* EXIT_OK or EXIT_INPUT (after diag) */
 } Tool;
 
+/* Reads the switches (knobs.h) once, for every pass of the run, then the
+ * command line and the input; returns the exit status. */
 int tool_main(int argc, char **argv, const Tool *t);
 
 /* The options every compiling stage shares with the driver, for a Tool's
@@ -71,8 +73,5 @@ const struct Target *tool_pick_target(Module *m, const char *gpu);
 int write_output_atomic(const char *path, const void *buf, size_t len);
 /* Read a whole file ("-" = stdin). NULL after diag. */
 uint8_t *read_whole_file(const char *path, size_t *len);
-/* Is environment variable name set to something other than "" or "0"? (the
- * switches the stages read for tests and A/B measurement: TILE_SCHED_NO_VERSION=1) */
-bool env_flag(const char *name);
 #define TOOL_VERSION "0.1.0"
 #endif

@@ -8,7 +8,8 @@
  * first, before the read, so its start-up overlaps the stages). A form the caller
  * requested is written exactly as that stage's executable writes it; so
  * are remarks (tile-sched's memory/layout remarks, then ptxas's resources).
- * Diagnostics go to the program's log through this thread's diag sink. */
+ * Diagnostics go to the program's log through this thread's diag sink; the
+ * switches (knobs.h) are read once a compile and are this thread's for it. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "json_ir.h"
 #include "stagecheck.h"
 #include "target.h"
+#include "knobs.h"
 #include "tool.h"
 #include "irutil.h"
 #include "verify.h"
@@ -67,7 +69,7 @@ static int read_stage(TileirasProgram *p, Module **out)
 static bool sched_tma(const TileirasProgram *p)
 {
 	const Target *t = p->gpu_name[0] ? target_by_name(p->gpu_name) : NULL;
-	if (!t || !target_has(t, TF_TMA) || getenv("TILEIRAS_NO_TMA"))
+	if (!t || !target_has(t, TF_TMA) || knobs()->TILEIRAS_NO_TMA)
 		return false;
 	PackOptions q = { .language = "auto", .nv_host = "callbacks" };
 	return pack_fills_tensor_maps(&q);
@@ -185,6 +187,9 @@ int tileiras_compile(TileirasProgram *p)
 	StrBuf *saved_sink = diag_sink;
 	const char *saved_tool = diag_tool, *saved_input = diag_input;
 	int saved_errors = diag_errors;
+	Knobs k;                   /* the switches, read once for this compile's stages */
+	knobs_read(&k);
+	const Knobs *saved_knobs = knobs_use(&k);
 	diag_sink = &p->log;
 	diag_input = p->input_name;
 	diag_errors = 0;
@@ -226,5 +231,6 @@ int tileiras_compile(TileirasProgram *p)
 	diag_tool = saved_tool;
 	diag_input = saved_input;
 	diag_errors = saved_errors;
+	knobs_use(saved_knobs);
 	return rc;
 }

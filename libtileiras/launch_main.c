@@ -21,7 +21,8 @@
  * It reads no input and writes nothing: every message is one of the two
  * programs', except when they are missing (exit 5, like a stage that is not
  * built). Both are found in this executable's own directory (its real path:
- * a symlink on PATH works). */
+ * a symlink on PATH works). libc only, with libcommon's knobs.c and
+ * toolkit.c (linked alone: they are libc only too). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
@@ -31,6 +32,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "knobs.h"
+#include "toolkit.h"
 
 /* the host object inside a TILEIR cubin (its launch callbacks) is for the
  * machine that launches it: this one, as the script's default ($HOSTTYPE) */
@@ -47,9 +50,8 @@ static const char *const targets[] = {
 	NULL
 };
 
-static bool set(const char *var)
+static bool set(const char *v)
 {
-	const char *v = getenv(var);
 	return v && *v;
 }
 
@@ -140,7 +142,7 @@ static char *joined(const char *prefix, const char *value)
 /* glibc's malloc in huge pages for the compile (docs/benchmarks.md, session 11) */
 static void huge_pages(void)
 {
-	const char *t = getenv("GLIBC_TUNABLES");
+	const char *t = toolkit_env(TK_GLIBC_TUNABLES);
 	if (t && strstr(t, "glibc.malloc.hugetlb"))
 		return;
 	setenv("GLIBC_TUNABLES", t && *t ? joined(t, ":glibc.malloc.hugetlb=1") : "glibc.malloc.hugetlb=1", 1);
@@ -154,7 +156,7 @@ static bool self_path(const char *argv0, char buf[PATH_MAX])
 		return true;
 	if (strchr(argv0, '/'))
 		return realpath(argv0, buf) != NULL;
-	const char *path = getenv("PATH");
+	const char *path = toolkit_env(TK_PATH);
 	for (const char *s = path; s && *s;) {
 		const char *e = strchr(s, ':');
 		size_t n = e ? (size_t)(e - s) : strlen(s);
@@ -180,8 +182,10 @@ int main(int argc, char **argv)
 	snprintf(inproc, sizeof inproc, "%s/tileiras-inproc", dir);
 
 	CutileLine c;
-	if (argc > 1 && !set("TILEIRAS_NO_INPROC") && !set("TILEIRAS_TILE_READ") && !set("TILEIRAS_TILE_LOWER") &&
-	    !set("TILEIRAS_TILE_SCHED") && !set("TILEIRAS_TILE_PTX") && !set("TILEIRAS_TILE_PACK") &&
+	Knobs k;
+	knobs_read(&k);
+	if (argc > 1 && !k.TILEIRAS_NO_INPROC && !set(k.TILEIRAS_TILE_READ) && !set(k.TILEIRAS_TILE_LOWER) &&
+	    !set(k.TILEIRAS_TILE_SCHED) && !set(k.TILEIRAS_TILE_PTX) && !set(k.TILEIRAS_TILE_PACK) &&
 	    access(inproc, X_OK) == 0 && access(stages, X_OK) == 0 && cutile_line(argc, argv, &c)) {
 		static char *const olevels[] = { "--opt-level=0", "--opt-level=1", "--opt-level=2", "--opt-level=3" };
 		char **v = calloc((size_t)argc + 24, sizeof *v);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include "tileiras.h"
 #include "diag.h"
+#include "knobs.h"
 #include "pack.h"
 #include "build_id.h"
 
@@ -19,7 +20,11 @@ const char *tileirasGetVersion(void)
 	/* the pick's "ptxas not found" message is not this call's to print */
 	DiagQuiet q;
 	diag_quiet_begin(&q);
+	Knobs k;                   /* TILEIRAS_PTXAS, for the pick */
+	knobs_read(&k);
+	const Knobs *was = knobs_use(&k);
 	char *ptxas = pack_ptxas_identity(NULL);
+	knobs_use(was);
 	diag_quiet_end(&q);
 	snprintf(text, sizeof text, "version %s, build %s\nptxas: %s", TILEIRAS_VERSION, TILEIRAS_BUILD_ID,
 		 ptxas ? ptxas : "none found");

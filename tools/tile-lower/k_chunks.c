@@ -29,6 +29,7 @@
 #include "lower.h"
 #include "opinfo.h"
 #include "irutil.h"
+#include "knobs.h"
 #include "mma.h"
 
 #define FMA_K_CHUNK 16
@@ -57,10 +58,10 @@ static int64_t k_chunk(const Op *op, int sm)
 	int64_t m = a->shape[0], k = a->shape[1], n = b->shape[1], blk = scale_block(op);
 	bool scaled = op->info->code == CT_mmaf_scaled;
 	if (!scaled && mma_fma_product(a->elem, c->elem, m, n, k, sm))
-		return getenv("TILE_LOWER_NO_FMA_CHUNKS") ? 0 : FMA_K_CHUNK;
+		return knobs()->TILE_LOWER_NO_FMA_CHUNKS ? 0 : FMA_K_CHUNK;
 	/* a block-scaled product decoded to an f32 FMA product (scaled_mma.c):
 	 * chunks of one scale block (at least 16), the FMA's own chunk */
-	if (scaled && !mma_block_scaled_ok(op, sm) && !getenv("TILE_LOWER_NO_FMA_CHUNKS")) {
+	if (scaled && !mma_block_scaled_ok(op, sm) && !knobs()->TILE_LOWER_NO_FMA_CHUNKS) {
 		int64_t least = blk > FMA_K_CHUNK ? blk : FMA_K_CHUNK;
 		if (k > least && k % least == 0)
 			return least;
@@ -216,7 +217,7 @@ Op *lower_k_chunks(Module *m, Op *fn, Op *op, int sm, Op **out, int cap, int *no
 	 * extract at the loop's counter moves its whole operand through an
 	 * exchange buffer once an iteration (at a constant index, a register
 	 * subset costs nothing: the chain below) */
-	bool rolled = !getenv("TILE_LOWER_NO_K_LOOP");
+	bool rolled = !knobs()->TILE_LOWER_NO_K_LOOP;
 	for (int i = 0; i < ncut; i++) {
 		const Type *t = op->operands[cut[i].opnd]->type;
 		rolled &= lds[i] != NULL ||

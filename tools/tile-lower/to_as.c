@@ -13,6 +13,7 @@
 #include "lower.h"
 #include "opinfo.h"
 #include "irutil.h"
+#include "knobs.h"
 #include "diag.h"
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -40,7 +41,7 @@ static int64_t tiled_vector_bytes(const Op *op)
 		return 0;
 	if (tv->strides[r - 1] != 1)
 		return eb;                      /* innermost stride not known to be 1 */
-	if (vd != r - 1 && getenv("TILE_LOWER_NO_COLUMN_VECTORS"))
+	if (vd != r - 1 && knobs()->TILE_LOWER_NO_COLUMN_VECTORS)
 		return eb;
 	const Attr *ta = op_attr(op, "tile");
 	int64_t tile_last = ta->u.ints.v[vd];

@@ -13,9 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pack.h"
+#include "knobs.h"
 #include "proc.h"
+#include "toolkit.h"
 #include "xalloc.h"
-#include "tool.h"
 
 static PackInprocAssembler inproc;
 static PtxasVersion inproc_ver;
@@ -39,7 +40,7 @@ static bool newer_or_same(const PtxasVersion *a, const PtxasVersion *b)
 
 bool pack_inproc_usable(const PackOptions *o, const PtxasVersion *picked, PtxasVersion *v)
 {
-	if (!inproc || o->ptxas || getenv("TILEIRAS_PTXAS") || env_flag("TILEIRAS_NO_INPROC_PTXAS"))
+	if (!inproc || o->ptxas || knobs()->TILEIRAS_PTXAS || knobs()->TILEIRAS_NO_INPROC_PTXAS)
 		return false;
 	if (!newer_or_same(&inproc_ver, picked))
 		return false;
@@ -79,7 +80,7 @@ static char **ptxas_env(char **owned)
 {
 	*owned = NULL;
 	extern char **environ;
-	const char *t = getenv("GLIBC_TUNABLES");
+	const char *t = toolkit_env(TK_GLIBC_TUNABLES);
 	bool huge = !(t && strstr(t, "glibc.malloc.hugetlb")), pad = !(t && strstr(t, "glibc.malloc.top_pad"));
 	if (!huge && !pad)
 		return NULL;

@@ -30,6 +30,7 @@
 #include "pack.h"
 #include "tmap.h"
 #include "diag.h"
+#include "knobs.h"
 #include "proc.h"
 #include "target.h"
 #include "tool.h"
@@ -37,7 +38,7 @@
 
 static bool no_early(void)
 {
-	return env_flag("TILE_PACK_NO_EARLY");
+	return knobs()->TILE_PACK_NO_EARLY;
 }
 
 /* ptxas 13.N reads PTX ISA 9.N; `.language` needs 9.2 */
@@ -248,7 +249,7 @@ static PackJob *job_open(const PackOptions *o)
 	j->want_usage = o->remarks_file != NULL || o->remarks_out != NULL;
 	/* occupancy_tune.c: a register budget where registers limit the warps */
 	j->tune = o->opt_level > 0 && !o->device_debug && !o->memcheck && o->n_ptxas_args == 0 &&
-		  !getenv("TILE_PACK_NO_OCCUPANCY");
+		  !knobs()->TILE_PACK_NO_OCCUPANCY;
 	j->own_v = (j->want_usage || j->tune) && !has_arg(o, "-v") && !has_arg(o, "--verbose");
 	return j;
 }
@@ -294,8 +295,8 @@ static void job_argv(PackJob *j, const char *ptx_file, bool tmem)
 		if (tmem)
 			argv[n++] = "-g-tmem-access-check";
 	}
-	const char *kp = getenv("PTX_KNOBS_PATH");
-	if (getenv("MLIR_ENABLE_EVO") && kp) {
+	const char *kp = knobs()->PTX_KNOBS_PATH;
+	if (knobs()->MLIR_ENABLE_EVO && kp) {
 		j->knobs.len = 0;
 		sb_printf(&j->knobs, "--knobs-file=%s", kp);
 		argv[n++] = j->knobs.s;

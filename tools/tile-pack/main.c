@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include "pack.h"
 #include "diag.h"
+#include "knobs.h"
 #include "target.h"
 #include "tool.h"
 #include "xalloc.h"
@@ -236,14 +237,25 @@ static int which_ptxas(int argc, char **argv)
 	return EXIT_OK;
 }
 
+/* an entry of its own, not tool_main's: the switches read once for it */
+static int with_knobs(int (*entry)(int, char **), int argc, char **argv)
+{
+	Knobs k;
+	knobs_read(&k);
+	const Knobs *was = knobs_use(&k);
+	int rc = entry(argc, argv);
+	knobs_use(was);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	diag_tool = "tile-pack";
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--query-tensor-maps") == 0)
-			return query_tensor_maps(argc, argv);
+			return with_knobs(query_tensor_maps, argc, argv);
 		if (strcmp(argv[i], "--which-ptxas") == 0)
-			return which_ptxas(argc, argv);
+			return with_knobs(which_ptxas, argc, argv);
 	}
 	static const Tool t = {
 		.name = "tile-pack",

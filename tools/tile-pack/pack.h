@@ -113,9 +113,6 @@ int pack_fatbin(const PackOptions *o, const PtxInput *in, const StrBuf *cubin,
 		const char *arch, StrBuf *fatbin);
 /* The entries' names, in PTX order, NUL-separated in names (tileir.c). */
 int ptx_entry_names(const uint8_t *ptx, size_t len, StrBuf *names);
-/* The CUDA toolkit root: the first of CUDA_ROOT, CUDA_HOME, CUDA_PATH set
- * (*var names it), else /usr/local/cuda (*var NULL) (ptxas.c). */
-const char *pack_cuda_root(const char **var);
 /* The .nv.host launch-callback object for these entries (nvhost.c), with
  * the tensor maps the PTX's notes describe (libcommon tmap.h) filled by
  * their ON_ARGUMENTS_CHANGE; sm: the target (where the parameters sit).

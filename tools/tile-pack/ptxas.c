@@ -13,33 +13,19 @@
 #include "pack.h"
 #include "diag.h"
 #include "target.h"
-#include "tool.h"
+#include "toolkit.h"
 #include "xalloc.h"
-
-const char *pack_cuda_root(const char **var)
-{
-	static const char *const vars[] = { "CUDA_ROOT", "CUDA_HOME", "CUDA_PATH" };
-	for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
-		const char *v = getenv(vars[i]);
-		if (v && *v) {
-			*var = vars[i];
-			return v;
-		}
-	}
-	*var = NULL;
-	return "/usr/local/cuda";
-}
 
 static char *search_tool(const char *name, StrBuf *looked)
 {
 	const char *var;
-	const char *root = pack_cuda_root(&var);
+	const char *root = toolkit_cuda_root(&var);
 	StrBuf p = {0};
 	sb_printf(&p, "%s/bin/%s", root, name);
 	if (access(sb_cstr(&p), X_OK) == 0)
 		return p.s;
 	sb_printf(looked, "%s/bin (%s)", root, var ? var : "no CUDA_ROOT, CUDA_HOME or CUDA_PATH set");
-	const char *path = getenv("PATH");
+	const char *path = toolkit_env(TK_PATH);
 	for (const char *s = path; s && *s;) {
 		const char *e = strchr(s, ':');
 		size_t n = e ? (size_t)(e - s) : strlen(s);

@@ -30,7 +30,9 @@
 #include <unistd.h>
 #include "pack.h"
 #include "diag.h"
+#include "knobs.h"
 #include "proc.h"
+#include "toolkit.h"
 #include "xalloc.h"
 
 #define MAX_CANDIDATES 64
@@ -83,7 +85,7 @@ static void add_pip_prefix(Cands *c, const char *prefix)
 /* each directory of PATH: its NAME, or (prefix) its parent when it holds NAME */
 static void on_path(Cands *c, const char *name, bool as_prefix)
 {
-	const char *path = getenv("PATH");
+	const char *path = toolkit_env(TK_PATH);
 	StrBuf p = {0};
 	for (const char *s = path; s && *s;) {
 		const char *e = strchr(s, ':');
@@ -110,17 +112,17 @@ static void on_path(Cands *c, const char *name, bool as_prefix)
 static void candidates(Cands *c, StrBuf *looked)
 {
 	const char *var;
-	const char *root = pack_cuda_root(&var);
+	const char *root = toolkit_cuda_root(&var);
 	StrBuf p = {0};
 	sb_printf(&p, "%s/bin/ptxas", root);
 	add(c, p.s);
 	sb_printf(looked, "%s/bin (%s), PATH, pip's nvidia/cu13/bin", root,
 		  var ? var : "no CUDA_ROOT, CUDA_HOME or CUDA_PATH set");
 	on_path(c, "ptxas", false);
-	add_pip_prefix(c, getenv("VIRTUAL_ENV"));
+	add_pip_prefix(c, toolkit_env(TK_VIRTUAL_ENV));
 	on_path(c, "python3", true);
 	on_path(c, "python", true);
-	const char *home = getenv("HOME");
+	const char *home = toolkit_env(TK_HOME);
 	if (home && *home) {
 		p.len = 0;
 		sb_printf(&p, "%s/.local", home);
@@ -171,10 +173,10 @@ static bool newer(const PtxasVersion *a, const PtxasVersion *b)
 /* What the candidates depend on, as one byte string (*len bytes) */
 static char *pick_key(size_t *len)
 {
-	static const char *const vars[] = { "CUDA_ROOT", "CUDA_HOME", "CUDA_PATH", "PATH", "VIRTUAL_ENV", "HOME" };
+	static const ToolkitVar vars[] = { TK_CUDA_ROOT, TK_CUDA_HOME, TK_CUDA_PATH, TK_PATH, TK_VIRTUAL_ENV, TK_HOME };
 	StrBuf k = {0};
 	for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
-		const char *v = getenv(vars[i]);
+		const char *v = toolkit_env(vars[i]);
 		sb_puts(&k, v ? v : "");
 		sb_putn(&k, "", 1);     /* each value NUL-ended */
 	}
@@ -191,7 +193,7 @@ static char *pick(PtxasVersion *version, bool verbose);
 
 char *pack_pick_ptxas(const char *given, PtxasVersion *version, bool verbose)
 {
-	const char *forced = given ? given : getenv("TILEIRAS_PTXAS");
+	const char *forced = given ? given : knobs()->TILEIRAS_PTXAS;
 	if (forced && *forced) {
 		char *p = xstrdup(forced);
 		version_of(p, version);

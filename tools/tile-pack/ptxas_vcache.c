@@ -12,7 +12,7 @@
  *     $HOME/.cache/tileiras, file "ptxas-versions", replaced whole by
  *     rename (safe when compiles run in parallel: a lost update only means
  *     one more probe).
- * TILEIRAS_NO_CACHE (set, non-empty) turns both off. Nothing here can fail a
+ * TILEIRAS_NO_CACHE=1 turns both off. Nothing here can fail a
  * compile: any error just means "not cached". */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -25,6 +25,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "pack.h"
+#include "knobs.h"
+#include "toolkit.h"
 
 #define MEM_SLOTS 16
 #define DISK_MAX 64 * 1024
@@ -45,8 +47,7 @@ static int mem_next;
 
 static bool disabled(void)
 {
-	const char *e = getenv("TILEIRAS_NO_CACHE");
-	return e && *e;
+	return knobs()->TILEIRAS_NO_CACHE;
 }
 
 static bool key_of(const char *path, Key *k)
@@ -68,12 +69,12 @@ static bool same(const Key *a, const Key *b)
 /* the cache file's path in *out; false when there is no place for it */
 static bool disk_path(StrBuf *out)
 {
-	const char *d = getenv("TILEIRAS_CACHE_DIR");
+	const char *d = knobs()->TILEIRAS_CACHE_DIR;
 	if (d && *d) {
 		sb_puts(out, d);
-	} else if ((d = getenv("XDG_CACHE_HOME")) && *d == '/') {
+	} else if ((d = toolkit_env(TK_XDG_CACHE_HOME)) && *d == '/') {
 		sb_printf(out, "%s/tileiras", d);
-	} else if ((d = getenv("HOME")) && *d == '/') {
+	} else if ((d = toolkit_env(TK_HOME)) && *d == '/') {
 		sb_printf(out, "%s/.cache/tileiras", d);
 	} else {
 		return false;

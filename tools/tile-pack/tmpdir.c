@@ -25,6 +25,7 @@
 #include "pack.h"
 #include "diag.h"
 #include "strbuf.h"
+#include "toolkit.h"
 
 enum { STALE_SECONDS = 3600 };
 
@@ -91,7 +92,7 @@ static void sweep(const char *dir)
 
 char *tmpdir_make(void)
 {
-	const char *t = getenv("TMPDIR");
+	const char *t = toolkit_env(TK_TMPDIR);
 	const char *base = t && *t ? t : "/tmp";
 	char *ours = our_dir(base);
 	if (ours)

@@ -18,9 +18,11 @@
 #include <llvm-c/Support.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 #include "ptx.h"
+#include "knobs.h"
 #include "tool.h"
 #include "diag.h"
 #include "tmap.h"
+#include "toolkit.h"
 
 #define TRIPLE "nvptx64-nvidia-cuda"
 
@@ -59,7 +61,7 @@ static void init_nvptx(void)
 	LLVMInitializeNVPTXTarget();
 	LLVMInitializeNVPTXTargetMC();
 	LLVMInitializeNVPTXAsmPrinter();
-	if (!getenv("TILE_PTX_LONG_SHARED")) {
+	if (!knobs()->TILE_PTX_LONG_SHARED) {
 		const char *argv[] = { "tile-ptx", "-nvptx-short-ptr" };
 		LLVMParseCommandLineOptions(2, argv, NULL);
 	}
@@ -88,7 +90,7 @@ LLVMTargetMachineRef backend_target_machine(const PtxOpts *o)
 
 static LLVMModuleRef load_libdevice(LLVMContextRef ctx)
 {
-	const char *root = getenv("CUDA_ROOT");
+	const char *root = toolkit_env(TK_CUDA_ROOT);
 	if (!root || !*root)
 		root = "/usr/local/cuda";
 	char path[4096];

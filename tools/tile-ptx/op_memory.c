@@ -27,7 +27,7 @@
 #include "families.h"
 #include "irutil.h"
 #include "tma.h"
-#include "tool.h"
+#include "knobs.h"
 #include "diag.h"
 #include "xalloc.h"
 
@@ -379,7 +379,7 @@ void emit_tiled(E *e, Op *op)
 	for (int i = 0; i < R; i++)
 		masked_dim |= !op_attr_int_at(op, "in_bounds", i, 0);
 	bool version = !e->fusing && masked_dim && !to_stage && !multimem && !f4 && ord.ord == LLVMAtomicOrderingNotAtomic &&
-		       t->n / vec >= 4 && !e->loop && getenv("TILE_PTX_VERSIONING");
+		       t->n / vec >= 4 && !e->loop && knobs()->TILE_PTX_VERSIONING;
 	LLVMBasicBlockRef fast_end = NULL, slow_bb = NULL, merge_bb = NULL;
 	LLVMValueRef *fast_vals = NULL;
 	if (version) {
@@ -438,7 +438,7 @@ void emit_tiled(E *e, Op *op)
 	LLVMBasicBlockRef guard_from = NULL, guard_join = NULL;
 	int chunks = t->n / vec;
 	if (masked && masked_dim && chunks >= 2 && chunks <= 4 && !to_stage && !multimem && !f4 && !e->loop &&
-	    !e->fusing && ord.ord == LLVMAtomicOrderingNotAtomic && !env_flag("TILE_PTX_NO_TILE_GUARD")) {
+	    !e->fusing && ord.ord == LLVMAtomicOrderingNotAtomic && !knobs()->TILE_PTX_NO_TILE_GUARD) {
 		LLVMValueRef any = NULL;
 		for (int i = 0; i < R; i++) {
 			if (op_attr_int_at(op, "in_bounds", i, 0))

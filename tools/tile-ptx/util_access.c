@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "emit.h"
-#include "tool.h"
+#include "knobs.h"
 
 const Order order_weak = { LLVMAtomicOrderingNotAtomic, false, 0 };
 
@@ -65,7 +65,7 @@ static LLVMValueRef predicated_load(E *e, LLVMTypeRef t, LLVMValueRef p, LLVMVal
 {
 	unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(p)), n;
 	unsigned bits = register_bits(t, &n);
-	if ((as != 0 && as != 1) || !bits || env_flag("TILE_PTX_BRANCHED_LOADS"))
+	if ((as != 0 && as != 1) || !bits || knobs()->TILE_PTX_BRANCHED_LOADS)
 		return NULL;
 	LLVMTypeRef it = LLVMIntTypeInContext(e->ctx, bits);
 	char rc = bits == 16 ? 'h' : bits == 32 ? 'r' : 'l';

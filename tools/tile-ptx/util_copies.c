@@ -19,7 +19,7 @@
  * off. */
 #include "emit.h"
 #include "irutil.h"
-#include "tool.h"
+#include "knobs.h"
 
 /* what a thread does alone: no other thread, and no memory but through a
  * weak access of its own */
@@ -51,7 +51,7 @@ static bool thread_local_op(E *e, const Op *op)
 
 void return_if_only_copies(E *e, Block *body)
 {
-	if (env_flag("TILE_PTX_KEEP_COPIES"))
+	if (knobs()->TILE_PTX_KEEP_COPIES)
 		return;
 	LLVMValueRef owner = NULL;
 	FOR_EACH_OP(op, body) {

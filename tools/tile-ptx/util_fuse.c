@@ -22,7 +22,7 @@
 #include "emit.h"
 #include "layout.h"
 #include "irutil.h"
-#include "tool.h"
+#include "knobs.h"
 
 /* the tile an op of a group works on, or NULL when the op cannot be fused */
 static const Value *fused_tile(E *e, Op *op)
@@ -56,7 +56,7 @@ static const Value *fused_tile(E *e, Op *op)
 
 bool fuse_group(E *e, Op *op, Op **end, int *nregs)
 {
-	if (env_flag("TILE_PTX_NO_FUSE") || e->loop || e->fusing || getenv("TILE_PTX_VERSIONING"))
+	if (knobs()->TILE_PTX_NO_FUSE || e->loop || e->fusing || knobs()->TILE_PTX_VERSIONING)
 		return false;
 	const Value *v0 = fused_tile(e, op);
 	if (!v0 || !v0->lay || !type_is_tile(v0->type))

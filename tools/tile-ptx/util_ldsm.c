@@ -50,6 +50,7 @@
 #include <string.h>
 #include "emit.h"
 #include "irutil.h"
+#include "knobs.h"
 #include "mma.h"
 #include "tma.h"
 #include "mma_staging.h"

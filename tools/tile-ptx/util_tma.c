@@ -47,7 +47,7 @@
 #include "tmap.h"
 #include "diag.h"
 #include "xalloc.h"
-#include "tool.h"
+#include "knobs.h"
 
 /* ------------------------------------------------------------ planning */
 
@@ -259,7 +259,7 @@ bool tma_ring(E *e, const Op *mma)
 	/* opt-in (TILE_PTX_TMA_RING=1): on an H200 (2026-11-26) the bar.sync a
 	 * step was faster, 630 against 563 TFLOP/s on the 128x128x32 f16 4096^3
 	 * launch (docs/benchmarks.md "TMA on the GPU") */
-	return env_flag("TILE_PTX_TMA_RING") && e->tma_ephase && (mma_path(mma) == MMA_PATH_WGMMA) &&
+	return knobs()->TILE_PTX_TMA_RING && e->tma_ephase && (mma_path(mma) == MMA_PATH_WGMMA) &&
 	       mma_operand_tma(e, mma, 0) &&
 	       mma_operand_tma(e, mma, 1) && mma_stages(mma, 1) > 1;
 }

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include "emit.h"
 #include "irutil.h"
+#include "knobs.h"
 #include "diag.h"
 
 /* ------------------------------------------------------------ swizzle */
@@ -179,8 +180,7 @@ void xchg_move(E *e, Op *op, int nsrc, TV **srcs, int64_t src_elems, const Type 
 	lane_bits(&rth, phases[np++]);
 	int pad = smem_pad(eb, np, phases, abits);
 	/* testing knob (tests/reduce.bats): the XOR swizzle even where a padding fits */
-	const char *force = getenv("TILE_PTX_FORCE_SWIZZLE");
-	if (force && *force && *force != '0' && pad >= 0)
+	if (knobs()->TILE_PTX_FORCE_SWIZZLE && pad >= 0)
 		pad = -2;
 	if (pad == -2 && !radd)
 		smem_swizzle(eb, np, phases, sw, abits);

@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include "run.h"
 #include "tmap.h"
+#include "toolkit.h"
 #include "nvhost.h"
 
 typedef int (*PreLoad)(const void *driver_table, void *handle, int version, void **out);
@@ -47,7 +48,7 @@ static void first_line(const char *path, char *out, size_t n)
 /* cc -shared -o so obj, its messages into log; false after a message */
 static bool link_object(const char *obj, const char *so, const char *log)
 {
-	const char *cc = getenv("CC");
+	const char *cc = toolkit_env(TK_CC);
 	if (!cc || !*cc)
 		cc = "cc";
 	pid_t pid = fork();
@@ -193,7 +194,7 @@ bool nvhost_fill(const char *obj, const char *ptx, size_t len, const Func *f, in
 		if (!f->params[k].hidden)
 			memcpy(block + lay[k].offset, kparams + f->params[k].offset, f->params[k].size);
 	char dir[4096], so[4200], log[4200];
-	const char *tmp = getenv("TMPDIR");
+	const char *tmp = toolkit_env(TK_TMPDIR);
 	snprintf(dir, sizeof dir, "%s/tile-run-nvhost.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	bool ok = false;
 	if (!mkdtemp(dir)) {

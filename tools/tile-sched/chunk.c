@@ -29,6 +29,7 @@
 #include <string.h>
 #include "chunk.h"
 #include "irutil.h"
+#include "knobs.h"
 #include "opinfo.h"
 #include "xalloc.h"
 
@@ -552,7 +553,7 @@ static void collect_blocks(Op *op, Block ***bs, int *n, int *cap)
 
 int chunk_big_tiles(Module *m, Op *fn, int warps)
 {
-	if (getenv("TILE_SCHED_NO_CHUNK"))
+	if (knobs()->TILE_SCHED_NO_CHUNK)
 		return 0;
 	int inlined = inline_one_trip_loops(fn, 32 * (int64_t)warps, CHUNK_OVER);
 	Block **bs = NULL;

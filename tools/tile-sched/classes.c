@@ -11,6 +11,7 @@
 #include <string.h>
 #include "sched_int.h"
 #include "irutil.h"
+#include "knobs.h"
 #include "layout_map.h"
 #include "diag.h"
 
@@ -173,7 +174,7 @@ void assign_blocked(F *f, int root, Value *v)
 	if (f->rowred[root] && v->type->rank > 0 && !f->plain) {
 		int64_t row = v->type->shape[v->type->rank - 1];
 		int64_t want = min64(per, row);
-		if (f->rowred[root] == ROW_REDUCED && !getenv("TILE_SCHED_CONTIGUOUS_ROWS") &&
+		if (f->rowred[root] == ROW_REDUCED && !knobs()->TILE_SCHED_CONTIGUOUS_ROWS &&
 		    row_interleaved(n, row, want, min64(vec, want), f->warps, &f->lay[root])) {
 			f->assigned[root] = true;
 			return;

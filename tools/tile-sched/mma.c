@@ -23,6 +23,7 @@
 #include "mma.h"
 #include "opinfo.h"
 #include "irutil.h"
+#include "knobs.h"
 #include "xalloc.h"
 #include "target.h"
 #include "tma.h"
@@ -63,7 +64,7 @@ void mma_constrain(F *f, Op *op)
  * staging stores become vector stores (issues 15, 17). */
 void mma_prefer_rows(F *f)
 {
-	if (f->plain || getenv("TILE_SCHED_NO_MMA_ROWS"))
+	if (f->plain || knobs()->TILE_SCHED_NO_MMA_ROWS)
 		return;
 	for (int i = 0; i < f->nmmas; i++) {
 		Op *op = f->mmas[i];
@@ -238,7 +239,7 @@ static int64_t ring_stage_bytes(F *f, const Op *x, const Op *loop, int64_t *resi
  * loops are pipelined. */
 static bool multi_pipeline_ok(F *f, Op *loop, int n)
 {
-	if (getenv("TILE_SCHED_NO_MULTI_PIPELINE"))
+	if (knobs()->TILE_SCHED_NO_MULTI_PIPELINE)
 		return false;
 	int top = 0;
 	int64_t total = 0, resident = 0;
@@ -368,7 +369,7 @@ static void pipeline(F *f, Op *op)
 		op_set_attr(f->m, op, "stages", attr_int(f->m, 2, NULL));
 		for (int i = 0; i < nl; i++)
 			op_set_attr(f->m, lds[i], "prefetch", attr_bool(f->m, true));
-		if (getenv("TILE_SCHED_ASYNC_LAST") && retired_next_step(f, loop, op, lds, nl))
+		if (knobs()->TILE_SCHED_ASYNC_LAST && retired_next_step(f, loop, op, lds, nl))
 			op_set_attr(f->m, op, "async_depth", attr_int(f->m, 1, NULL));
 		return;
 	}
@@ -376,8 +377,8 @@ static void pipeline(F *f, Op *op)
 	bool all_tma = op_attr_flag(op, "via_wgmma");     /* measured there only */
 	for (int i = 0; i < nl; i++)
 		all_tma &= op_attr_flag(lds[i], "tma");
-	const char *want = getenv("TILE_SCHED_STAGES");
-	int cap = want && atoi(want) >= 2 && atoi(want) <= MMA_MAX_STAGES ? atoi(want)
+	int want = knobs()->TILE_SCHED_STAGES;
+	int cap = want >= 2 && want <= MMA_MAX_STAGES ? want
 		  : all_tma ? tma_ring_stages(stage_payload_of(op)) : 4;
 	while (stages < cap && (stages + 1) * bytes <= budget)
 		stages++;
@@ -395,7 +396,7 @@ static void pipeline(F *f, Op *op)
 	for (int i = 1; i < body->nargs; i++)
 		carried |= op->operands[2] == body->args[i];
 	if (stages >= 3 && op_attr_flag(op, "via_wgmma") && carried && last && last->info->code == CT_continue &&
-	    uses_of(f, op->results[0]) == 1 && !getenv("TILE_SCHED_NO_ASYNC_MMA")) {
+	    uses_of(f, op->results[0]) == 1 && !knobs()->TILE_SCHED_NO_ASYNC_MMA) {
 		int at = -1;
 		for (int i = 0; i < last->noperands; i++)
 			if (last->operands[i] == op->results[0])
@@ -480,7 +481,7 @@ static void a_in_regs_for_occupancy(F *f, Op *op, const MmaTiling *t)
 	Op *loop;
 	Value *q = a_loaded_before_loop(f, op, &loop);
 	/* one warpgroup a CTA: with two, registers already hold an SM to 2 CTAs */
-	if (!q || f->warps != 4 || getenv("TILE_SCHED_NO_A_IN_REGS"))
+	if (!q || f->warps != 4 || knobs()->TILE_SCHED_NO_A_IN_REGS)
 		return;
 	if (mma_layout_is_a(t, q->lay))
 		return;
@@ -536,7 +537,7 @@ static int mark_tma_store(Op *op, void *ctx)
 
 void mma_fix(F *f)
 {
-	if (f->tma && f->nmmas && !getenv("TILE_SCHED_NO_TMA_STORE"))
+	if (f->tma && f->nmmas && !knobs()->TILE_SCHED_NO_TMA_STORE)
 		op_walk(f->fn, mark_tma_store, f);
 	for (int i = 0; i < f->nmmas; i++) {
 		Op *op = f->mmas[i];
@@ -550,7 +551,7 @@ void mma_fix(F *f)
 		bool wg = t.wg, ldsm = !wg && mma_ldmatrix_ok(t.atom, tile_elem(op->operands[0]->type), target_sm(f));
 		if (wg || ldsm) {
 			op_set_attr(f->m, op, wg ? "via_wgmma" : "via_ldmatrix", attr_bool(f->m, true));
-			if (!getenv("TILE_SCHED_NO_CP_ASYNC"))
+			if (!knobs()->TILE_SCHED_NO_CP_ASYNC)
 				for (int k = 0; k < 2; k++)
 					stage_direct(f, op, &t, k);
 			continue;
@@ -559,7 +560,7 @@ void mma_fix(F *f)
 			to_layout(f, op, k, &t);
 	}
 	/* once every product's copies are known (a loop's products are pipelined together) */
-	for (int i = 0; i < f->nmmas && !getenv("TILE_SCHED_NO_CP_ASYNC") && !getenv("TILE_SCHED_NO_PIPELINE"); i++)
+	for (int i = 0; i < f->nmmas && !knobs()->TILE_SCHED_NO_CP_ASYNC && !knobs()->TILE_SCHED_NO_PIPELINE; i++)
 		if (op_attr_flag(f->mmas[i], "via_wgmma") || op_attr_flag(f->mmas[i], "via_ldmatrix"))
 			pipeline(f, f->mmas[i]);
 	/* once the rings are known: Q in registers where its region costs CTAs */

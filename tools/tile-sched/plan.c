@@ -32,6 +32,7 @@
 #include "irutil.h"
 #include "xalloc.h"
 #include "diag.h"
+#include "knobs.h"
 
 static const char *const product_marks[] = { "via_wgmma", "via_ldmatrix", "stages", "async_depth" };
 static const char *const load_marks[] = { "to_stage", "tma", "prefetch" };
@@ -115,7 +116,7 @@ void mma_write_plans(Module *m, Op *fn, int warps)
 {
 	Plans w = { m, warps, mma_module_sm(m), NULL, NULL, 0, 0 };
 	op_walk(fn, write_plan, &w);
-	if (getenv("TILE_PTX_NO_RESIDENT"))
+	if (knobs()->TILE_PTX_NO_RESIDENT)
 		return;
 	op_walk(fn, find_candidates, &w);
 	for (int i = 0; i < w.ncand; i++)

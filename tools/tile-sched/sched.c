@@ -25,7 +25,7 @@
 #include "diag.h"
 #include "sched_int.h"
 #include "xalloc.h"
-#include "tool.h"
+#include "knobs.h"
 
 static int collect(Op *op, void *ctx)
 {
@@ -207,7 +207,7 @@ static void sched_fn(Module *m, Op *fn, int warps, bool tma)
 	/* a test hook: the layouts loads alone would give (rows over warps,
 	 * broadcast sources laid out for their load), so the tests keep reaching
 	 * the cross-warp reduction rounds and broadcast conversions */
-	f->plain = env_flag("TILE_SCHED_PLAIN_LAYOUTS");
+	f->plain = knobs()->TILE_SCHED_PLAIN_LAYOUTS;
 	f->nvals = op_count_values(fn) + 1;
 	f->vals = xcalloc((size_t)f->nvals, sizeof *f->vals);
 	f->parent = xmalloc(sizeof *f->parent * (size_t)f->nvals);
@@ -305,7 +305,7 @@ static void sched_fn(Module *m, Op *fn, int warps, bool tma)
 	op_walk(fn, fix_local, f);
 	shape_fix(f);                   /* shape.c */
 	mma_fix(f);                     /* mma.c */
-	if (!getenv("TILE_SCHED_NO_SINK"))
+	if (!knobs()->TILE_SCHED_NO_SINK)
 		sink_loads(fn);                 /* sink.c */
 	free(f->vals);
 	free(f->parent);

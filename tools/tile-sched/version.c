@@ -36,7 +36,7 @@
 #include "opinfo.h"
 #include "tma.h"
 #include "xalloc.h"
-#include "tool.h"
+#include "knobs.h"
 
 /* one view the copy of a loop reads with facts: the original make_memref,
  * its copy with the facts (inserted after it) */
@@ -262,7 +262,7 @@ static int find_loops(Op *op, void *ctx)
 
 int version_for_tma(Module *m, Op *fn, int warps, int sm)
 {
-	if (sm < 90 || env_flag("TILE_SCHED_NO_VERSION"))
+	if (sm < 90 || knobs()->TILE_SCHED_NO_VERSION)
 		return 0;
 	Walk w = { .m = m, .warps = warps, .sm = sm };
 	op_walk(fn, find_loops, &w);       /* found first, changed after: the walk sees no copies */
