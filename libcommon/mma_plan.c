@@ -59,15 +59,15 @@ void mma_plan_set(Module *m, Op *op, const MmaPlan *p)
 	op_set_attr(m, op, "plan", attr_dict(m, NFIELDS, v));
 }
 
-/* the value of field f from attribute a into p; NULL, or what is wrong */
-static const char *decode_field(const Field *f, const Attr *a, MmaPlan *p)
+/* the value of field f from attribute a into p; NULL, or what is wrong
+ * (range: room for the integer rule) */
+static const char *decode_field(const Field *f, const Attr *a, MmaPlan *p, char range[64])
 {
-	static char range[64];
 	char *at = (char *)p + f->off;
 	int i;
 	switch (f->kind) {
 	case K_INT:
-		snprintf(range, sizeof range, "must be an integer from %lld to %lld", (long long)f->lo, (long long)f->hi);
+		snprintf(range, 64, "must be an integer from %lld to %lld", (long long)f->lo, (long long)f->hi);
 		if (a->kind != AT_INT || a->u.i < f->lo || a->u.i > f->hi)
 			return range;
 		*(int64_t *)at = a->u.i;
@@ -97,31 +97,30 @@ static const char *decode_field(const Field *f, const Attr *a, MmaPlan *p)
 	}
 }
 
-bool mma_plan_of(const Op *op, MmaPlan *p, const char **err)
+bool mma_plan_of(const Op *op, MmaPlan *p, MmaPlanWhy *why)
 {
-	static char why[160];
 	const Attr *d = op_attr(op, "plan");
-	if (err)
-		*err = NULL;
+	if (why)
+		why->text[0] = 0;
 	if (!d)
 		return false;
 	if (d->kind != AT_DICT || d->u.dict.n != NFIELDS) {
-		snprintf(why, sizeof why, "its plan must be a dictionary of the %d fields of an MMA plan", NFIELDS);
-		goto bad;
+		if (why)
+			snprintf(why->text, sizeof why->text, "its plan must be a dictionary of the %d fields of an MMA plan",
+				 NFIELDS);
+		return false;
 	}
 	for (int i = 0; i < NFIELDS; i++) {
+		char range[64];
 		const Attr *a = dict_get(d, fields[i].name);
-		const char *e = a ? decode_field(&fields[i], a, p) : "is missing";
+		const char *e = a ? decode_field(&fields[i], a, p, range) : "is missing";
 		if (e) {
-			snprintf(why, sizeof why, "its plan's %s %s", fields[i].name, e);
-			goto bad;
+			if (why)
+				snprintf(why->text, sizeof why->text, "its plan's %s %s", fields[i].name, e);
+			return false;
 		}
 	}
 	return true;
-bad:
-	if (err)
-		*err = why;
-	return false;
 }
 
 void mma_plan_tiling(const Op *op, const MmaPlan *p, MmaTiling *t)
@@ -141,17 +140,17 @@ bool mma_planned_tiling(const Op *op, MmaTiling *t)
 	return true;
 }
 
-static const char *fmt(const char *f, int sm, const char *what)
+/* why's text from f: (what, sm) when what, else (sm) */
+static const char *fmt(MmaPlanWhy *why, const char *f, int sm, const char *what)
 {
-	static char buf[200];
 	if (what)
-		snprintf(buf, sizeof buf, f, what, sm);
+		snprintf(why->text, sizeof why->text, f, what, sm);
 	else
-		snprintf(buf, sizeof buf, f, sm);
-	return buf;
+		snprintf(why->text, sizeof why->text, f, sm);
+	return why->text;
 }
 
-const char *mma_plan_check(const Op *op, const MmaPlan *p, int warps, int sm)
+const char *mma_plan_check(const Op *op, const MmaPlan *p, int warps, int sm, MmaPlanWhy *why)
 {
 	MmaTiling want, have;
 	const Type *ea = tile_elem(op->operands[0]->type);
@@ -160,7 +159,7 @@ const char *mma_plan_check(const Op *op, const MmaPlan *p, int warps, int sm)
 	mma_plan_tiling(op, p, &have);
 	if (have.atom != want.atom || have.wm != want.wm || have.wn != want.wn || have.wrep != want.wrep ||
 	    have.mt != want.mt || have.nt != want.nt || have.kt != want.kt || have.wg != want.wg || have.bk != want.bk)
-		return fmt(want.wg ? "its plan's tiling is not the product's on sm_%d (wgmma's)"
+		return fmt(why, want.wg ? "its plan's tiling is not the product's on sm_%d (wgmma's)"
 			    : "its plan's tiling is not the product's on sm_%d (mma.sync's)", sm, NULL);
 	/* the layouts tile-ptx multiplies in: the accumulator's and the result's
 	 * the atom's C fragments; on the registers path A's and B's its A and B
@@ -180,7 +179,7 @@ const char *mma_plan_check(const Op *op, const MmaPlan *p, int warps, int sm)
 			return "its plan multiplies in registers an operand not in the atom's fragment layout";
 	}
 	if (p->path == MMA_PATH_LDMATRIX && !mma_ldmatrix_ok(want.atom, ea, sm))
-		return fmt("its plan says ldmatrix, which cannot feed a %s product on sm_%d", sm, ea->str);
+		return fmt(why, "its plan says ldmatrix, which cannot feed a %s product on sm_%d", sm, ea->str);
 	for (int k = 0; k < 2; k++) {
 		bool tf32;
 		const Op *ld = mma_staged_load(op, k, &tf32);

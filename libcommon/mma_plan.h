@@ -40,13 +40,18 @@ typedef struct MmaPlan {
 #undef PLAN
 } MmaPlan;
 
+/* Why a plan is malformed or does not fit, for a message about its product */
+typedef struct MmaPlanWhy {
+	char text[200];
+} MmaPlanWhy;
+
 /* The plan of tiling t with path p, nothing staged or pipelined yet */
 void mma_plan_init(MmaPlan *p, const MmaTiling *t, MmaPath path);
 /* Write p as product op's `plan` attribute */
 void mma_plan_set(Module *m, Op *op, const MmaPlan *p);
 /* The plan of product op: false when op has none or it is malformed (then
- * *err, when given, says why, for a message about op) */
-bool mma_plan_of(const Op *op, MmaPlan *p, const char **err);
+ * why, when given, says why; empty when op has none) */
+bool mma_plan_of(const Op *op, MmaPlan *p, MmaPlanWhy *why);
 /* The tiling plan p gives product op (MmaTiling of mma.h: m, n, k from
  * op's operand types) */
 void mma_plan_tiling(const Op *op, const MmaPlan *p, MmaTiling *t);
@@ -56,8 +61,8 @@ bool mma_planned_tiling(const Op *op, MmaTiling *t);
  * the product has there (mma_product_tiling, B K-major as the plan says),
  * a path the target and types allow, staging only of staged operands,
  * prefetch only of copied operands of a pipelined product? NULL when it
- * does, else what does not fit. */
-const char *mma_plan_check(const Op *op, const MmaPlan *p, int warps, int sm);
+ * does, else what does not fit (a constant, or why's text). */
+const char *mma_plan_check(const Op *op, const MmaPlan *p, int warps, int sm, MmaPlanWhy *why);
 
 /* The path of product op (its plan's), MMA_PATH_REGISTERS when none */
 MmaPath mma_path(const Op *op);

@@ -432,7 +432,8 @@ static void check_plan(C *c, Op *op)
 	const Type *a = op->operands[0]->type, *b = op->operands[1]->type;
 	MmaTiling t;
 	MmaPlan p;
-	const char *why;
+	MmaPlanWhy why;
+	const char *bad;
 	if (!op_attr(op, "plan")) {
 		if (a->rank == 2 && b->rank == 2 && mma_product_tiling(op, c->warps, c->sm, &t, NULL))
 			ERR(op, "'%s' op: a tile product needs its MMA plan in scheduled IR", op->info->name);
@@ -440,8 +441,10 @@ static void check_plan(C *c, Op *op)
 	}
 	if (a->rank != 2 || b->rank != 2)
 		ERR(op, "'%s' op: only a product of rank-2 tiles has an MMA plan", op->info->name);
-	else if (!mma_plan_of(op, &p, &why) || (why = mma_plan_check(op, &p, c->warps, c->sm)))
-		ERR(op, "'%s' op: %s", op->info->name, why);
+	else if (!mma_plan_of(op, &p, &why))
+		ERR(op, "'%s' op: %s", op->info->name, why.text);
+	else if ((bad = mma_plan_check(op, &p, c->warps, c->sm, &why)))
+		ERR(op, "'%s' op: %s", op->info->name, bad);
 }
 
 static void check_op(C *c, Op *op);

@@ -280,7 +280,7 @@ params() {
 
 @test "every level is valid JSON IR at its stage and prints as text" {
 	tile-read "$CORPUS/13.2/loop_accum.tileirbc" >"$SCRATCH/ct.json"
-	tile-lower --stop-at=nv_tileaa "$SCRATCH/ct.json" >"$SCRATCH/aa.json"
+	tile-lower --gpu-name=sm_90 --stop-at=nv_tileaa "$SCRATCH/ct.json" >"$SCRATCH/aa.json"
 	tile-lower --gpu-name=sm_90 "$SCRATCH/aa.json" >"$SCRATCH/as.json"
 	tile-sched "$SCRATCH/as.json" >"$SCRATCH/sc.json"
 	for s in aa:nv_tileaa as:nv_tileas sc:scheduled; do
