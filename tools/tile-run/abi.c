@@ -96,7 +96,7 @@ bool abi_check(const Func *f, char **args, int nargs, const Npy *arrays, const b
 			continue;
 		int r = s[k].rank, eb = dtype_bytes(s[k].dtype);
 		if ((uint32_t)eb != arrays[k].itemsize) {
-			run_error("argument %d (%s): the kernel takes %s elements (%d bytes), the array has %u-byte elements",
+			diag_plain("argument %d (%s): the kernel takes %s elements (%d bytes), the array has %u-byte elements",
 				  k, args[k], s[k].dtype, eb, arrays[k].itemsize);
 			return false;
 		}
@@ -107,7 +107,7 @@ bool abi_check(const Func *f, char **args, int nargs, const Npy *arrays, const b
 		for (int d = 0; d < r; d++) {
 			int64_t ext = (int64_t)param_value(k + 1 + d), str = (int64_t)param_value(k + 1 + r + d);
 			if (ext < 0) {
-				run_error("argument %d: shape[%d] = %lld is negative", k + 1 + d, d, (long long)ext);
+				diag_plain("argument %d: shape[%d] = %lld is negative", k + 1 + d, d, (long long)ext);
 				return false;
 			}
 			if (ext == 0)
@@ -122,7 +122,7 @@ bool abi_check(const Func *f, char **args, int nargs, const Npy *arrays, const b
 			continue;
 		uint64_t need = (uint64_t)(span + 1) * (uint64_t)eb;
 		if (need > arrays[k].bytes) {
-			run_error("argument %d (%s): %llu bytes, but shape [%s] with strides [%s] reaches %llu bytes", k,
+			diag_plain("argument %d (%s): %llu bytes, but shape [%s] with strides [%s] reaches %llu bytes", k,
 				  args[k], (unsigned long long)arrays[k].bytes, shape, strides, (unsigned long long)need);
 			return false;
 		}

@@ -84,7 +84,7 @@ static bool bad(DecodeCtx *dc, const char *fmt, const char *a, const char *b)
 {
 	char msg[300];
 	snprintf(msg, sizeof msg, fmt, a, b);
-	run_error("%s:%u: %s", dc->m->path, dc->line, msg);
+	diag_plain("%s:%u: %s", dc->m->path, dc->line, msg);
 	return false;
 }
 

@@ -57,10 +57,8 @@ static int call_func(Thread *t, const Insn *in)
 	fr->R = t->R;
 	fr->P = t->P;
 	fr->call = in->target;
-	uint64_t *R = malloc((size_t)f->nslots * sizeof *R);
-	uint8_t *P = calloc(f->pbytes ? f->pbytes : 1, 1);
-	if (!R || !P)
-		die("out of memory");
+	uint64_t *R = xcalloc((size_t)f->nslots, sizeof *R);
+	uint8_t *P = xcalloc(f->pbytes ? f->pbytes : 1, 1);
 	memcpy(R, f->init, (size_t)f->nslots * sizeof *R);
 	/* special registers: copy from the entry frame's values */
 	for (int k = 0; k < SR_FIRST_LIVE; k++)

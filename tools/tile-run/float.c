@@ -66,7 +66,7 @@ static const Fmt *fmt_of(int ty)
 	case TY_E5M2: return &e5m2;
 	case TY_E2M1: return &e2m1;
 	}
-	die("fmt_of: type %d", ty);
+	ice("fmt_of: type %d", ty);
 }
 
 double small_to_double(uint32_t bits, int ty)
@@ -228,7 +228,7 @@ double fp_op(int op, double a, double b, double c, int ty, int rnd)
 		case OP_DIV: r = va / vb; break;
 		case OP_FMA: case OP_MAD: r = fmaf(va, vb, vc); break;
 		case OP_SQRT: r = sqrtf(va); break;
-		default: die("fp_op %d", op);
+		default: ice("fp_op %d", op);
 		}
 		if (directed)
 			fesetround(FE_TONEAREST);
@@ -245,7 +245,7 @@ double fp_op(int op, double a, double b, double c, int ty, int rnd)
 	case OP_DIV: r = va / vb; break;
 	case OP_FMA: case OP_MAD: r = fma(va, vb, vc); break;
 	case OP_SQRT: r = sqrt(va); break;
-	default: die("fp_op %d", op);
+	default: ice("fp_op %d", op);
 	}
 	if (directed)
 		fesetround(FE_TONEAREST);

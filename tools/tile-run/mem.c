@@ -201,6 +201,6 @@ uint8_t *mem_at(Thread *t, const Insn *in, int space, uint64_t a, uint32_t size,
 		return t->P + a;
 	}
 	}
-	die("mem_at: bad space %d", space);
+	ice("mem_at: bad space %d", space);
 }
 

@@ -42,7 +42,7 @@ static bool fail(P *p, const char *fmt, const char *arg)
 {
 	char msg[512];
 	snprintf(msg, sizeof msg, fmt, arg);
-	run_error("%s:%u: %s", p->path, TK(p)->line, msg);
+	diag_plain("%s:%u: %s", p->path, TK(p)->line, msg);
 	return false;
 }
 
@@ -748,7 +748,7 @@ static bool resolve_labels(P *p, DecodeCtx *dc)
 			if (dc->names[j].kind == NM_LABEL && strcmp(dc->names[j].name, dc->fix[k].label) == 0)
 				nm = &dc->names[j];
 		if (!nm) {
-			run_error("%s:%u: unknown label '%s'", p->path, dc->fix[k].line, dc->fix[k].label);
+			diag_plain("%s:%u: unknown label '%s'", p->path, dc->fix[k].line, dc->fix[k].label);
 			return false;
 		}
 		dc->f->code[dc->fix[k].insn].target = nm->slot;

@@ -22,12 +22,16 @@
  *
  * Errors: user errors (bad PTX, unsupported instruction, bad arguments)
  * print one line "tile-run: error: ..." and exit 1 (2 for usage); kernel
- * faults exit 3; internal bugs abort (die()). */
+ * faults exit 3; internal bugs abort (ice()). All of it is libcommon's
+ * (diag.h with diag_tool "tile-run", xalloc.h): tile-run has no allocator
+ * or message printer of its own. */
 #ifndef TILE_RUN_H
 #define TILE_RUN_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "diag.h"          /* diag_plain: "tile-run: error: MSG"; ice: internal bugs */
+#include "xalloc.h"
 
 enum {
 	RUN_OK = 0, RUN_INPUT = 1, RUN_USAGE = 2, RUN_FAULT = 3,
@@ -242,13 +246,5 @@ extern const char type_kind[TY_COUNT];  /* 'B','U','S','F','P','X' */
 typedef struct RawOperand RawOperand;
 struct DecodeCtx;
 int decode_insn(struct DecodeCtx *dc, Insn *out, const char *opcode, RawOperand *ops, int nops);
-
-/* ---- diagnostics ---- */
-void run_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-_Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void *xcalloc(size_t n, size_t size);
-void *xrealloc(void *p, size_t size);
-char *xstrdup(const char *s);
-char *xstrndup(const char *s, size_t n);
 
 #endif

@@ -33,9 +33,9 @@ void fault(Thread *t, const Insn *in, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	fflush(stdout);
-	fprintf(stderr, "tile-run: error: %s, thread (%u,%u,%u) of block (%u,%u,%u) (%s)\n", msg, t->t[0], t->t[1], t->t[2],
-		r->cta.id[0], r->cta.id[1], r->cta.id[2], where);
+	fflush(stdout);         /* the kernel's printf output first */
+	diag_plain("%s, thread (%u,%u,%u) of block (%u,%u,%u) (%s)", msg, t->t[0], t->t[1], t->t[2], r->cta.id[0],
+		   r->cta.id[1], r->cta.id[2], where);
 }
 
 static uint64_t rng_next(void)
@@ -101,7 +101,7 @@ static void deadlock(Cta *c)
 			return;
 		}
 	}
-	die("deadlock with no waiting thread");
+	ice("deadlock with no waiting thread");
 }
 
 void thread_exited(Thread *t)
@@ -196,7 +196,7 @@ int launch(void)
 		race_setup(c);
 	c->regs = xcalloc((size_t)c->n * (size_t)f->nslots, sizeof *c->regs);
 	if (f->pbytes < r->kparam_size)
-		die("param area smaller than the kernel parameters");
+		ice("param area smaller than the kernel parameters");
 	c->params = xcalloc((size_t)c->n * (f->pbytes ? f->pbytes : 1), 1);
 	c->local = xcalloc((size_t)c->n * (r->m->local_total ? r->m->local_total : 1), 1);
 	int *order = xcalloc((size_t)c->n, sizeof *order);
