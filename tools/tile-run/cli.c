@@ -27,8 +27,7 @@
 #include "nvhost.h"
 #include "target.h"
 
-int launch(void);
-bool abi_check(const Func *f, char **args, int nargs, const Npy *arrays, const bool *is_array);
+bool abi_check(const Func *f, const uint8_t *kparams, char **args, int nargs, const Npy *arrays, const bool *is_array);
 
 /* the module's PTX text, kept for the whole run (the process exits after one launch) */
 static char *ptx_text;
@@ -385,6 +384,7 @@ int abi_scalar_type(const Func *f, int param);
 static char **args;
 static Npy *arrays;
 static bool *is_array;
+static Run launch_state;        /* handed down from here (no code reads it by name) */
 
 int run_main(int argc, char **argv)
 {
@@ -485,7 +485,6 @@ int run_main(int argc, char **argv)
 	Module *m = load(argv[0], input, gpu, &rc);
 	if (!m)
 		return rc;
-	RUN.m = m;
 	/* the entry */
 	int fidx = -1, nentries = 0;
 	for (int k = 0; k < m->nfuncs; k++) {
@@ -572,7 +571,7 @@ int run_main(int argc, char **argv)
 		diag_plain("%s takes %d parameters, %d arguments given", f->name, f->nparams, nargs);
 		return RUN_INPUT;
 	}
-	Run *r = &RUN;
+	Run *r = &launch_state;
 	r->m = m;
 	r->entry = f;
 	r->fidx = fidx;
@@ -581,7 +580,7 @@ int run_main(int argc, char **argv)
 	r->check = check;
 	r->seeded = seeded;
 	r->seed = seed;
-	mem_setup_vars(m);
+	mem_setup_vars(r);
 	r->kparam_size = f->pbytes;
 	r->kparams = xcalloc(f->pbytes ? f->pbytes : 1, 1);
 	arrays = xcalloc((size_t)nargs + 1, sizeof *arrays);
@@ -603,10 +602,10 @@ int run_main(int argc, char **argv)
 			if (!npy_read(a, &arrays[k]))
 				return RUN_INPUT;
 			is_array[k] = true;
-			uint64_t dev = mem_alloc_dev(arrays[k].bytes + (uint64_t)off) + (uint64_t)off;
+			uint64_t dev = mem_alloc_dev(r, arrays[k].bytes + (uint64_t)off) + (uint64_t)off;
 			char name[96];
 			snprintf(name, sizeof name, "argument %d (%s)", k, a);
-			mem_add(dev, arrays[k].bytes, arrays[k].data, name, k);
+			mem_add(r, dev, arrays[k].bytes, arrays[k].data, name, k);
 			memcpy(r->kparams + pa->offset, &dev, 8);
 			continue;
 		}
@@ -640,9 +639,9 @@ int run_main(int argc, char **argv)
 		if (!ok)
 			return RUN_INPUT;
 	}
-	if (!abi_check(f, args, nargs, arrays, is_array))
+	if (!abi_check(f, r->kparams, args, nargs, arrays, is_array))
 		return RUN_INPUT;
-	rc = launch();
+	rc = launch(r);
 	if (stats)
 		fprintf(stderr, "tile-run: %llu thread-instructions\n", (unsigned long long)r->ninsn);
 	if (rc != RUN_OK)

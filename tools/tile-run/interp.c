@@ -13,7 +13,7 @@ int func_return(Thread *t);
 
 int run_thread(Thread *t)
 {
-	Run *r = &RUN;
+	Run *r = t->run;
 	Cta *c = &r->cta;
 	const Insn *code = t->code;
 	uint64_t *R = t->R;
