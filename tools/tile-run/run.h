@@ -47,7 +47,7 @@ typedef enum {
 
 typedef enum {
 	OP_NONE,
-#define O(n, e, f) OP_##e,
+#define O(n, e, f, operands) OP_##e,
 #include "ops.def"
 #undef O
 	OP_COUNT,
