@@ -148,11 +148,16 @@ void thread_exited(Thread *t);
 /* printf.c */
 int device_printf(Thread *t, const Insn *in, uint64_t fmt, uint64_t args);
 
+/* float bit views: f2u(1.0f) is 0x3f800000 */
+#define BIT_VIEW(name, From, To) \
+	static inline To name(From x) { To y; memcpy(&y, &x, sizeof y); return y; }
+BIT_VIEW(f2u, float, uint32_t)
+BIT_VIEW(u2f, uint32_t, float)
+BIT_VIEW(d2u, double, uint64_t)
+BIT_VIEW(u2d, uint64_t, double)
+#undef BIT_VIEW
+
 /* float.c: conversions and rounding */
-uint32_t f2u(float f);
-float u2f(uint32_t u);
-uint64_t d2u(double d);
-double u2d(uint64_t u);
 double small_to_double(uint32_t bits, int ty);          /* f16 bf16 tf32 e4m3 e5m2 e2m1 ue8m0 */
 uint32_t double_to_small(double x, int ty, int rnd, bool sat, bool satfinite, bool relu);
 float round_f32(double x, int rnd);     /* exact value x rounded to f32 */
