@@ -485,6 +485,8 @@ int run_main(int argc, char **argv)
 	Module *m = load(argv[0], input, gpu, &rc);
 	if (!m)
 		return rc;
+	Run *r = &launch_state;
+	r->m = m;
 	/* the entry */
 	int fidx = -1, nentries = 0;
 	for (int k = 0; k < m->nfuncs; k++) {
@@ -571,8 +573,6 @@ int run_main(int argc, char **argv)
 		diag_plain("%s takes %d parameters, %d arguments given", f->name, f->nparams, nargs);
 		return RUN_INPUT;
 	}
-	Run *r = &launch_state;
-	r->m = m;
 	r->entry = f;
 	r->fidx = fidx;
 	memcpy(r->grid, grid, sizeof grid);
