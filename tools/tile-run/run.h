@@ -4,11 +4,14 @@
  * Pipeline inside the tool, one file per job:
  *   lex.c      PTX text -> tokens (line numbers kept)
  *   parse.c    tokens -> Module: variables, functions, raw instructions
- *   decode.c   raw instruction -> Insn (opcode/type/modifier enums, operand
- *              register slots, immediates and symbol addresses pre-decoded)
- *   mem.c      device memory: buffers, windows, memcheck, racecheck
+ *   decode.c   raw instruction -> Insn (opcode/type/modifier enums; operands
+ *              by ops.def's signatures), Hopper's forms in decode_async.c
+ *   operand.c  operands -> register slots (immediates and symbol addresses
+ *              as constant slots), under decode.c, decode_async.c, parse.c
+ *   mem.c      device memory: buffers, windows, memcheck; race.c racecheck
  *   sched.c    grid -> CTAs -> threads as cooperative contexts; collectives
  *   interp.c   the instruction loop (one switch), families in exec_*.c
+ *   fault.c    a kernel fault's report: the bottom of the call graph
  *   npy.c      NumPy .npy in/out        printf.c  device vprintf
  *   abi.c      cuTile's parameter ABI read from the mangled kernel name
  *   cli.c      options and arguments    main.c    thin main
