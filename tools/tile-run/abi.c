@@ -76,16 +76,15 @@ int abi_scalar_type(const Func *f, int param)
 	return 0;
 }
 
-static uint64_t param_value(int k)
+static uint64_t param_value(const Func *f, const uint8_t *kparams, int k)
 {
-	Run *r = &RUN;
-	const Param *pa = &r->entry->params[k];
+	const Param *pa = &f->params[k];
 	uint64_t v = 0;
-	memcpy(&v, r->kparams + pa->offset, pa->size > 8 ? 8 : pa->size);
+	memcpy(&v, kparams + pa->offset, pa->size > 8 ? 8 : pa->size);
 	return pa->size == 4 ? (uint64_t)(int64_t)(int32_t)(uint32_t)v : v;
 }
 
-bool abi_check(const Func *f, char **args, int nargs, const Npy *arrays, const bool *is_array)
+bool abi_check(const Func *f, const uint8_t *kparams, char **args, int nargs, const Npy *arrays, const bool *is_array)
 {
 	Slot s[256];
 	int n = parse(f, s, 256);
@@ -96,7 +95,7 @@ bool abi_check(const Func *f, char **args, int nargs, const Npy *arrays, const b
 			continue;
 		int r = s[k].rank, eb = dtype_bytes(s[k].dtype);
 		if ((uint32_t)eb != arrays[k].itemsize) {
-			run_error("argument %d (%s): the kernel takes %s elements (%d bytes), the array has %u-byte elements",
+			diag_plain("argument %d (%s): the kernel takes %s elements (%d bytes), the array has %u-byte elements",
 				  k, args[k], s[k].dtype, eb, arrays[k].itemsize);
 			return false;
 		}
@@ -105,9 +104,10 @@ bool abi_check(const Func *f, char **args, int nargs, const Npy *arrays, const b
 		char shape[256] = "", strides[256] = "";
 		size_t sl = 0, tl = 0;
 		for (int d = 0; d < r; d++) {
-			int64_t ext = (int64_t)param_value(k + 1 + d), str = (int64_t)param_value(k + 1 + r + d);
+			int64_t ext = (int64_t)param_value(f, kparams, k + 1 + d),
+				str = (int64_t)param_value(f, kparams, k + 1 + r + d);
 			if (ext < 0) {
-				run_error("argument %d: shape[%d] = %lld is negative", k + 1 + d, d, (long long)ext);
+				diag_plain("argument %d: shape[%d] = %lld is negative", k + 1 + d, d, (long long)ext);
 				return false;
 			}
 			if (ext == 0)
@@ -122,7 +122,7 @@ bool abi_check(const Func *f, char **args, int nargs, const Npy *arrays, const b
 			continue;
 		uint64_t need = (uint64_t)(span + 1) * (uint64_t)eb;
 		if (need > arrays[k].bytes) {
-			run_error("argument %d (%s): %llu bytes, but shape [%s] with strides [%s] reaches %llu bytes", k,
+			diag_plain("argument %d (%s): %llu bytes, but shape [%s] with strides [%s] reaches %llu bytes", k,
 				  args[k], (unsigned long long)arrays[k].bytes, shape, strides, (unsigned long long)need);
 			return false;
 		}

@@ -13,6 +13,7 @@
 #endif
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,8 +27,7 @@
 #include "nvhost.h"
 #include "target.h"
 
-int launch(void);
-bool abi_check(const Func *f, char **args, int nargs, const Npy *arrays, const bool *is_array);
+bool abi_check(const Func *f, const uint8_t *kparams, char **args, int nargs, const Npy *arrays, const bool *is_array);
 
 /* the module's PTX text, kept for the whole run (the process exits after one launch) */
 static char *ptx_text;
@@ -53,12 +53,15 @@ static const char usage_text[] =
 	"     dims: its dims as the array's, innermost first, when reordered)\n"
 	"exit: 0 ran, 1 bad input, 2 usage, 3 the kernel faulted\n";
 
-static int usage(const char *fmt, const char *a)
+static int usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage(const char *fmt, ...)
 {
-	fflush(stdout);
-	fprintf(stderr, "tile-run: error: ");
-	fprintf(stderr, fmt, a);
-	fprintf(stderr, "\n(run 'tile-run --help' for usage)\n");
+	static const char hint[] = "(run 'tile-run --help' for usage)\n";
+	va_list ap;
+	va_start(ap, fmt);
+	diag_verror(NULL, "error", fmt, ap);
+	va_end(ap);
+	diag_raw(hint, sizeof hint - 1);
 	return RUN_USAGE;
 }
 
@@ -85,7 +88,7 @@ static char *read_file(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f) {
-		run_error("cannot open '%s'", path);
+		diag_plain("cannot open '%s'", path);
 		return NULL;
 	}
 	size_t cap = 1 << 16, n = 0;
@@ -102,7 +105,7 @@ static char *read_file(const char *path, size_t *len)
 	fclose(f);
 	if (err) {
 		free(buf);
-		run_error("cannot read '%s'", path);
+		diag_plain("cannot read '%s'", path);
 		return NULL;
 	}
 	buf[n] = 0;
@@ -128,13 +131,13 @@ static char *compile(const char *self, const char *input, const char *gpu, size_
 	char driver[4200], tmpl[] = "/tmp/tile-run-XXXXXX";
 	snprintf(driver, sizeof driver, "%s/tileiras", dir);
 	if (access(driver, X_OK) != 0) {
-		run_error("cannot compile '%s': no tileiras driver beside tile-run (%s)", input, driver);
+		diag_plain("cannot compile '%s': no tileiras driver beside tile-run (%s)", input, driver);
 		*rc = RUN_INPUT;
 		return NULL;
 	}
 	int fd = mkstemp(tmpl);
 	if (fd < 0) {
-		run_error("cannot create a temporary file");
+		diag_plain("cannot create a temporary file");
 		*rc = RUN_INPUT;
 		return NULL;
 	}
@@ -150,7 +153,7 @@ static char *compile(const char *self, const char *input, const char *gpu, size_
 	int status = 0;
 	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		unlink(tmpl);
-		run_error("compiling '%s' for %s failed (tileiras exit %d)", input, gpu,
+		diag_plain("compiling '%s' for %s failed (tileiras exit %d)", input, gpu,
 			  pid > 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 		*rc = pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 2 ? RUN_USAGE : RUN_INPUT;
 		return NULL;
@@ -212,7 +215,7 @@ static bool scalar_arg(int pos, const char *s, const Param *pa, uint8_t *dst, in
 		char *e;
 		double d = strtod(s, &e);
 		if (*e) {
-			run_error("argument %d: '%s' is not a number", pos, s);
+			diag_plain("argument %d: '%s' is not a number", pos, s);
 			return false;
 		}
 		uint32_t bits = double_to_small(d, fty == TY_BF16 ? TY_BF16 : TY_F16, RND_RN, false, false, false);
@@ -224,7 +227,7 @@ static bool scalar_arg(int pos, const char *s, const Param *pa, uint8_t *dst, in
 		char *e;
 		double d = strtod(s, &e);
 		if (*e || !*s) {
-			run_error("argument %d: '%s' is not a number", pos, s);
+			diag_plain("argument %d: '%s' is not a number", pos, s);
 			return false;
 		}
 		if (size == 4) {
@@ -233,13 +236,13 @@ static bool scalar_arg(int pos, const char *s, const Param *pa, uint8_t *dst, in
 		} else if (size == 8) {
 			memcpy(dst, &d, 8);
 		} else {
-			run_error("argument %d: a float for a %u-byte parameter", pos, size);
+			diag_plain("argument %d: a float for a %u-byte parameter", pos, size);
 			return false;
 		}
 		return true;
 	}
 	if (isfloat_text) {
-		run_error("argument %d: '%s' is not an integer, and parameter %d is .%s", pos, s, pos, type_names[ty]);
+		diag_plain("argument %d: '%s' is not an integer, and parameter %d is .%s", pos, s, pos, type_names[ty]);
 		return false;
 	}
 	char *e;
@@ -253,14 +256,14 @@ static bool scalar_arg(int pos, const char *s, const Param *pa, uint8_t *dst, in
 		v = strtoull(s, &e, 0);
 	}
 	if (*e || e == s || errno) {
-		run_error("argument %d: '%s' is not a number%s", pos, s, errno ? " in range" : "");
+		diag_plain("argument %d: '%s' is not a number%s", pos, s, errno ? " in range" : "");
 		return false;
 	}
 	if (size < 8) {
 		int64_t lo = -(1ll << (8 * size - 1));
 		uint64_t hi = (1ull << (8 * size)) - 1;
 		if (neg ? (int64_t)v < lo : v > hi) {
-			run_error("argument %d: %s does not fit the %u-byte parameter", pos, s, size);
+			diag_plain("argument %d: %s does not fit the %u-byte parameter", pos, s, size);
 			return false;
 		}
 	}
@@ -292,7 +295,7 @@ static int noted_maps(const Func *f)
 			ok = v->param < 0 || (v->param < f->nparams - n && f->params[v->param].size == 4);
 		}
 		if (!ok) {
-			run_error("%s: the tensor-map note for parameter %d does not fit the kernel's parameters", f->name,
+			diag_plain("%s: the tensor-map note for parameter %d does not fit the kernel's parameters", f->name,
 				  t->hidden);
 			return -1;
 		}
@@ -354,7 +357,7 @@ static Module *load(const char *self, const char *input, const char *gpu, int *r
 		name = input;
 	}
 	if (memchr(text, 0, len)) {
-		run_error("%s: not PTX text (NUL bytes)", input);
+		diag_plain("%s: not PTX text (NUL bytes)", input);
 		free(text);
 		*rc = RUN_INPUT;
 		return NULL;
@@ -366,7 +369,7 @@ static Module *load(const char *self, const char *input, const char *gpu, int *r
 		int bad;
 		const char *why;
 		if (!tmap_notes_of(text, len, &notes, &nnotes, &bad, &why)) {
-			run_error("%s:%d: malformed tensor-map note: %s", name, bad, why);
+			diag_plain("%s:%d: malformed tensor-map note: %s", name, bad, why);
 			m = NULL;
 		}
 	}
@@ -381,6 +384,7 @@ int abi_scalar_type(const Func *f, int param);
 static char **args;
 static Npy *arrays;
 static bool *is_array;
+static Run launch_state;        /* handed down from here (no code reads it by name) */
 
 int run_main(int argc, char **argv)
 {
@@ -390,6 +394,7 @@ int run_main(int argc, char **argv)
 	int check = CHECK_MEMCHECK;
 	bool seeded = false;
 	uint64_t seed = 0;
+	diag_tool = "tile-run";
 	args = xcalloc((size_t)argc, sizeof *args);
 	int nargs = 0;
 	for (int k = 1; k < argc; k++) {
@@ -430,9 +435,7 @@ int run_main(int argc, char **argv)
 				return usage("option '%s' needs a value", name);
 			if (strcmp(name, "--gpu-name") == 0 || strcmp(name, "--arch") == 0) {
 				if (!target_by_name(val)) {
-					fflush(stdout);
-					fprintf(stderr, "tile-run: error: unsupported --gpu-name '%s' (supported: %s)\n", val,
-						target_list());
+					diag_plain("unsupported --gpu-name '%s' (supported: %s)", val, target_list());
 					return RUN_USAGE;
 				}
 				gpu = val;
@@ -482,7 +485,8 @@ int run_main(int argc, char **argv)
 	Module *m = load(argv[0], input, gpu, &rc);
 	if (!m)
 		return rc;
-	RUN.m = m;
+	Run *r = &launch_state;
+	r->m = m;
 	/* the entry */
 	int fidx = -1, nentries = 0;
 	for (int k = 0; k < m->nfuncs; k++) {
@@ -493,20 +497,20 @@ int run_main(int argc, char **argv)
 			fidx = entry || fidx < 0 ? k : fidx;
 	}
 	if (entry && fidx < 0) {
-		run_error("%s: no kernel named '%s'", input, entry);
+		diag_plain("%s: no kernel named '%s'", input, entry);
 		return RUN_INPUT;
 	}
 	if (nentries == 0) {
-		run_error("%s: no kernel (.entry) in the module", input);
+		diag_plain("%s: no kernel (.entry) in the module", input);
 		return RUN_INPUT;
 	}
 	if (!entry && nentries > 1) {
-		fflush(stdout);
-		fprintf(stderr, "tile-run: error: %s has %d kernels; choose one with --entry:", input, nentries);
+		StrBuf names = { 0 };
 		for (int k = 0; k < m->nfuncs; k++)
 			if (m->funcs[k].entry && m->funcs[k].defined)
-				fprintf(stderr, " %s", m->funcs[k].name);
-		fputc('\n', stderr);
+				sb_printf(&names, " %s", m->funcs[k].name);
+		diag_plain("%s has %d kernels; choose one with --entry:%s", input, nentries, sb_cstr(&names));
+		sb_free(&names);
 		return RUN_INPUT;
 	}
 	Func *f = &m->funcs[fidx];
@@ -518,17 +522,17 @@ int run_main(int argc, char **argv)
 			block[0] = 128, block[1] = block[2] = 1;
 	}
 	if (!grid[0] || !grid[1] || !grid[2]) {
-		run_error("the grid %ux%ux%u is empty", grid[0], grid[1], grid[2]);
+		diag_plain("the grid %ux%ux%u is empty", grid[0], grid[1], grid[2]);
 		return RUN_INPUT;
 	}
 	uint64_t nthreads = (uint64_t)block[0] * block[1] * block[2];
 	if (nthreads == 0 || nthreads > 1024) {
-		run_error("the block %ux%ux%u has %llu threads (1 to 1024)", block[0], block[1], block[2],
+		diag_plain("the block %ux%ux%u has %llu threads (1 to 1024)", block[0], block[1], block[2],
 			  (unsigned long long)nthreads);
 		return RUN_INPUT;
 	}
 	if (f->reqntid[0] && (block[0] != f->reqntid[0] || block[1] != f->reqntid[1] || block[2] != f->reqntid[2])) {
-		run_error("the kernel requires a block of %ux%ux%u (.reqntid), not %ux%ux%u", f->reqntid[0], f->reqntid[1],
+		diag_plain("the kernel requires a block of %ux%ux%u (.reqntid), not %ux%ux%u", f->reqntid[0], f->reqntid[1],
 			  f->reqntid[2], block[0], block[1], block[2]);
 		return RUN_INPUT;
 	}
@@ -554,23 +558,21 @@ int run_main(int argc, char **argv)
 		nauto = 0;
 	}
 	if (nhidden && !by_host && !nauto && nargs == f->nparams - nhidden) {
-		run_error("%s takes %d hidden parameters after its %d (TMA tensor maps its host code fills): give the cubin's "
+		diag_plain("%s takes %d hidden parameters after its %d (TMA tensor maps its host code fills): give the cubin's "
 			  "host object (--nv-host OBJ) or pass them as tmap:N,BOX", f->name, nhidden, nargs);
 		return RUN_INPUT;
 	}
 	for (int k = 0; k < f->nparams && k < nargs; k++)
 		if (f->params[k].hidden && strncmp(args[k], "tmap:", 5) != 0) {
-			run_error("%s takes hidden parameter %d (a %u-byte TMA tensor map its host code fills): give the cubin's "
+			diag_plain("%s takes hidden parameter %d (a %u-byte TMA tensor map its host code fills): give the cubin's "
 				  "host object (--nv-host OBJ) or pass it as tmap:N,BOX",
 				  f->name, k, f->params[k].size);
 			return RUN_INPUT;
 		}
 	if (nargs != f->nparams) {
-		run_error("%s takes %d parameters, %d arguments given", f->name, f->nparams, nargs);
+		diag_plain("%s takes %d parameters, %d arguments given", f->name, f->nparams, nargs);
 		return RUN_INPUT;
 	}
-	Run *r = &RUN;
-	r->m = m;
 	r->entry = f;
 	r->fidx = fidx;
 	memcpy(r->grid, grid, sizeof grid);
@@ -578,7 +580,7 @@ int run_main(int argc, char **argv)
 	r->check = check;
 	r->seeded = seeded;
 	r->seed = seed;
-	mem_setup_vars(m);
+	mem_setup_vars(r);
 	r->kparam_size = f->pbytes;
 	r->kparams = xcalloc(f->pbytes ? f->pbytes : 1, 1);
 	arrays = xcalloc((size_t)nargs + 1, sizeof *arrays);
@@ -588,29 +590,29 @@ int run_main(int argc, char **argv)
 		const char *a = args[k];
 		long off = 0;
 		if (!array_offset(args[k], &off)) {
-			run_error("argument %d: '%s': the offset after '@' must be 0 to 255 bytes", k, a);
+			diag_plain("argument %d: '%s': the offset after '@' must be 0 to 255 bytes", k, a);
 			return RUN_INPUT;
 		}
 		if (has_suffix(a, ".npy") || (!is_number(a) && access(a, F_OK) == 0)) {
 			if (pa->size != 8) {
-				run_error("argument %d: an array for parameter %d, which is a %u-byte .%s, not a pointer", k, k,
+				diag_plain("argument %d: an array for parameter %d, which is a %u-byte .%s, not a pointer", k, k,
 					  pa->size, type_names[pa->ty]);
 				return RUN_INPUT;
 			}
 			if (!npy_read(a, &arrays[k]))
 				return RUN_INPUT;
 			is_array[k] = true;
-			uint64_t dev = mem_alloc_dev(arrays[k].bytes + (uint64_t)off) + (uint64_t)off;
+			uint64_t dev = mem_alloc_dev(r, arrays[k].bytes + (uint64_t)off) + (uint64_t)off;
 			char name[96];
 			snprintf(name, sizeof name, "argument %d (%s)", k, a);
-			mem_add(dev, arrays[k].bytes, arrays[k].data, name, k);
+			mem_add(r, dev, arrays[k].bytes, arrays[k].data, name, k);
 			memcpy(r->kparams + pa->offset, &dev, 8);
 			continue;
 		}
 		if (strncmp(a, "tmap:", 5) == 0)
 			continue;       /* after every array has its address */
 		if (!is_number(a)) {
-			run_error("argument %d: '%s' is neither a .npy file nor a number", k, a);
+			diag_plain("argument %d: '%s' is neither a .npy file nor a number", k, a);
 			return RUN_INPUT;
 		}
 		if (!scalar_arg(k, a, pa, r->kparams + pa->offset, abi_scalar_type(f, k)))
@@ -625,7 +627,7 @@ int run_main(int argc, char **argv)
 			continue;
 		const Param *pa = &f->params[k];
 		if (pa->size != 128) {
-			run_error("argument %d: a tensor map for parameter %d, which is not a 128-byte .b8 array", k, k);
+			diag_plain("argument %d: a tensor map for parameter %d, which is not a 128-byte .b8 array", k, k);
 			return RUN_INPUT;
 		}
 		uint64_t *devs = xcalloc((size_t)nargs, sizeof *devs);
@@ -637,9 +639,9 @@ int run_main(int argc, char **argv)
 		if (!ok)
 			return RUN_INPUT;
 	}
-	if (!abi_check(f, args, nargs, arrays, is_array))
+	if (!abi_check(f, r->kparams, args, nargs, arrays, is_array))
 		return RUN_INPUT;
-	rc = launch();
+	rc = launch(r);
 	if (stats)
 		fprintf(stderr, "tile-run: %llu thread-instructions\n", (unsigned long long)r->ninsn);
 	if (rc != RUN_OK)
@@ -647,7 +649,7 @@ int run_main(int argc, char **argv)
 	if (outdir) {
 		struct stat st;
 		if (stat(outdir, &st) != 0 && mkdir(outdir, 0777) != 0) {
-			run_error("cannot create directory '%s'", outdir);
+			diag_plain("cannot create directory '%s'", outdir);
 			return RUN_INPUT;
 		}
 		for (int k = 0; k < nargs; k++) {
@@ -660,7 +662,7 @@ int run_main(int argc, char **argv)
 		}
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		run_error("write error on stdout");
+		diag_plain("write error on stdout");
 		return RUN_INPUT;
 	}
 	return RUN_OK;

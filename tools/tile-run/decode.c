@@ -1,23 +1,19 @@
 /* decode.c: one parsed PTX instruction -> Insn.
- * The opcode's first dot-component picks the Op (ops.def); every further
+ * The opcode's first dot-component picks the row of ops.def; every further
  * component is looked up in the modifier table below and lands in a field
  * of Insn (type, rounding, comparison, state space, flags, mode). An
  * unknown opcode or modifier is a user error naming the PTX line: nothing
  * is ignored unless the table says it does not change the result
  * (memory-ordering semantics, scopes and cache hints: execution here is
  * sequentially consistent and has no caches).
- * Operands become register slots: registers by name, immediates and symbol
- * addresses as constant slots, special registers as per-thread slots. */
+ * The operands are read as the row says (ops.def): by its signature, one
+ * loop for every instruction of a fixed form (operands()), or by a dec_*()
+ * below for the forms a signature cannot say. Each operand becomes a
+ * register slot (operand.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "parse.h"
-
-static const struct { const char *name; int op; } opnames[] = {
-#define O(n, e, f) { #n, OP_##e },
-#include "ops.def"
-#undef O
-};
 
 /* modifier classes */
 enum { MC_TYPE = 1, MC_RND, MC_RNDI, MC_FLAG, MC_CMP, MC_LOGIC, MC_AOP, MC_SPACE, MC_VEC, MC_SHFL,
@@ -80,344 +76,228 @@ static const struct { const char *s; int cls; uint32_t v; } mods[] = {
 	{ "mbarrier_init", MC_IGNORE, 0 },      /* fence.mbarrier_init */
 };
 
-static bool bad(DecodeCtx *dc, const char *fmt, const char *a, const char *b)
-{
-	char msg[300];
-	snprintf(msg, sizeof msg, fmt, a, b);
-	run_error("%s:%u: %s", dc->m->path, dc->line, msg);
-	return false;
-}
+/* one instruction being decoded: what the opcode's modifiers said beyond
+ * the Insn fields, and its operands */
+typedef struct Dec {
+	DecodeCtx *dc;
+	Insn *in;
+	const char *opcode;     /* as written (multimem.* as its plain form) */
+	RawOperand *ops;
+	int nops;
+	int types[5], nty;      /* the type modifiers in order */
+	int aop, logic, vote, bar, cp;  /* modifier classes folded into in->mode (resolve_mode) */
+	bool m8n8;              /* ldmatrix/stmatrix .m8n8 */
+	int mma_shape;          /* mma.sync .mMnNkK: MMA_* */
+} Dec;
 
-int dc_new_slot(DecodeCtx *dc)
-{
-	if (dc->nslots == dc->capinit) {
-		dc->capinit = dc->capinit ? dc->capinit * 2 : 256;
-		dc->init = xrealloc(dc->init, (size_t)dc->capinit * sizeof *dc->init);
-	}
-	dc->init[dc->nslots] = 0;
-	return dc->nslots++;
-}
+#define BAD(x, ...) dc_bad((x)->dc, __VA_ARGS__)
 
-int dc_const_slot(DecodeCtx *dc, uint64_t v)
-{
-	if (v == 0)
-		return 0;
-	for (int k = 0; k < dc->nconsts; k++)
-		if (dc->consts[k] == v)
-			return dc->const_slot[k];
-	if (dc->nconsts == dc->capconsts) {
-		dc->capconsts = dc->capconsts ? dc->capconsts * 2 : 64;
-		dc->consts = xrealloc(dc->consts, (size_t)dc->capconsts * sizeof *dc->consts);
-		dc->const_slot = xrealloc(dc->const_slot, (size_t)dc->capconsts * sizeof *dc->const_slot);
-	}
-	int s = dc_new_slot(dc);
-	dc->init[s] = v;
-	dc->consts[dc->nconsts] = v;
-	dc->const_slot[dc->nconsts++] = s;
-	return s;
-}
+/* ---- operand forms that do not fit a signature (ops.def SPECIAL) ---- */
 
-Var *module_lookup_var(Module *m, const char *name, int *index)
+/* ld/ldu/st: a vector of .vN registers (one without .vN) and an address;
+ * a third operand (a cache policy) is ignored */
+static bool dec_ldst(Dec *x)
 {
-	for (int k = m->nvars - 1; k >= 0; k--)
-		if (strcmp(m->vars[k].name, name) == 0) {
-			if (index)
-				*index = k;
-			return &m->vars[k];
-		}
-	return NULL;
-}
-
-int module_lookup_func(Module *m, const char *name)
-{
-	for (int k = 0; k < m->nfuncs; k++)
-		if (strcmp(m->funcs[k].name, name) == 0)
-			return k;
-	return -1;
-}
-
-/* the register entry for name (ranges: %r12 in %r<N>); NULL if none.
- * *slot gets the register's slot. */
-static Name *lookup_reg(DecodeCtx *dc, const char *name, int *slot)
-{
-	for (int k = dc->nnames - 1; k >= 0; k--) {
-		Name *nm = &dc->names[k];
-		if (nm->kind != NM_REG)
-			continue;
-		if (nm->space == 1) {   /* range */
-			size_t pl = strlen(nm->name);
-			if (strncmp(name, nm->name, pl) == 0 && name[pl] >= '0' && name[pl] <= '9') {
-				const char *q = name + pl;
-				if (q[0] == '0' && q[1])
-					continue;
-				char *end;
-				unsigned long i = strtoul(q, &end, 10);
-				if (*end == 0 && i < nm->addr) {
-					*slot = nm->slot + (int)i;
-					return nm;
-				}
-			}
-		} else if (strcmp(nm->name, name) == 0) {
-			*slot = nm->slot;
-			return nm;
-		}
-	}
-	return NULL;
-}
-
-Name *dc_lookup(DecodeCtx *dc, const char *name)
-{
-	int slot;
-	Name *nm = lookup_reg(dc, name, &slot);
-	if (nm) {
-		static Name tmp;
-		tmp = *nm;
-		tmp.slot = slot;
-		return &tmp;
-	}
-	for (int k = dc->nnames - 1; k >= 0; k--)
-		if (dc->names[k].kind != NM_REG && strcmp(dc->names[k].name, name) == 0)
-			return &dc->names[k];
-	return NULL;
-}
-
-static int sreg_id(const char *name)
-{
-	static const char *const names[] = {
-#define S(n, e) n,
-		SREGS(S)
-#undef S
-	};
-	for (int k = 0; k < SR_COUNT; k++)
-		if (strcmp(names[k], name) == 0)
-			return k;
-	return -1;
-}
-
-static int sreg_slot(DecodeCtx *dc, int id)
-{
-	if (dc->f->sreg_slot[id] < 0)
-		dc->f->sreg_slot[id] = dc_new_slot(dc);
-	return dc->f->sreg_slot[id];
-}
-
-/* the address of a symbol in its state space (and the space) */
-static bool sym_addr(DecodeCtx *dc, const char *name, uint64_t *addr, int *space)
-{
-	Name *nm = dc_lookup(dc, name);
-	if (nm && (nm->kind == NM_VAR || nm->kind == NM_PARAM)) {
-		*addr = nm->addr;
-		*space = nm->space;
-		return true;
-	}
-	int vi;
-	if (module_lookup_var(dc->m, name, &vi)) {
-		Var *v = &dc->m->vars[vi];
-		*addr = v->addr;
-		*space = v->space;
-		return true;
-	}
-	int fi = module_lookup_func(dc->m, name);
-	if (fi >= 0) {
-		*addr = 0xF000000000000000ull | (uint64_t)fi;
-		*space = SP_GLOBAL;
-		return true;
-	}
-	return false;
-}
-
-static float to_f32(double d)
-{
-	return (float)d;
-}
-
-/* an immediate's bits for an instruction of type ty */
-static uint64_t imm_bits(const Imm *im, int ty)
-{
-	switch (im->kind) {
-	case TK_FLOAT:
-		if (ty == TY_F64) {
-			uint64_t u;
-			memcpy(&u, &im->f, 8);
-			return u;
-		} else if (ty == TY_F32 || ty == TY_F32X2) {
-			float f = to_f32(im->f);
-			uint32_t u;
-			memcpy(&u, &f, 4);
-			return u;
-		}
-		return (uint64_t)(int64_t)im->f;
-	case TK_F32:
-		if (ty == TY_F64) {     /* 0f literal in an f64 instruction: widen */
-			uint32_t u = (uint32_t)im->bits;
-			float f;
-			memcpy(&f, &u, 4);
-			double d = f;
-			uint64_t r;
-			memcpy(&r, &d, 8);
-			return r;
-		}
-		return im->bits;
-	case TK_F64:
-		if (ty == TY_F32) {
-			double d;
-			memcpy(&d, &im->bits, 8);
-			float f = (float)d;
-			uint32_t u;
-			memcpy(&u, &f, 4);
-			return u;
-		}
-		return im->bits;
-	default:
-		return im->bits;
-	}
-}
-
-/* a source operand -> slot; ty types immediates */
-static bool src(DecodeCtx *dc, const RawOperand *o, int ty, int32_t *slot)
-{
-	switch (o->kind) {
-	case RO_IMM:
-		*slot = dc_const_slot(dc, imm_bits(&o->imm, ty));
-		return true;
-	case RO_REG: {
-		int s;
-		if (lookup_reg(dc, o->name, &s)) {
-			*slot = s;
-			return true;
-		}
-		int id = sreg_id(o->name);
-		if (id >= 0) {
-			*slot = sreg_slot(dc, id);
-			return true;
-		}
-		if (strncmp(o->name, "%envreg", 7) == 0 || strncmp(o->name, "%pm", 3) == 0 ||
-		    strncmp(o->name, "%reserved_smem", 14) == 0 || strcmp(o->name, "%warpsz") == 0) {
-			uint64_t v = strcmp(o->name, "%warpsz") == 0 ? 32 : 0;
-			*slot = dc_const_slot(dc, v);
-			return true;
-		}
-		return bad(dc, "unknown register '%s'%s", o->name, "");
-	}
-	case RO_SYM: {
-		uint64_t a;
-		int sp, rs;
-		if (lookup_reg(dc, o->name, &rs)) {     /* a register named without % */
-			*slot = rs;
-			return true;
-		}
-		if (!sym_addr(dc, o->name, &a, &sp))
-			return bad(dc, "unknown symbol '%s'%s", o->name, "");
-		*slot = dc_const_slot(dc, a + (uint64_t)o->off);
-		return true;
-	}
-	case RO_SINK:
-		*slot = 1;
-		return true;
-	default:
-		return bad(dc, "unexpected operand form%s%s", "", "");
-	}
-}
-
-static bool dst(DecodeCtx *dc, const RawOperand *o, int32_t *slot)
-{
-	if (o->kind == RO_SINK) {
-		*slot = 1;
-		return true;
-	}
-	if (o->kind != RO_REG && o->kind != RO_SYM)
-		return bad(dc, "destination must be a register%s%s", "", "");
-	if (!lookup_reg(dc, o->name, slot))
-		return bad(dc, "unknown register '%s'%s", o->name, "");
+	Insn *in = x->in;
+	bool ld = in->op != OP_ST;
+	const char *what = ld ? "ld" : "st";
+	if (!dc_need(x->dc, x->nops, 2, 3, x->opcode))
+		return false;
+	int n = in->vec ? in->vec : 1;
+	if (n > 4)
+		return BAD(x, "%s.v8 is not supported", what);
+	if (ld ? !dc_vec_or_reg(x->dc, &x->ops[0], true, in->ty, in->d, n) || !dc_addr(x->dc, &x->ops[1], in, &in->s[0])
+	       : !dc_addr(x->dc, &x->ops[0], in, &in->s[0]) ||
+		 !dc_vec_or_reg(x->dc, &x->ops[1], false, in->ty, in->s + 1, n))
+		return false;
+	in->nd = (uint8_t)(ld ? n : 0);
+	in->ns = (uint8_t)(ld ? 1 : 1 + n);
+	if (!in->ty)
+		return BAD(x, "%s without a type: '%s'", what, x->opcode);
 	return true;
 }
 
-/* [base+off]: base slot (0 for a bare number) and offset; space from a symbol */
-/* the second register of a destination pair (setp's p|q, elect's r|p): o->name2 */
-static bool dst_second(DecodeCtx *dc, const RawOperand *o, int32_t *slot)
+/* ldmatrix/stmatrix.m8n8.xN[.trans].b16: N b32 registers and a shared address */
+static bool dec_matrix(Dec *x)
 {
-	RawOperand q = *o;
-	snprintf(q.name, sizeof q.name, "%s", o->name2);
-	return dst(dc, &q, slot);
-}
-
-static bool addr(DecodeCtx *dc, const RawOperand *o, Insn *in, int32_t *slot)
-{
-	if (o->kind != RO_ADDR)
-		return bad(dc, "expected an address operand [..]%s%s", "", "");
-	if (o->nsub)
-		return bad(dc, "unexpected coordinate vector in an address%s%s", "", "");
-	in->off = o->off;
-	if (!o->name[0]) {
-		in->off += (int64_t)o->imm.bits;
-		*slot = 0;
-		return true;
-	}
-	int s;
-	if (lookup_reg(dc, o->name, &s)) {
-		*slot = s;
-		return true;
-	}
-	uint64_t a;
-	int sp;
-	if (!sym_addr(dc, o->name, &a, &sp))
-		return bad(dc, "unknown symbol '%s'%s", o->name, "");
-	if (in->space == SP_GENERIC && sp != SP_GLOBAL && sp != SP_CONST) {
-		/* a generic access through a non-global symbol: make it generic */
-		if (sp == SP_SHARED)
-			a += GEN_SHARED_BASE;
-		else if (sp == SP_LOCAL)
-			a += GEN_LOCAL_BASE;
-		else
-			in->space = (uint8_t)sp;
-	}
-	*slot = dc_const_slot(dc, a);
+	Insn *in = x->in;
+	if (!x->m8n8 || !in->vec || in->ty != TY_B16)
+		return BAD(x, "unsupported matrix shape or type in '%s'", x->opcode);
+	if (in->space == SP_GENERIC)
+		in->space = SP_SHARED;
+	if (!dc_need(x->dc, x->nops, 2, 2, x->opcode))
+		return false;
+	bool ld = in->op == OP_LDMATRIX;
+	if (!dc_addr(x->dc, &x->ops[ld ? 1 : 0], in, &in->s[0]) ||
+	    !dc_vec_or_reg(x->dc, &x->ops[ld ? 0 : 1], ld, TY_B32, ld ? in->d : in->s + 1, in->vec))
+		return false;
+	in->nd = ld ? in->vec : 0;
+	in->ns = (uint8_t)(ld ? 1 : 1 + in->vec);
 	return true;
 }
 
-static bool vec_or_reg(DecodeCtx *dc, const RawOperand *o, bool isdst, int ty, int32_t *slots, int want)
+/* mma.sync.aligned.SHAPE.row.col[.satfinite].D.A.B.C (exec_mma.c): in->ty
+ * the A type, cmp the B type, ty2 the D (= C) type, mode the shape.
+ * Block-scaled (sm_120a): .kind::mxf8f6f4.block_scale[.scale_vec::1X] ...
+ * .ue8m0 and four more operands: scale-a-data, {byte-id-a, thread-id-a},
+ * scale-b-data, {byte-id-b, thread-id-b} */
+static bool dec_mma(Dec *x)
 {
-	if (o->kind == RO_VEC) {
-		if (o->nsub != want)
-			return bad(dc, "vector operand has the wrong number of elements%s%s", "", "");
-		for (int k = 0; k < o->nsub; k++)
-			if (!(isdst ? dst(dc, &o->sub[k], &slots[k]) : src(dc, &o->sub[k], ty, &slots[k])))
+	Insn *in = x->in;
+	const int *ty = x->types;
+	int na, nb, nc;
+	bool bs = in->flags & F_BSCALE;
+	bool f8 = ty[1] == TY_E4M3 || ty[1] == TY_E5M2;
+	if (!x->mma_shape || x->nty != (bs ? 5 : 4) || ty[0] != ty[3] ||
+	    (bs && (ty[4] != TY_UE8M0 || !f8 || ty[0] != TY_F32 || x->mma_shape != MMA_M16N8K32)) ||
+	    (bs != !!(in->flags & F_KIND_MX)) || !mma_regs(x->mma_shape, ty[1], ty[2], ty[0], &na, &nb, &nc) ||
+	    !dc_need(x->dc, x->nops, bs ? 8 : 4, bs ? 8 : 4, x->opcode))
+		return BAD(x, "unsupported mma shape or types: '%s'", x->opcode);
+	in->ty = (uint8_t)ty[1];
+	in->cmp = (uint8_t)ty[2];
+	in->ty2 = (uint8_t)ty[0];
+	in->mode = (uint8_t)x->mma_shape;
+	int rty = ty[0] == TY_F64 ? TY_F64 : ty[0] == TY_F32 ? TY_F32 : TY_B32;
+	int oty = ty[1] == TY_F64 ? TY_F64 : TY_B32;
+	RawOperand *o = x->ops;
+	if (!dc_vec_or_reg(x->dc, &o[0], true, rty, in->d, nc) || !dc_vec_or_reg(x->dc, &o[1], false, oty, in->s, na) ||
+	    !dc_vec_or_reg(x->dc, &o[2], false, oty, in->s + na, nb) ||
+	    !dc_vec_or_reg(x->dc, &o[3], false, rty, in->s + na + nb, nc))
+		return false;
+	int ns = na + nb + nc;
+	for (int g = 0; bs && g < 2; g++) {     /* scale data, then its {byte-id, thread-id} */
+		if (!dc_vec_or_reg(x->dc, &o[4 + 2 * g], false, TY_B32, in->s + ns, 1) ||
+		    !dc_vec_or_reg(x->dc, &o[5 + 2 * g], false, TY_B16, in->s + ns + 1, 2))
+			return false;
+		ns += 3;
+	}
+	in->nd = (uint8_t)nc;
+	in->ns = (uint8_t)ns;
+	return true;
+}
+
+/* cp.async.ca/cg [d], [s], size[, src-size] (Insn.off the source offset,
+ * target the destination's), cp.async.wait_group N, commit_group/wait_all */
+static bool dec_cp(Dec *x)
+{
+	Insn *in = x->in;
+	int32_t *s = in->s;
+	RawOperand *o = x->ops;
+	if (in->mode == CP_ASYNC) {
+		if (strstr(x->opcode, ".bulk"))
+			return BAD(x, "unsupported instruction '%s'", x->opcode);
+		if (!dc_need(x->dc, x->nops, 3, 5, x->opcode) || !dc_addr(x->dc, &o[0], in, &s[0]))
+			return false;
+		int64_t doff = in->off;
+		if (!dc_addr(x->dc, &o[1], in, &s[1]) || !dc_src(x->dc, &o[2], TY_U32, &s[2]))
+			return false;
+		in->target = (int32_t)doff;
+		in->ns = 3;
+		if (x->nops >= 4 && o[3].kind != RO_ADDR) {
+			if (!dc_src(x->dc, &o[3], TY_U32, &s[3]))
 				return false;
+			in->flags |= F_ZFILL;
+			in->ns = 4;
+		}
+		in->space = SP_GLOBAL;
 		return true;
 	}
-	if (want != 1)
-		return bad(dc, "expected a vector operand {..}%s%s", "", "");
-	return isdst ? dst(dc, o, &slots[0]) : src(dc, o, ty, &slots[0]);
-}
-
-static bool need(DecodeCtx *dc, int nops, int lo, int hi, const char *opc)
-{
-	if (nops < lo || nops > hi)
-		return bad(dc, "wrong number of operands for '%s'%s", opc, "");
-	return true;
-}
-
-static int op_of(const char *base)
-{
-	for (size_t k = 0; k < sizeof opnames / sizeof *opnames; k++)
-		if (strcmp(opnames[k].name, base) == 0)
-			return opnames[k].op;
-	return 0;
-}
-
-static bool add_fix(DecodeCtx *dc, const char *label)
-{
-	if (dc->nfix == dc->capfix) {
-		dc->capfix = dc->capfix ? dc->capfix * 2 : 32;
-		dc->fix = xrealloc(dc->fix, (size_t)dc->capfix * sizeof *dc->fix);
+	if (in->mode == CP_WAIT_GROUP) {
+		if (!dc_need(x->dc, x->nops, 1, 1, x->opcode) || !dc_src(x->dc, &o[0], TY_U32, &s[0]))
+			return false;
+		in->ns = 1;
 	}
-	dc->fix[dc->nfix].insn = dc->f->ncode;
-	dc->fix[dc->nfix].label = xstrdup(label);
-	dc->fix[dc->nfix].line = dc->line;
-	dc->nfix++;
 	return true;
 }
 
+static bool dec_bra(Dec *x)
+{
+	if (!dc_need(x->dc, x->nops, 1, 1, x->opcode) || x->ops[0].kind != RO_SYM)
+		return BAD(x, "bra needs a label");
+	return dc_add_fix(x->dc, x->ops[0].name);
+}
+
+/* bar/barrier: .warp.sync mask; .red.popc/.and/.or d, id, [count,] {!}p;
+ * .sync/.arrive [id[, count]] (no operand: barrier 0) */
+static bool dec_bar(Dec *x)
+{
+	Insn *in = x->in;
+	RawOperand *o = x->ops;
+	int nops = x->nops;
+	if (in->mode == BAR_WARP_SYNC) {
+		if (!dc_need(x->dc, nops, 1, 1, x->opcode) || !dc_src(x->dc, &o[0], TY_U32, &in->s[0]))
+			return false;
+		in->ns = 1;
+		return true;
+	}
+	if (in->mode >= BAR_RED_POPC) {
+		if (!dc_need(x->dc, nops, 3, 4, x->opcode) || !dc_dst(x->dc, &o[0], &in->d[0]))
+			return false;
+		in->nd = 1;
+		for (int k = 1; k < nops; k++) {
+			if (o[k].neg && k == nops - 1)
+				in->flags |= F_NEGB;
+			if (!dc_src(x->dc, &o[k], TY_U32, &in->s[k - 1]))
+				return false;
+		}
+		in->ns = (uint8_t)(nops - 1);
+		return true;
+	}
+	if (nops == 0) {        /* barrier.sync with no operands: barrier 0 */
+		in->s[0] = 0;
+		in->ns = 1;
+		return true;
+	}
+	if (!dc_need(x->dc, nops, 1, 2, x->opcode))
+		return false;
+	for (int k = 0; k < nops; k++)
+		if (!dc_src(x->dc, &o[k], TY_U32, &in->s[k]))
+			return false;
+	in->ns = (uint8_t)nops;
+	return true;
+}
+
+/* mov d, a; mov d, {a, b[, c, d]} (pack, mode 1); mov {a, b..}, d (unpack,
+ * mode 2); mov d, %clock... (OP_MOV_CLOCK: read live, exec_move.c) */
+static bool dec_mov(Dec *x)
+{
+	Insn *in = x->in;
+	RawOperand *o = x->ops;
+	int ty = in->ty;
+	if (!dc_need(x->dc, x->nops, 2, 2, x->opcode))
+		return false;
+	if (o[0].kind == RO_VEC || o[1].kind == RO_VEC) {
+		bool unpack = o[0].kind == RO_VEC;
+		const RawOperand *v = unpack ? &o[0] : &o[1];
+		if (v->nsub != 2 && v->nsub != 4)
+			return BAD(x, "mov: bad vector operand");
+		in->vec = (uint8_t)v->nsub;
+		in->mode = unpack ? 2 : 1;
+		if (unpack ? !dc_vec_or_reg(x->dc, &o[0], true, ty, in->d, v->nsub) || !dc_src(x->dc, &o[1], ty, &in->s[0])
+			   : !dc_dst(x->dc, &o[0], &in->d[0]) || !dc_vec_or_reg(x->dc, &o[1], false, ty, in->s, v->nsub))
+			return false;
+		in->nd = (uint8_t)(unpack ? v->nsub : 1);
+		in->ns = (uint8_t)(unpack ? 1 : v->nsub);
+		return true;
+	}
+	if (!dc_dst(x->dc, &o[0], &in->d[0]))
+		return false;
+	in->nd = 1;
+	int id = o[1].kind == RO_REG ? dc_sreg_id(o[1].name) : -1;
+	if (id >= SR_FIRST_LIVE) {
+		in->op = OP_MOV_CLOCK;
+		in->mode = (uint8_t)id;
+		return true;
+	}
+	if (!dc_src(x->dc, &o[1], ty, &in->s[0]))
+		return false;
+	in->ns = 1;
+	return true;
+}
+
+/* call [(rets),] func[, (args)][, proto]: the parameter symbols' offsets and
+ * sizes in a CallInfo (Insn.target); vprintf, malloc, free and
+ * __assertfail are tile-run's own */
 static bool call(DecodeCtx *dc, Insn *in, RawOperand *ops, int nops, const char *opc)
 {
 	int k = 0;
@@ -429,7 +309,7 @@ static bool call(DecodeCtx *dc, Insn *in, RawOperand *ops, int nops, const char 
 		k++;
 	}
 	if (k >= nops || ops[k].kind != RO_SYM)
-		return bad(dc, "call: expected a function name in '%s'%s", opc, "");
+		return dc_bad(dc, "call: expected a function name in '%s'", opc);
 	const char *fname = ops[k].name;
 	k++;
 	if (k < nops && ops[k].kind == RO_LIST) {
@@ -440,16 +320,16 @@ static bool call(DecodeCtx *dc, Insn *in, RawOperand *ops, int nops, const char 
 	/* a trailing prototype operand is allowed */
 	int fi = module_lookup_func(dc->m, fname);
 	if (fi < 0)
-		return bad(dc, "call of unknown function '%s'%s", fname, "");
+		return dc_bad(dc, "call of unknown function '%s'", fname);
 	if (nargs > 16 || nrets > 4)
-		return bad(dc, "call: too many parameters%s%s", "", "");
+		return dc_bad(dc, "call: too many parameters");
 	/* parameter symbols are call-site .param variables of this function */
 	uint32_t aoff[16], asz[16], roff[4], rsz[4];
 	for (int j = 0; j < nargs + nrets; j++) {
 		RawOperand *o = j < nargs ? &args[j] : &rets[j - nargs];
 		Name *nm = o->kind == RO_SYM ? dc_lookup(dc, o->name) : NULL;
 		if (!nm || nm->kind != NM_PARAM)
-			return bad(dc, "call: '%s' is not a .param variable%s", o->kind == RO_SYM ? o->name : "?", "");
+			return dc_bad(dc, "call: '%s' is not a .param variable", o->kind == RO_SYM ? o->name : "?");
 		if (j < nargs) {
 			aoff[j] = (uint32_t)nm->addr;
 			asz[j] = (uint32_t)nm->slot;
@@ -480,17 +360,301 @@ static bool call(DecodeCtx *dc, Insn *in, RawOperand *ops, int nops, const char 
 	else if (strcmp(fname, "__assertfail") == 0)
 		in->op = OP_CALL_ASSERT;
 	else if (f->external && !f->defined)
-		return bad(dc, "call of external function '%s', which tile-run does not provide%s", fname, "");
+		return dc_bad(dc, "call of external function '%s', which tile-run does not provide", fname);
 	else
 		in->op = OP_CALL_FUNC;
 	if (in->op == OP_CALL_VPRINTF && nargs != 2)
-		return bad(dc, "vprintf takes 2 parameters%s%s", "", "");
+		return dc_bad(dc, "vprintf takes 2 parameters");
 	if (in->op == OP_CALL_ASSERT && nargs < 4)
-		return bad(dc, "__assertfail takes 5 parameters%s%s", "", "");
+		return dc_bad(dc, "__assertfail takes 5 parameters");
 	if (in->op == OP_CALL_MALLOC && (nargs < 1 || nrets != 1))
-		return bad(dc, "malloc: bad call%s%s", "", "");
+		return dc_bad(dc, "malloc: bad call");
 	if (in->op == OP_CALL_FREE && nargs != 1)
-		return bad(dc, "free: bad call%s%s", "", "");
+		return dc_bad(dc, "free: bad call");
+	return true;
+}
+
+static bool dec_call(Dec *x)
+{
+	return call(x->dc, x->in, x->ops, x->nops, x->opcode);
+}
+
+/* ---- what a signature cannot say (ops.def SIG_THEN) ---- */
+
+static bool check_none(Dec *x)
+{
+	return true;
+}
+
+/* every SIG() instruction */
+static bool check_typed(Dec *x)
+{
+	if (!x->in->ty)
+		return BAD(x, "instruction without a type: '%s'", x->opcode);
+	return true;
+}
+
+static bool check_setp(Dec *x)
+{
+	Insn *in = x->in;
+	if (x->nops == 4 && !in->boolop)
+		return BAD(x, "setp with a predicate operand needs .and/.or/.xor");
+	if (x->nops == 3 && in->boolop)
+		return BAD(x, "setp.%s needs a predicate operand", "and/or/xor");
+	if (!in->cmp)
+		return BAD(x, "setp without a comparison");
+	return true;
+}
+
+static bool check_shfl(Dec *x)
+{
+	if (!x->in->mode)
+		return BAD(x, "shfl without a mode");
+	return true;
+}
+
+static bool check_atom(Dec *x)
+{
+	if (x->in->mode == AOP_CAS && x->in->ns != 3)
+		return BAD(x, "atom.cas needs two values");
+	if (x->in->vec)
+		return BAD(x, "vector atomics are not supported: '%s'", x->opcode);
+	return true;
+}
+
+static bool check_red(Dec *x)
+{
+	if (x->in->vec)
+		return BAD(x, "vector reductions are not supported: '%s'", x->opcode);
+	return true;
+}
+
+/* elect.sync d[|p], mask: without p the predicate goes to the sink */
+static bool check_elect(Dec *x)
+{
+	if (x->in->nd == 1)
+		x->in->d[x->in->nd++] = 1;
+	return true;
+}
+
+/* ---- the table ---- */
+
+static const struct OpRow {
+	const char *name;
+	int op;
+	const char *sig;                /* SIG, SIG_THEN */
+	bool (*check)(Dec *x);          /* SIG, SIG_THEN */
+	bool (*special)(Dec *x);        /* SPECIAL */
+	bool async;                     /* ASYNC */
+} optab[] = {
+#define SIG(s) .sig = s, .check = check_typed
+#define SIG_THEN(s, f) .sig = s, .check = check_##f
+#define SPECIAL(f) .special = dec_##f
+#define ASYNC .async = true
+#define O(n, e, f, operands) { .name = #n, .op = OP_##e, operands },
+#include "ops.def"
+#undef O
+#undef ASYNC
+#undef SPECIAL
+#undef SIG_THEN
+#undef SIG
+};
+
+static const struct OpRow *op_row(const char *base)
+{
+	for (size_t k = 0; k < sizeof optab / sizeof *optab; k++)
+		if (strcmp(optab[k].name, base) == 0)
+			return &optab[k];
+	return NULL;
+}
+
+/* the operand type a signature letter asks for */
+static int sig_type(const Insn *in, char c)
+{
+	switch (c) {
+	case 't': return in->ty2;
+	case 'u': return TY_U32;
+	case 'b': return TY_B32;
+	case 'p': case 'n': return TY_PRED;
+	default: return in->ty;
+	}
+}
+
+/* the operands by the signature sig (ops.def); false after a message */
+static bool operands(Dec *x, const char *sig)
+{
+	Insn *in = x->in;
+	if (strcmp(sig, "*") == 0)
+		return true;
+	int lo = 0, hi = 0;
+	for (const char *c = sig; *c; c++)
+		if (*c != '?') {
+			hi++;
+			lo += !strchr(sig, '?') || c < strchr(sig, '?');
+		}
+	if (!dc_need(x->dc, x->nops, lo, hi, x->opcode))
+		return false;
+	const RawOperand *o = x->ops;
+	for (const char *c = sig; *c && o < x->ops + x->nops; c++) {
+		switch (*c) {
+		case '?':
+			continue;
+		case 'd': case 'D':
+			if (!dc_dst(x->dc, o, &in->d[in->nd++]) ||
+			    (*c == 'd' && o->pair && !dc_dst_second(x->dc, o, &in->d[in->nd++])))
+				return false;
+			break;
+		case 'a':
+			if (!dc_addr(x->dc, o, in, &in->s[in->ns++]))
+				return false;
+			break;
+		case 'x':
+			break;
+		default:        /* a source */
+			if (o->kind == RO_VEC || o->kind == RO_ADDR)
+				return BAD(x, "unexpected operand form in '%s'", x->opcode);
+			if (o->neg && *c != 'n')
+				return BAD(x, "a negated predicate operand is not allowed in '%s'", x->opcode);
+			if (o->neg)
+				in->flags |= F_NEGB;
+			if (!dc_src(x->dc, o, sig_type(in, *c), &in->s[in->ns++]))
+				return false;
+			break;
+		}
+		o++;
+	}
+	return true;
+}
+
+/* ---- modifiers ---- */
+
+/* the opcode's components after the first -> Insn fields and x */
+static bool read_modifiers(Dec *x, char **parts, int np)
+{
+	Insn *in = x->in;
+	int op = in->op;
+	for (int k = 1; k < np; k++) {
+		const char *s = parts[k];
+		int ty = type_from_name(s);
+		if (ty) {
+			if (x->nty == (op == OP_MMA ? 5 : 3))
+				return BAD(x, "too many types in '%s'", x->opcode);
+			x->types[x->nty++] = ty;
+			continue;
+		}
+		size_t j;
+		for (j = 0; j < sizeof mods / sizeof *mods; j++)
+			if (strcmp(mods[j].s, s) == 0)
+				break;
+		if (j == sizeof mods / sizeof *mods) {
+			if (strncmp(s, "L2::", 4) == 0 || strncmp(s, "L1::", 4) == 0)
+				return BAD(x, "unsupported cache modifier .%s in '%s'", s, x->opcode);
+			return BAD(x, "unsupported modifier .%s in '%s'", s, x->opcode);
+		}
+		uint32_t v = mods[j].v;
+		switch (mods[j].cls) {
+		case MC_RND: in->rnd = (uint8_t)v; break;
+		case MC_RNDI: in->rnd = (uint8_t)v; in->flags |= F_INTRND; break;
+		case MC_FLAG: in->flags |= v; break;
+		case MC_LOHI:
+			if (op == OP_SETP || op == OP_SET || op == OP_SLCT)
+				in->cmp = v == F_LO ? CMP_LO : CMP_HI;
+			else
+				in->flags |= v;
+			break;
+		case MC_CMP: in->cmp = (uint8_t)v; break;
+		case MC_LOGIC: x->logic = (int)v; break;
+		case MC_AOP:
+			if ((op == OP_MIN || op == OP_MAX) && v == AOP_ADD)
+				return BAD(x, "bad modifier in '%s'", x->opcode);
+			x->aop = (int)v;
+			break;
+		case MC_SPACE: in->space = (uint8_t)v; break;
+		case MC_VEC: in->vec = (uint8_t)v; break;
+		case MC_SHFL: case MC_PRMT: case MC_TESTP: in->mode = (uint8_t)v; break;
+		case MC_VOTE: x->vote = (int)v; break;
+		case MC_MATRIX: if (v) in->vec = (uint8_t)v; else x->m8n8 = true; break;
+		case MC_BAR: if (v && x->bar != BAR_WARP_SYNC) x->bar = (int)v; break;    /* bar.warp.sync: .sync does not undo .warp */
+		case MC_CP: x->cp = (int)v; break;
+		case MC_MMA:
+			if (op != OP_MMA)
+				return BAD(x, "unsupported modifier .%s in '%s'", s, x->opcode);
+			if (v)
+				x->mma_shape = (int)v;
+			break;
+		case MC_IGNORE: break;
+		}
+	}
+	if ((in->flags & (F_BSCALE | F_KIND_MX)) && op != OP_MMA)
+		return BAD(x, "unsupported modifier in '%s'", x->opcode);
+	return true;
+}
+
+/* the modifier classes that name an operation or mode -> in->mode/boolop;
+ * each is an error on an instruction that takes none */
+static bool resolve_mode(Dec *x)
+{
+	Insn *in = x->in;
+	switch (in->op) {
+	case OP_SETP: case OP_SET:
+		in->boolop = (uint8_t)x->logic;
+		break;
+	case OP_ATOM: case OP_RED: case OP_REDUX:
+		in->mode = (uint8_t)(x->logic ? x->logic : x->aop);
+		if (!in->mode)
+			return BAD(x, "missing operation in '%s'", x->opcode);
+		break;
+	case OP_BAR: case OP_BARRIER:
+		if (x->logic == AOP_AND)
+			x->bar = BAR_RED_AND;
+		else if (x->logic == AOP_OR)
+			x->bar = BAR_RED_OR;
+		in->mode = (uint8_t)(x->bar ? x->bar : BAR_SYNC);
+		break;
+	case OP_VOTE:
+		in->mode = (uint8_t)(x->vote ? x->vote : (in->flags & F_UNI ? VOTE_UNI : 0));
+		if (!in->mode)
+			return BAD(x, "missing mode in '%s'", x->opcode);
+		break;
+	case OP_MATCH:
+		in->mode = (uint8_t)(x->vote == VOTE_ALL ? MATCH_ALL : x->vote == VOTE_ANY ? MATCH_ANY : 0);
+		if (!in->mode)
+			return BAD(x, "missing mode in '%s'", x->opcode);
+		break;
+	case OP_CP:
+		in->mode = (uint8_t)x->cp;
+		if (!x->cp)
+			return BAD(x, "unsupported instruction '%s'", x->opcode);
+		break;
+	case OP_SETMAXNREG:     /* setmaxnreg.inc/.dec: register allocation only, a no-op here */
+		break;
+	default:
+		if (x->logic || x->aop || x->vote)
+			return BAD(x, "unsupported modifier in '%s'", x->opcode);
+	}
+	if (in->rnd == RND_RS)
+		return BAD(x, "stochastic rounding (.rs) is not supported: '%s'", x->opcode);
+	return true;
+}
+
+/* the type modifiers -> in->ty, ty2 (mma: dec_mma) */
+static bool check_types(Dec *x)
+{
+	Insn *in = x->in;
+	int op = in->op;
+	if (op == OP_CVT) {
+		if (x->nty != 2)
+			return BAD(x, "cvt needs two types: '%s'", x->opcode);
+		in->ty2 = (uint8_t)x->types[1];
+	} else if (x->nty == 2 && (op == OP_ADD || op == OP_SUB || op == OP_FMA || op == OP_MUL || op == OP_MAD ||
+				   op == OP_SET || op == OP_SLCT)) {
+		/* add.f32.f16 (mixed precision), set.dtype.stype, slct.dtype.s32 */
+		in->ty2 = (uint8_t)x->types[1];
+	} else if (x->nty > 1 && op != OP_ATOM && op != OP_RED) {
+		return BAD(x, "unsupported type combination in '%s'", x->opcode);
+	}
+	if (type_bytes[in->ty] > 8 || type_bytes[in->ty2] > 8)
+		return BAD(x, "128-bit operands are not supported: '%s'", x->opcode);
 	return true;
 }
 
@@ -530,470 +694,19 @@ int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, in
 	for (char *q = strtok(buf, "."); q && np < 16; q = strtok(NULL, "."))
 		parts[np++] = q;
 	/* "shared::cta" style modifiers were split at '.', not at "::": fine */
-	int op = np ? op_of(parts[0]) : 0;
-	if (!op)
-		return bad(dc, "unsupported instruction '%s'%s", opcode, ""), -1;
-	in->op = (uint16_t)op;
+	const struct OpRow *row = np ? op_row(parts[0]) : NULL;
+	if (!row)
+		return dc_bad(dc, "unsupported instruction '%s'", opcode), -1;
+	in->op = (uint16_t)row->op;
 	in->guard = -1;
-	/* Hopper's async machinery: decode_async.c */
-	if (op == OP_WGMMA || op == OP_MBARRIER ||
-	    (op == OP_CP && (strstr(opcode, ".bulk") || strstr(opcode, ".mbarrier"))))
+	if (row->async || (in->op == OP_CP && (strstr(opcode, ".bulk") || strstr(opcode, ".mbarrier"))))
 		return decode_async(dc, in, opcode, parts, np, ops, nops);
-	int types[5] = { 0 }, nty = 0;
-	int aop = 0, logic = 0, vote = 0, bar = 0, cp = 0;
-	bool shape_m8n8 = false;
-	int mma_k = 0;
-	for (int k = 1; k < np; k++) {
-		const char *s = parts[k];
-		int ty = type_from_name(s);
-		if (ty) {
-			if (nty == (op == OP_MMA ? 5 : 3))
-				return bad(dc, "too many types in '%s'%s", opcode, ""), -1;
-			types[nty++] = ty;
-			continue;
-		}
-		size_t j;
-		for (j = 0; j < sizeof mods / sizeof *mods; j++)
-			if (strcmp(mods[j].s, s) == 0)
-				break;
-		if (j == sizeof mods / sizeof *mods) {
-			if (strncmp(s, "L2::", 4) == 0 || strncmp(s, "L1::", 4) == 0)
-				return bad(dc, "unsupported cache modifier .%s in '%s'", s, opcode), -1;
-			return bad(dc, "unsupported modifier .%s in '%s'", s, opcode), -1;
-		}
-		uint32_t v = mods[j].v;
-		switch (mods[j].cls) {
-		case MC_RND: in->rnd = (uint8_t)v; break;
-		case MC_RNDI: in->rnd = (uint8_t)v; in->flags |= F_INTRND; break;
-		case MC_FLAG: in->flags |= v; break;
-		case MC_LOHI:
-			if (op == OP_SETP || op == OP_SET || op == OP_SLCT)
-				in->cmp = v == F_LO ? CMP_LO : CMP_HI;
-			else
-				in->flags |= v;
-			break;
-		case MC_CMP: in->cmp = (uint8_t)v; break;
-		case MC_LOGIC: logic = (int)v; break;
-		case MC_AOP:
-			if ((op == OP_MIN || op == OP_MAX) && v == AOP_ADD)
-				return bad(dc, "bad modifier in '%s'%s", opcode, ""), -1;
-			aop = (int)v;
-			break;
-		case MC_SPACE: in->space = (uint8_t)v; break;
-		case MC_VEC: in->vec = (uint8_t)v; break;
-		case MC_SHFL: in->mode = (uint8_t)v; break;
-		case MC_VOTE: vote = (int)v; break;
-		case MC_PRMT: in->mode = (uint8_t)v; break;
-		case MC_TESTP: in->mode = (uint8_t)v; break;
-		case MC_MATRIX: if (v) in->vec = (uint8_t)v; else shape_m8n8 = true; break;
-		case MC_BAR: if (v && bar != BAR_WARP_SYNC) bar = (int)v; break;    /* bar.warp.sync: .sync does not undo .warp */
-		case MC_CP: cp = (int)v; break;
-		case MC_MMA:
-			if (op != OP_MMA)
-				return bad(dc, "unsupported modifier .%s in '%s'", s, opcode), -1;
-			if (v)
-				mma_k = (int)v;
-			break;
-		case MC_IGNORE: break;
-		}
-	}
-	if ((in->flags & (F_BSCALE | F_KIND_MX)) && op != OP_MMA)
-		return bad(dc, "unsupported modifier in '%s'%s", opcode, ""), -1;
-	if (op == OP_SETP || op == OP_SET) {
-		in->boolop = (uint8_t)logic;
-	} else if (op == OP_ATOM || op == OP_RED || op == OP_REDUX) {
-		in->mode = (uint8_t)(logic ? logic : aop);
-		if (!in->mode)
-			return bad(dc, "missing operation in '%s'%s", opcode, ""), -1;
-	} else if (op == OP_BAR || op == OP_BARRIER) {
-		if (logic == AOP_AND)
-			bar = BAR_RED_AND;
-		else if (logic == AOP_OR)
-			bar = BAR_RED_OR;
-		in->mode = (uint8_t)(bar ? bar : BAR_SYNC);
-		/* "bar.warp.sync" */
-		if (bar == BAR_WARP_SYNC)
-			in->mode = BAR_WARP_SYNC;
-	} else if (op == OP_VOTE) {
-		in->mode = (uint8_t)(vote ? vote : (in->flags & F_UNI ? VOTE_UNI : 0));
-		if (!in->mode)
-			return bad(dc, "missing mode in '%s'%s", opcode, ""), -1;
-	} else if (op == OP_MATCH) {
-		in->mode = (uint8_t)(vote == VOTE_ALL ? MATCH_ALL : vote == VOTE_ANY ? MATCH_ANY : 0);
-		if (!in->mode)
-			return bad(dc, "missing mode in '%s'%s", opcode, ""), -1;
-	} else if (op == OP_CP) {
-		in->mode = (uint8_t)cp;
-		if (!cp)
-			return bad(dc, "unsupported instruction '%s'%s", opcode, ""), -1;
-	} else if (op == OP_SETMAXNREG) {
-		/* setmaxnreg.inc/.dec: register allocation only, a no-op here */
-	} else if (logic || aop || vote) {
-		return bad(dc, "unsupported modifier in '%s'%s", opcode, ""), -1;
-	}
-	if (in->rnd == RND_RS)
-		return bad(dc, "stochastic rounding (.rs) is not supported: '%s'%s", opcode, ""), -1;
-	in->ty = (uint8_t)types[0];
-	if (op == OP_MMA) {
-		/* mma.sync.aligned.SHAPE.row.col[.satfinite].D.A.B.C (exec_mma.c):
-		 * in->ty the A type, cmp the B type, ty2 the D (= C) type, mode the shape */
-		int na, nb, nc;
-		/* block-scaled (sm_120a): .kind::mxf8f6f4.block_scale[.scale_vec::1X] ... .ue8m0 and
-		 * four more operands: scale-a-data, {byte-id-a, thread-id-a}, scale-b-data, {byte-id-b, thread-id-b} */
-		bool bs = in->flags & F_BSCALE;
-		bool f8 = types[1] == TY_E4M3 || types[1] == TY_E5M2;
-		if (!mma_k || nty != (bs ? 5 : 4) || types[0] != types[3] || (bs && (types[4] != TY_UE8M0 || !f8 ||
-		    types[0] != TY_F32 || mma_k != MMA_M16N8K32)) || (bs != !!(in->flags & F_KIND_MX)) ||
-		    !mma_regs(mma_k, types[1], types[2], types[0], &na, &nb, &nc) || !need(dc, nops, bs ? 8 : 4, bs ? 8 : 4, opcode))
-			return bad(dc, "unsupported mma shape or types: '%s'%s", opcode, ""), -1;
-		in->ty = (uint8_t)types[1];
-		in->cmp = (uint8_t)types[2];
-		in->ty2 = (uint8_t)types[0];
-		in->mode = (uint8_t)mma_k;
-		int rty = types[0] == TY_F64 ? TY_F64 : types[0] == TY_F32 ? TY_F32 : TY_B32;
-		int oty = types[1] == TY_F64 ? TY_F64 : TY_B32;
-		if (!vec_or_reg(dc, &ops[0], true, rty, in->d, nc) || !vec_or_reg(dc, &ops[1], false, oty, in->s, na) ||
-		    !vec_or_reg(dc, &ops[2], false, oty, in->s + na, nb) || !vec_or_reg(dc, &ops[3], false, rty, in->s + na + nb, nc))
-			return -1;
-		int ns = na + nb + nc;
-		for (int g = 0; bs && g < 2; g++) {     /* scale data, then its {byte-id, thread-id} */
-			if (!vec_or_reg(dc, &ops[4 + 2 * g], false, TY_B32, in->s + ns, 1) ||
-			    !vec_or_reg(dc, &ops[5 + 2 * g], false, TY_B16, in->s + ns + 1, 2))
-				return -1;
-			ns += 3;
-		}
-		in->nd = (uint8_t)nc;
-		in->ns = (uint8_t)ns;
-		return 0;
-	}
-	if (op == OP_CVT) {
-		if (nty != 2)
-			return bad(dc, "cvt needs two types: '%s'%s", opcode, ""), -1;
-		in->ty2 = (uint8_t)types[1];
-	} else if (nty == 2 && (op == OP_ADD || op == OP_SUB || op == OP_FMA || op == OP_MUL || op == OP_MAD ||
-				op == OP_SET || op == OP_SLCT)) {
-		/* add.f32.f16 (mixed precision), set.dtype.stype, slct.dtype.s32 */
-		in->ty2 = (uint8_t)types[1];
-	} else if (nty > 1 && op != OP_ATOM && op != OP_RED) {
-		return bad(dc, "unsupported type combination in '%s'%s", opcode, ""), -1;
-	}
-	if (type_bytes[in->ty] > 8 || type_bytes[in->ty2] > 8)
-		return bad(dc, "128-bit operands are not supported: '%s'%s", opcode, ""), -1;
-	int ty = in->ty;
-	int sty = (op == OP_SET || op == OP_SLCT) ? in->ty2 : ty;
-	if (op == OP_CVT)
-		sty = in->ty2;
-	int32_t *d = in->d, *s = in->s;
-	switch (op) {
-	case OP_LD: case OP_LDU: {
-		if (!need(dc, nops, 2, 3, opcode))
-			return -1;
-		int n = in->vec ? in->vec : 1;
-		if (n > 4)
-			return bad(dc, "ld.v8 is not supported%s%s", "", ""), -1;
-		if (!vec_or_reg(dc, &ops[0], true, ty, d, n) || !addr(dc, &ops[1], in, &s[0]))
-			return -1;
-		in->nd = (uint8_t)n;
-		in->ns = 1;
-		if (!ty)
-			return bad(dc, "ld without a type: '%s'%s", opcode, ""), -1;
-		return 0;
-	}
-	case OP_ST: {
-		if (!need(dc, nops, 2, 3, opcode))
-			return -1;
-		int n = in->vec ? in->vec : 1;
-		if (n > 4)
-			return bad(dc, "st.v8 is not supported%s%s", "", ""), -1;
-		if (!addr(dc, &ops[0], in, &s[0]) || !vec_or_reg(dc, &ops[1], false, ty, s + 1, n))
-			return -1;
-		in->ns = (uint8_t)(1 + n);
-		if (!ty)
-			return bad(dc, "st without a type: '%s'%s", opcode, ""), -1;
-		return 0;
-	}
-	case OP_LDMATRIX: case OP_STMATRIX: {
-		if (!shape_m8n8 || !in->vec || in->ty != TY_B16)
-			return bad(dc, "unsupported matrix shape or type in '%s'%s", opcode, ""), -1;
-		if (in->space == SP_GENERIC)
-			in->space = SP_SHARED;
-		if (!need(dc, nops, 2, 2, opcode))
-			return -1;
-		bool ld = op == OP_LDMATRIX;
-		if (!addr(dc, &ops[ld ? 1 : 0], in, &s[0]) || !vec_or_reg(dc, &ops[ld ? 0 : 1], ld, TY_B32, ld ? d : s + 1, in->vec))
-			return -1;
-		in->nd = ld ? in->vec : 0;
-		in->ns = (uint8_t)(ld ? 1 : 1 + in->vec);
-		return 0;
-	}
-	case OP_ATOM:
-		if (!need(dc, nops, 3, 5, opcode) || !dst(dc, &ops[0], &d[0]) || !addr(dc, &ops[1], in, &s[0]))
-			return -1;
-		in->nd = 1;
-		for (int k = 2; k < nops && k < 4; k++)
-			if (!src(dc, &ops[k], ty, &s[k - 1]))
-				return -1;
-		in->ns = (uint8_t)(nops - 1 > 3 ? 3 : nops - 1);
-		if (in->mode == AOP_CAS && in->ns != 3)
-			return bad(dc, "atom.cas needs two values%s%s", "", ""), -1;
-		if (in->vec)
-			return bad(dc, "vector atomics are not supported: '%s'%s", opcode, ""), -1;
-		return 0;
-	case OP_RED:
-		if (!need(dc, nops, 2, 3, opcode) || !addr(dc, &ops[0], in, &s[0]) || !src(dc, &ops[1], ty, &s[1]))
-			return -1;
-		in->ns = 2;
-		if (in->vec)
-			return bad(dc, "vector reductions are not supported: '%s'%s", opcode, ""), -1;
-		return 0;
-	case OP_PREFETCH: case OP_PREFETCHU: case OP_FENCE: case OP_MEMBAR: case OP_GRIDDEPCONTROL:
-	case OP_SETMAXNREG: case OP_PMEVENT: case OP_BRKPT:
-		return 0;
-	case OP_NANOSLEEP:
-		return 0;
-	case OP_CP:
-		if (in->mode == CP_ASYNC) {
-			if (strstr(opcode, ".bulk"))
-				return bad(dc, "unsupported instruction '%s'%s", opcode, ""), -1;
-			if (!need(dc, nops, 3, 5, opcode) || !addr(dc, &ops[0], in, &s[0]))
-				return -1;
-			int64_t doff = in->off;
-			if (!addr(dc, &ops[1], in, &s[1]) || !src(dc, &ops[2], TY_U32, &s[2]))
-				return -1;
-			/* off holds the source offset; the destination's goes in target */
-			in->target = (int32_t)doff;
-			in->ns = 3;
-			if (nops >= 4 && ops[3].kind != RO_ADDR) {
-				if (!src(dc, &ops[3], TY_U32, &s[3]))
-					return -1;
-				in->flags |= F_ZFILL;
-				in->ns = 4;
-			}
-			in->space = SP_GLOBAL;
-			return 0;
-		}
-		if (in->mode == CP_WAIT_GROUP) {
-			if (!need(dc, nops, 1, 1, opcode) || !src(dc, &ops[0], TY_U32, &s[0]))
-				return -1;
-			in->ns = 1;
-		}
-		return 0;
-	case OP_BRA:
-		if (!need(dc, nops, 1, 1, opcode) || ops[0].kind != RO_SYM)
-			return bad(dc, "bra needs a label%s%s", "", ""), -1;
-		return add_fix(dc, ops[0].name) ? 0 : -1;
-	case OP_CALL:
-		return call(dc, in, ops, nops, opcode) ? 0 : -1;
-	case OP_RET: case OP_EXIT: case OP_TRAP:
-		return need(dc, nops, 0, 0, opcode) ? 0 : -1;
-	case OP_BAR: case OP_BARRIER:
-		if (in->mode == BAR_WARP_SYNC) {
-			if (!need(dc, nops, 1, 1, opcode) || !src(dc, &ops[0], TY_U32, &s[0]))
-				return -1;
-			in->ns = 1;
-			return 0;
-		}
-		if (in->mode >= BAR_RED_POPC) {
-			if (!need(dc, nops, 3, 4, opcode) || !dst(dc, &ops[0], &d[0]))
-				return -1;
-			in->nd = 1;
-			for (int k = 1; k < nops; k++) {
-				if (ops[k].neg && k == nops - 1)
-					in->flags |= F_NEGB;
-				if (!src(dc, &ops[k], TY_U32, &s[k - 1]))
-					return -1;
-			}
-			in->ns = (uint8_t)(nops - 1);
-			return 0;
-		}
-		if (nops == 0) {        /* barrier.sync with no operands: barrier 0 */
-			s[0] = 0;
-			in->ns = 1;
-			return 0;
-		}
-		if (!need(dc, nops, 1, 2, opcode))
-			return -1;
-		for (int k = 0; k < nops; k++)
-			if (!src(dc, &ops[k], TY_U32, &s[k]))
-				return -1;
-		in->ns = (uint8_t)nops;
-		return 0;
-	case OP_SHFL:
-		if (!need(dc, nops, 5, 5, opcode) || !dst(dc, &ops[0], &d[0]))
-			return -1;
-		in->nd = 1;
-		if (ops[0].pair) {
-			if (!dst_second(dc, &ops[0], &d[1]))
-				return -1;
-			in->nd = 2;
-		}
-		for (int k = 1; k < 5; k++)
-			if (!src(dc, &ops[k], TY_B32, &s[k - 1]))
-				return -1;
-		in->ns = 4;
-		if (!in->mode)
-			return bad(dc, "shfl without a mode%s%s", "", ""), -1;
-		return 0;
-	case OP_VOTE:
-		if (!need(dc, nops, 3, 3, opcode) || !dst(dc, &ops[0], &d[0]) || !src(dc, &ops[1], TY_PRED, &s[0]) ||
-		    !src(dc, &ops[2], TY_B32, &s[1]))
-			return -1;
-		if (ops[1].neg)
-			in->flags |= F_NEGB;
-		in->nd = 1;
-		in->ns = 2;
-		return 0;
-	case OP_REDUX: case OP_MATCH:
-		if (!need(dc, nops, 3, 3, opcode) || !dst(dc, &ops[0], &d[0]) || !src(dc, &ops[1], ty, &s[0]) ||
-		    !src(dc, &ops[2], TY_B32, &s[1]))
-			return -1;
-		in->nd = 1;
-		if (ops[0].pair) {
-			if (!dst_second(dc, &ops[0], &d[1]))
-				return -1;
-			in->nd = 2;
-		}
-		in->ns = 2;
-		return 0;
-	case OP_ACTIVEMASK:
-		if (!need(dc, nops, 1, 1, opcode) || !dst(dc, &ops[0], &d[0]))
-			return -1;
-		in->nd = 1;
-		return 0;
-	case OP_ELECT:
-		if (!need(dc, nops, 2, 2, opcode) || !dst(dc, &ops[0], &d[0]) || !src(dc, &ops[1], TY_B32, &s[0]))
-			return -1;
-		in->nd = 1;
-		d[1] = 1;
-		if (ops[0].pair) {
-			if (!dst_second(dc, &ops[0], &d[1]))
-				return -1;
-		}
-		in->nd = 2;
-		in->ns = 1;
-		return 0;
-	case OP_SETP:
-		if (!need(dc, nops, 3, 4, opcode) || !dst(dc, &ops[0], &d[0]))
-			return -1;
-		in->nd = 1;
-		if (ops[0].pair) {
-			if (!dst_second(dc, &ops[0], &d[1]))
-				return -1;
-			in->nd = 2;
-		}
-		if (!src(dc, &ops[1], ty, &s[0]) || !src(dc, &ops[2], ty, &s[1]))
-			return -1;
-		in->ns = 2;
-		if (nops == 4) {
-			if (!in->boolop)
-				return bad(dc, "setp with a predicate operand needs .and/.or/.xor%s%s", "", ""), -1;
-			if (!src(dc, &ops[3], TY_PRED, &s[2]))
-				return -1;
-			if (ops[3].neg)
-				in->flags |= F_NEGB;
-			in->ns = 3;
-		} else if (in->boolop) {
-			return bad(dc, "setp.%s needs a predicate operand%s", "and/or/xor", ""), -1;
-		}
-		if (!in->cmp)
-			return bad(dc, "setp without a comparison%s%s", "", ""), -1;
-		return 0;
-	case OP_MOV: {
-		if (!need(dc, nops, 2, 2, opcode))
-			return -1;
-		if (ops[0].kind == RO_VEC || ops[1].kind == RO_VEC) {
-			/* pack {a,b} -> d, or unpack d -> {a,b} */
-			bool unpack = ops[0].kind == RO_VEC;
-			const RawOperand *v = unpack ? &ops[0] : &ops[1];
-			if (v->nsub != 2 && v->nsub != 4)
-				return bad(dc, "mov: bad vector operand%s%s", "", ""), -1;
-			in->vec = (uint8_t)v->nsub;
-			in->mode = unpack ? 2 : 1;
-			if (unpack) {
-				if (!vec_or_reg(dc, &ops[0], true, ty, d, v->nsub) || !src(dc, &ops[1], ty, &s[0]))
-					return -1;
-				in->nd = (uint8_t)v->nsub;
-				in->ns = 1;
-			} else {
-				if (!dst(dc, &ops[0], &d[0]) || !vec_or_reg(dc, &ops[1], false, ty, s, v->nsub))
-					return -1;
-				in->nd = 1;
-				in->ns = (uint8_t)v->nsub;
-			}
-			return 0;
-		}
-		if (!dst(dc, &ops[0], &d[0]))
-			return -1;
-		in->nd = 1;
-		if (ops[1].kind == RO_REG) {
-			int id = sreg_id(ops[1].name);
-			if (id >= SR_FIRST_LIVE) {
-				in->op = OP_MOV_CLOCK;
-				in->mode = (uint8_t)id;
-				return 0;
-			}
-		}
-		if (!src(dc, &ops[1], ty, &s[0]))
-			return -1;
-		in->ns = 1;
-		return 0;
-	}
-	default:
-		break;
-	}
-	/* d, a, b, ... */
-	if (nops < 1 || nops > MAX_SRC + 1)
-		return bad(dc, "wrong number of operands for '%s'%s", opcode, ""), -1;
-	if (!dst(dc, &ops[0], &d[0]))
+	Dec x = { .dc = dc, .in = in, .opcode = opcode, .ops = ops, .nops = nops };
+	if (!read_modifiers(&x, parts, np) || !resolve_mode(&x))
 		return -1;
-	in->nd = 1;
-	if (ops[0].pair) {
-		if (!dst_second(dc, &ops[0], &d[1]))
-			return -1;
-		in->nd = 2;
-	}
-	for (int k = 1; k < nops; k++) {
-		int t = sty;
-		if (op == OP_SELP && k == 3)
-			t = TY_PRED;
-		if ((op == OP_SHL || op == OP_SHR || op == OP_BFE || op == OP_BFI || op == OP_SHF || op == OP_PRMT ||
-		     op == OP_LOP3) && k >= 2)
-			t = TY_U32;
-		if (op == OP_TESTP || op == OP_COPYSIGN)
-			t = ty;
-		if (ops[k].kind == RO_VEC || ops[k].kind == RO_ADDR)
-			return bad(dc, "unexpected operand form in '%s'%s", opcode, ""), -1;
-		if (ops[k].neg) {       /* '!p' only where set/setp/vote/bar.red take it */
-			if (op != OP_SET || k != 3)
-				return bad(dc, "a negated predicate operand is not allowed in '%s'%s", opcode, ""), -1;
-			in->flags |= F_NEGB;
-		}
-		if (!src(dc, &ops[k], t, &s[k - 1]))
-			return -1;
-	}
-	in->ns = (uint8_t)(nops - 1);
-	if (!ty && op != OP_TRAP)
-		return bad(dc, "instruction without a type: '%s'%s", opcode, ""), -1;
-	return 0;
-}
-
-/* for decode_async.c */
-bool dc_bad(DecodeCtx *dc, const char *fmt, const char *a, const char *b)
-{
-	return bad(dc, fmt, a, b);
-}
-
-bool dc_src(DecodeCtx *dc, const RawOperand *o, int ty, int32_t *slot)
-{
-	return src(dc, o, ty, slot);
-}
-
-bool dc_dst(DecodeCtx *dc, const RawOperand *o, int32_t *slot)
-{
-	return dst(dc, o, slot);
-}
-
-bool dc_addr(DecodeCtx *dc, const RawOperand *o, Insn *in, int32_t *slot)
-{
-	return addr(dc, o, in, slot);
+	in->ty = (uint8_t)x.types[0];
+	if (in->op != OP_MMA && !check_types(&x))
+		return -1;
+	bool ok = row->special ? row->special(&x) : operands(&x, row->sig) && row->check(&x);
+	return ok ? 0 : -1;
 }

@@ -77,21 +77,21 @@ static int dec_mbarrier(DecodeCtx *dc, Insn *in, const char *opc, char **parts, 
 	if (strcmp(kind, "init") == 0 || strcmp(kind, "expect_tx") == 0 || strcmp(kind, "complete_tx") == 0) {
 		in->mode = kind[0] == 'i' ? MB_INIT : kind[0] == 'e' ? MB_EXPECT_TX : MB_COMPLETE_TX;
 		if (nops != 2 || !dc_addr(dc, &ops[0], in, &in->s[0]) || !dc_src(dc, &ops[1], TY_U32, &in->s[1]))
-			return nops != 2 ? (dc_bad(dc, "wrong number of operands for '%s'%s", opc, ""), -1) : -1;
+			return nops != 2 ? (dc_bad(dc, "wrong number of operands for '%s'", opc), -1) : -1;
 		in->ns = 2;
 		return 0;
 	}
 	if (strcmp(kind, "inval") == 0) {
 		in->mode = MB_INVAL;
 		if (nops != 1 || !dc_addr(dc, &ops[0], in, &in->s[0]))
-			return nops != 1 ? (dc_bad(dc, "wrong number of operands for '%s'%s", opc, ""), -1) : -1;
+			return nops != 1 ? (dc_bad(dc, "wrong number of operands for '%s'", opc), -1) : -1;
 		in->ns = 1;
 		return 0;
 	}
 	if (strcmp(kind, "arrive") == 0 || strcmp(kind, "arrive_drop") == 0) {
 		in->mode = kind[6] ? MB_ARRIVE_DROP : MB_ARRIVE;
 		if (nops < 2 || nops > 3 || !dc_dst(dc, &ops[0], &in->d[0]) || !dc_addr(dc, &ops[1], in, &in->s[0]))
-			return nops < 2 || nops > 3 ? (dc_bad(dc, "wrong number of operands for '%s'%s", opc, ""), -1) : -1;
+			return nops < 2 || nops > 3 ? (dc_bad(dc, "wrong number of operands for '%s'", opc), -1) : -1;
 		in->nd = 1;
 		in->ns = 1;
 		if (nops == 3) {
@@ -99,7 +99,7 @@ static int dec_mbarrier(DecodeCtx *dc, Insn *in, const char *opc, char **parts, 
 				return -1;
 			in->ns = 2;
 		} else if (in->boolop & AF_EXPECT_TX) {
-			return dc_bad(dc, "'%s' needs a transaction count%s", opc, ""), -1;
+			return dc_bad(dc, "'%s' needs a transaction count", opc), -1;
 		}
 		return 0;
 	}
@@ -107,7 +107,7 @@ static int dec_mbarrier(DecodeCtx *dc, Insn *in, const char *opc, char **parts, 
 		in->mode = kind[1] == 'e' ? MB_TEST_WAIT : MB_TRY_WAIT;
 		if (nops < 3 || nops > 4 || !dc_dst(dc, &ops[0], &in->d[0]) || !dc_addr(dc, &ops[1], in, &in->s[0]) ||
 		    !dc_src(dc, &ops[2], (in->boolop & AF_PARITY) ? TY_U32 : TY_B64, &in->s[1]))
-			return nops < 3 || nops > 4 ? (dc_bad(dc, "wrong number of operands for '%s'%s", opc, ""), -1) : -1;
+			return nops < 3 || nops > 4 ? (dc_bad(dc, "wrong number of operands for '%s'", opc), -1) : -1;
 		in->nd = 1;
 		in->ns = 2;
 		return 0;
@@ -115,12 +115,12 @@ static int dec_mbarrier(DecodeCtx *dc, Insn *in, const char *opc, char **parts, 
 	if (strcmp(kind, "pending_count") == 0) {
 		in->mode = MB_PENDING;
 		if (nops != 2 || !dc_dst(dc, &ops[0], &in->d[0]) || !dc_src(dc, &ops[1], TY_B64, &in->s[0]))
-			return nops != 2 ? (dc_bad(dc, "wrong number of operands for '%s'%s", opc, ""), -1) : -1;
+			return nops != 2 ? (dc_bad(dc, "wrong number of operands for '%s'", opc), -1) : -1;
 		in->nd = 1;
 		in->ns = 1;
 		return 0;
 	}
-	return dc_bad(dc, "unsupported instruction '%s'%s", opc, ""), -1;
+	return dc_bad(dc, "unsupported instruction '%s'", opc), -1;
 }
 
 static int dec_cp(DecodeCtx *dc, Insn *in, const char *opc, char **parts, int np, RawOperand *ops, int nops)
@@ -135,7 +135,7 @@ static int dec_cp(DecodeCtx *dc, Insn *in, const char *opc, char **parts, int np
 		in->boolop = has(parts, np, "noinc") ? AF_NOINC : 0;
 		in->space = SP_SHARED;
 		if (nops != 1 || !dc_addr(dc, &ops[0], in, &in->s[0]))
-			return nops != 1 ? (dc_bad(dc, "wrong number of operands for '%s'%s", opc, ""), -1) : -1;
+			return nops != 1 ? (dc_bad(dc, "wrong number of operands for '%s'", opc), -1) : -1;
 		in->ns = 1;
 		return 0;
 	}
@@ -158,7 +158,7 @@ static int dec_cp(DecodeCtx *dc, Insn *in, const char *opc, char **parts, int np
 		}
 	}
 	if (nsp != 2 || (tensor && !rank))
-		return dc_bad(dc, "unsupported instruction '%s'%s", opc, ""), -1;
+		return dc_bad(dc, "unsupported instruction '%s'", opc), -1;
 	in->space = (uint8_t)spaces[0];
 	in->ty2 = (uint8_t)spaces[1];
 	bool hint = has(parts, np, "L2::cache_hint");
@@ -168,7 +168,7 @@ static int dec_cp(DecodeCtx *dc, Insn *in, const char *opc, char **parts, int np
 		in->mode = AS_BULK;
 		int want = 3 + mbar + hint;
 		if (nops != want)
-			return dc_bad(dc, "wrong number of operands for '%s'%s", opc, ""), -1;
+			return dc_bad(dc, "wrong number of operands for '%s'", opc), -1;
 		if (!addr_x(dc, &ops[0], in, &in->s[0]) || !addr_x(dc, &ops[1], in, &in->s[1]) ||
 		    !dc_src(dc, &ops[2], TY_U32, &in->s[2]))
 			return -1;
@@ -184,9 +184,9 @@ static int dec_cp(DecodeCtx *dc, Insn *in, const char *opc, char **parts, int np
 	in->vec = (uint8_t)rank;
 	bool load = in->space == SP_SHARED;
 	if (load ? (in->ty2 != SP_GLOBAL || !mbar) : in->ty2 != SP_SHARED)
-		return dc_bad(dc, "unsupported instruction '%s'%s", opc, ""), -1;
+		return dc_bad(dc, "unsupported instruction '%s'", opc), -1;
 	if (nops != (load ? 3 : 2) + hint)
-		return dc_bad(dc, "wrong number of operands for '%s'%s", opc, ""), -1;
+		return dc_bad(dc, "wrong number of operands for '%s'", opc), -1;
 	const RawOperand *tm = &ops[load ? 1 : 0], *sm = &ops[load ? 0 : 1];
 	if (tm->kind != RO_ADDR || tm->nsub != rank)
 		return dc_bad(dc, "'%s' needs [tensorMap, {%s coordinates}]", opc, parts[3]), -1;
@@ -215,14 +215,14 @@ static int dec_wgmma(DecodeCtx *dc, Insn *in, const char *opc, char **parts, int
 	const char *kind = np > 1 ? parts[1] : "";
 	if (strcmp(kind, "fence") == 0 || strcmp(kind, "commit_group") == 0) {
 		in->mode = kind[0] == 'f' ? WG_FENCE : WG_COMMIT;
-		return nops == 0 ? 0 : (dc_bad(dc, "wrong number of operands for '%s'%s", opc, ""), -1);
+		return nops == 0 ? 0 : (dc_bad(dc, "wrong number of operands for '%s'", opc), -1);
 	}
 	if (strcmp(kind, "wait_group") == 0) {
 		in->mode = WG_WAIT;
-		return nops == 1 ? 0 : (dc_bad(dc, "wrong number of operands for '%s'%s", opc, ""), -1);
+		return nops == 1 ? 0 : (dc_bad(dc, "wrong number of operands for '%s'", opc), -1);
 	}
 	if (strcmp(kind, "mma_async") != 0)
-		return dc_bad(dc, "unsupported instruction '%s'%s", opc, ""), -1;
+		return dc_bad(dc, "unsupported instruction '%s'", opc), -1;
 	in->mode = WG_MMA;
 	int types[3], nty = 0, n = 0, kk = 0;
 	for (int k = 2; k < np; k++) {
@@ -240,7 +240,7 @@ static int dec_wgmma(DecodeCtx *dc, Insn *in, const char *opc, char **parts, int
 			return dc_bad(dc, "unsupported modifier .%s in '%s'", s, opc), -1;
 	}
 	if (nty != 3 || !n)
-		return dc_bad(dc, "unsupported wgmma shape or types: '%s'%s", opc, ""), -1;
+		return dc_bad(dc, "unsupported wgmma shape or types: '%s'", opc), -1;
 	int d = types[0], a = types[1], b = types[2];
 	bool half = (a == TY_F16 || a == TY_BF16) && b == a && kk == 16 && (d == TY_F32 || (d == TY_F16 && a == TY_F16));
 	bool tf32 = a == TY_TF32 && b == a && kk == 8 && d == TY_F32;
@@ -248,18 +248,18 @@ static int dec_wgmma(DecodeCtx *dc, Insn *in, const char *opc, char **parts, int
 		  (d == TY_F32 || d == TY_F16);
 	bool i8 = (a == TY_S8 || a == TY_U8) && (b == TY_S8 || b == TY_U8) && kk == 32 && d == TY_S32;
 	if (!(half || tf32 || f8 || i8) || n < 8 || n > 256 || n % 8 || (i8 && n > 24 && n % 16))
-		return dc_bad(dc, "unsupported wgmma shape or types: '%s'%s", opc, ""), -1;
+		return dc_bad(dc, "unsupported wgmma shape or types: '%s'", opc), -1;
 	int nd = d == TY_F16 ? n / 4 : n / 2;
 	/* d, a-desc, b-desc, scale-d, then immediates: half: sa, sb, tA, tB; tf32/f8: sa, sb; int: none.
 	 * A in registers ({a0..a3}: the warp's 16 rows as mma.sync's A fragment): half: sa, sb, tB */
 	bool areg = nops >= 2 && ops[1].kind == RO_VEC;
 	int nimm = half ? (areg ? 3 : 4) : i8 ? 0 : 2;
 	if (nops != 4 + nimm)
-		return dc_bad(dc, "unsupported wgmma operands in '%s'%s", opc, ""), -1;
+		return dc_bad(dc, "unsupported wgmma operands in '%s'", opc), -1;
 	if (ops[0].kind != RO_VEC || ops[0].nsub != nd)
-		return dc_bad(dc, "'%s': the D vector has the wrong number of registers%s", opc, ""), -1;
+		return dc_bad(dc, "'%s': the D vector has the wrong number of registers", opc), -1;
 	if (areg && ops[1].nsub != 4)
-		return dc_bad(dc, "'%s': A in registers takes 4 registers%s", opc, ""), -1;
+		return dc_bad(dc, "'%s': A in registers takes 4 registers", opc), -1;
 	in->target = dc->m->nxs;
 	for (int k = 0; k < nd; k++) {
 		int32_t sl;
@@ -283,10 +283,10 @@ static int dec_wgmma(DecodeCtx *dc, Insn *in, const char *opc, char **parts, int
 		return -1;
 	for (int k = 0; k < nimm; k++) {
 		if (ops[4 + k].kind != RO_IMM || ops[4 + k].imm.kind != TK_INT)
-			return dc_bad(dc, "'%s': scale and transpose operands must be integer immediates%s", opc, ""), -1;
+			return dc_bad(dc, "'%s': scale and transpose operands must be integer immediates", opc), -1;
 		int64_t v = (int64_t)ops[4 + k].imm.bits;
 		if (k < 2 ? (v != 1 && v != -1) : (v != 0 && v != 1))
-			return dc_bad(dc, "'%s': bad scale or transpose immediate%s", opc, ""), -1;
+			return dc_bad(dc, "'%s': bad scale or transpose immediate", opc), -1;
 		if (k == 0 && v < 0)
 			in->boolop |= AF_NEG_A;
 		if (k == 1 && v < 0)

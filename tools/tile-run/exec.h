@@ -1,12 +1,18 @@
 /* exec.h: the running machine: device memory, CTAs, threads, and the helpers
  * every exec_*.c family uses (operand access, float bit views, faults).
- * One launch at a time (the global RUN). */
+ *
+ * The launch's state is one Run (cli.c makes it, launch() runs it); there is
+ * no global. Code reaches it from what it is handed: a Thread's run, a Cta's
+ * run (its CTA is run->cta), or a Run * parameter. */
 #ifndef TILE_RUN_EXEC_H
 #define TILE_RUN_EXEC_H
 #include <string.h>
 #include "run.h"
 
 enum { CHECK_NONE, CHECK_MEMCHECK, CHECK_RACECHECK };
+
+typedef struct Run Run;
+typedef struct Race Race;       /* racecheck's clocks (race.c) */
 
 typedef struct Buffer {
 	uint64_t dev, size;
@@ -27,6 +33,7 @@ enum { TS_RUN, TS_BAR, TS_WARP, TS_EXIT, TS_MBAR };     /* TS_MBAR: at an mbarri
 #define MAX_DEPTH 16
 
 typedef struct Thread {
+	Run *run;               /* the launch it belongs to */
 	uint64_t *R;            /* current frame's registers */
 	uint8_t *P;             /* current frame's parameter area */
 	const Insn *code;
@@ -46,6 +53,8 @@ typedef struct Thread {
 } Thread;
 
 typedef struct Cta {
+	Run *run;               /* the launch (the Cta is run->cta) */
+	Race *race;             /* racecheck's state; NULL without --check racecheck */
 	uint32_t id[3];
 	int n, live;
 	Thread *th;
@@ -57,7 +66,7 @@ typedef struct Cta {
 	uint8_t *params;        /* parameter areas of every thread */
 } Cta;
 
-typedef struct Run {
+struct Run {
 	Module *m;
 	Func *entry;
 	int fidx;
@@ -76,35 +85,37 @@ typedef struct Run {
 	int status;             /* RUN_OK, or RUN_FAULT after a report */
 	bool shared_hit;        /* the last mem_at resolved to shared memory ... */
 	uint32_t shared_off;    /* ... at this offset (for race_write) */
-} Run;
+};
 
-extern Run RUN;
+/* sched.c: run every CTA of r's grid; RUN_OK or RUN_FAULT (after the report) */
+int launch(Run *r);
+
+/* fault.c: the one report of a fault (the first; later ones are dropped):
+ * "tile-run: error: MSG, thread (x,y,z) of block (x,y,z) (PTX line N, file:line:col)";
+ * sets t->run->status to RUN_FAULT */
+void fault(Thread *t, const Insn *in, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* mem.c */
-Buffer *mem_add(uint64_t dev, uint64_t size, uint8_t *host, const char *name, int arg);
-uint64_t mem_alloc_dev(uint64_t size);  /* next free heap address */
+Buffer *mem_add(Run *r, uint64_t dev, uint64_t size, uint8_t *host, const char *name, int arg);
+uint64_t mem_alloc_dev(Run *r, uint64_t size);  /* next free heap address */
 uint8_t *mem_at(Thread *t, const Insn *in, int space, uint64_t a, uint32_t size, int access);
-Buffer *mem_find(uint64_t a);
-void mem_setup_vars(Module *m);
+Buffer *mem_find(Run *r, uint64_t a);
+void mem_setup_vars(Run *r);            /* r->m's .global/.const variables as buffers */
 
 /* race.c */
 #define RACE_MANY 0xffffffffu
-void race_setup(Cta *c);
+void race_setup(Cta *c);       /* --check racecheck: c->race */
 void race_reset(Cta *c);
 bool race_read(Thread *t, const Insn *in, uint32_t a, uint32_t size);
 bool race_write(Thread *t, const Insn *in, uint32_t a, const uint8_t *v, uint32_t size);
 void race_bar_arrive(Thread *t, int id);
 void race_bar_open(Cta *c, int id);
-void race_mbar_init(uint32_t off);
+void race_mbar_init(Cta *c, uint32_t off);
 void race_mbar_release(Thread *t, uint32_t off);
-void race_mbar_complete(uint32_t off, uint32_t parity);
+void race_mbar_complete(Cta *c, uint32_t off, uint32_t parity);
 void race_mbar_acquire(Thread *t, uint32_t off, uint32_t parity);
 void race_warp_join(Cta *c, int warp, uint32_t mask);
 enum { ACC_READ, ACC_WRITE, ACC_ATOMIC };
-
-/* diag in sched.c */
-void fault(Thread *t, const Insn *in, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-void insn_where(const Insn *in, char *buf, size_t cap);
 
 /* interp.c */
 enum { ST_NEXT, ST_JUMP, ST_BLOCK, ST_EXIT, ST_FAULT, ST_YIELD };
@@ -137,11 +148,16 @@ void thread_exited(Thread *t);
 /* printf.c */
 int device_printf(Thread *t, const Insn *in, uint64_t fmt, uint64_t args);
 
+/* float bit views: f2u(1.0f) is 0x3f800000 */
+#define BIT_VIEW(name, From, To) \
+	static inline To name(From x) { To y; memcpy(&y, &x, sizeof y); return y; }
+BIT_VIEW(f2u, float, uint32_t)
+BIT_VIEW(u2f, uint32_t, float)
+BIT_VIEW(d2u, double, uint64_t)
+BIT_VIEW(u2d, uint64_t, double)
+#undef BIT_VIEW
+
 /* float.c: conversions and rounding */
-uint32_t f2u(float f);
-float u2f(uint32_t u);
-uint64_t d2u(double d);
-double u2d(uint64_t u);
 double small_to_double(uint32_t bits, int ty);          /* f16 bf16 tf32 e4m3 e5m2 e2m1 ue8m0 */
 uint32_t double_to_small(double x, int ty, int rnd, bool sat, bool satfinite, bool relu);
 float round_f32(double x, int rnd);     /* exact value x rounded to f32 */

@@ -117,7 +117,7 @@ static uint64_t felem(const Insn *in, int ety, uint64_t av, uint64_t bv, uint64_
 			return ((uint32_t)bv & 0x7fffffffu) | ((uint32_t)av & 0x80000000u);
 		return (bv & 0x7fffffffffffffffull) | (av & 0x8000000000000000ull);
 	}
-	die("felem: op %d", in->op);
+	ice("felem: op %d", in->op);
 }
 
 static int fwidth(int ty)
@@ -161,7 +161,7 @@ static int exec_testp(Thread *t, const Insn *in)
 	case 4: r = isnan(a); break;
 	case 5: r = isnormal(ety == TY_F32 ? (float)a : a); break;
 	case 6: r = fpclassify(ety == TY_F32 ? (float)a : a) == FP_SUBNORMAL; break;
-	default: die("testp mode");
+	default: ice("testp mode");
 	}
 	t->R[in->d[0]] = r;
 	return ST_NEXT;

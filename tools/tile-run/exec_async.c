@@ -41,11 +41,11 @@ static uint64_t *mbar_at(Thread *t, const Insn *in, int space, uint64_t a, uint3
 	uint8_t *p = mem_at(t, in, space, a, 8, ACC_ATOMIC);
 	if (!p)
 		return NULL;
-	if (!RUN.shared_hit) {
+	if (!t->run->shared_hit) {
 		fault(t, in, "mbarrier at 0x%llx is not in shared memory", (unsigned long long)a);
 		return NULL;
 	}
-	*off = RUN.shared_off;
+	*off = t->run->shared_off;
 	uint64_t *w = (uint64_t *)(void *)p;
 	if (!init && !(*w & INIT_BIT)) {
 		fault(t, in, "mbarrier at shared offset 0x%x used before mbarrier.init", *off);
@@ -55,14 +55,13 @@ static uint64_t *mbar_at(Thread *t, const Insn *in, int space, uint64_t a, uint3
 }
 
 /* after a change: complete the phase if nothing is pending */
-static void settle(uint64_t *w, uint32_t off)
+static void settle(Cta *c, uint64_t *w, uint32_t off)
 {
 	if (PEND(*w) || tx_of(*w))
 		return;
 	uint32_t ph = PHASE(*w) ^ 1;
 	*w = make(EXPT(*w), EXPT(*w), 0, ph);
-	Cta *c = &RUN.cta;
-	race_mbar_complete(off, ph ^ 1);
+	race_mbar_complete(c, off, ph ^ 1);
 	for (int k = 0; k < c->n; k++) {
 		Thread *o = &c->th[k];
 		if (o->state == TS_MBAR && o->mbar == off && o->mpar != ph) {
@@ -82,7 +81,7 @@ static bool arrive(Thread *t, const Insn *in, uint64_t *w, uint32_t off, uint32_
 	uint32_t expt = EXPT(*w) - (drop ? count : 0);
 	*w = make(PEND(*w) - count, expt, tx_of(*w), PHASE(*w));
 	race_mbar_release(t, off);
-	settle(w, off);
+	settle(&t->run->cta, w, off);
 	return true;
 }
 
@@ -117,7 +116,7 @@ static int mbarrier(Thread *t, const Insn *in)
 			return ST_FAULT;
 		}
 		*w = make(v, v, 0, 0);
-		race_mbar_init(off);
+		race_mbar_init(&t->run->cta, off);
 		return ST_NEXT;
 	case MB_INVAL:
 		*w = 0;
@@ -127,7 +126,7 @@ static int mbarrier(Thread *t, const Insn *in)
 			return ST_FAULT;
 		if (in->mode == MB_COMPLETE_TX)
 			race_mbar_release(t, off);
-		settle(w, off);
+		settle(&t->run->cta, w, off);
 		return ST_NEXT;
 	case MB_ARRIVE: case MB_ARRIVE_DROP: {
 		uint64_t before = *w;
@@ -181,7 +180,7 @@ static bool copy(Thread *t, const Insn *in, int dsp, uint64_t d, int ssp, uint64
 	uint8_t *dp = mem_at(t, in, dsp, d, n, ACC_WRITE);
 	if (!dp)
 		return false;
-	if (RUN.shared_hit && RUN.check == CHECK_RACECHECK && !race_write(t, in, RUN.shared_off, tmp, n))
+	if (t->run->shared_hit && t->run->check == CHECK_RACECHECK && !race_write(t, in, t->run->shared_off, tmp, n))
 		return false;
 	memcpy(dp, tmp, n);
 	return true;
@@ -194,14 +193,14 @@ static bool tx_done(Thread *t, const Insn *in, uint64_t a, uint64_t bytes)
 	if (!w || !add_tx(t, in, w, off, -(int64_t)bytes))
 		return false;
 	race_mbar_release(t, off);
-	settle(w, off);
+	settle(&t->run->cta, w, off);
 	return true;
 }
 
 static int bulk(Thread *t, const Insn *in)
 {
 	uint64_t *R = t->R;
-	const int32_t *x = &RUN.m->xs[in->target];
+	const int32_t *x = &t->run->m->xs[in->target];
 	uint64_t d = R[in->s[0]] + (uint64_t)(int64_t)x[0], s = R[in->s[1]] + (uint64_t)(int64_t)x[1];
 	uint32_t n = (uint32_t)R[in->s[2]];
 	if (n % 16 || d % 16 || s % 16) {
@@ -219,10 +218,10 @@ static int bulk(Thread *t, const Insn *in)
 static int tensor(Thread *t, const Insn *in)
 {
 	uint64_t *R = t->R;
-	const int32_t *x = &RUN.m->xs[in->target];
+	const int32_t *x = &t->run->m->xs[in->target];
 	uint64_t sm = R[in->s[0]] + (uint64_t)(int64_t)x[0], ta = R[in->s[1]] + (uint64_t)(int64_t)x[1];
 	/* the map: a kernel parameter (its param-space address), else generic memory */
-	const uint8_t *p = ta + 128 <= RUN.kparam_size ? t->P + ta : mem_at(t, in, SP_GENERIC, ta, 128, ACC_READ);
+	const uint8_t *p = ta + 128 <= t->run->kparam_size ? t->P + ta : mem_at(t, in, SP_GENERIC, ta, 128, ACC_READ);
 	if (!p)
 		return ST_FAULT;
 	TensorMap tm;

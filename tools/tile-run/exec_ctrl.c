@@ -35,7 +35,7 @@ static bool read_cstr(Thread *t, const Insn *in, uint64_t a, char *buf, size_t c
 
 static int call_func(Thread *t, const Insn *in)
 {
-	Run *r = &RUN;
+	Run *r = t->run;
 	CallInfo *ci = &r->m->calls[in->target];
 	Func *f = &r->m->funcs[ci->func];
 	if (!f->defined) {
@@ -57,10 +57,8 @@ static int call_func(Thread *t, const Insn *in)
 	fr->R = t->R;
 	fr->P = t->P;
 	fr->call = in->target;
-	uint64_t *R = malloc((size_t)f->nslots * sizeof *R);
-	uint8_t *P = calloc(f->pbytes ? f->pbytes : 1, 1);
-	if (!R || !P)
-		die("out of memory");
+	uint64_t *R = xcalloc((size_t)f->nslots, sizeof *R);
+	uint8_t *P = xcalloc(f->pbytes ? f->pbytes : 1, 1);
 	memcpy(R, f->init, (size_t)f->nslots * sizeof *R);
 	/* special registers: copy from the entry frame's values */
 	for (int k = 0; k < SR_FIRST_LIVE; k++)
@@ -86,7 +84,7 @@ static int call_func(Thread *t, const Insn *in)
 /* ret from a .func; at depth 0 the thread exits */
 int func_return(Thread *t)
 {
-	Run *r = &RUN;
+	Run *r = t->run;
 	if (t->depth == 0)
 		return ST_EXIT;
 	Func *f = &r->m->funcs[t->func];
@@ -114,7 +112,7 @@ static void set_ret(Thread *t, const CallInfo *ci, uint64_t v)
 
 int exec_ctrl(Thread *t, const Insn *in)
 {
-	Run *r = &RUN;
+	Run *r = t->run;
 	CallInfo *ci = &r->m->calls[in->target];
 	switch (in->op) {
 	case OP_CALL_FUNC:
@@ -135,10 +133,10 @@ int exec_ctrl(Thread *t, const Insn *in)
 		if (size <= (1ull << 32)) {
 			uint8_t *host = calloc(size ? size : 1, 1);
 			if (host) {
-				dev = mem_alloc_dev(size);
+				dev = mem_alloc_dev(r, size);
 				char name[64];
 				snprintf(name, sizeof name, "device malloc of %llu bytes", (unsigned long long)size);
-				Buffer *b = mem_add(dev, size, host, name, -1);
+				Buffer *b = mem_add(r, dev, size, host, name, -1);
 				b->heap = true;
 			}
 		}
@@ -149,7 +147,7 @@ int exec_ctrl(Thread *t, const Insn *in)
 		uint64_t a = param_u64(t, ci->arg_off[0], ci->arg_size[0]);
 		if (a == 0)
 			return ST_NEXT;
-		Buffer *b = mem_find(a);
+		Buffer *b = mem_find(r, a);
 		if (!b || b->dev != a || !b->heap || b->freed) {
 			fault(t, in, "free of 0x%llx, which is not a live device malloc", (unsigned long long)a);
 			return ST_FAULT;

@@ -18,7 +18,7 @@ static double to_double(uint64_t v, int ty, bool ftz)
 	case TY_F16: case TY_BF16: case TY_E4M3: case TY_E5M2: case TY_E2M1: case TY_UE8M0: case TY_TF32:
 		return small_to_double((uint32_t)v, ty);
 	}
-	die("to_double: %d", ty);
+	ice("to_double: %d", ty);
 }
 
 static double round_int(double x, int rnd)

@@ -22,7 +22,7 @@ static double fn(int op, double x)
 	case OP_COS: return cos(x);
 	case OP_TANH: return tanh(x);
 	}
-	die("math op %d", op);
+	ice("math op %d", op);
 }
 
 static uint64_t elem(const Insn *in, int ety, uint64_t v)

@@ -35,7 +35,7 @@ int exec_mem(Thread *t, const Insn *in)
 			uint64_t v = R[in->s[1 + k]];
 			memcpy(buf + k * nb, &v, (size_t)(nb > 8 ? 8 : nb));
 		}
-		if (RUN.check == CHECK_RACECHECK && RUN.shared_hit && !race_write(t, in, RUN.shared_off, buf, total))
+		if (t->run->check == CHECK_RACECHECK && t->run->shared_hit && !race_write(t, in, t->run->shared_off, buf, total))
 			return ST_FAULT;
 		memcpy(p, buf, total);
 		return ST_NEXT;
@@ -57,7 +57,7 @@ int exec_mem(Thread *t, const Insn *in)
 			uint8_t *d = mem_at(t, in, SP_SHARED, dst, size, ACC_WRITE);
 			if (!d)
 				return ST_FAULT;
-			uint32_t doff = RUN.shared_off;
+			uint32_t doff = t->run->shared_off;
 			uint8_t tmp[16] = { 0 };
 			if (srcsize) {
 				uint8_t *s = mem_at(t, in, SP_GLOBAL, src, srcsize == size ? size : 1, ACC_READ);
@@ -67,7 +67,7 @@ int exec_mem(Thread *t, const Insn *in)
 					return ST_FAULT;
 				memcpy(tmp, s, srcsize);
 			}
-			if (RUN.check == CHECK_RACECHECK && !race_write(t, in, doff, tmp, size))
+			if (t->run->check == CHECK_RACECHECK && !race_write(t, in, doff, tmp, size))
 				return ST_FAULT;
 			memcpy(d, tmp, size);
 		}

@@ -58,7 +58,7 @@ int exec_move(Thread *t, const Insn *in)
 		return ST_NEXT;
 	}
 	case OP_MOV_CLOCK: {
-		Run *r = &RUN;
+		Run *r = t->run;
 		r->gtimer += 1000;
 		uint64_t v = r->gtimer + r->ninsn;
 		if (in->mode == SR_CLOCK || in->mode == SR_GTIMER_LO)

@@ -9,7 +9,7 @@
 
 int exec_sync(Thread *t, const Insn *in)
 {
-	Cta *c = &RUN.cta;
+	Cta *c = &t->run->cta;
 	switch (in->op) {
 	case OP_FENCE: case OP_MEMBAR: case OP_GRIDDEPCONTROL: case OP_SETMAXNREG: case OP_PMEVENT:
 	case OP_NANOSLEEP: case OP_BRKPT:
@@ -50,7 +50,7 @@ int exec_sync(Thread *t, const Insn *in)
 	}
 	if (in->mode == BAR_ARRIVE) {
 		bar_check(c, (int)id);
-		return RUN.status ? ST_FAULT : ST_NEXT;
+		return t->run->status ? ST_FAULT : ST_NEXT;
 	}
 	t->state = TS_BAR;
 	t->bar_id = (int)id;

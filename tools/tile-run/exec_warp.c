@@ -13,7 +13,7 @@ int exec_warp(Thread *t, const Insn *in)
 	uint64_t *R = t->R;
 	switch (in->op) {
 	case OP_ACTIVEMASK: {
-		Cta *c = &RUN.cta;
+		Cta *c = &t->run->cta;
 		uint32_t m = 0;
 		for (int k = 0; k < 32; k++) {
 			int tid = (int)t->warp * 32 + k;
@@ -136,8 +136,8 @@ static void matrix(Cta *c, Thread **L, const Insn *in)
 			if (ld) {
 				memcpy(M[i][r], p, 16);
 			} else {
-				if (RUN.check == CHECK_RACECHECK && RUN.shared_hit &&
-				    !race_write(src, in, RUN.shared_off, (const uint8_t *)M[i][r], 16))
+				if (c->run->check == CHECK_RACECHECK && c->run->shared_hit &&
+				    !race_write(src, in, c->run->shared_off, (const uint8_t *)M[i][r], 16))
 					return;
 				memcpy(p, M[i][r], 16);
 			}
@@ -315,7 +315,7 @@ void warp_check_thread(Cta *c, Thread *t)
 
 void warp_check(Cta *c, int warp)
 {
-	for (int k = 0; k < 32 && !RUN.status; k++) {
+	for (int k = 0; k < 32 && !c->run->status; k++) {
 		int tid = warp * 32 + k;
 		if (tid >= c->n)
 			break;

@@ -105,7 +105,7 @@ static void a_reg(const uint32_t (*A)[4], int ty, uint32_t r, uint32_t k, double
 static int compute(Thread *t, const Insn *in, const uint32_t (*A)[4])
 {
 	uint64_t *R = t->R;
-	const int32_t *dslot = &RUN.m->xs[in->target];
+	const int32_t *dslot = &t->run->m->xs[in->target];
 	int n = (int)in->off, kk = in->vec, aty = in->ty, bty = in->cmp, dty = in->ty2;
 	Desc da = desc(A ? 0 : R[in->s[0]]), db = desc(R[in->s[1]]);
 	bool acc = R[in->s[2]] & 1, integer = dty == TY_S32;
@@ -174,7 +174,7 @@ void wgmma_resolve(Cta *c, Thread **L, const Insn *in)
 	int nd = in->ty2 == TY_F16 ? (int)in->off / 4 : (int)in->off / 2;
 	for (int k = 0; k < 32; k++)
 		for (int j = 0; j < 4; j++)
-			A[k][j] = (uint32_t)L[k]->R[RUN.m->xs[in->target + nd + j]];
+			A[k][j] = (uint32_t)L[k]->R[c->run->m->xs[in->target + nd + j]];
 	for (int k = 0; k < 32; k++)
 		if (compute(L[k], in, (const uint32_t (*)[4])A) != ST_NEXT)
 			return;

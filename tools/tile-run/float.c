@@ -8,34 +8,6 @@
 #include <math.h>
 #include "exec.h"
 
-uint32_t f2u(float f)
-{
-	uint32_t u;
-	memcpy(&u, &f, 4);
-	return u;
-}
-
-float u2f(uint32_t u)
-{
-	float f;
-	memcpy(&f, &u, 4);
-	return f;
-}
-
-uint64_t d2u(double d)
-{
-	uint64_t u;
-	memcpy(&u, &d, 8);
-	return u;
-}
-
-double u2d(uint64_t u)
-{
-	double d;
-	memcpy(&d, &u, 8);
-	return d;
-}
-
 float ftz32(float f)
 {
 	if (fpclassify(f) == FP_SUBNORMAL)
@@ -66,7 +38,7 @@ static const Fmt *fmt_of(int ty)
 	case TY_E5M2: return &e5m2;
 	case TY_E2M1: return &e2m1;
 	}
-	die("fmt_of: type %d", ty);
+	ice("fmt_of: type %d", ty);
 }
 
 double small_to_double(uint32_t bits, int ty)
@@ -212,42 +184,35 @@ float round_f32(double x, int rnd)
 	return r;
 }
 
+/* op on exact inputs computed in T and rounded with rnd: the operands are
+ * volatile, so the operation stays inside the rounding-mode window */
+#define FP_OP(name, T, fmaT, sqrtT) \
+	static double name(int op, double a, double b, double c, int rnd) \
+	{ \
+		bool directed = rnd == RND_RZ || rnd == RND_RM || rnd == RND_RP; \
+		volatile T va = (T)a, vb = (T)b, vc = (T)c; \
+		volatile T r = 0; \
+		if (directed) \
+			fesetround(fe_mode(rnd)); \
+		switch (op) { \
+		case OP_ADD: r = va + vb; break; \
+		case OP_SUB: r = va - vb; break; \
+		case OP_MUL: r = va * vb; break; \
+		case OP_DIV: r = va / vb; break; \
+		case OP_FMA: case OP_MAD: r = fmaT(va, vb, vc); break; \
+		case OP_SQRT: r = sqrtT(va); break; \
+		default: ice("fp_op %d", op); \
+		} \
+		if (directed) \
+			fesetround(FE_TONEAREST); \
+		return r; \
+	}
+FP_OP(fp_op_f32, float, fmaf, sqrtf)
+FP_OP(fp_op_f64, double, fma, sqrt)
+#undef FP_OP
+
 /* op on exact inputs, rounded to ty (F32 or F64) with rnd */
 double fp_op(int op, double a, double b, double c, int ty, int rnd)
 {
-	bool directed = rnd == RND_RZ || rnd == RND_RM || rnd == RND_RP;
-	if (ty == TY_F32) {
-		volatile float va = (float)a, vb = (float)b, vc = (float)c;
-		volatile float r = 0;
-		if (directed)
-			fesetround(fe_mode(rnd));
-		switch (op) {
-		case OP_ADD: r = va + vb; break;
-		case OP_SUB: r = va - vb; break;
-		case OP_MUL: r = va * vb; break;
-		case OP_DIV: r = va / vb; break;
-		case OP_FMA: case OP_MAD: r = fmaf(va, vb, vc); break;
-		case OP_SQRT: r = sqrtf(va); break;
-		default: die("fp_op %d", op);
-		}
-		if (directed)
-			fesetround(FE_TONEAREST);
-		return r;
-	}
-	volatile double va = a, vb = b, vc = c;
-	volatile double r = 0;
-	if (directed)
-		fesetround(fe_mode(rnd));
-	switch (op) {
-	case OP_ADD: r = va + vb; break;
-	case OP_SUB: r = va - vb; break;
-	case OP_MUL: r = va * vb; break;
-	case OP_DIV: r = va / vb; break;
-	case OP_FMA: case OP_MAD: r = fma(va, vb, vc); break;
-	case OP_SQRT: r = sqrt(va); break;
-	default: die("fp_op %d", op);
-	}
-	if (directed)
-		fesetround(FE_TONEAREST);
-	return r;
+	return ty == TY_F32 ? fp_op_f32(op, a, b, c, rnd) : fp_op_f64(op, a, b, c, rnd);
 }

@@ -11,10 +11,17 @@
 
 int func_return(Thread *t);
 
+/* t waits at a warp collective: its warp resolves it now if every lane
+ * has arrived (ST_JUMP: t runs on), else t stays blocked */
+static int warp_blocked(Thread *t)
+{
+	warp_check_thread(&t->run->cta, t);
+	return t->run->status ? ST_FAULT : t->state == TS_RUN ? ST_JUMP : ST_BLOCK;
+}
+
 int run_thread(Thread *t)
 {
-	Run *r = &RUN;
-	Cta *c = &r->cta;
+	Run *r = t->run;
 	const Insn *code = t->code;
 	uint64_t *R = t->R;
 	int pc = t->pc;
@@ -126,16 +133,6 @@ int run_thread(Thread *t)
 				continue;
 			}
 			break;
-		case OP_RET: case OP_EXIT:
-			t->pc = pc;
-			st = in->op == OP_EXIT ? ST_EXIT : func_return(t);
-			if (st == ST_JUMP) {
-				code = t->code;
-				R = t->R;
-				pc = t->pc;
-				continue;
-			}
-			goto out;
 		case OP_TRAP:
 			t->pc = pc;
 			fault(t, in, in->mode == TRAP_FELL_OFF ? "ran past the end of the function (no ret or exit)" : "trap");
@@ -186,23 +183,16 @@ int run_thread(Thread *t)
 		case OP_LDMATRIX: case OP_STMATRIX: case OP_MMA:
 		warp_collective:
 			st = exec_warp(t, in);
-			if (st == ST_BLOCK) {
-				warp_check_thread(c, t);
-				if (r->status)
-					st = ST_FAULT;
-				else if (t->state == TS_RUN)
-					st = ST_JUMP;
-			}
+			if (st == ST_BLOCK)
+				st = warp_blocked(t);
 			break;
 		case OP_BAR: case OP_BARRIER:
 			st = exec_sync(t, in);
-			if (st == ST_BLOCK && in->mode == BAR_WARP_SYNC) {
-				warp_check_thread(c, t);
-				if (r->status)
-					st = ST_FAULT;
-				else if (t->state == TS_RUN)
-					st = ST_JUMP;
-			}
+			if (st == ST_BLOCK && in->mode == BAR_WARP_SYNC)
+				st = warp_blocked(t);
+			break;
+		case OP_RET: case OP_EXIT:
+			st = in->op == OP_EXIT ? ST_EXIT : func_return(t);
 			break;
 		case OP_FENCE: case OP_MEMBAR: case OP_GRIDDEPCONTROL: case OP_SETMAXNREG: case OP_PMEVENT:
 		case OP_NANOSLEEP: case OP_BRKPT:

@@ -22,7 +22,7 @@ static bool ident_char(int c)
 
 static bool lex_fail(Lexer *lx, const char *what)
 {
-	run_error("%s:%u: %s", lx->path, lx->line, what);
+	diag_plain("%s:%u: %s", lx->path, lx->line, what);
 	return false;
 }
 

@@ -11,11 +11,8 @@
 #include <stdlib.h>
 #include "exec.h"
 
-Run RUN;
-
-Buffer *mem_add(uint64_t dev, uint64_t size, uint8_t *host, const char *name, int arg)
+Buffer *mem_add(Run *r, uint64_t dev, uint64_t size, uint8_t *host, const char *name, int arg)
 {
-	Run *r = &RUN;
 	if (r->nbufs == r->capbufs) {
 		r->capbufs = r->capbufs ? r->capbufs * 2 : 32;
 		r->bufs = xrealloc(r->bufs, (size_t)r->capbufs * sizeof *r->bufs);
@@ -38,9 +35,8 @@ Buffer *mem_add(uint64_t dev, uint64_t size, uint8_t *host, const char *name, in
 	return b;
 }
 
-uint64_t mem_alloc_dev(uint64_t size)
+uint64_t mem_alloc_dev(Run *r, uint64_t size)
 {
-	Run *r = &RUN;
 	if (!r->heap_next)
 		r->heap_next = DEV_HEAP_BASE;
 	uint64_t a = r->heap_next;
@@ -48,8 +44,9 @@ uint64_t mem_alloc_dev(uint64_t size)
 	return a;
 }
 
-void mem_setup_vars(Module *m)
+void mem_setup_vars(Run *r)
 {
+	Module *m = r->m;
 	for (int k = 0; k < m->nvars; k++) {
 		Var *v = &m->vars[k];
 		if (v->space != SP_GLOBAL && v->space != SP_CONST)
@@ -59,14 +56,13 @@ void mem_setup_vars(Module *m)
 			memcpy(host, v->init, v->size);
 		char name[96];
 		snprintf(name, sizeof name, "%s variable '%s'", v->space == SP_CONST ? ".const" : ".global", v->name);
-		Buffer *b = mem_add(v->addr, v->size, host, name, -1);
+		Buffer *b = mem_add(r, v->addr, v->size, host, name, -1);
 		b->readonly = v->space == SP_CONST;
 	}
 }
 
-Buffer *mem_find(uint64_t a)
+Buffer *mem_find(Run *r, uint64_t a)
 {
-	Run *r = &RUN;
 	int lo = 0, hi = r->nbufs - 1, best = -1;
 	while (lo <= hi) {
 		int mid = (lo + hi) / 2;
@@ -93,7 +89,7 @@ static const char *acc_name(int acc)
 
 static void global_fault(Thread *t, const Insn *in, uint64_t a, uint32_t size, int acc, const char *why)
 {
-	Run *r = &RUN;
+	Run *r = t->run;
 	/* the nearest buffer: the one containing or closest to a */
 	Buffer *near = NULL;
 	uint64_t dist = UINT64_MAX;
@@ -124,7 +120,7 @@ static void global_fault(Thread *t, const Insn *in, uint64_t a, uint32_t size, i
 
 uint8_t *mem_at(Thread *t, const Insn *in, int space, uint64_t a, uint32_t size, int acc)
 {
-	Run *r = &RUN;
+	Run *r = t->run;
 	r->shared_hit = false;
 	if (space == SP_GENERIC) {
 		if (a - GEN_SHARED_BASE < GEN_WINDOW) {
@@ -156,7 +152,7 @@ uint8_t *mem_at(Thread *t, const Insn *in, int space, uint64_t a, uint32_t size,
 	case SP_CONST: {
 		Buffer *b = &r->bufs[r->last];
 		if (!(r->nbufs && a >= b->dev && a - b->dev + size <= b->size && !b->freed)) {
-			b = mem_find(a);
+			b = mem_find(r, a);
 			if (!b || a - b->dev + size > b->size || b->freed) {
 				global_fault(t, in, a, size, acc, b && b->freed && a - b->dev < b->size ? "use after free:" : "out-of-bounds");
 				return NULL;
@@ -201,6 +197,6 @@ uint8_t *mem_at(Thread *t, const Insn *in, int space, uint64_t a, uint32_t size,
 		return t->P + a;
 	}
 	}
-	die("mem_at: bad space %d", space);
+	ice("mem_at: bad space %d", space);
 }
 

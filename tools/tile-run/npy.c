@@ -10,7 +10,7 @@
 
 static bool npy_fail(const char *path, const char *why)
 {
-	run_error("%s: not a usable .npy file: %s", path, why);
+	diag_plain("%s: not a usable .npy file: %s", path, why);
 	return false;
 }
 
@@ -19,7 +19,7 @@ bool npy_read(const char *path, Npy *out)
 	memset(out, 0, sizeof *out);
 	FILE *f = fopen(path, "rb");
 	if (!f) {
-		run_error("cannot open '%s'", path);
+		diag_plain("cannot open '%s'", path);
 		return false;
 	}
 	uint8_t head[10];
@@ -153,7 +153,7 @@ bool npy_write(const char *path, const Npy *a)
 	int pad = (64 - total % 64) % 64;
 	FILE *f = fopen(path, "wb");
 	if (!f) {
-		run_error("cannot write '%s'", path);
+		diag_plain("cannot write '%s'", path);
 		return false;
 	}
 	uint16_t hlen = (uint16_t)(n + pad + 1);
@@ -166,7 +166,7 @@ bool npy_write(const char *path, const Npy *a)
 	fputc('\n', f);
 	fwrite(a->data, 1, a->bytes, f);
 	if (fclose(f) != 0) {
-		run_error("cannot write '%s'", path);
+		diag_plain("cannot write '%s'", path);
 		return false;
 	}
 	return true;

@@ -53,7 +53,7 @@ static bool link_object(const char *obj, const char *so, const char *log)
 		cc = "cc";
 	pid_t pid = fork();
 	if (pid < 0) {
-		run_error("--nv-host: cannot start %s: %s", cc, strerror(errno));
+		diag_plain("--nv-host: cannot start %s: %s", cc, strerror(errno));
 		return false;
 	}
 	if (pid == 0) {
@@ -74,7 +74,7 @@ static bool link_object(const char *obj, const char *so, const char *log)
 		return true;
 	char why[256];
 	first_line(log, why, sizeof why);
-	run_error("--nv-host: %s does not link as a host object (%s -shared: %s)", obj, cc, why[0] ? why : "failed");
+	diag_plain("--nv-host: %s does not link as a host object (%s -shared: %s)", obj, cc, why[0] ? why : "failed");
 	return false;
 }
 
@@ -84,7 +84,7 @@ static _Noreturn void child(const char *so, const char *obj, const char *entry, 
 {
 	void *h = dlopen(so, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
-		fprintf(stderr, "tile-run: error: --nv-host: %s does not load: %s\n", obj, dlerror());
+		diag_plain("--nv-host: %s does not load: %s", obj, dlerror());
 		_exit(2);
 	}
 	const uint64_t *table = NULL;
@@ -98,8 +98,7 @@ static _Noreturn void child(const char *so, const char *obj, const char *entry, 
 	if (!table)
 		table = dlsym(h, "__CUDA_TILEIR_CALLBACKS");
 	if (!table) {
-		fprintf(stderr, "tile-run: error: --nv-host: %s has no __CUDA_TILEIR_CALLBACKS (not a tile cubin's host object)\n",
-			obj);
+		diag_plain("--nv-host: %s has no __CUDA_TILEIR_CALLBACKS (not a tile cubin's host object)", obj);
 		_exit(2);
 	}
 	/* word 4 the record size in bytes, word 5 the records, word 6 their count;
@@ -111,7 +110,7 @@ static _Noreturn void child(const char *so, const char *obj, const char *entry, 
 		if (recs[words * i] && strcmp((const char *)(uintptr_t)recs[words * i], entry) == 0)
 			cb = (OnArgs)(uintptr_t)recs[words * i + 5];
 	if (!cb) {
-		fprintf(stderr, "tile-run: error: --nv-host: %s has no callback for entry %s\n", obj, entry);
+		diag_plain("--nv-host: %s has no callback for entry %s", obj, entry);
 		_exit(2);
 	}
 	int rc = cb(NULL, NULL, NULL, block);
@@ -140,14 +139,14 @@ static bool call_back(const char *so, const char *obj, const Func *f, uint8_t *b
 {
 	int p[2];
 	if (pipe(p) != 0) {
-		run_error("--nv-host: pipe: %s", strerror(errno));
+		diag_plain("--nv-host: pipe: %s", strerror(errno));
 		return false;
 	}
 	fflush(stdout);
 	fflush(stderr);
 	pid_t pid = fork();
 	if (pid < 0) {
-		run_error("--nv-host: fork: %s", strerror(errno));
+		diag_plain("--nv-host: fork: %s", strerror(errno));
 		close(p[0]);
 		close(p[1]);
 		return false;
@@ -164,14 +163,14 @@ static bool call_back(const char *so, const char *obj, const Func *f, uint8_t *b
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	if (WIFSIGNALED(st)) {
-		run_error("--nv-host: the host object's callback for %s was killed by signal %d (%s)", f->name, WTERMSIG(st),
+		diag_plain("--nv-host: the host object's callback for %s was killed by signal %d (%s)", f->name, WTERMSIG(st),
 			  strsignal(WTERMSIG(st)));
 		return false;
 	}
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || !got)
 		return false;   /* the child said why */
 	if (rc != 0) {
-		run_error("--nv-host: the host object's callback for %s returned %d", f->name, rc);
+		diag_plain("--nv-host: the host object's callback for %s returned %d", f->name, rc);
 		return false;
 	}
 	return true;
@@ -183,7 +182,7 @@ bool nvhost_fill(const char *obj, const char *ptx, size_t len, const Func *f, in
 	TmapParam *lay = xcalloc((size_t)f->nparams + 1, sizeof *lay);
 	int np = base ? tmap_param_layout(ptx, len, f->name, base, lay, f->nparams + 1) : -1;
 	if (np != f->nparams) {
-		run_error("--nv-host: the parameter block of %s on sm_%d is not known (%s)", f->name, sm,
+		diag_plain("--nv-host: the parameter block of %s on sm_%d is not known (%s)", f->name, sm,
 			  base ? "its parameter list is not understood" : "no constant-bank base for the target");
 		free(lay);
 		return false;
@@ -198,7 +197,7 @@ bool nvhost_fill(const char *obj, const char *ptx, size_t len, const Func *f, in
 	snprintf(dir, sizeof dir, "%s/tile-run-nvhost.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	bool ok = false;
 	if (!mkdtemp(dir)) {
-		run_error("--nv-host: cannot make a temporary directory in %s: %s", tmp && *tmp ? tmp : "/tmp", strerror(errno));
+		diag_plain("--nv-host: cannot make a temporary directory in %s: %s", tmp && *tmp ? tmp : "/tmp", strerror(errno));
 	} else {
 		snprintf(so, sizeof so, "%s/host.so", dir);
 		snprintf(log, sizeof log, "%s/cc.log", dir);

@@ -42,7 +42,7 @@ static bool fail(P *p, const char *fmt, const char *arg)
 {
 	char msg[512];
 	snprintf(msg, sizeof msg, fmt, arg);
-	run_error("%s:%u: %s", p->path, TK(p)->line, msg);
+	diag_plain("%s:%u: %s", p->path, TK(p)->line, msg);
 	return false;
 }
 
@@ -267,6 +267,20 @@ static uint32_t align_up32(uint32_t x, uint32_t a)
 }
 
 /* a module-level (or function-level .shared) variable */
+static Name *new_name(DecodeCtx *dc, const char *name, int kind)
+{
+	if (dc->nnames == dc->capnames) {
+		dc->capnames = dc->capnames ? dc->capnames * 2 : 64;
+		dc->names = xrealloc(dc->names, (size_t)dc->capnames * sizeof *dc->names);
+	}
+	Name *nm = &dc->names[dc->nnames++];
+	memset(nm, 0, sizeof *nm);
+	nm->name = xstrdup(name);
+	nm->kind = kind;
+	nm->scope = dc->scope;
+	return nm;
+}
+
 static bool var_decl(P *p, int space, bool visible, bool external, DecodeCtx *dc)
 {
 	Decl d;
@@ -309,17 +323,9 @@ static bool var_decl(P *p, int space, bool visible, bool external, DecodeCtx *dc
 		p->m->shared_static = (uint32_t)v->addr + v->size;
 	}
 	if (dc) {       /* function scope: a name for it */
-		if (dc->nnames == dc->capnames) {
-			dc->capnames = dc->capnames ? dc->capnames * 2 : 64;
-			dc->names = xrealloc(dc->names, (size_t)dc->capnames * sizeof *dc->names);
-		}
-		Name *nm = &dc->names[dc->nnames++];
-		memset(nm, 0, sizeof *nm);
-		nm->name = xstrdup(d.name);
-		nm->kind = NM_VAR;
+		Name *nm = new_name(dc, d.name, NM_VAR);
 		nm->space = space;
 		nm->addr = v->addr;
-		nm->scope = dc->scope;
 		nm->slot = p->m->nvars - 1;
 	}
 	return expect(p, ";");
@@ -357,20 +363,6 @@ static bool param_list(P *p, Param **out, int *n, uint32_t *pbytes)
 			return false;
 	}
 	return true;
-}
-
-static Name *new_name(DecodeCtx *dc, const char *name, int kind)
-{
-	if (dc->nnames == dc->capnames) {
-		dc->capnames = dc->capnames ? dc->capnames * 2 : 64;
-		dc->names = xrealloc(dc->names, (size_t)dc->capnames * sizeof *dc->names);
-	}
-	Name *nm = &dc->names[dc->nnames++];
-	memset(nm, 0, sizeof *nm);
-	nm->name = xstrdup(name);
-	nm->kind = kind;
-	nm->scope = dc->scope;
-	return nm;
 }
 
 static bool reg_decl(P *p, DecodeCtx *dc)
@@ -415,13 +407,19 @@ static bool reg_decl(P *p, DecodeCtx *dc)
 	return expect(p, ";");
 }
 
+/* a declaration in a function body: its head and a name of kind for it */
+static Name *body_decl(P *p, DecodeCtx *dc, int kind, Decl *d)
+{
+	return decl_head(p, d) ? new_name(dc, d->name, kind) : NULL;
+}
+
 static bool body_param(P *p, DecodeCtx *dc)
 {
 	Decl d;
-	if (!decl_head(p, &d))
+	Name *nm = body_decl(p, dc, NM_PARAM, &d);
+	if (!nm)
 		return false;
 	Func *f = dc->f;
-	Name *nm = new_name(dc, d.name, NM_PARAM);
 	uint32_t al = d.align ? d.align : 1;
 	nm->addr = align_up32(f->pbytes, al);
 	nm->space = SP_PARAM;
@@ -434,10 +432,10 @@ static bool body_param(P *p, DecodeCtx *dc)
 static bool body_local(P *p, DecodeCtx *dc)
 {
 	Decl d;
-	if (!decl_head(p, &d))
+	Name *nm = body_decl(p, dc, NM_VAR, &d);
+	if (!nm)
 		return false;
 	Func *f = dc->f;
-	Name *nm = new_name(dc, d.name, NM_VAR);
 	uint32_t off = align_up32(f->lbytes, d.align < 16 ? 16 : d.align);
 	f->lbytes = off + decl_size(&d);
 	nm->addr = f->lbase + off;
@@ -645,10 +643,10 @@ static bool instruction(P *p, DecodeCtx *dc)
 	return true;
 }
 
-static bool loc_directive(P *p)
+/* .loc FILE LINE [COL][, ...] (the .loc read): the current source location */
+static bool body_loc(P *p, DecodeCtx *dc)
 {
-	uint32_t line = TK(p)->line;
-	p->i++;
+	uint32_t line = p->t[p->i - 1].line;
 	uint64_t file, ln, col = 0;
 	if (!integer(p, &file) || !integer(p, &ln))
 		return false;
@@ -666,6 +664,29 @@ static bool loc_directive(P *p)
 	m->locs[m->nlocs] = (Loc){ (uint32_t)file, (uint32_t)ln, (uint32_t)col };
 	p->cur_loc = (uint32_t)m->nlocs++;
 	return true;
+}
+
+static bool body_shared(P *p, DecodeCtx *dc)
+{
+	return var_decl(p, SP_SHARED, false, false, dc);
+}
+
+static bool body_pragma(P *p, DecodeCtx *dc)
+{
+	return skip_to_semi(p);
+}
+
+/* a directive in a function body: 1 read, 0 not one, -1 after a message */
+static int body_directive(P *p, DecodeCtx *dc)
+{
+	static const struct { const char *name; bool (*read)(P *p, DecodeCtx *dc); } dirs[] = {
+		{ ".reg", reg_decl }, { ".param", body_param }, { ".local", body_local }, { ".shared", body_shared },
+		{ ".loc", body_loc }, { ".pragma", body_pragma },
+	};
+	for (size_t k = 0; k < sizeof dirs / sizeof *dirs; k++)
+		if (accept(p, dirs[k].name))
+			return dirs[k].read(p, dc) ? 1 : -1;
+	return 0;
 }
 
 static bool body(P *p, DecodeCtx *dc)
@@ -691,36 +712,11 @@ static bool body(P *p, DecodeCtx *dc)
 			}
 			continue;
 		}
-		if (accept(p, ".reg")) {
-			if (!reg_decl(p, dc))
-				return false;
+		int dir = body_directive(p, dc);
+		if (dir < 0)
+			return false;
+		if (dir > 0)
 			continue;
-		}
-		if (accept(p, ".param")) {
-			if (!body_param(p, dc))
-				return false;
-			continue;
-		}
-		if (accept(p, ".local")) {
-			if (!body_local(p, dc))
-				return false;
-			continue;
-		}
-		if (accept(p, ".shared")) {
-			if (!var_decl(p, SP_SHARED, false, false, dc))
-				return false;
-			continue;
-		}
-		if (is(p, ".loc")) {
-			if (!loc_directive(p))
-				return false;
-			continue;
-		}
-		if (accept(p, ".pragma")) {
-			if (!skip_to_semi(p))
-				return false;
-			continue;
-		}
 		if (t->kind == TK_IDENT && t->s[0] != '.' && t->s[0] != '%' && p->t[p->i + 1].kind == TK_PUNCT &&
 		    p->t[p->i + 1].s[0] == ':') {
 			char name[128];
@@ -748,7 +744,7 @@ static bool resolve_labels(P *p, DecodeCtx *dc)
 			if (dc->names[j].kind == NM_LABEL && strcmp(dc->names[j].name, dc->fix[k].label) == 0)
 				nm = &dc->names[j];
 		if (!nm) {
-			run_error("%s:%u: unknown label '%s'", p->path, dc->fix[k].line, dc->fix[k].label);
+			diag_plain("%s:%u: unknown label '%s'", p->path, dc->fix[k].line, dc->fix[k].label);
 			return false;
 		}
 		dc->f->code[dc->fix[k].insn].target = nm->slot;

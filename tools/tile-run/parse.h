@@ -79,18 +79,26 @@ typedef struct DecodeCtx {
 	/* branch fixups: insn index -> label name */
 	struct { int insn; char *label; uint32_t line; } *fix;
 	int nfix, capfix;
+	Name found;             /* dc_lookup's answer for a register of a range */
 } DecodeCtx;
 
+/* operand.c: names and operands -> slots; every bool is false after one
+ * message naming the PTX line (dc_bad's, printf-style, returns false) */
+bool dc_bad(DecodeCtx *dc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 Name *dc_lookup(DecodeCtx *dc, const char *name);
 Var *module_lookup_var(Module *m, const char *name, int *index);
 int module_lookup_func(Module *m, const char *name);
 int dc_const_slot(DecodeCtx *dc, uint64_t v);
 int dc_new_slot(DecodeCtx *dc);
-/* operand helpers of decode.c, for decode_async.c */
-bool dc_bad(DecodeCtx *dc, const char *fmt, const char *a, const char *b);
-bool dc_src(DecodeCtx *dc, const RawOperand *o, int ty, int32_t *slot);
+int dc_sreg_id(const char *name);       /* SR_..., -1 if not a special register */
+bool dc_src(DecodeCtx *dc, const RawOperand *o, int ty, int32_t *slot);    /* ty types an immediate */
 bool dc_dst(DecodeCtx *dc, const RawOperand *o, int32_t *slot);
-bool dc_addr(DecodeCtx *dc, const RawOperand *o, Insn *in, int32_t *slot);
+bool dc_dst_second(DecodeCtx *dc, const RawOperand *o, int32_t *slot);     /* "%p|%q": %q */
+bool dc_addr(DecodeCtx *dc, const RawOperand *o, Insn *in, int32_t *slot);  /* [..]: in->off too */
+/* {a, b, ..} of want registers, or one register when want is 1 */
+bool dc_vec_or_reg(DecodeCtx *dc, const RawOperand *o, bool isdst, int ty, int32_t *slots, int want);
+bool dc_need(DecodeCtx *dc, int nops, int lo, int hi, const char *opc);    /* lo..hi operands */
+bool dc_add_fix(DecodeCtx *dc, const char *label);     /* the branch being decoded goes to label */
 /* decode_async.c: wgmma.*, mbarrier.*, cp.async.bulk*, cp.async.mbarrier.arrive */
 int decode_async(DecodeCtx *dc, Insn *in, const char *opcode, char **parts, int np, RawOperand *ops, int nops);
 #endif

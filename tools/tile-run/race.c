@@ -32,7 +32,8 @@ typedef struct MbarClock {
 	uint32_t *done[2];      /* the last completed phase of each parity */
 } MbarClock;
 
-static struct {
+/* a CTA's racecheck state (Cta.race, made by race_setup) */
+struct Race {
 	int n;                  /* threads of the CTA */
 	int nw;                 /* its warps */
 	uint32_t *wr, *wr_clk;  /* per shared byte: last writer + 1 (RACE_MANY: several), its clock */
@@ -42,104 +43,109 @@ static struct {
 	MbarClock *mb;
 	int nmb, capmb;
 	uint32_t *tmp;
-} RC;
+};
 
-static bool on(void)
+/* t's CTA's racecheck state; NULL when racecheck is off */
+static Race *race_of(const Thread *t)
 {
-	return RUN.check == CHECK_RACECHECK && RC.vc;
+	return t->run->cta.race;
 }
 
-static void join(uint32_t *dst, const uint32_t *src)
+static void join(const Race *rc, uint32_t *dst, const uint32_t *src)
 {
-	for (int u = 0; u < RC.n; u++)
+	for (int u = 0; u < rc->n; u++)
 		if (src[u] > dst[u])
 			dst[u] = src[u];
 }
 
-static uint32_t *vc_of(const Thread *t)
+static uint32_t *vc_of(const Race *rc, const Thread *t)
 {
-	return RC.vc + (size_t)t->tid * (size_t)RC.n;
+	return rc->vc + (size_t)t->tid * (size_t)rc->n;
 }
 
-static void release_into(Thread *t, uint32_t *acc)
+static void release_into(Race *rc, Thread *t, uint32_t *acc)
 {
-	uint32_t *v = vc_of(t);
-	join(acc, v);
+	uint32_t *v = vc_of(rc, t);
+	join(rc, acc, v);
 	v[t->tid]++;
 }
 
 void race_setup(Cta *c)
 {
 	size_t n = c->shared_size ? c->shared_size : 1;
-	RC.wr = xcalloc(n, 4);
-	RC.wr_clk = xcalloc(n, 4);
-	RC.n = c->n;
-	RC.nw = (c->n + 31) / 32;
-	RC.rd = xcalloc(n * (size_t)RC.nw, 4);
-	RC.rd_clk = xcalloc(n * (size_t)RC.nw, 4);
-	RC.vc = xcalloc((size_t)c->n * (size_t)c->n, 4);
+	Race *rc = c->race = xcalloc(1, sizeof *rc);
+	rc->wr = xcalloc(n, 4);
+	rc->wr_clk = xcalloc(n, 4);
+	rc->n = c->n;
+	rc->nw = (c->n + 31) / 32;
+	rc->rd = xcalloc(n * (size_t)rc->nw, 4);
+	rc->rd_clk = xcalloc(n * (size_t)rc->nw, 4);
+	rc->vc = xcalloc((size_t)c->n * (size_t)c->n, 4);
 	for (int i = 0; i < 16; i++)
-		RC.bar[i] = xcalloc((size_t)c->n, 4);
-	RC.tmp = xcalloc((size_t)c->n, 4);
+		rc->bar[i] = xcalloc((size_t)c->n, 4);
+	rc->tmp = xcalloc((size_t)c->n, 4);
 }
 
 void race_reset(Cta *c)
 {
-	if (!RC.wr)
+	Race *rc = c->race;
+	if (!rc)
 		return;
-	memset(RC.wr, 0, c->shared_size * sizeof *RC.wr);
-	memset(RC.rd, 0, (size_t)c->shared_size * (size_t)RC.nw * 4);
-	memset(RC.vc, 0, (size_t)RC.n * (size_t)RC.n * 4);
-	for (int t = 0; t < RC.n; t++)
-		RC.vc[(size_t)t * (size_t)RC.n + (size_t)t] = 1;
+	memset(rc->wr, 0, c->shared_size * sizeof *rc->wr);
+	memset(rc->rd, 0, (size_t)c->shared_size * (size_t)rc->nw * 4);
+	memset(rc->vc, 0, (size_t)rc->n * (size_t)rc->n * 4);
+	for (int t = 0; t < rc->n; t++)
+		rc->vc[(size_t)t * (size_t)rc->n + (size_t)t] = 1;
 	for (int i = 0; i < 16; i++)
-		memset(RC.bar[i], 0, (size_t)RC.n * 4);
-	for (int i = 0; i < RC.nmb; i++) {
-		free(RC.mb[i].acc);
-		free(RC.mb[i].done[0]);
-		free(RC.mb[i].done[1]);
+		memset(rc->bar[i], 0, (size_t)rc->n * 4);
+	for (int i = 0; i < rc->nmb; i++) {
+		free(rc->mb[i].acc);
+		free(rc->mb[i].done[0]);
+		free(rc->mb[i].done[1]);
 	}
-	RC.nmb = 0;
+	rc->nmb = 0;
 }
 
 /* the access by t races with the stamp (who + 1, clock): another thread's,
  * not acquired by t */
-static bool unordered(const Thread *t, uint32_t who, uint32_t clk)
+static bool unordered(const Race *rc, const Thread *t, uint32_t who, uint32_t clk)
 {
-	return who && who != RACE_MANY && who != t->tid + 1 && clk > vc_of(t)[who - 1];
+	return who && who != RACE_MANY && who != t->tid + 1 && clk > vc_of(rc, t)[who - 1];
 }
 
 bool race_read(Thread *t, const Insn *in, uint32_t a, uint32_t size)
 {
-	if (!on())
+	Race *rc = race_of(t);
+	if (!rc)
 		return true;
-	uint32_t me = t->tid + 1, clk = vc_of(t)[t->tid];
+	uint32_t me = t->tid + 1, clk = vc_of(rc, t)[t->tid];
 	for (uint32_t k = 0; k < size; k++) {
 		uint32_t x = a + k;
-		if (unordered(t, RC.wr[x], RC.wr_clk[x])) {
+		if (unordered(rc, t, rc->wr[x], rc->wr_clk[x])) {
 			fault(t, in, "shared-memory race: read of shared offset 0x%x by thread %u after a write by thread %u with no barrier between",
-			      x, t->tid, RC.wr[x] - 1);
+			      x, t->tid, rc->wr[x] - 1);
 			return false;
 		}
-		size_t slot = (size_t)x * (size_t)RC.nw + t->warp;
-		RC.rd[slot] = me;
-		RC.rd_clk[slot] = clk;
+		size_t slot = (size_t)x * (size_t)rc->nw + t->warp;
+		rc->rd[slot] = me;
+		rc->rd_clk[slot] = clk;
 	}
 	return true;
 }
 
 bool race_write(Thread *t, const Insn *in, uint32_t a, const uint8_t *v, uint32_t size)
 {
-	if (!on())
+	Race *rc = race_of(t);
+	if (!rc)
 		return true;
-	const uint8_t *shared = RUN.cta.shared;
-	uint32_t me = t->tid + 1, clk = vc_of(t)[t->tid];
+	const uint8_t *shared = t->run->cta.shared;
+	uint32_t me = t->tid + 1, clk = vc_of(rc, t)[t->tid];
 	for (uint32_t k = 0; k < size; k++) {
 		uint32_t x = a + k;
-		bool wrote = unordered(t, RC.wr[x], RC.wr_clk[x]);
+		bool wrote = unordered(rc, t, rc->wr[x], rc->wr_clk[x]);
 		if (shared[x] == v[k]) {
 			if (wrote)
-				RC.wr[x] = RACE_MANY;
+				rc->wr[x] = RACE_MANY;
 			continue;
 		}
 		if (wrote) {
@@ -147,103 +153,110 @@ bool race_write(Thread *t, const Insn *in, uint32_t a, const uint8_t *v, uint32_
 			      x, t->tid);
 			return false;
 		}
-		for (int w = 0; w < RC.nw; w++) {
-			size_t slot = (size_t)x * (size_t)RC.nw + (size_t)w;
-			if (unordered(t, RC.rd[slot], RC.rd_clk[slot])) {
+		for (int w = 0; w < rc->nw; w++) {
+			size_t slot = (size_t)x * (size_t)rc->nw + (size_t)w;
+			if (unordered(rc, t, rc->rd[slot], rc->rd_clk[slot])) {
 				fault(t, in, "shared-memory race: write of shared offset 0x%x by thread %u after a read by thread %u with no barrier between",
-				      x, t->tid, RC.rd[slot] - 1);
+				      x, t->tid, rc->rd[slot] - 1);
 				return false;
 			}
 		}
-		RC.wr[x] = me;
-		RC.wr_clk[x] = clk;
+		rc->wr[x] = me;
+		rc->wr_clk[x] = clk;
 	}
 	return true;
 }
 
 void race_bar_arrive(Thread *t, int id)
 {
-	if (on())
-		release_into(t, RC.bar[id]);
+	Race *rc = race_of(t);
+	if (rc)
+		release_into(rc, t, rc->bar[id]);
 }
 
 /* barrier id opened: the waiting threads (state TS_BAR, bar_id id) acquire
  * what every arrival released */
 void race_bar_open(Cta *c, int id)
 {
-	if (!on())
+	Race *rc = c->race;
+	if (!rc)
 		return;
 	for (int k = 0; k < c->n; k++)
 		if (c->th[k].state == TS_BAR && c->th[k].bar_id == id)
-			join(vc_of(&c->th[k]), RC.bar[id]);
-	memset(RC.bar[id], 0, (size_t)RC.n * 4);
+			join(rc, vc_of(rc, &c->th[k]), rc->bar[id]);
+	memset(rc->bar[id], 0, (size_t)rc->n * 4);
 }
 
-static MbarClock *mbar(uint32_t off)
+static MbarClock *mbar(Race *rc, uint32_t off)
 {
-	for (int i = 0; i < RC.nmb; i++)
-		if (RC.mb[i].off == off)
-			return &RC.mb[i];
-	if (RC.nmb == RC.capmb) {
-		RC.capmb = RC.capmb ? 2 * RC.capmb : 16;
-		RC.mb = xrealloc(RC.mb, (size_t)RC.capmb * sizeof *RC.mb);
+	for (int i = 0; i < rc->nmb; i++)
+		if (rc->mb[i].off == off)
+			return &rc->mb[i];
+	if (rc->nmb == rc->capmb) {
+		rc->capmb = rc->capmb ? 2 * rc->capmb : 16;
+		rc->mb = xrealloc(rc->mb, (size_t)rc->capmb * sizeof *rc->mb);
 	}
-	MbarClock *m = &RC.mb[RC.nmb++];
+	MbarClock *m = &rc->mb[rc->nmb++];
 	m->off = off;
-	m->acc = xcalloc((size_t)RC.n, 4);
-	m->done[0] = xcalloc((size_t)RC.n, 4);
-	m->done[1] = xcalloc((size_t)RC.n, 4);
+	m->acc = xcalloc((size_t)rc->n, 4);
+	m->done[0] = xcalloc((size_t)rc->n, 4);
+	m->done[1] = xcalloc((size_t)rc->n, 4);
 	return m;
 }
 
-void race_mbar_init(uint32_t off)
+void race_mbar_init(Cta *c, uint32_t off)
 {
-	if (!on())
+	Race *rc = c->race;
+	if (!rc)
 		return;
-	MbarClock *m = mbar(off);
-	memset(m->acc, 0, (size_t)RC.n * 4);
-	memset(m->done[0], 0, (size_t)RC.n * 4);
-	memset(m->done[1], 0, (size_t)RC.n * 4);
+	MbarClock *m = mbar(rc, off);
+	memset(m->acc, 0, (size_t)rc->n * 4);
+	memset(m->done[0], 0, (size_t)rc->n * 4);
+	memset(m->done[1], 0, (size_t)rc->n * 4);
 }
 
 void race_mbar_release(Thread *t, uint32_t off)
 {
-	if (on())
-		release_into(t, mbar(off)->acc);
+	Race *rc = race_of(t);
+	if (rc)
+		release_into(rc, t, mbar(rc, off)->acc);
 }
 
-void race_mbar_complete(uint32_t off, uint32_t parity)
+void race_mbar_complete(Cta *c, uint32_t off, uint32_t parity)
 {
-	if (!on())
+	Race *rc = c->race;
+	if (!rc)
 		return;
-	MbarClock *m = mbar(off);
-	memcpy(m->done[parity & 1], m->acc, (size_t)RC.n * 4);
-	memset(m->acc, 0, (size_t)RC.n * 4);
+	MbarClock *m = mbar(rc, off);
+	memcpy(m->done[parity & 1], m->acc, (size_t)rc->n * 4);
+	memset(m->acc, 0, (size_t)rc->n * 4);
 }
 
 void race_mbar_acquire(Thread *t, uint32_t off, uint32_t parity)
 {
-	if (on())
-		join(vc_of(t), mbar(off)->done[parity & 1]);
+	Race *rc = race_of(t);
+	if (rc)
+		join(rc, vc_of(rc, t), mbar(rc, off)->done[parity & 1]);
 }
 
 /* a warp collective resolved for the lanes of mask: they see each other's
  * accesses before it */
 void race_warp_join(Cta *c, int warp, uint32_t mask)
 {
-	if (!on())
+	Race *rc = c->race;
+	if (!rc)
 		return;
-	memset(RC.tmp, 0, (size_t)RC.n * 4);
+	memset(rc->tmp, 0, (size_t)rc->n * 4);
 	for (int j = 0; j < 32; j++) {
 		int u = warp * 32 + j;
 		if ((mask >> j & 1) && u < c->n)
-			join(RC.tmp, vc_of(&c->th[u]));
+			join(rc, rc->tmp, vc_of(rc, &c->th[u]));
 	}
 	for (int j = 0; j < 32; j++) {
 		int u = warp * 32 + j;
 		if ((mask >> j & 1) && u < c->n) {
-			uint32_t *v = vc_of(&c->th[u]);
-			join(v, RC.tmp);
+			uint32_t *v = vc_of(rc, &c->th[u]);
+			join(rc, v, rc->tmp);
 			v[u]++;
 		}
 	}

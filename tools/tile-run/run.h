@@ -4,11 +4,14 @@
  * Pipeline inside the tool, one file per job:
  *   lex.c      PTX text -> tokens (line numbers kept)
  *   parse.c    tokens -> Module: variables, functions, raw instructions
- *   decode.c   raw instruction -> Insn (opcode/type/modifier enums, operand
- *              register slots, immediates and symbol addresses pre-decoded)
- *   mem.c      device memory: buffers, windows, memcheck, racecheck
+ *   decode.c   raw instruction -> Insn (opcode/type/modifier enums; operands
+ *              by ops.def's signatures), Hopper's forms in decode_async.c
+ *   operand.c  operands -> register slots (immediates and symbol addresses
+ *              as constant slots), under decode.c, decode_async.c, parse.c
+ *   mem.c      device memory: buffers, windows, memcheck; race.c racecheck
  *   sched.c    grid -> CTAs -> threads as cooperative contexts; collectives
  *   interp.c   the instruction loop (one switch), families in exec_*.c
+ *   fault.c    a kernel fault's report: the bottom of the call graph
  *   npy.c      NumPy .npy in/out        printf.c  device vprintf
  *   abi.c      cuTile's parameter ABI read from the mangled kernel name
  *   cli.c      options and arguments    main.c    thin main
@@ -22,12 +25,16 @@
  *
  * Errors: user errors (bad PTX, unsupported instruction, bad arguments)
  * print one line "tile-run: error: ..." and exit 1 (2 for usage); kernel
- * faults exit 3; internal bugs abort (die()). */
+ * faults exit 3; internal bugs abort (ice()). All of it is libcommon's
+ * (diag.h with diag_tool "tile-run", xalloc.h): tile-run has no allocator
+ * or message printer of its own. */
 #ifndef TILE_RUN_H
 #define TILE_RUN_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "diag.h"          /* diag_plain: "tile-run: error: MSG"; ice: internal bugs */
+#include "xalloc.h"
 
 enum {
 	RUN_OK = 0, RUN_INPUT = 1, RUN_USAGE = 2, RUN_FAULT = 3,
@@ -43,7 +50,7 @@ typedef enum {
 
 typedef enum {
 	OP_NONE,
-#define O(n, e, f) OP_##e,
+#define O(n, e, f, operands) OP_##e,
 #include "ops.def"
 #undef O
 	OP_COUNT,
@@ -242,13 +249,5 @@ extern const char type_kind[TY_COUNT];  /* 'B','U','S','F','P','X' */
 typedef struct RawOperand RawOperand;
 struct DecodeCtx;
 int decode_insn(struct DecodeCtx *dc, Insn *out, const char *opcode, RawOperand *ops, int nops);
-
-/* ---- diagnostics ---- */
-void run_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-_Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void *xcalloc(size_t n, size_t size);
-void *xrealloc(void *p, size_t size);
-char *xstrdup(const char *s);
-char *xstrndup(const char *s, size_t n);
 
 #endif

@@ -3,54 +3,24 @@
  * barrier, an mbarrier (try_wait: exec_async.c wakes it) or warp collective, exits, or yields after a quantum; the
  * scheduler goes round them in thread order (shuffled each round with
  * --seed) until all have exited. No runnable thread while some wait is a
- * deadlock, reported as a fault. Faults print one report with the
- * instruction, PTX line, source location (.loc), thread and block. */
-#include <stdarg.h>
+ * deadlock, reported as a fault (fault.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include "exec.h"
 
-void insn_where(const Insn *in, char *buf, size_t cap)
+static uint64_t rng_next(Run *r)
 {
-	Module *m = RUN.m;
-	int n = snprintf(buf, cap, "PTX line %u", in->line);
-	if (in->loc && in->loc < (uint32_t)m->nlocs) {
-		Loc *l = &m->locs[in->loc];
-		const char *file = l->file < (uint32_t)m->nfiles && m->files[l->file] ? m->files[l->file] : "?";
-		snprintf(buf + n, cap - (size_t)n, ", %s:%u:%u", file, l->line, l->col);
-	}
-}
-
-void fault(Thread *t, const Insn *in, const char *fmt, ...)
-{
-	Run *r = &RUN;
-	if (r->status)
-		return;
-	r->status = RUN_FAULT;
-	char where[512], msg[1024];
-	insn_where(in, where, sizeof where);
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	fflush(stdout);
-	fprintf(stderr, "tile-run: error: %s, thread (%u,%u,%u) of block (%u,%u,%u) (%s)\n", msg, t->t[0], t->t[1], t->t[2],
-		r->cta.id[0], r->cta.id[1], r->cta.id[2], where);
-}
-
-static uint64_t rng_next(void)
-{
-	uint64_t x = RUN.rng;
+	uint64_t x = r->rng;
 	x ^= x << 13;
 	x ^= x >> 7;
 	x ^= x << 17;
-	RUN.rng = x;
+	r->rng = x;
 	return x;
 }
 
 static void sreg_fill(Thread *t, Func *f, uint64_t *R)
 {
-	Run *r = &RUN;
+	Run *r = t->run;
 	Cta *c = &r->cta;
 	for (int k = 0; k < SR_FIRST_LIVE; k++) {
 		int s = f->sreg_slot[k];
@@ -101,24 +71,24 @@ static void deadlock(Cta *c)
 			return;
 		}
 	}
-	die("deadlock with no waiting thread");
+	ice("deadlock with no waiting thread");
 }
 
 void thread_exited(Thread *t)
 {
-	Cta *c = &RUN.cta;
+	Cta *c = &t->run->cta;
 	t->state = TS_EXIT;
 	c->live--;
-	for (int id = 0; id < 16 && !RUN.status; id++)
+	for (int id = 0; id < 16 && !t->run->status; id++)
 		if (c->bar[id].arrived)
 			bar_check(c, id);
-	if (!RUN.status)
+	if (!t->run->status)
 		warp_check(c, (int)t->warp);
 }
 
 static int run_cta(Cta *c, int *order)
 {
-	Run *r = &RUN;
+	Run *r = c->run;
 	Func *f = r->entry;
 	memset(c->shared, 0, c->shared_size);
 	race_reset(c);
@@ -126,6 +96,7 @@ static int run_cta(Cta *c, int *order)
 	c->live = c->n;
 	for (int k = 0; k < c->n; k++) {
 		Thread *t = &c->th[k];
+		t->run = r;
 		uint64_t *R = c->regs + (size_t)k * (size_t)f->nslots;
 		memcpy(R, f->init, (size_t)f->nslots * sizeof *R);
 		t->R = R;
@@ -152,7 +123,7 @@ static int run_cta(Cta *c, int *order)
 	for (;;) {
 		if (r->seeded)
 			for (int k = c->n - 1; k > 0; k--) {
-				int j = (int)(rng_next() % (uint64_t)(k + 1));
+				int j = (int)(rng_next(r) % (uint64_t)(k + 1));
 				int x = order[k];
 				order[k] = order[j];
 				order[j] = x;
@@ -183,10 +154,10 @@ static int run_cta(Cta *c, int *order)
 	}
 }
 
-int launch(void)
+int launch(Run *r)
 {
-	Run *r = &RUN;
 	Cta *c = &r->cta;
+	c->run = r;
 	Func *f = r->entry;
 	c->n = (int)(r->block[0] * r->block[1] * r->block[2]);
 	c->th = xcalloc((size_t)c->n, sizeof *c->th);
@@ -196,7 +167,7 @@ int launch(void)
 		race_setup(c);
 	c->regs = xcalloc((size_t)c->n * (size_t)f->nslots, sizeof *c->regs);
 	if (f->pbytes < r->kparam_size)
-		die("param area smaller than the kernel parameters");
+		ice("param area smaller than the kernel parameters");
 	c->params = xcalloc((size_t)c->n * (f->pbytes ? f->pbytes : 1), 1);
 	c->local = xcalloc((size_t)c->n * (r->m->local_total ? r->m->local_total : 1), 1);
 	int *order = xcalloc((size_t)c->n, sizeof *order);

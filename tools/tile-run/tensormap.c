@@ -29,7 +29,7 @@ bool tensormap_from_arg(uint8_t out[128], const char *spec, const Npy *arrays, c
 	char *end;
 	long n = strtol(p, &end, 10);
 	if (end == p || *end != ',' || n < 0 || n >= nargs || n == pos || !is_array[n]) {
-		run_error("argument %d: '%s': expected tmap:N,BOX (N an array argument before or after it)", pos, spec);
+		diag_plain("argument %d: '%s': expected tmap:N,BOX (N an array argument before or after it)", pos, spec);
 		return false;
 	}
 	const Npy *a = &arrays[n];
@@ -38,7 +38,7 @@ bool tensormap_from_arg(uint8_t out[128], const char *spec, const Npy *arrays, c
 	tm.esize = a->itemsize;
 	tm.addr = devs[n];
 	if (tm.rank < 1 || tm.rank > 5) {
-		run_error("argument %d: array argument %ld has %d dimensions (a tensor map takes 1 to 5)", pos, n, a->ndim);
+		diag_plain("argument %d: array argument %ld has %d dimensions (a tensor map takes 1 to 5)", pos, n, a->ndim);
 		return false;
 	}
 	uint64_t adims[5], astrides[5];     /* the array's, innermost first */
@@ -52,7 +52,7 @@ bool tensormap_from_arg(uint8_t out[128], const char *spec, const Npy *arrays, c
 	for (int j = 0; j < tm.rank; j++) {
 		unsigned long b = strtoul(p, &end, 10);
 		if (end == p || b < 1 || b > 256 || (j < tm.rank - 1 ? *end != 'x' : (*end && *end != ','))) {
-			run_error("argument %d: '%s': the box needs %d sizes 1..256, innermost first (e.g. 64x32)", pos, spec,
+			diag_plain("argument %d: '%s': the box needs %d sizes 1..256, innermost first (e.g. 64x32)", pos, spec,
 				  tm.rank);
 			return false;
 		}
@@ -81,7 +81,7 @@ bool tensormap_from_arg(uint8_t out[128], const char *spec, const Npy *arrays, c
 				long d = strtol(p, &end, 10);
 				if (end == p || d < 0 || d >= tm.rank || (seen & 1u << d) || (j == 0) != (d == 0) ||
 				    (j < tm.rank - 1 ? *end != '.' : (*end && *end != ','))) {
-					run_error("argument %d: '%s': dims= names each of the %d array dims once, innermost "
+					diag_plain("argument %d: '%s': dims= names each of the %d array dims once, innermost "
 						  "first and first (e.g. dims=0.1.3.2)", pos, spec, tm.rank);
 					return false;
 				}
@@ -94,7 +94,7 @@ bool tensormap_from_arg(uint8_t out[128], const char *spec, const Npy *arrays, c
 		}
 	}
 	if (*p) {
-		run_error("argument %d: '%s': unknown tensor-map option '%s' (swizzle=32|64|128, oob=nan, tf32 for 4-byte "
+		diag_plain("argument %d: '%s': unknown tensor-map option '%s' (swizzle=32|64|128, oob=nan, tf32 for 4-byte "
 			  "elements, dims=I0.I1..)", pos, spec, p);
 		return false;
 	}
@@ -104,13 +104,13 @@ bool tensormap_from_arg(uint8_t out[128], const char *spec, const Npy *arrays, c
 	}
 	uint64_t inner = (uint64_t)tm.box[0] * tm.esize;
 	if (tm.addr % 16 || inner % 16 || (tm.swizzle && inner > (uint64_t)tm.swizzle)) {
-		run_error("argument %d: '%s': the inner box is %llu bytes (a multiple of 16, at most the swizzle span)", pos,
+		diag_plain("argument %d: '%s': the inner box is %llu bytes (a multiple of 16, at most the swizzle span)", pos,
 			  spec, (unsigned long long)inner);
 		return false;
 	}
 	for (int j = 1; j < tm.rank; j++)
 		if (tm.strides[j] % 16) {
-			run_error("argument %d: '%s': global stride %d is %llu bytes, not a multiple of 16", pos, spec, j,
+			diag_plain("argument %d: '%s': global stride %d is %llu bytes, not a multiple of 16", pos, spec, j,
 				  (unsigned long long)tm.strides[j]);
 			return false;
 		}
