@@ -20,10 +20,10 @@ int lower_to_as(Module *m, const Target *t);
  * gather/scatter; atomic_red_view_tko). Each returns false after a
  * diagnostic or on malformed operands. */
 bool lower_atomic(Module *m, Op *fn, Op *op);
-/* batched_mma.c: a rank-3 mmaf / mmai as rank-2 products of its slices; and
- * what the MMA rewrites share: one op of one result inserted before `at`,
- * a product like op (its code and attributes) on other operands before op */
+/* batched_mma.c: a rank-3 mmaf / mmai as rank-2 products of its slices */
 bool lower_batched_mma(Module *m, Op *fn, Op *op, int sm);
+/* build.c: what the MMA rewrites share: one op of one result inserted before
+ * `at`, a product like op (its code and attributes) on other operands before op */
 Value *lower_emit1(Module *m, Op *at, enum OpCode code, int n, Value **ops, const Type *t);
 Op *lower_product_like(Module *m, Op *op, Value *const *ops, int n);     /* n operands: 3, or mmaf_scaled's 5 */
 Op *lower_product_at(Module *m, Op *op, Op *at, Value *const *ops, int n);   /* the same, before `at` */
