@@ -15,6 +15,10 @@
 
 int lower_to_aa(Module *m, const Target *t);
 int lower_to_as(Module *m, const Target *t);
+/* lower.c: the stage's run, for its executable and libtileiras: the target
+ * (gpu, else the module's), then cuda_tile or nv_tileaa IR to nv_tileas
+ * (nv_tileaa with stop_at_aa). 0, or EXIT_INPUT after the diagnostics. */
+int lower_run(Module *m, const char *gpu, bool stop_at_aa);
 
 /* lower_ops.c: atomics and the views that lower to pointer tiles (strided,
  * gather/scatter; atomic_red_view_tko). Each returns false after a

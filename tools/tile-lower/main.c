@@ -7,10 +7,7 @@
 #include <string.h>
 #include "tool.h"
 #include "diag.h"
-#include "target.h"
-#include "stagecheck.h"
 #include "lower.h"
-#include "verify.h"
 
 typedef struct Opts {
 	const char *gpu;
@@ -47,26 +44,7 @@ static int run(ToolRun *r)
 	Module *m = r->in;
 	r->out = m;
 	r->in = NULL;
-	const Target *t = tool_pick_target(m, opts.gpu);
-	if (!t)
-		return EXIT_INPUT;
-	if (strcmp(m->stage, "cuda_tile") == 0) {
-		if (verify_cuda_tile(m))
-			return EXIT_INPUT;
-		if (lower_to_aa(m, t))
-			return EXIT_INPUT;
-		if (stage_check(m))
-			ice("tile-lower produced invalid nv_tileaa IR (see above)");
-	} else if (stage_check(m)) {
-		return EXIT_INPUT;
-	}
-	if (opts.stop_at && strcmp(opts.stop_at, "nv_tileaa") == 0)
-		return EXIT_OK;
-	if (lower_to_as(m, t))
-		return EXIT_INPUT;
-	if (stage_check(m))
-		ice("tile-lower produced invalid nv_tileas IR (see above)");
-	return EXIT_OK;
+	return lower_run(m, opts.gpu, opts.stop_at && strcmp(opts.stop_at, "nv_tileaa") == 0);
 }
 
 int main(int argc, char **argv)
