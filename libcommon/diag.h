@@ -1,7 +1,9 @@
 /* diag.h: diagnostics. Two kinds, kept apart:
  *  - user errors (bad input, bad options): diag_error() prints
- *    "TOOL: INPUT: WHERE: error: MSG" and counts; the tool exits 1 (or 2 for usage).
+ *    "TOOL: INPUT: WHERE: error: MSG" and counts; the tool exits 1 (or 2 for
+ *    usage). diag_msg.c.
  *  - internal bugs: ice() prints "TOOL: internal error: MSG" and aborts.
+ *    diag.c, with the state below; it calls no other file of libcommon.
  * WHERE is a source location from debug info when there is one, else a byte
  * offset ("offset 0x1c4"), else a JSON pointer ("at /module/ops/0"), else empty.
  * A source location is written in the two forms cuTile's _parse_tileir_stderr

@@ -97,12 +97,15 @@ typedef void (*FamCheck)(V *v, const Op *op, const OpRule *r, const Groups *g);
 extern const FamCheck fam_check[FAM_COUNT];
 
 
+/* verify_util.c */
 /* "'cuda_tile.X' op " + message, at the op's location (or offset, or JSON pointer) */
 void verr(V *v, const Op *op, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 bool gate(V *v, const Op *op, int since, const char *what);
-bool check_type(V *v, const Op *op, const Type *t);
 const char *ec_name(unsigned ec, char *buf, size_t n);
 unsigned ec_of(const Type *elem);
-const Op *find_symbol(V *v, const char *name);
+const char *sym_of(const Op *op);               /* its sym_name */
+const Op *find_symbol(V *v, const char *name);  /* v->syms, sorted by sym_of */
+/* verify_cuda_tile.c */
+bool check_type(V *v, const Op *op, const Type *t);
 
 #endif

@@ -1,11 +1,13 @@
 /* compile.c: one program's compile, the five stages chained in memory.
  *
  * Does what scripts/tileiras's pipeline does with the stage executables'
- * defaults (tools/STAGE/main.c, run()), on one Module, with no JSON between
- * the stages: tile-read (decode + cuda_tile verifier), tile-lower, tile-sched
- * (4 warps unless an entry's tiles all have one element), tile-ptx (its own
- * LLVM context), tile-pack (ptxas as a subprocess, cubin; it is started
- * first, before the read, so its start-up overlaps the stages). A form the caller
+ * defaults, on one Module, with no JSON between the stages: tile-read
+ * (decode + cuda_tile verifier), tile-lower and tile-ptx (its own LLVM
+ * context) through the run functions their executables call (tile_read_run,
+ * lower_run, ptx_run); tile-sched (4 warps unless an entry's tiles all have
+ * one element) and tile-pack (ptxas as a subprocess, cubin; it is started
+ * first, before the read, so its start-up overlaps the stages) as their
+ * tools/STAGE/main.c run() does. A form the caller
  * requested is written exactly as that stage's executable writes it; so
  * are remarks (tile-sched's memory/layout remarks, then ptxas's resources).
  * Diagnostics go to the program's log through this thread's diag sink; the
@@ -14,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <llvm-c/Core.h>
 #include "program.h"
 #include "diag.h"
 #include "json_ir.h"
@@ -23,7 +24,6 @@
 #include "knobs.h"
 #include "tool.h"
 #include "irutil.h"
-#include "verify.h"
 #include "tile_read.h"
 #include "lower.h"
 #include "sched.h"
@@ -51,13 +51,9 @@ static void keep_json(TileirasProgram *p, unsigned bit, Module *m)
 static int read_stage(TileirasProgram *p, Module **out)
 {
 	diag_tool = "tile-read";
-	Module *m = tile_read_bytecode(p->config.input_buffer_data, p->config.input_buffer_size);
+	Module *m = tile_read_run(p->config.input_buffer_data, p->config.input_buffer_size, true);
 	if (!m)
 		return TILEIRAS_ERROR_INVALID_INPUT;
-	if (verify_cuda_tile(m) > 0) {
-		module_free(m);
-		return TILEIRAS_ERROR_INVALID_INPUT;
-	}
 	keep_json(p, TILEIRAS_FORM_READ_JSON, m);
 	*out = m;
 	return TILEIRAS_SUCCESS;
@@ -78,17 +74,12 @@ static bool sched_tma(const TileirasProgram *p)
 static int lower_stage(TileirasProgram *p, Module *m)
 {
 	diag_tool = "tile-lower";
-	const Target *t = tool_pick_target(m, p->gpu_name);
-	if (!t || verify_cuda_tile(m) || lower_to_aa(m, t))
+	if (lower_run(m, p->gpu_name, false, false))
 		return TILEIRAS_ERROR_COMPILE;
-	if (sched_tma(p))               /* decided with the target, as tile-lower --tma */
+	/* as tile-lower --tma records it; asked after the lowering's messages
+	 * (the ptxas search may have its own) */
+	if (sched_tma(p))
 		module_set_attr(m, "tma_maps", attr_bool(m, true));
-	if (stage_check(m))
-		ice("tile-lower produced invalid nv_tileaa IR (see above)");
-	if (lower_to_as(m, t))
-		return TILEIRAS_ERROR_COMPILE;
-	if (stage_check(m))
-		ice("tile-lower produced invalid nv_tileas IR (see above)");
 	keep_json(p, TILEIRAS_FORM_LOWER_JSON, m);
 	return TILEIRAS_SUCCESS;
 }
@@ -110,23 +101,12 @@ static int sched_stage(TileirasProgram *p, Module *m)
 static int ptx_stage(TileirasProgram *p, Module *m, StrBuf *ptx)
 {
 	diag_tool = "tile-ptx";
-	if (stage_check(m))
-		return TILEIRAS_ERROR_COMPILE;
 	PtxOpts o = {
 		.opt = p->config.opt_level,
 		.lineinfo = p->config.lineinfo || p->config.device_debug,
 		.device_debug = p->config.device_debug != 0,
 	};
-	o.target = tool_pick_target(m, p->gpu_name);
-	if (!o.target)
-		return TILEIRAS_ERROR_COMPILE;
-
-	LLVMContextRef ctx = LLVMContextCreate();
-	bool libdevice = false;
-	LLVMModuleRef mod = emit_module(m, ctx, &o, &libdevice);
-	int rc = mod && backend_run(mod, ctx, &o, libdevice, ptx) == 0 ? TILEIRAS_SUCCESS
-									: TILEIRAS_ERROR_COMPILE;
-	LLVMContextDispose(ctx);
+	int rc = ptx_run(m, p->gpu_name, &o, ptx) ? TILEIRAS_ERROR_COMPILE : TILEIRAS_SUCCESS;
 	if (rc == TILEIRAS_SUCCESS && (p->forms_wanted & TILEIRAS_FORM_PTX)) {
 		int i = __builtin_ctz(TILEIRAS_FORM_PTX);
 		sb_putn(&p->forms[i], ptx->s ? ptx->s : "", ptx->len);

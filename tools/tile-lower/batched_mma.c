@@ -17,27 +17,6 @@
 #include "diag.h"
 #include "xalloc.h"
 
-Value *lower_emit1(Module *m, Op *at, enum OpCode code, int n, Value **ops, const Type *t)
-{
-	Op *o = op_build(m, code, n, ops, 1, &t, at->loc);
-	op_insert_before(at, o);
-	return o->results[0];
-}
-
-Op *lower_product_at(Module *m, Op *op, Op *at, Value *const *ops, int n)
-{
-	Op *mm = op_build(m, (enum OpCode)op->info->code, n, (Value **)ops, 1, (const Type *[]){ ops[2]->type }, op->loc);
-	for (int i = 0; i < op->nattrs; i++)
-		op_set_attr(m, mm, op->attrs[i].name, op->attrs[i].attr);
-	op_insert_before(at, mm);
-	return mm;
-}
-
-Op *lower_product_like(Module *m, Op *op, Value *const *ops, int n)
-{
-	return lower_product_at(m, op, op, ops, n);
-}
-
 /* slice b of a rank-3 tile as a rank-2 one */
 static Value *slice(Module *m, Op *at, Value *v, int64_t b, Value *const idx[3])
 {

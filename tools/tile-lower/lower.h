@@ -15,15 +15,19 @@
 
 int lower_to_aa(Module *m, const Target *t);
 int lower_to_as(Module *m, const Target *t);
+/* lower.c: the stage's run, for its executable and libtileiras: the target
+ * (gpu, else the module's), then cuda_tile or nv_tileaa IR to nv_tileas
+ * (nv_tileaa with stop_at_aa). 0, or EXIT_INPUT after the diagnostics. */
+int lower_run(Module *m, const char *gpu, bool tma, bool stop_at_aa);
 
 /* lower_ops.c: atomics and the views that lower to pointer tiles (strided,
  * gather/scatter; atomic_red_view_tko). Each returns false after a
  * diagnostic or on malformed operands. */
 bool lower_atomic(Module *m, Op *fn, Op *op);
-/* batched_mma.c: a rank-3 mmaf / mmai as rank-2 products of its slices; and
- * what the MMA rewrites share: one op of one result inserted before `at`,
- * a product like op (its code and attributes) on other operands before op */
+/* batched_mma.c: a rank-3 mmaf / mmai as rank-2 products of its slices */
 bool lower_batched_mma(Module *m, Op *fn, Op *op, int sm);
+/* build.c: what the MMA rewrites share: one op of one result inserted before
+ * `at`, a product like op (its code and attributes) on other operands before op */
 Value *lower_emit1(Module *m, Op *at, enum OpCode code, int n, Value **ops, const Type *t);
 Op *lower_product_like(Module *m, Op *op, Value *const *ops, int n);     /* n operands: 3, or mmaf_scaled's 5 */
 Op *lower_product_at(Module *m, Op *op, Op *at, Value *const *ops, int n);   /* the same, before `at` */

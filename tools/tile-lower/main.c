@@ -6,12 +6,8 @@
  * and its location (exit 1). */
 #include <string.h>
 #include "tool.h"
-#include "irutil.h"
 #include "diag.h"
-#include "target.h"
-#include "stagecheck.h"
 #include "lower.h"
-#include "verify.h"
 
 typedef struct Opts {
 	const char *gpu;
@@ -53,29 +49,7 @@ static int run(ToolRun *r)
 	Module *m = r->in;
 	r->out = m;
 	r->in = NULL;
-	const Target *t = tool_pick_target(m, opts.gpu);
-	if (!t)
-		return EXIT_INPUT;
-	/* decided with the target, once: later stages read the module */
-	if (opts.tma && target_has(t, TF_TMA))
-		module_set_attr(m, "tma_maps", attr_bool(m, true));
-	if (strcmp(m->stage, "cuda_tile") == 0) {
-		if (verify_cuda_tile(m))
-			return EXIT_INPUT;
-		if (lower_to_aa(m, t))
-			return EXIT_INPUT;
-		if (stage_check(m))
-			ice("tile-lower produced invalid nv_tileaa IR (see above)");
-	} else if (stage_check(m)) {
-		return EXIT_INPUT;
-	}
-	if (opts.stop_at && strcmp(opts.stop_at, "nv_tileaa") == 0)
-		return EXIT_OK;
-	if (lower_to_as(m, t))
-		return EXIT_INPUT;
-	if (stage_check(m))
-		ice("tile-lower produced invalid nv_tileas IR (see above)");
-	return EXIT_OK;
+	return lower_run(m, opts.gpu, opts.tma, opts.stop_at && strcmp(opts.stop_at, "nv_tileaa") == 0);
 }
 
 int main(int argc, char **argv)

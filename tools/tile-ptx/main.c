@@ -8,7 +8,6 @@
 #include <string.h>
 #include "tool.h"
 #include "diag.h"
-#include "stagecheck.h"
 #include "ptx.h"
 
 static PtxOpts opts = { .opt = 3 };
@@ -41,22 +40,9 @@ static int option(ToolRun *r, const char *name, const char *value, bool *takes_v
 
 static int run(ToolRun *r)
 {
-	Module *m = r->in;
-	if (stage_check(m))
-		return EXIT_INPUT;
-	opts.target = tool_pick_target(m, gpu);
-	if (!opts.target)
-		return EXIT_INPUT;
 	opts.emit_llvm = strcmp(r->emit, "llvm") == 0;
-	LLVMContextRef ctx = LLVMContextCreate();
-	bool libdevice = false;
-	LLVMModuleRef mod = emit_module(m, ctx, &opts, &libdevice);
-	int rc = EXIT_INPUT;
-	if (mod)
-		rc = backend_run(mod, ctx, &opts, libdevice, &r->bytes);
-	LLVMContextDispose(ctx);
 	r->out_is_bytes = true;
-	return rc;
+	return ptx_run(r->in, gpu, &opts, &r->bytes);
 }
 
 int main(int argc, char **argv)

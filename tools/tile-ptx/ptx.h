@@ -1,4 +1,4 @@
-/* ptx.h: tile-ptx's two halves, as main.c sees them (docs/lowering.md §5).
+/* ptx.h: tile-ptx's run (ptx.c) and its two halves (docs/lowering.md §5).
  *   module.c   scheduled IR -> LLVM IR: each tile value becomes the list of
  *              LLVM values one thread holds (its registers, in the order of
  *              the value's layout); every op becomes per-register code
@@ -23,6 +23,11 @@ typedef struct PtxOpts {
 	bool family;          /* the family-specific target (sm_100f): set by backend_run */
 	bool arch;            /* the arch-specific target (sm_90a: wgmma): set by backend_run */
 } PtxOpts;
+
+/* ptx.c: the stage's run, for its executable and libtileiras: scheduled IR
+ * m for gpu (else the module's target; o->target set) as PTX (LLVM IR with
+ * o->emit_llvm) into out. 0, or EXIT_INPUT after the diagnostics. */
+int ptx_run(Module *m, const char *gpu, PtxOpts *o, StrBuf *out);
 
 /* Build the LLVM module for m. NULL after a user error (diagnosed). */
 LLVMModuleRef emit_module(Module *m, LLVMContextRef ctx, const PtxOpts *o, bool *needs_libdevice);

@@ -13,12 +13,10 @@
  * Exit:       0 ok; 1 bad input (one line "tile-read: FILE: offset 0xNN:
  *             error: MSG", or the verifier's errors), no output written;
  *             2 usage.
- * The decoder itself is tile_read_bytecode() (tile_read.h). */
+ * The stage itself is tile_read_run() (tile_read.h). */
 #include <string.h>
 #include "tool.h"
 #include "tile_read.h"
-
-#include "verify.h"
 
 static const char *const emits[] = { "json", "text", NULL };
 
@@ -38,16 +36,8 @@ static int option(ToolRun *r, const char *name, const char *value, bool *takes_v
 
 static int run(ToolRun *r)
 {
-	Module *m = tile_read_bytecode(r->input, r->input_len);
-	if (!m)
-		return EXIT_INPUT;
-	/* then the cuda_tile verifier (libcommon/verify.h), one line per problem */
-	if (!no_verify && verify_cuda_tile(m) > 0) {
-		module_free(m);
-		return EXIT_INPUT;
-	}
-	r->out = m;
-	return EXIT_OK;
+	r->out = tile_read_run(r->input, r->input_len, !no_verify);
+	return r->out ? EXIT_OK : EXIT_INPUT;
 }
 
 int main(int argc, char **argv)

@@ -1,4 +1,5 @@
-/* read.c: tile_read_bytecode, the stage as a function.
+/* read.c: tile_read_bytecode, the stage as a function, and tile_read_run,
+ * the stage's run (the decoder, then the verifier).
  * Decodes in dependency order: sections -> strings -> producer -> types ->
  * constants -> debug tables -> globals -> functions. Every section payload
  * must be used up exactly (the function section may end in up to 7 bytes of
@@ -8,6 +9,7 @@
 #include "reader.h"
 #include "opinfo.h"
 #include "diag.h"
+#include "verify.h"
 
 enum { FN_PRIVATE = 1, FN_KERNEL = 2, FN_HINTS = 4 };
 
@@ -221,6 +223,19 @@ Module *tile_read_bytecode(const uint8_t *buf, size_t len)
 	if (!ok || rd.failed) {
 		if (!rd.failed)
 			ice("tile-read failed without a diagnostic");
+		module_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+Module *tile_read_run(const uint8_t *buf, size_t len, bool verify)
+{
+	Module *m = tile_read_bytecode(buf, len);
+	if (!m)
+		return NULL;
+	/* then the cuda_tile verifier (libcommon/verify.h), one line per problem */
+	if (verify && verify_cuda_tile(m) > 0) {
 		module_free(m);
 		return NULL;
 	}

@@ -7,11 +7,16 @@
  * diag_error_at_offset, and NULL. Never reads outside buf[0..len). */
 #ifndef TILE_READ_H
 #define TILE_READ_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "ir.h"
 
 Module *tile_read_bytecode(const uint8_t *buf, size_t len);
+/* The stage's run, for its executable (main.c) and libtileiras: decoded
+ * and, with `verify`, verified (verify_cuda_tile); NULL after the
+ * diagnostics. */
+Module *tile_read_run(const uint8_t *buf, size_t len, bool verify);
 
 /* The versions we read: libcommon/versions.def (bytecode_version_list() in
  * enums.h gives "13.1, 13.2, 13.3, 13.4, 13.5" for messages). */
