@@ -139,57 +139,48 @@ const char *diag_loc_format(const Loc *loc, char *buf, size_t n)
 	return buf;
 }
 
-static void where_of_loc(const Loc *loc, char *buf, size_t n)
+/* CALL with ap, the variadic arguments after fmt */
+#define WITH_AP(call) do { va_list ap; va_start(ap, fmt); call; va_end(ap); } while (0)
+
+static void diag_vat_loc(const Loc *loc, const char *kind, const char *fmt, va_list ap)
 {
-	diag_loc_format(loc, buf, n);
+	char where[2048];
+	diag_loc_format(loc, where, sizeof where);
+	diag_verror(where, kind, fmt, ap);
 }
 
 void diag_error(const Loc *loc, const char *fmt, ...)
 {
-	char where[2048];
-	where_of_loc(loc, where, sizeof where);
-	va_list ap;
-	va_start(ap, fmt);
-	diag_verror(where, "error", fmt, ap);
-	va_end(ap);
+	WITH_AP(diag_vat_loc(loc, "error", fmt, ap));
 }
 
 void diag_warning(const Loc *loc, const char *fmt, ...)
 {
-	char where[2048];
-	where_of_loc(loc, where, sizeof where);
-	va_list ap;
-	va_start(ap, fmt);
-	diag_verror(where, "warning", fmt, ap);
-	va_end(ap);
+	WITH_AP(diag_vat_loc(loc, "warning", fmt, ap));
+}
+
+void diag_verror_at_offset(size_t offset, const char *fmt, va_list ap)
+{
+	char where[64];
+	snprintf(where, sizeof where, "offset 0x%zx", offset);
+	diag_verror(where, "error", fmt, ap);
 }
 
 void diag_error_at_offset(size_t offset, const char *fmt, ...)
 {
-	char where[64];
-	snprintf(where, sizeof where, "offset 0x%zx", offset);
-	va_list ap;
-	va_start(ap, fmt);
-	diag_verror(where, "error", fmt, ap);
-	va_end(ap);
+	WITH_AP(diag_verror_at_offset(offset, fmt, ap));
 }
 
 void diag_error_at_path(const char *json_pointer, const char *fmt, ...)
 {
 	char where[1024];
 	snprintf(where, sizeof where, "at %s", json_pointer && *json_pointer ? json_pointer : "/");
-	va_list ap;
-	va_start(ap, fmt);
-	diag_verror(where, "error", fmt, ap);
-	va_end(ap);
+	WITH_AP(diag_verror(where, "error", fmt, ap));
 }
 
 void diag_error_where(const char *where, const char *fmt, ...)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	diag_verror(where, "error", fmt, ap);
-	va_end(ap);
+	WITH_AP(diag_verror(where, "error", fmt, ap));
 }
 
 void diag_plain(const char *fmt, ...)

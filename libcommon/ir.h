@@ -108,6 +108,7 @@ bool scalar_from_name(const char *s, size_t n, ScalarKind *out);
 const char *padding_name(PaddingValue p);
 int64_t type_num_elements(const Type *t);     /* tile: product of shape (INT64_MAX on overflow) */
 bool type_is_view(const Type *t);              /* partition/strided/gather_scatter */
+bool type_same_shape(const Type *a, const Type *b);   /* same rank and extents */
 
 /* ---------------------------------------------------------------- locations */
 typedef struct Loc Loc;

@@ -109,6 +109,17 @@ typedef struct Tree {
 	bool top_tuple;
 } Tree;
 
+/* After an item of a parenthesised list: 1 (and past it) at ',', 0 (and
+ * past it) at ')', -1 with p->err set at anything else. */
+static int list_more(P *p)
+{
+	skip_ws(p);
+	if (*p->s == ',' || *p->s == ')')
+		return *p->s++ == ',';
+	p->err = "expected ',' or ')'";
+	return -1;
+}
+
 static bool parse_mode(P *p, Tree *t)
 {
 	skip_ws(p);
@@ -136,17 +147,11 @@ static bool parse_mode(P *p, Tree *t)
 				return false;
 			t->nleaves++;
 			t->count[m]++;
-			skip_ws(p);
-			if (*p->s == ',') {
-				p->s++;
-				continue;
-			}
-			if (*p->s == ')') {
-				p->s++;
+			int more = list_more(p);
+			if (more < 0)
+				return false;
+			if (!more)
 				break;
-			}
-			p->err = "expected ',' or ')'";
-			return false;
 		}
 		return true;
 	}
@@ -174,17 +179,9 @@ static bool parse_tree(P *p, Tree *t)
 	for (;;) {
 		if (!parse_mode(p, t))
 			return false;
-		skip_ws(p);
-		if (*p->s == ',') {
-			p->s++;
-			continue;
-		}
-		if (*p->s == ')') {
-			p->s++;
-			return true;
-		}
-		p->err = "expected ',' or ')'";
-		return false;
+		int more = list_more(p);
+		if (more <= 0)
+			return more == 0;
 	}
 }
 

@@ -21,6 +21,13 @@ static void put_string(StrBuf *b, const char *s)
 	sb_putc(b, '"');
 }
 
+/* the integers of an AT_INTS or AT_SAME_ELEMENTS attribute, ", " between */
+static void put_ints(StrBuf *b, const Attr *a)
+{
+	for (int i = 0; i < a->u.ints.n; i++)
+		sb_printf(b, "%s%lld", i ? ", " : "", (long long)a->u.ints.v[i]);
+}
+
 void print_attr(StrBuf *b, const Attr *a)
 {
 	switch (a->kind) {
@@ -37,8 +44,7 @@ void print_attr(StrBuf *b, const Attr *a)
 	case AT_TYPE: sb_puts(b, a->type->str); return;
 	case AT_INTS:
 		sb_putc(b, '[');
-		for (int i = 0; i < a->u.ints.n; i++)
-			sb_printf(b, "%s%lld", i ? ", " : "", (long long)a->u.ints.v[i]);
+		put_ints(b, a);
 		sb_putc(b, ']');
 		return;
 	case AT_ARRAY:
@@ -73,8 +79,7 @@ void print_attr(StrBuf *b, const Attr *a)
 		return;
 	case AT_SAME_ELEMENTS:
 		sb_puts(b, "same_elements<[");
-		for (int i = 0; i < a->u.ints.n; i++)
-			sb_printf(b, "%s%lld", i ? ", " : "", (long long)a->u.ints.v[i]);
+		put_ints(b, a);
 		sb_puts(b, "]>");
 		return;
 	case AT_BOUNDED:

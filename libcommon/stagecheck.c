@@ -32,16 +32,6 @@ static bool is_scalar_int(const Type *t)
 
 static bool is_token(const Type *t) { return t && t->kind == TY_TOKEN; }
 
-static bool same_shape(const Type *a, const Type *b)
-{
-	if (a->rank != b->rank)
-		return false;
-	for (int i = 0; i < a->rank; i++)
-		if (a->shape[i] != b->shape[i])
-			return false;
-	return true;
-}
-
 static void see(C *c, Value *v)
 {
 	if (v->id >= 0 && v->id < c->nvis)
@@ -219,7 +209,7 @@ static void check_ptr_mem(C *c, Op *op, bool store)
 			ERR(op, "'%s' op value and pointer shapes differ", op->info->name);
 	Value *mask = op_group_value(op, store ? 2 : 1);
 	if (mask && (mask->type->kind != TY_TILE || mask->type->elem->kind != TY_SCALAR ||
-		     mask->type->elem->scalar != SC_I1 || !same_shape(mask->type, vt)))
+		     mask->type->elem->scalar != SC_I1 || !type_same_shape(mask->type, vt)))
 		ERR(op, "'%s' op mask must be an i1 tile of the value's shape", op->info->name);
 	if (!store) {
 		Value *other = op_group_value(op, 2);
@@ -259,7 +249,7 @@ static void check_atomic(C *c, Op *op, bool cas)
 			ERR(op, "'%s' op operand %d must have the result type %s", op->info->name, i, rt->str);
 	Value *mask = op_group_value(op, cas ? 3 : 2);
 	if (mask && (mask->type->kind != TY_TILE || mask->type->elem->kind != TY_SCALAR ||
-		     mask->type->elem->scalar != SC_I1 || !same_shape(mask->type, rt)))
+		     mask->type->elem->scalar != SC_I1 || !type_same_shape(mask->type, rt)))
 		ERR(op, "'%s' op mask must be an i1 tile of the result's shape", op->info->name);
 	Value *tok = op_group_value(op, cas ? 4 : 3);
 	if (tok && !is_token(tok->type))

@@ -65,6 +65,10 @@ int tool_target_option(const char *name, const char *value, bool *takes_value,
  * target or disagrees. */
 struct Target;
 const struct Target *tool_pick_target(Module *m, const char *gpu);
+/* The rest of a stage's Tool: its input stages and default emit, and the
+ * file's own emits[], option() and run(). */
+#define TOOL_STAGE(stages_, default_emit_) \
+	.in_stages = (stages_), .default_emit = (default_emit_), .emits = emits, .option = option, .run = run
 #define TOOL_TARGET_OPTIONS_HELP \
 	"  --gpu-name=SM      target GPU, sm_75 ... sm_121 (default: the module's\n" \
 	"                     target attribute, else sm_80)\n" \

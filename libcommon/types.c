@@ -54,6 +54,16 @@ bool type_is_view(const Type *t)
 	       t->kind == TY_GATHER_SCATTER_VIEW;
 }
 
+bool type_same_shape(const Type *a, const Type *b)
+{
+	if (a->rank != b->rank)
+		return false;
+	for (int i = 0; i < a->rank; i++)
+		if (a->shape[i] != b->shape[i])
+			return false;
+	return true;
+}
+
 static uint64_t hash_str(const char *s)
 {
 	uint64_t h = 1469598103934665603ull;

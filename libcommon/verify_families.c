@@ -31,16 +31,6 @@ static bool elem_is(const Type *e, ScalarKind k) { return e->kind == TY_SCALAR &
 static int elem_bits(const Type *e) { return e->kind == TY_PTR ? 64 : scalar_bits(e->scalar); }
 static bool is_any_view(const Type *t) { return type_is_view(t); }
 
-static bool same_shape(const Type *a, const Type *b)
-{
-	if (a->rank != b->rank)
-		return false;
-	for (int i = 0; i < a->rank; i++)
-		if (a->shape[i] != b->shape[i])
-			return false;
-	return true;
-}
-
 
 /* "operand #1 must be a tile of i1, i8, ... or i64, got tile<4xf32>" */
 static bool need_class(V *v, const Op *op, const char *what, const Type *t, unsigned ec)
@@ -78,7 +68,7 @@ static bool need_type(V *v, const Op *op, const char *what, const Type *t, const
 
 static bool need_same_shape(V *v, const Op *op, const char *what, const Type *t, const Type *ref)
 {
-	if (t->kind == TY_TILE && same_shape(t, ref))
+	if (t->kind == TY_TILE && type_same_shape(t, ref))
 		return true;
 	verr(v, op, "%s (%s) must have the same shape as %s", what, t->str, ref->str);
 	return false;
@@ -125,7 +115,7 @@ static void fam_cmp(V *v, const Op *op, const OpRule *r, const Groups *g)
 	}
 	if (!need_class(v, op, "operand #0", a, r->ec))
 		return;
-	if (!is_elem(RT(0), SC_I1) || !same_shape(RT(0), a))
+	if (!is_elem(RT(0), SC_I1) || !type_same_shape(RT(0), a))
 		verr(v, op, "result must be a tile of i1 with the operands' shape, got %s for operands %s",
 		     RT(0)->str, a->str);
 }
@@ -152,7 +142,7 @@ static void fam_conv(V *v, const Op *op, const OpRule *r, const Groups *g)
 	const Type *s = op->operands[0]->type, *d = RT(0);
 	if (!need_class(v, op, "source", s, r->ec) || !need_class(v, op, "result", d, r->ec2))
 		return;
-	if (!same_shape(s, d)) {
+	if (!type_same_shape(s, d)) {
 		verr(v, op, "source %s and result %s must have the same shape", s->str, d->str);
 		return;
 	}
@@ -686,7 +676,7 @@ static void fam_load_ptr(V *v, const Op *op, const OpRule *r, const Groups *g)
 	check_optional_token(v, op, g, 3, 1);
 	if (!need_class(v, op, "source", p, EC_PTR) || !need_class(v, op, "result #0", t, EC_NUM))
 		return;
-	if (!same_shape(p, t) || p->elem->elem != t->elem) {
+	if (!type_same_shape(p, t) || p->elem->elem != t->elem) {
 		verr(v, op, "result %s must have the shape of %s and its pointee type", t->str, p->str);
 		return;
 	}
@@ -705,7 +695,7 @@ static void fam_store_ptr(V *v, const Op *op, const OpRule *r, const Groups *g)
 	check_optional_token(v, op, g, 3, 0);
 	if (!need_class(v, op, "destination", p, EC_PTR) || !need_class(v, op, "value", t, EC_NUM))
 		return;
-	if (!same_shape(p, t) || p->elem->elem != t->elem) {
+	if (!type_same_shape(p, t) || p->elem->elem != t->elem) {
 		verr(v, op, "value %s must have the shape of %s and its pointee type", t->str, p->str);
 		return;
 	}
@@ -818,7 +808,7 @@ static void fam_atomic(V *v, const Op *op, const OpRule *r, const Groups *g)
 	for (int k = 1; k <= nval; k++)
 		if (!need_type(v, op, cas ? (k == 1 ? "cmp" : "val") : "arg", OT(k, 0), t))
 			return;
-	if (!is_tile(t) || !same_shape(p, t) || p->elem->elem != t->elem) {
+	if (!is_tile(t) || !type_same_shape(p, t) || p->elem->elem != t->elem) {
 		verr(v, op, "result %s must have the shape of %s and its pointee type", t->str, p->str);
 		return;
 	}
@@ -1104,7 +1094,7 @@ static void fam_reduce_scan(V *v, const Op *op, const OpRule *r, const Groups *g
 	}
 	for (int i = 0; i < n; i++) {
 		const Type *t = op->operands[i]->type;
-		if (!is_tile(t) || !same_shape(t, t0)) {
+		if (!is_tile(t) || !type_same_shape(t, t0)) {
 			verr(v, op, "operands must be tiles of one shape, got %s and %s", t0->str, t->str);
 			return;
 		}

@@ -37,11 +37,7 @@ int main(int argc, char **argv)
 		.name = "tile-ir",
 		.summary = "Check JSON IR of any stage and write it back canonically (or as text).",
 		.options_help = "  --verify           also run the cuda_tile verifier (cuda_tile stage only)\n",
-		.in_stages = any_stage,
-		.default_emit = "json",
-		.emits = emits,
-		.option = option,
-		.run = run,
+		TOOL_STAGE(any_stage, "json"),
 	};
 	return tool_main(argc, argv, &t);
 }

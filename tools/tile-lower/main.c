@@ -66,11 +66,7 @@ int main(int argc, char **argv)
 			"  --tma              the cubin will fill TMA tensor maps (a TILEIR cubin's host\n"
 			"                     callback: the driver asks tile-pack): recorded in the\n"
 			"                     module (`tma_maps`, on targets with TMA) for tile-sched\n",
-		.in_stages = stages,
-		.default_emit = "json",
-		.emits = emits,
-		.option = option,
-		.run = run,
+		TOOL_STAGE(stages, "json"),
 	};
 	return tool_main(argc, argv, &t);
 }

@@ -297,11 +297,7 @@ int main(int argc, char **argv)
 			"  output: cubin = ptxas output; fatbin = fatbinary of the cubin and the PTX;\n"
 			"          obj = host relocatable object with the fatbin in section .nv_fatbin;\n"
 			"          nv-host = the .nv.host callback object alone (no ptxas run)\n",
-		.in_stages = NULL,
-		.default_emit = "cubin",
-		.emits = emits,
-		.option = option,
-		.run = run,
+		TOOL_STAGE(NULL, "cubin"),
 	};
 	return tool_main(argc, argv, &t);
 }

@@ -74,6 +74,9 @@ typedef struct KernelUsage {
  * /bin/NAME under it; else NAME on PATH. Returns a malloc'd path, or NULL
  * after a message saying where it looked. */
 char *pack_find_tool(const char *given, const char *name);
+/* The next directory of the PATH-like list *S into DIR (an empty entry is
+ * "."), moving *S past it; false at the end. */
+bool path_next(const char **s, StrBuf *dir);
 
 /* The ptxas to run (ptxas_pick.c): `given` (--ptxas) or $TILEIRAS_PTXAS if
  * set, else the newest of the toolkit's, PATH's and pip's. malloc'd path and

@@ -16,6 +16,21 @@
 #include "toolkit.h"
 #include "xalloc.h"
 
+bool path_next(const char **s, StrBuf *dir)
+{
+	if (!*s || !**s)
+		return false;
+	const char *e = strchr(*s, ':');
+	size_t n = e ? (size_t)(e - *s) : strlen(*s);
+	dir->len = 0;
+	if (n == 0)
+		sb_puts(dir, ".");
+	else
+		sb_putn(dir, *s, n);
+	*s = e ? e + 1 : *s + n;
+	return true;
+}
+
 static char *search_tool(const char *name, StrBuf *looked)
 {
 	const char *var;
@@ -26,19 +41,11 @@ static char *search_tool(const char *name, StrBuf *looked)
 		return p.s;
 	sb_printf(looked, "%s/bin (%s)", root, var ? var : "no CUDA_ROOT, CUDA_HOME or CUDA_PATH set");
 	const char *path = toolkit_env(TK_PATH);
-	for (const char *s = path; s && *s;) {
-		const char *e = strchr(s, ':');
-		size_t n = e ? (size_t)(e - s) : strlen(s);
-		p.len = 0;
-		if (n == 0)
-			sb_puts(&p, ".");
-		else
-			sb_putn(&p, s, n);
+	while (path_next(&path, &p)) {
 		sb_printf(&p, "/%s", name);
 		struct stat st;
 		if (access(sb_cstr(&p), X_OK) == 0 && stat(p.s, &st) == 0 && S_ISREG(st.st_mode))
 			return p.s;
-		s = e ? e + 1 : s + n;
 	}
 	sb_puts(looked, " and PATH");
 	sb_free(&p);

@@ -87,14 +87,7 @@ static void on_path(Cands *c, const char *name, bool as_prefix)
 {
 	const char *path = toolkit_env(TK_PATH);
 	StrBuf p = {0};
-	for (const char *s = path; s && *s;) {
-		const char *e = strchr(s, ':');
-		size_t n = e ? (size_t)(e - s) : strlen(s);
-		p.len = 0;
-		if (n == 0)
-			sb_puts(&p, ".");
-		else
-			sb_putn(&p, s, n);
+	while (path_next(&path, &p)) {
 		size_t dir_len = p.len;
 		sb_printf(&p, "/%s", name);
 		if (!as_prefix) {
@@ -104,7 +97,6 @@ static void on_path(Cands *c, const char *name, bool as_prefix)
 			sb_puts(&p, "/..");
 			add_pip_prefix(c, p.s);
 		}
-		s = e ? e + 1 : s + n;
 	}
 	sb_free(&p);
 }

@@ -58,11 +58,7 @@ int main(int argc, char **argv)
 			"  --device-debug     full debug info (`.target ..., debug`; ptxas needs -O0)\n"
 
 			"  (--emit=llvm prints the optimized LLVM IR instead of PTX)\n",
-		.in_stages = stages,
-		.default_emit = "ptx",
-		.emits = emits,
-		.option = option,
-		.run = run,
+		TOOL_STAGE(stages, "ptx"),
 	};
 	return tool_main(argc, argv, &t);
 }

@@ -30,6 +30,18 @@ static void not_local(E *e, Op *op, int64_t *regs, int64_t n)
 	memset(regs, 0, sizeof *regs * (size_t)n);
 }
 
+/* T's registers (those of the fuse window) are S's registers REGS; frees
+ * REGS and binds T to the op's result */
+static void take_regs(E *e, Op *op, TV *t, const TV *s, int64_t *regs)
+{
+	int lo, hi;
+	fuse_window(e, t->n, &lo, &hi);
+	for (int k = lo; k < hi; k++)
+		t->r[k] = s->r[regs[k]];
+	free(regs);
+	set(e, op->results[0], t);
+}
+
 /* broadcast / reshape: register copies (tile-sched made them local). */
 void emit_copy(E *e, Op *op)
 {
@@ -45,12 +57,7 @@ void emit_copy(E *e, Op *op)
 	int64_t *regs = xmalloc(sizeof *regs * ((size_t)t->n + 1));
 	if (!layout_local_gather(&s->lay, &t->lay, &tm, e->warps, regs))
 		not_local(e, op, regs, t->n);
-	int lo, hi;
-	fuse_window(e, t->n, &lo, &hi);
-	for (int k = lo; k < hi; k++)
-		t->r[k] = s->r[regs[k]];
-	free(regs);
-	set(e, op->results[0], t);
+	take_regs(e, op, t, s, regs);
 }
 
 /* assume: the operand's registers (the predicate is a hint). */
@@ -83,12 +90,7 @@ void emit_permute(E *e, Op *op)
 	if (!p || p->kind != AT_INTS || !bitmap_permute(&m, st->rank, st->shape, p->u.ints.v))
 		ice("tile-ptx: bad permute");
 	int64_t *regs = gather(e, op, &s->lay, &t->lay, &m, 0);
-	int lo, hi;
-	fuse_window(e, t->n, &lo, &hi);
-	for (int k = lo; k < hi; k++)
-		t->r[k] = s->r[regs[k]];
-	free(regs);
-	set(e, op->results[0], t);
+	take_regs(e, op, t, s, regs);
 }
 
 void emit_cat(E *e, Op *op)

@@ -192,12 +192,8 @@ const Attr *attr_tagged(Cur *c, int depth)
 {
 	Reader *rd = c->rd;
 	size_t at = c->pos;
-	if (depth > MAX_ATTR_DEPTH) {
-		rd_fail(rd, at, "attributes nested more than %d deep", MAX_ATTR_DEPTH);
-		return NULL;
-	}
-	uint64_t tag = cur_varint(c);
-	if (rd->failed)
+	uint64_t tag;
+	if (!cur_nested_varint(c, depth, MAX_ATTR_DEPTH, "attributes", &tag))
 		return NULL;
 	switch (tag) {
 	case ATAG_INTEGER: return read_integer(c);

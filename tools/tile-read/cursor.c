@@ -11,11 +11,9 @@ bool rd_fail(Reader *rd, size_t offset, const char *fmt, ...)
 	if (rd->failed)
 		return false;
 	rd->failed = true;
-	char where[64];
-	snprintf(where, sizeof where, "offset 0x%zx", offset);
 	va_list ap;
 	va_start(ap, fmt);
-	diag_verror(where, "error", fmt, ap);
+	diag_verror_at_offset(offset, fmt, ap);
 	va_end(ap);
 	return false;
 }
@@ -58,23 +56,19 @@ uint8_t cur_u8(Cur *c)
 	return c->rd->buf[c->pos++];
 }
 
-uint32_t cur_u32(Cur *c)
+/* N (4 or 8) little-endian bytes */
+static uint64_t cur_le(Cur *c, size_t n)
 {
-	if (!need(c, 4, "data"))
+	if (!need(c, n, "data"))
 		return 0;
-	uint32_t v = le32(c->rd->buf + c->pos);
-	c->pos += 4;
+	uint64_t v = n == 4 ? le32(c->rd->buf + c->pos) : le64(c->rd->buf + c->pos);
+	c->pos += n;
 	return v;
 }
 
-uint64_t cur_u64(Cur *c)
-{
-	if (!need(c, 8, "data"))
-		return 0;
-	uint64_t v = le64(c->rd->buf + c->pos);
-	c->pos += 8;
-	return v;
-}
+uint32_t cur_u32(Cur *c) { return (uint32_t)cur_le(c, 4); }
+
+uint64_t cur_u64(Cur *c) { return cur_le(c, 8); }
 
 /* Unsigned LEB128 of up to 10 bytes. Over-long encodings are accepted (the
  * reference reader does); bits beyond 64 are not: *bit64 receives bit 64 when
@@ -130,6 +124,14 @@ bool cur_varint65(Cur *c, uint64_t *lo, unsigned *bit64)
 {
 	*bit64 = 0;
 	return varint(c, lo, bit64);
+}
+
+bool cur_nested_varint(Cur *c, int depth, int max, const char *what, uint64_t *v)
+{
+	if (depth > max)
+		return rd_fail(c->rd, c->pos, "%s nested more than %d deep", what, max);
+	*v = cur_varint(c);
+	return !c->rd->failed;
 }
 
 int64_t cur_svarint(Cur *c)

@@ -46,10 +46,7 @@ int main(int argc, char **argv)
 		.name = "tile-read",
 		.summary = "Decode Tile IR bytecode (13.1 to 13.5) into cuda_tile JSON IR.",
 		.options_help = "  --no-verify        skip the cuda_tile verifier (structure is still checked)\n",
-		.default_emit = "json",
-		.emits = emits,
-		.option = option,
-		.run = run,
+		TOOL_STAGE(NULL, "json"),
 	};
 	return tool_main(argc, argv, &t);
 }

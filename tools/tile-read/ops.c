@@ -522,12 +522,8 @@ static Op *read_op(Body *bd, Block *b, int depth)
 	Reader *rd = bd->rd;
 	Cur *c = bd->c;
 	size_t at = c->pos;
-	if (depth > MAX_REGION_DEPTH) {
-		rd_fail(rd, at, "regions nested more than %d deep", MAX_REGION_DEPTH);
-		return NULL;
-	}
-	uint64_t opcode = cur_varint(c);
-	if (rd->failed)
+	uint64_t opcode;
+	if (!cur_nested_varint(c, depth, MAX_REGION_DEPTH, "regions", &opcode))
 		return NULL;
 	const OpInfo *info = opcode < 256 ? opinfo_by_bytecode((int)opcode) : NULL;
 	if (!info) {

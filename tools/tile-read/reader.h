@@ -75,6 +75,9 @@ uint8_t cur_u8(Cur *c);
 uint32_t cur_u32(Cur *c);
 uint64_t cur_u64(Cur *c);
 uint64_t cur_varint(Cur *c);
+/* The varint that opens an item DEPTH levels deep; false (after the
+ * error "WHAT nested more than MAX deep", or a short read) when there is none. */
+bool cur_nested_varint(Cur *c, int depth, int max, const char *what, uint64_t *v);
 bool cur_varint65(Cur *c, uint64_t *lo, unsigned *bit64);
 int64_t cur_svarint(Cur *c);
 uint32_t cur_count(Cur *c, size_t min_item_bytes, const char *what);

@@ -128,11 +128,7 @@ int main(int argc, char **argv)
 				"                     a K loop whose views lack only the alignment facts is\n"
 				"                     versioned: by TMA when its pointers and strides are\n"
 				"                     16-byte aligned at run time, as before when not\n",
-		.in_stages = stages,
-		.default_emit = "json",
-		.emits = emits,
-		.option = option,
-		.run = run,
+		TOOL_STAGE(stages, "json"),
 	};
 	return tool_main(argc, argv, &t);
 }
