@@ -76,6 +76,25 @@ fake() {
 	done
 }
 
+# fails STAGE MSG...: include-graph on the fakes rejects STAGE (status 1), its
+# output holding each MSG
+fails() {
+	local stage=$1 m
+	shift
+	run "$ROOT/scripts/include-graph" --src "$SCRATCH/src" --obj "$SCRATCH/obj" "$stage"
+	assert_failure 1
+	for m in "$@"; do
+		assert_output --partial "$m"
+	done
+}
+
+# passes STAGE [MSG]: include-graph on the fakes accepts STAGE (with MSG in its output)
+passes() {
+	run "$ROOT/scripts/include-graph" --src "$SCRATCH/src" --obj "$SCRATCH/obj" "$1"
+	assert_success
+	[ $# -lt 2 ] || assert_output --partial "$2"
+}
+
 @test "include-graph: a call cycle between two files fails, naming it" {
 	fake loop 'a.c=int b(void); int a(void) { return b(); }' 'b.c=int a(void); int b(void) { return a(); }'
 	run "$ROOT/scripts/include-graph" --src "$SCRATCH/src" --obj "$SCRATCH/obj" loop
@@ -92,42 +111,28 @@ fake() {
 #include "x.h"
 #endif' 'm.c=#include "x.h"
 int m(void) { return 0; }'
-	run "$ROOT/scripts/include-graph" --src "$SCRATCH/src" --obj "$SCRATCH/obj" inc
-	assert_failure 1
-	assert_output --partial "inc: include cycle"
+	fails inc "inc: include cycle"
 }
 
 @test "include-graph: in tile-ptx a family file calling another fails" {
 	fake tile-ptx 'op_a.c=int b1(void); int a1(void) { return b1(); }' 'op_b.c=int b1(void) { return 1; }' \
 		'util_u.c=int a1(void); int u(void) { return a1(); }'
-	run "$ROOT/scripts/include-graph" --src "$SCRATCH/src" --obj "$SCRATCH/obj" tile-ptx
-	assert_failure 1
-	assert_output --partial "layer crossed: op_a.c calls op_b.c"
-	assert_output --partial "layer crossed: util_u.c calls op_a.c"
+	fails tile-ptx "layer crossed: op_a.c calls op_b.c" "layer crossed: util_u.c calls op_a.c"
 }
 
 @test "include-graph: libcommon calling or including a stage fails; the stage calling libcommon does not" {
 	fake libcommon 'c.c=int s(void); int c(void) { return s(); }' 'c.h=#include "st.h"'
 	fake st 's.c=int c(void); int s(void) { return c(); }' 'st.h=int s(void);'
-	run "$ROOT/scripts/include-graph" --src "$SCRATCH/src" --obj "$SCRATCH/obj" libcommon
-	assert_failure 1
-	assert_output --partial "libcommon: directory crossed: c.c calls st/s.c"
-	assert_output --partial "libcommon: directory crossed: c.h includes st/st.h"
-	run "$ROOT/scripts/include-graph" --src "$SCRATCH/src" --obj "$SCRATCH/obj" st
-	assert_success
-	assert_output --partial "(and into libcommon)"
+	fails libcommon "libcommon: directory crossed: c.c calls st/s.c" "libcommon: directory crossed: c.h includes st/st.h"
+	passes st "(and into libcommon)"
 }
 
 @test "include-graph: a stage calling another or libtileiras fails; libtileiras calling a stage does not" {
 	fake libtileiras 't.c=int s(void); int t(void) { return s(); }'
 	fake st 's.c=int t(void); int u(void); int s(void) { return t() + u(); }'
 	fake other 'u.c=int u(void) { return 0; }'
-	run "$ROOT/scripts/include-graph" --src "$SCRATCH/src" --obj "$SCRATCH/obj" st
-	assert_failure 1
-	assert_output --partial "st: directory crossed: s.c calls libtileiras/t.c"
-	assert_output --partial "st: directory crossed: s.c calls other/u.c"
-	run "$ROOT/scripts/include-graph" --src "$SCRATCH/src" --obj "$SCRATCH/obj" libtileiras
-	assert_success
+	fails st "st: directory crossed: s.c calls libtileiras/t.c" "st: directory crossed: s.c calls other/u.c"
+	passes libtileiras
 }
 
 @test "include-graph: missing objects are a usage error" {
