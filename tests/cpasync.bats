@@ -53,11 +53,7 @@ ALIGNED="matmul.matmul.ln6.ickz6ktd matmul.matmul.ln6.xz3hjq93 matmul.matmul.ln6
 @test "cp.async: the copied products against numpy on tile-run (sm_80, sm_90, sm_120), also under racecheck (it flags the race when the barrier before a copy is left out: checked by hand 2026-11-26)" {
 	need_run
 	cd "$SCRATCH"
-	/usr/bin/python3 -c 'import numpy as np
-r = np.random.default_rng(7)
-np.save("a.npy", r.integers(-4, 5, (256, 128)).astype(np.float16))
-np.save("b.npy", r.integers(-4, 5, (128, 256)).astype(np.float16))
-np.save("c.npy", np.zeros((256, 256), np.float32))'
+	int_matmul_inputs 7 256 128 256
 	for f in matmul.matmul.ln6.ickz6ktd matmul.matmul.ln6.z9tdbcda; do
 		grid=2,2; [ $f = matmul.matmul.ln6.z9tdbcda ] && grid=4,4
 		for g in sm_80 sm_90 sm_120; do
@@ -99,13 +95,7 @@ print(d); assert d == 0'
 	tile-read "$BATS_TEST_DIRNAME/mma2/mm_bt_e4m3_a16.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched --emit=text >"$SCRATCH/d.txt"
 	grep -q 'cuda_tile.mmaf .*plan = {a = "cp_async", .*b = "registers",' "$SCRATCH/d.txt" || fail "transposed B copied (or A not)"
 	# a plan written by hand that copies a load cp.async cannot (2-byte accesses) is the input's error
-	tile-read "$CORPUS/13.4/matmul.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched |
-		sed 's/"a": "registers"/"a": "cp_async"/' >"$SCRATCH/bad.json"
-	grep -q '"a": "cp_async"' "$SCRATCH/bad.json" || fail "could not plant the copy"
-	run tile-ptx --gpu-name=sm_90 "$SCRATCH/bad.json"
-	assert_failure
-	assert_output --partial "its product's plan copies it into staging, which this load cannot be"
-	refute_output --partial "internal"
+	planted_copy_rejected cp_async "its product's plan copies it into staging, which this load cannot be"
 	# prefetch without a pipelined product (stages edited away) likewise, stagecheck's on entry
 	tile-read "$L/matmul.matmul.ln6.ickz6ktd.tileirbc" | tile-lower --gpu-name=sm_80 | tile-sched |
 		sed 's/"stages": 2/"stages": 1/' >"$SCRATCH/bad2.json"

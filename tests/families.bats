@@ -35,6 +35,21 @@ per_entry() {
 		END { if (n) printf "%d\n", c }' "$2"
 }
 
+# per_target NAME PATTERN WANT NOUN...: for every target, per_entry PATTERN
+# in $SCRATCH/NAME.SM.ptx is WANT (one triple a pattern); a failure names the
+# target, the counts and NOUN
+per_target() {
+	local name=$1 sm got i
+	shift
+	local t=("$@")
+	for sm in $TARGETS; do
+		for ((i = 0; i < ${#t[@]}; i += 3)); do
+			got=$(per_entry "${t[i]}" "$SCRATCH/$name.$sm.ptx")
+			[ "$got" = "${t[i + 1]}" ] || fail "$sm: $got ${t[i + 2]}"
+		done
+	done
+}
+
 # sched BYTECODE: the scheduled IR as text
 sched() { tile-read "$1" | tile-lower | tile-sched --emit=text; }
 
@@ -57,25 +72,18 @@ sched() { tile-read "$1" | tile-lower | tile-sched --emit=text; }
 	if grep -q 'convert_layout' "$SCRATCH/s.txt"; then fail "a convert_layout"; fi
 	[ "$(grep -c 'cuda_tile.reduce' "$SCRATCH/s.txt")" -eq 2 ]
 	assemble_named "$CORPUS/13.3/rms_norm.tileirbc" rn
-	for sm in $TARGETS; do
-		f=$SCRATCH/rn.$sm.ptx
-		# 8 elements of a row a thread, 16 lanes a row: 4 shuffles; the loaded
-		# weights take the layout of their broadcast (8 a thread)
-		[ "$(per_entry 'shfl\.sync\.bfly' "$f")" = "4 4" ] || fail "$sm: $(per_entry 'shfl\.sync\.bfly' "$f") shuffles"
-		[ "$(per_entry 'bar\.sync' "$f")" = "0 0" ] || fail "$sm: $(per_entry 'bar\.sync' "$f") barriers"
-	done
+	# 8 elements of a row a thread, 16 lanes a row: 4 shuffles; the loaded
+	# weights take the layout of their broadcast (8 a thread)
+	per_target rn 'shfl\.sync\.bfly' "4 4" shuffles 'bar\.sync' "0 0" barriers
 	# the bf16 entry converts in f32 and rounds once to bf16 on the way out
 	grep -q 'cvt\.rn\.bf16\.f32\|cvt\.rn\.bf16x2\.f32' "$SCRATCH/rn.sm_90.ptx"
 }
 
 @test "topk: max and argmax in a for loop are warp butterflies (the argmax carries value and index)" {
 	assemble_named "$CORPUS/13.3/topk.tileirbc" tk
-	for sm in $TARGETS; do
-		f=$SCRATCH/tk.$sm.ptx
-		# per round: max 4 shuffles, argmax 2 x 4 (value and index): 8 elements
-		# of a row a thread, 16 lanes a row
-		[ "$(per_entry 'shfl\.sync\.bfly' "$f")" = "12 12" ] || fail "$sm: $(per_entry 'shfl\.sync\.bfly' "$f") shuffles"
-	done
+	# per round: max 4 shuffles, argmax 2 x 4 (value and index): 8 elements
+	# of a row a thread, 16 lanes a row
+	per_target tk 'shfl\.sync\.bfly' "12 12" shuffles
 	f=$SCRATCH/tk.sm_90.ptx
 	# the k rounds stay a loop (not unrolled: one set of shuffles), and the
 	# row results reach the (8, 4) tiles without another shared-memory round
@@ -119,28 +127,19 @@ sched() { tile-read "$1" | tile-lower | tile-sched --emit=text; }
 	grep -q 'cuda_tile.loop' "$SCRATCH/s.txt"
 	[ "$(grep -c 'cuda_tile.break' "$SCRATCH/s.txt")" -eq 4 ]      # 2 per entry: the condition and the limit
 	assemble_named "$CORPUS/13.3/loop_break.tileirbc" lb
-	for sm in $TARGETS; do
-		f=$SCRATCH/lb.$sm.ptx
-		[ "$(per_entry 'shfl\.sync\.bfly' "$f")" = "5 5" ] || fail "$sm: $(per_entry 'shfl\.sync\.bfly' "$f") shuffles"
-		# two reductions in the body, one round each; the body's uses
-		# alternate buffer halves, so none waits before its first write
-		[ "$(per_entry 'bar\.sync' "$f")" = "2 2" ] || fail "$sm: $(per_entry 'bar\.sync' "$f") barriers"
-	done
+	# two reductions in the body, one round each; the body's uses
+	# alternate buffer halves, so none waits before its first write
+	per_target lb 'shfl\.sync\.bfly' "5 5" shuffles 'bar\.sync' "2 2" barriers
 }
 
 @test "parameter layout and block size equal NVIDIA's cubins (when NVIDIA's tileiras is installed)" {
 	require_nvidia
 	require_ptxas
-	info() { "$NVBIN/cuobjdump" -elf "$1" | grep -A2 'KPARAM_INFO\|REQNTID\|CBANK_PARAM_SIZE' |
-		grep 'Value' | sed 's/cbank.*//' | sort; }
 	for k in $FAMILIES; do
 		env -u CUDA_HOME -u CUDA_PATH "$NVBIN/tileiras" --gpu-name=sm_90 "$CORPUS/13.4/$k.tileirbc" -o "$SCRATCH/nv.cubin"
 		pipe "$CORPUS/13.4/$k.tileirbc" sm_90 >"$SCRATCH/ours.ptx"
 		ptxas -arch=sm_90 "$SCRATCH/ours.ptx" -o "$SCRATCH/ours.cubin"
-		info "$SCRATCH/nv.cubin" >"$SCRATCH/nv.info"
-		info "$SCRATCH/ours.cubin" >"$SCRATCH/ours.info"
-		[ -s "$SCRATCH/nv.info" ] || fail "no parameter info in NVIDIA's cubin"
-		diff "$SCRATCH/nv.info" "$SCRATCH/ours.info" || fail "$k: ABI differs from NVIDIA's"
+		same_abi "$k"
 	done
 }
 

@@ -213,11 +213,7 @@ fmha_tma() {
 		fi
 	done
 	for off in 0 2; do
-		run "$PY" "$ROOT/tests/run/run-corpus" --bin "$BIN" --targets sm_90 --warps 4,8 --sched-flags=--tma \
-			--check racecheck --array-offset $off fmha_f16 fmha_f16_causal fmha_bf16
-		echo "$output" | grep -v '^ok' || true
-		assert_success
-		[ "$(echo "$output" | grep -c "^ok ")" -eq 6 ] || fail "offset $off: not 6 runs"
+		tma_racecheck 6 $off sm_90 4,8 fmha_f16 fmha_f16_causal fmha_bf16
 	done
 }
 

@@ -67,6 +67,44 @@ need_run() {
 	"$PY" -c 'import numpy' 2>/dev/null || skip "no numpy for $PY (apt-get install python3-numpy)"
 }
 
+# tma_racecheck RUNS OFFSET TARGETS WARPS KERNEL...: run-corpus copies by TMA
+# (tile-sched --tma) the KERNELs' loads, their arrays OFFSET elements off
+# alignment, under racecheck: all pass, RUNS of them
+tma_racecheck() {
+	local runs=$1 off=$2 targets=$3 warps=$4
+	shift 4
+	run "$PY" "$ROOT/tests/run/run-corpus" --bin "$BIN" --targets "$targets" --warps "$warps" --sched-flags=--tma \
+		--check racecheck --array-offset "$off" "$@"
+	echo "$output" | grep -v '^ok' || true
+	assert_success
+	[ "$(echo "$output" | grep -c "^ok ")" -eq "$runs" ] || fail "offset $off: not $runs runs"
+}
+
+# planted_copy_rejected COPY MSG: the corpus matmul's sm_90 schedule with a
+# plan edited by hand to copy its A operand by COPY ("tma", "cp_async"), which
+# that load cannot be: tile-ptx rejects it as the input's error, saying MSG
+planted_copy_rejected() {
+	tile-read "$CORPUS/13.4/matmul.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched |
+		sed "s/\"a\": \"registers\"/\"a\": \"$1\"/" >"$SCRATCH/bad.json"
+	grep -q "\"a\": \"$1\"" "$SCRATCH/bad.json" || fail "could not plant the copy"
+	run tile-ptx --gpu-name=sm_90 "$SCRATCH/bad.json"
+	assert_failure
+	assert_output --partial "$2"
+	refute_output --partial "internal"
+}
+
+# int_matmul_inputs SEED M K N: in the current directory a.npy (MxK) and
+# b.npy (KxN), f16 integers in [-4, 4] from numpy's generator SEED, and c.npy,
+# MxN f32 zeros
+int_matmul_inputs() {
+	/usr/bin/python3 -c 'import numpy as np, sys
+s, M, K, N = (int(x) for x in sys.argv[1:])
+r = np.random.default_rng(s)
+np.save("a.npy", r.integers(-4, 5, (M, K)).astype(np.float16))
+np.save("b.npy", r.integers(-4, 5, (K, N)).astype(np.float16))
+np.save("c.npy", np.zeros((M, N), np.float32))' "$@"
+}
+
 # ptx_ok PTX SM WHAT: the PTX uses no local memory, ptxas -v accepts it for SM
 # (its own arch variant, as above) and reports no spills; WHAT names it in failures
 ptx_ok() {
@@ -121,4 +159,17 @@ NVBIN=$(ls -d "$ROOT"/.venv/lib/python3*/site-packages/nvidia/cu13/bin 2>/dev/nu
 require_nvidia() {
 	[ -n "$NVBIN" ] && [ -x "$NVBIN/tileiras" ] && [ -x "$NVBIN/cuobjdump" ] ||
 		skip "NVIDIA's tileiras and cuobjdump not installed: run 'make venv' (creates .venv with NVIDIA's pip wheels, ~550 MB, needs the network)"
+}
+
+# same_abi NAME: $SCRATCH/nv.cubin (NVIDIA's) and $SCRATCH/ours.cubin have the
+# same parameter layout and block size (cuobjdump's KPARAM_INFO, REQNTID and
+# CBANK_PARAM_SIZE values); NAME is the kernel the failure names
+same_abi() {
+	local c
+	for c in nv ours; do
+		"$NVBIN/cuobjdump" -elf "$SCRATCH/$c.cubin" | grep -A2 'KPARAM_INFO\|REQNTID\|CBANK_PARAM_SIZE' |
+			grep 'Value' | sed 's/cbank.*//' | sort >"$SCRATCH/$c.info"
+	done
+	[ -s "$SCRATCH/nv.info" ] || fail "no parameter info in NVIDIA's cubin"
+	diff "$SCRATCH/nv.info" "$SCRATCH/ours.info" || fail "$1: ABI differs from NVIDIA's"
 }

@@ -171,11 +171,7 @@ MM="$CORPUS/13.4/matmul.tileirbc"
 	grep -q '^\.reqntid 128' "$SCRATCH/m.ptx"
 	[ -x "$BIN/tile-run" ] && /usr/bin/python3 -c 'import numpy' 2>/dev/null || skip "tile-run or numpy missing"
 	cd "$SCRATCH"
-	/usr/bin/python3 -c 'import numpy as np
-r = np.random.default_rng(5)
-np.save("a.npy", r.integers(-4, 5, (256, 64)).astype(np.float16))
-np.save("b.npy", r.integers(-4, 5, (64, 256)).astype(np.float16))
-np.save("c.npy", np.zeros((256, 256), np.float32))'
+	int_matmul_inputs 5 256 64 256
 	for g in sm_80 sm_90; do
 		rm -rf out
 		run tile-run --gpu-name $g --grid 2,2 --out out "$BATS_TEST_DIRNAME/mma/launch/matmul.matmul.ln6.5si_mkgq.tileirbc" \

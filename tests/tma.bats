@@ -34,6 +34,16 @@ print(d); assert d <= float(sys.argv[3])' "$1" "$2" "$3"
 	assert_success
 }
 
+# nv_launch_setup: the numeric runs of NVIDIA's launch PTX (tile-run, numpy,
+# NVIDIA's tools), in $SCRATCH with the inputs of the aligned (256x128x256)
+# and unaligned (prefix u, 200x72x136) products
+nv_launch_setup() {
+	need_run
+	nvidia_tools
+	cd "$SCRATCH"
+	matmul_inputs 9 256,128,256, 200,72,136,u
+}
+
 # matmul_inputs SEED M,K,N,PREFIX...: for each size, integer-valued A (M x K) and
 # B (K x N) as f16 (PREFIXa16, PREFIXb16) and bf16 bits (PREFIXab, PREFIXbb), their
 # product (PREFIXref) and zeroed outputs (PREFIXc32, PREFIXcb bf16 bits, PREFIXc16), in .
@@ -318,13 +328,7 @@ np.save("c.npy", np.zeros((64, 64), np.float32))'
 		tile-ptx --gpu-name=sm_90 >"$SCRATCH/u.ptx"
 	if grep -q 'tensormap' "$SCRATCH/u.ptx"; then fail "unaligned view by TMA"; fi
 	# a plan written by hand that copies by TMA a load TMA cannot copy is the input's error
-	tile-read "$CORPUS/13.4/matmul.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched |
-		sed 's/"a": "registers"/"a": "tma"/' >"$SCRATCH/bad.json"
-	grep -q '"a": "tma"' "$SCRATCH/bad.json" || fail "could not plant the copy"
-	run tile-ptx --gpu-name=sm_90 "$SCRATCH/bad.json"
-	assert_failure
-	assert_output --partial "its product's plan copies it by TMA, which TMA cannot"
-	refute_output --partial "internal"
+	planted_copy_rejected tma "its product's plan copies it by TMA, which TMA cannot"
 	# a plain-PTX cubin (ptxas 13.0) or no callbacks: nobody would fill the maps
 	tma_ptx $f "$SCRATCH/k.ptx"
 	run env TILEIRAS_PTXAS="$(command -v ptxas)" tile-pack --language=ptx --gpu-name=sm_90 "$SCRATCH/k.ptx" -o "$SCRATCH/k.cubin"
@@ -421,11 +425,7 @@ assert np.abs(o - np.load(sys.argv[2])).max() > 1' out/10.npy aref.npy || fail "
 		grep -q '"versioned_for_tma"' "$SCRATCH/s.json" || fail "$k: not versioned"
 	done
 	for off in 0 4; do
-		run "$PY" "$ROOT/tests/run/run-corpus" --bin "$BIN" --targets sm_90,sm_120 --warps 4 --sched-flags=--tma \
-			--check racecheck --array-offset $off mm_f16_f16 mm_tf32 mm_bt_f16 mm_epilogue_f16
-		echo "$output" | grep -v '^ok' || true
-		assert_success
-		[ "$(echo "$output" | grep -c "^ok ")" -eq 8 ] || fail "offset $off: not 8 runs"
+		tma_racecheck 8 $off sm_90,sm_120 4 mm_f16_f16 mm_tf32 mm_bt_f16 mm_epilogue_f16
 	done
 }
 
@@ -495,10 +495,7 @@ launch_case() {
 }
 
 @test "TMA: NVIDIA's sm_90a PTX of the launch matmuls (warp-specialized: elect.sync, setmaxnreg, TMA loads and store through mbarriers) matches numpy on tile-run, its hidden maps as NVIDIA's callback builds them" {
-	need_run
-	nvidia_tools
-	cd "$SCRATCH"
-	matmul_inputs 9 256,128,256, 200,72,136,u
+	nv_launch_setup
 	local ran=0
 	for f in $ALIGNED $UNALIGNED; do
 		nv_launch_ptx $f
@@ -750,10 +747,7 @@ tma_ptx_on() {
 # linked and its callbacks run as the driver runs them, so a TMA kernel's hidden maps need
 # no tmap: arguments
 @test "TMA: tile-run --nv-host runs NVIDIA's sm_90a PTX of the launch matmuls with the maps its own host object writes (no harness, no tmap: arguments), against numpy under racecheck; ours with our host object too" {
-	need_run
-	nvidia_tools
-	cd "$SCRATCH"
-	matmul_inputs 9 256,128,256, 200,72,136,u
+	nv_launch_setup
 	local ran=0
 	for f in $ALIGNED $UNALIGNED; do
 		nv_launch_ptx $f
