@@ -277,25 +277,17 @@ sys.exit(0 if np.array_equal(c, (a @ b).astype(np.float32)) else "wrong product"
 			            sys.exit("lane %d matrix %d: %#x, not %#x" % (t, i, int(got[t][i]), want))
 		EOF2
 	}
-	run tile-run --gpu-name sm_80 --entry k --grid 1,1,1 --block 32,1,1 --out "$SCRATCH/r4" "$SCRATCH/k.ptx" "$SCRATCH/in.npy" "$SCRATCH/o.npy"
-	assert_success
-	run expect 4 0 "$SCRATCH/r4"
-	assert_success
-	sed 's/x4.shared.b16/x4.trans.shared.b16/' "$SCRATCH/k.ptx" >"$SCRATCH/t.ptx"
-	run tile-run --gpu-name sm_80 --entry k --grid 1,1,1 --block 32,1,1 --out "$SCRATCH/t4" "$SCRATCH/t.ptx" "$SCRATCH/in.npy" "$SCRATCH/o.npy"
-	assert_success
-	run expect 4 1 "$SCRATCH/t4"
-	assert_success
-	sed 's/x4.shared.b16 {%r6,%r7,%r8,%r9}/x2.trans.shared.b16 {%r6,%r7}/' "$SCRATCH/k.ptx" >"$SCRATCH/t2.ptx"
-	run tile-run --gpu-name sm_80 --entry k --grid 1,1,1 --block 32,1,1 --out "$SCRATCH/t2" "$SCRATCH/t2.ptx" "$SCRATCH/in.npy" "$SCRATCH/o.npy"
-	assert_success
-	run expect 2 1 "$SCRATCH/t2"
-	assert_success
-	sed 's/x4.shared.b16 {%r6,%r7,%r8,%r9}/x1.shared.b16 {%r6}/' "$SCRATCH/k.ptx" >"$SCRATCH/n1.ptx"
-	run tile-run --gpu-name sm_80 --entry k --grid 1,1,1 --block 32,1,1 --out "$SCRATCH/n1" "$SCRATCH/n1.ptx" "$SCRATCH/in.npy" "$SCRATCH/o.npy"
-	assert_success
-	run expect 1 0 "$SCRATCH/n1"
-	assert_success
+	check() {     # NAME NMAT TRANS [SED]: k.ptx (edited by SED) run on tile-run into NAME, against expect
+		if [ $# -gt 3 ]; then sed "$4" "$SCRATCH/k.ptx" >"$SCRATCH/$1.ptx"; else cp "$SCRATCH/k.ptx" "$SCRATCH/$1.ptx"; fi
+		run tile-run --gpu-name sm_80 --entry k --grid 1,1,1 --block 32,1,1 --out "$SCRATCH/$1" "$SCRATCH/$1.ptx" "$SCRATCH/in.npy" "$SCRATCH/o.npy"
+		assert_success
+		run expect "$2" "$3" "$SCRATCH/$1"
+		assert_success
+	}
+	check r4 4 0
+	check t4 4 1 's/x4.shared.b16/x4.trans.shared.b16/'
+	check t2 2 1 's/x4.shared.b16 {%r6,%r7,%r8,%r9}/x2.trans.shared.b16 {%r6,%r7}/'
+	check n1 1 0 's/x4.shared.b16 {%r6,%r7,%r8,%r9}/x1.shared.b16 {%r6}/'
 }
 
 @test "mma: a plan that says ldmatrix for a product ldmatrix cannot feed (hand-written IR: f64) is a located error of the input, not an internal one" {

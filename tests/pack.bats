@@ -372,26 +372,28 @@ SH
 	chmod +x "$1/ptxas"
 }
 
+# picked WANT ENV...: tile-pack -v on the vecadd PTX, under env ENV..., succeeds
+# and says WANT (which ptxas it ran)
+picked() {
+	local want=$1
+	shift
+	run env "$@" tile-pack -v "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.cubin"
+	assert_success
+	assert_output --partial "$want"
+}
+
 @test "ptxas: the newest of the toolkit's, PATH's and pip's (VIRTUAL_ENV, python3's venv) is run" {
 	fake_ptxas "$SCRATCH/tk/bin" 13.0
 	fake_ptxas "$SCRATCH/onpath" 13.2
 	fake_ptxas "$SCRATCH/venv/lib/python3.11/site-packages/nvidia/cu13/bin" 13.5
-	run env -u VIRTUAL_ENV CUDA_ROOT="$SCRATCH/tk" PATH="$SCRATCH/onpath:$PATH" tile-pack -v "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.cubin"
-	assert_success
-	assert_output --partial "tile-pack: ptxas $SCRATCH/onpath/ptxas (release 13.2.0), TILEIR module"
-	run env CUDA_ROOT="$SCRATCH/tk" PATH="$SCRATCH/onpath:$PATH" VIRTUAL_ENV="$SCRATCH/venv" tile-pack -v "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.cubin"
-	assert_success
-	assert_output --partial "ptxas $SCRATCH/venv/lib/python3.11/site-packages/nvidia/cu13/bin/ptxas (release 13.5.0)"
+	picked "tile-pack: ptxas $SCRATCH/onpath/ptxas (release 13.2.0), TILEIR module" -u VIRTUAL_ENV CUDA_ROOT="$SCRATCH/tk" PATH="$SCRATCH/onpath:$PATH"
+	picked "ptxas $SCRATCH/venv/lib/python3.11/site-packages/nvidia/cu13/bin/ptxas (release 13.5.0)" CUDA_ROOT="$SCRATCH/tk" PATH="$SCRATCH/onpath:$PATH" VIRTUAL_ENV="$SCRATCH/venv"
 	# a venv's python3 first on PATH finds its pip packages without VIRTUAL_ENV
 	mkdir -p "$SCRATCH/venv/bin"
 	ln -s "$(command -v python3 || echo /usr/bin/python3)" "$SCRATCH/venv/bin/python3"
-	run env -u VIRTUAL_ENV CUDA_ROOT="$SCRATCH/tk" PATH="$SCRATCH/venv/bin:$PATH" tile-pack -v "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.cubin"
-	assert_success
-	assert_output --partial "(release 13.5.0), TILEIR module"
+	picked "(release 13.5.0), TILEIR module" -u VIRTUAL_ENV CUDA_ROOT="$SCRATCH/tk" PATH="$SCRATCH/venv/bin:$PATH"
 	# TILEIRAS_PTXAS (and --ptxas) win over the newest
-	run env CUDA_ROOT="$SCRATCH/tk" VIRTUAL_ENV="$SCRATCH/venv" TILEIRAS_PTXAS="$SCRATCH/tk/bin/ptxas" tile-pack -v "$P/sm80_vecadd.ptx" -o "$SCRATCH/k.cubin"
-	assert_success
-	assert_output --partial "ptxas $SCRATCH/tk/bin/ptxas (release 13.0.0), plain PTX module"
+	picked "ptxas $SCRATCH/tk/bin/ptxas (release 13.0.0), plain PTX module" CUDA_ROOT="$SCRATCH/tk" VIRTUAL_ENV="$SCRATCH/venv" TILEIRAS_PTXAS="$SCRATCH/tk/bin/ptxas"
 }
 
 @test "--which-ptxas: the ptxas tile-pack would run and its version, or where it looked (exit 1)" {

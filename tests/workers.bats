@@ -82,15 +82,21 @@ assert d["module"]["ops"][0]["attrs"]["optimization_hints"]["dict"]["default"]["
 	done
 }
 
-@test "workers: 256- and 64-thread CTAs compute a + b and a - b as numpy does (tile-run, ragged size)" {
-	[ -x "$BIN/tile-run" ] || skip "tile-run not built"
-	"$PY" -c 'import numpy' 2>/dev/null || skip "no numpy for $PY (apt-get install python3-numpy)"
-	"$PY" -c 'import numpy as np
-r = np.random.default_rng(7)
+# inputs SEED A C: 3001-element f32 arrays in .: a.npy (the expression A of
+# numpy's generator r, seeded SEED, and n), b.npy (r's standard normal draws
+# after A's) and c.npy (C)
+inputs() {
+	"$PY" -c 'import numpy as np, sys
+r = np.random.default_rng(int(sys.argv[1]))
 n = 3001
-np.save("a.npy", r.standard_normal(n).astype(np.float32))
+np.save("a.npy", eval(sys.argv[2]).astype(np.float32))
 np.save("b.npy", r.standard_normal(n).astype(np.float32))
-np.save("c.npy", np.full(n, 9, np.float32))'
+np.save("c.npy", eval(sys.argv[3]))' "$@"
+}
+
+@test "workers: 256- and 64-thread CTAs compute a + b and a - b as numpy does (tile-run, ragged size)" {
+	need_run
+	inputs 7 'r.standard_normal(n)' 'np.full(n, 9, np.float32)'
 	for k in "vadd8_sm90:sm_90:3:+" "vadd8_sm100:sm_100:3:+" "vadd2_sm90:sm_90:12:+" "bytarget:sm_100:12:-" "bytarget:sm_90:12:-"; do
 		IFS=: read -r f g grid op <<<"$k"
 		rm -rf out
@@ -143,14 +149,8 @@ maxnreg() {   # maxnreg FILE GPU: the .maxnreg of its (only) entry, or "none"
 }
 
 @test "occupancy: kernels under the cap compute exp(a) * b + sin(a) as numpy does (tile-run)" {
-	[ -x "$BIN/tile-run" ] || skip "tile-run not built"
-	"$PY" -c 'import numpy' 2>/dev/null || skip "no numpy for $PY (apt-get install python3-numpy)"
-	"$PY" -c 'import numpy as np
-r = np.random.default_rng(3)
-n = 3001
-np.save("a.npy", r.uniform(-3, 3, n).astype(np.float32))
-np.save("b.npy", r.standard_normal(n).astype(np.float32))
-np.save("c.npy", np.zeros(n, np.float32))'
+	need_run
+	inputs 3 'r.uniform(-3, 3, n)' 'np.zeros(n, np.float32)'
 	for k in occ4_sm90:sm_90 occ_bytarget:sm_90 occ_bytarget:sm_80; do
 		f=${k%%:*} g=${k##*:}
 		rm -rf out
