@@ -80,17 +80,23 @@ tma_racecheck() {
 	[ "$(echo "$output" | grep -c "^ok ")" -eq "$runs" ] || fail "offset $off: not $runs runs"
 }
 
+# plan_rejected SM MSG: tile-ptx for SM rejects $SCRATCH/bad.json (a schedule
+# whose plan was edited by hand) as the input's error, saying MSG
+plan_rejected() {
+	run tile-ptx --gpu-name="$1" "$SCRATCH/bad.json"
+	assert_failure
+	assert_output --partial "$2"
+	refute_output --partial "internal"
+}
+
 # planted_copy_rejected COPY MSG: the corpus matmul's sm_90 schedule with a
 # plan edited by hand to copy its A operand by COPY ("tma", "cp_async"), which
-# that load cannot be: tile-ptx rejects it as the input's error, saying MSG
+# that load cannot be: plan_rejected, saying MSG
 planted_copy_rejected() {
 	tile-read "$CORPUS/13.4/matmul.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched |
 		sed "s/\"a\": \"registers\"/\"a\": \"$1\"/" >"$SCRATCH/bad.json"
 	grep -q "\"a\": \"$1\"" "$SCRATCH/bad.json" || fail "could not plant the copy"
-	run tile-ptx --gpu-name=sm_90 "$SCRATCH/bad.json"
-	assert_failure
-	assert_output --partial "$2"
-	refute_output --partial "internal"
+	plan_rejected sm_90 "$2"
 }
 
 # int_matmul_inputs SEED M K N: in the current directory a.npy (MxK) and
