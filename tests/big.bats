@@ -30,9 +30,13 @@ body_lines() {
 	echo "lines: $a $b $c"
 	[ "$a" -gt 20 ] && [ "$a" -lt 400 ] && [ "$c" -lt 400 ]
 	[ $((b * 10)) -le $((a * 11)) ] && [ $((c * 10)) -le $((a * 11)) ]
-	# and without the pass the 1M tile is straight-line code (what the test guards against)
-	run grep -c "cuda_tile.for" <(TILE_SCHED_NO_CHUNK=1 sched ew_exp sm_90)
-	[ "$output" = 0 ]
+	# and without the pass the big tiles are not compiled at all (straight-line
+	# code of 8192 elements a thread is refused: tile_limit.c), which the pass is for
+	export TILE_SCHED_NO_CHUNK=1
+	run sched ew_exp sm_90
+	unset TILE_SCHED_NO_CHUNK
+	assert_failure 1
+	assert_output --partial "its tile<1048576xf32> result would be 8192 elements a thread over 128 threads"
 }
 
 @test "big tiles: one loop per reduction pass (row sums of squares: one an entry, layer norm 3, softmax 3), the store and sum of one tile share one" {
