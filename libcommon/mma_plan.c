@@ -216,16 +216,19 @@ MmaPath mma_path(const Op *op)
 	return mma_is_product(op) && mma_plan_of(op, &p, NULL) ? p.path : MMA_PATH_REGISTERS;
 }
 
+MmaStaging mma_operand_staging(const Op *op, int k)
+{
+	MmaPlan p;
+	return mma_is_product(op) && mma_plan_of(op, &p, NULL) ? (k ? p.b : p.a) : MMA_STAGING_REGISTERS;
+}
+
 MmaStaging mma_load_staging(const Op *ld)
 {
 	if (op_attr_flag(ld, "to_stage"))       /* tile-sched's working marks, before plans */
 		return op_attr_flag(ld, "tma") ? MMA_STAGING_TMA : MMA_STAGING_CP_ASYNC;
 	int k;
-	MmaPlan p;
 	const Op *mma = ld->info->code == AS_tiled_load ? mma_product_of_load(ld, &k) : NULL;
-	if (!mma || !mma_plan_of(mma, &p, NULL))
-		return MMA_STAGING_REGISTERS;
-	return k ? p.b : p.a;
+	return mma ? mma_operand_staging(mma, k) : MMA_STAGING_REGISTERS;
 }
 
 bool mma_load_prefetch(const Op *ld)
@@ -236,12 +239,6 @@ bool mma_load_prefetch(const Op *ld)
 	MmaPlan p;
 	const Op *mma = ld->info->code == AS_tiled_load ? mma_product_of_load(ld, &k) : NULL;
 	return mma && mma_plan_of(mma, &p, NULL) && (k ? p.b_prefetch : p.a_prefetch);
-}
-
-MmaStaging mma_operand_staging(const Op *op, int k)
-{
-	MmaPlan p;
-	return mma_is_product(op) && mma_plan_of(op, &p, NULL) ? (k ? p.b : p.a) : MMA_STAGING_REGISTERS;
 }
 
 int mma_stages(const Op *op, int dflt)
