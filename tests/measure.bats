@@ -236,3 +236,52 @@ PY
 	run "$ROOT/scripts/gpu-fmha" frobnicate
 	[ "$status" -eq 2 ]
 }
+
+
+# --- gpu-frontier, gpu-precompiled (issue 38) ------------------------------------
+
+@test "gpu-frontier: bad usage and a compiler directory without tileiras exit 2, before any GPU is touched" {
+	run python3 "$ROOT/scripts/gpu-frontier"
+	assert_failure 2
+	assert_output --partial "usage (on the GPU machine"
+	run python3 "$ROOT/scripts/gpu-frontier" --compiler ours="$SCRATCH/none"
+	assert_failure 2
+	assert_output --partial "tileiras is not executable"
+	run python3 "$ROOT/scripts/gpu-frontier" --compiler ours
+	assert_failure 2
+}
+
+@test "gpu-precompiled: cubins by bytecode hash, served on cuTile's command line; cuTile's probes included; unknown input and failed compiles are errors" {
+	run "$ROOT/scripts/gpu-precompiled" "$BIN/tileiras"
+	assert_failure 2
+	mkdir -p "$SCRATCH/t/bc"
+	cp "$ROOT/tests/tilegym/gelu_fwd.tileirbc" "$SCRATCH/t/bc/"
+	tar -czf "$SCRATCH/t/bc.tar.gz" -C "$SCRATCH/t" bc
+	printf 'not bytecode' > "$SCRATCH/t/bad.tileirbc"
+	run "$ROOT/scripts/gpu-precompiled" "$BIN/tileiras" "$SCRATCH/pc" "$SCRATCH/t/bc.tar.gz" \
+		"$ROOT/tests/tilegym/relu_squared_fwd.tileirbc" "$SCRATCH/t/bad.tileirbc"
+	assert_failure 1                        # bad.tileirbc does not compile; the rest do
+	assert_output --partial "bad.tileirbc"
+	assert_output --partial "7 new cubins"   # 5 version probes, gelu, relu_squared
+	# cuTile's line, answered from the cubin of that content
+	run "$SCRATCH/pc/tileiras" --gpu-name sm_90 -O3 --lineinfo "$ROOT/tests/tilegym/gelu_fwd.tileirbc" -o "$SCRATCH/g.cubin"
+	assert_success
+	h=$(sha256sum "$ROOT/tests/tilegym/gelu_fwd.tileirbc" | cut -d' ' -f1)
+	cmp "$SCRATCH/g.cubin" "$SCRATCH/pc/$h.cubin"
+	"$BIN/tileiras" --gpu-name sm_90 "$ROOT/tests/tilegym/gelu_fwd.tileirbc" -o "$SCRATCH/direct.cubin"
+	cmp "$SCRATCH/g.cubin" "$SCRATCH/direct.cubin"
+	# cuTile's version probe (an empty module, --gpu-name sm_120) succeeds
+	run "$SCRATCH/pc/tileiras" --gpu-name sm_120 "$ROOT/tests/corpus/13.4/empty.tileirbc" -o "$SCRATCH/p.cubin"
+	assert_success
+	# anything else is refused, naming the input; no output written
+	run "$SCRATCH/pc/tileiras" --gpu-name sm_90 "$ROOT/tests/tilegym/softmax_fwd.tileirbc" -o "$SCRATCH/s.cubin"
+	assert_failure 1
+	assert_output --partial "softmax_fwd.tileirbc was not compiled ahead of time"
+	[ ! -e "$SCRATCH/s.cubin" ]
+	run "$SCRATCH/pc/tileiras" "$ROOT/tests/tilegym/gelu_fwd.tileirbc"
+	assert_failure 2
+	# a second run compiles nothing new
+	run "$ROOT/scripts/gpu-precompiled" "$BIN/tileiras" "$SCRATCH/pc" "$SCRATCH/t/bc.tar.gz"
+	assert_success
+	assert_output --partial "0 new cubins"
+}
