@@ -229,6 +229,19 @@ def c_rowsum_loop(rng):
     return [A(x), A(out)], (2, 1, 1), {1: x.sum(axis=1) + x.max(axis=1)}
 
 
+def c_rowsum_loop_cols(cols):
+    """rowsum_loop over `cols` columns: 0 (the loop runs no iteration, but
+    its load prefetched for the first, tile-sched prefetch.c, still issues,
+    masked) or ragged (the last chunk and the one prefetched past it
+    masked)."""
+    def b(rng):
+        x = rnd((32, cols), np.float32, rng)
+        out = np.zeros(32, np.float32)
+        want = x.sum(axis=1) + (x.max(axis=1) if cols else np.float32(-3.0e38))
+        return [A(x), A(out)], (2, 1, 1), {1: want.astype(np.float32)}
+    return b
+
+
 def c_scan_permuted(rng):
     x = rnd((32, 64), np.int32, rng)
     out = np.zeros_like(x)
@@ -1041,6 +1054,8 @@ CASES = {
     "softmax_v4": X(f"{RC}/softmax_v4.tileirbc", "softmax_c_", c_softmax_c(4, 512), 1e-5),
     "cumsum_v4": X(f"{RC}/cumsum_v4.tileirbc", "cumsum_v4_", c_cumsum_v4, 1e-3),
     "rowsum_loop": X(f"{RC}/rowsum_loop.tileirbc", "rowsum_loop_", c_rowsum_loop, 1e-4),
+    "rowsum_loop/no_iteration": X(f"{RC}/rowsum_loop.tileirbc", "rowsum_loop_", c_rowsum_loop_cols(0), 1e-4),
+    "rowsum_loop/ragged": X(f"{RC}/rowsum_loop.tileirbc", "rowsum_loop_", c_rowsum_loop_cols(301), 1e-4),
     "scan_permuted": X(f"{RC}/scan_permuted.tileirbc", "scan_permuted_", c_scan_permuted, 0),
     "tiny": X(f"{RC}/tiny.tileirbc", "tiny_", c_tiny, 1e-5),
     "extract_dyn": X(f"{RC}/extract_dyn.tileirbc", "extract_dyn_", c_extract_dyn, 0),

@@ -383,6 +383,8 @@ int sched_module(Module *m, int num_warps, bool fixed, bool tma)
 			/* version.c's new values numbered (numbering restarts in each entry) */
 			if (tma && version_for_tma(m, fn, w, mma_module_sm(m)))
 				ir_number_values(m);
+			if (prefetch_loop_loads(m, fn, w))       /* prefetch.c */
+				ir_number_values(m);
 			sched_fn(m, fn, w, tma);
 			mma_write_plans(m, fn, w);                /* plan.c */
 		}

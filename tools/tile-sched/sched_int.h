@@ -12,6 +12,8 @@
  *   tile_limit.c  the whole-tile limit, after chunk.c
  *   version.c  K loops versioned on alignment for TMA (before the layouts;
  *              libcommon only)
+ *   prefetch.c loads of a loop that writes nothing issued one iteration
+ *              ahead (before the layouts; libcommon only)
  *   remarks.c  remarks on the scheduled IR (sched.h), beside the others:
  *              reads layouts and attributes only
  * (scripts/include-graph checks that nothing calls upward). */
@@ -75,6 +77,11 @@ void mma_fix(F *f);                          /* after layouts: operands converte
 /* K loops whose product's loads pass tma_load_ok only with alignment facts
  * into an `if` on those facts at run time; returns how many */
 int version_for_tma(Module *m, Op *fn, int warps, int sm);
+
+/* prefetch.c (before layouts, on the entry alone): in each `for` that
+ * writes nothing, the loads that move with the counter carried one
+ * iteration ahead; returns how many loops changed */
+int prefetch_loop_loads(Module *m, Op *fn, int warps);
 
 /* chunk.c (before layouts, on the entry alone): big tiles' stores and
  * reductions as loops over chunks; returns how many loops */

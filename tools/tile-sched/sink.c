@@ -19,7 +19,9 @@
  * the chain's last value — when on the way it passes an op with regions (a
  * reduction, a scan, a loop), and no op it may not pass: one with an ordering effect (an atomic, a fence, a
  * print, an assert, a load or store with an ordering other than weak) or a
- * region holding one. Across plain code it stays (see spans). Only the order of
+ * region holding one. Across plain code it stays (see spans), and a chain
+ * whose value goes to its block's terminator (a loop's `continue`: a load
+ * issued one iteration ahead, prefetch.c) stays. Only the order of
  * the block changes; values, layouts and attributes do not.
  * TILE_SCHED_NO_SINK=1 turns the pass off. */
 #include "sched_int.h"
@@ -77,8 +79,8 @@ static void sink_load(Block *b, Op *l)
 	for (Op *u; len < MAX_CHAIN && (u = chain_next(chain[len - 1])) != NULL; )
 		chain[len++] = u;
 	Op *use = first_user(chain[len - 1], chain[len - 1]->results[0]);
-	if (!use)
-		return;
+	if (!use || op_has(use->info, OPT_TERM))
+		return;        /* none, or carried to the next iteration: a prefetch (prefetch.c) stays */
 	bool gains = false;
 	for (Op *o = l->next; o != use; o = o->next) {
 		if (!op_weak_may_pass(o))
