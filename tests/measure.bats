@@ -249,6 +249,12 @@ PY
 	assert_output --partial "tileiras is not executable"
 	run python3 "$ROOT/scripts/gpu-frontier" --compiler ours
 	assert_failure 2
+	run python3 "$ROOT/scripts/gpu-frontier" --compiler ours="$BIN" --areas ours=matmul,speed
+	assert_failure 2
+	run python3 "$ROOT/scripts/gpu-frontier" --compiler ours="$BIN" --env other=TILE_SCHED_NO_SINK=1
+	assert_failure 2
+	run python3 "$ROOT/scripts/gpu-frontier" --compiler ours="$BIN" --compiler ours="$BIN"
+	assert_failure 2
 }
 
 @test "gpu-precompiled: cubins by bytecode hash, served on cuTile's command line; cuTile's probes included; unknown input and failed compiles are errors" {
