@@ -817,3 +817,23 @@ tma_ptx_on() {
 		esac
 	done
 }
+
+@test "TMA: a batched product (rank-3 ct.mma, one batch a block, launch facts) copies A and B by TMA on sm_90 (tile-lower keeps a batch of one free of extracts), numpy-exact on tile-run under racecheck; on sm_80 through registers" {
+	local B="$ROOT/tests/mma/bmm_f16_tb1_aligned.tileirbc"
+	tile-read "$B" | tile-lower --gpu-name sm_90 --tma | tile-sched >"$SCRATCH/s.json"
+	run grep -c '"a": "tma"' "$SCRATCH/s.json"
+	assert_output 1
+	run grep -c '"b": "tma"' "$SCRATCH/s.json"
+	assert_output 1
+	run grep -c '"op": "cuda_tile.extract"' "$SCRATCH/s.json"
+	assert_output 0
+	tile-ptx <"$SCRATCH/s.json" >"$SCRATCH/k.ptx"
+	grep -q 'cp.async.bulk.tensor.3d' "$SCRATCH/k.ptx"
+	tile-read "$B" | tile-lower --gpu-name sm_80 | tile-sched >"$SCRATCH/s80.json"
+	run grep -c '"tma"' "$SCRATCH/s80.json"
+	assert_output 0
+	need_run
+	run "$PY" "$ROOT/tests/run/run-corpus" --bin "$BIN" --targets sm_90 --sched-flags=--tma --check racecheck bmm_f16_tb1_aligned
+	assert_success
+	assert_output --partial "3 ok, 0 failed"
+}

@@ -840,6 +840,20 @@ def c_bmm_loop(f8, cdt, Bz, M, N, K):
     return b
 
 
+def c_bmm_tb1(Bz, M, N, K):
+    """tests/mma bmm_f16_tb1_aligned: C[z] = A[z] @ B[z] (rank-3 ct.mma, one
+    batch a block, 64x64x32 tiles, launch facts: TMA on sm_90); M, N, K
+    ragged, strides multiples of 16 bytes as the facts say; integers -4..4,
+    exact in f32."""
+    def b(rng):
+        a = rng.integers(-4, 5, size=(Bz, M, K))
+        bb = rng.integers(-4, 5, size=(Bz, K, N))
+        want = np.matmul(a.astype(np.float64), bb.astype(np.float64)).astype(np.float32)
+        return ([A(a.astype(np.float16)), A(bb.astype(np.float16)), A(np.zeros((Bz, M, N), np.float32))],
+                (-(-M // 64), -(-N // 64), Bz), {2: want})
+    return b
+
+
 def c_dft(f):
     """tests/mma sample_dft: Y = W @ X per batch (complex, parts apart), W
     the f-point DFT matrix, two blocks of 2 batches of f x 16."""
@@ -875,6 +889,8 @@ def small_cases():
     # one batch, M and N one tile and a bit (ragged), K two steps: seconds a run
     out["sample_bmm_f16"] = X(f"{MMK}/sample_bmm_f16.tileirbc", "bmm_loop_Kt1_A3f16",
                               c_bmm_loop(False, np.float16, 1, 136, 264, 200), 0, ("sm_80",))
+    out["bmm_f16_tb1_aligned"] = X(f"{MMK}/bmm_f16_tb1_aligned.tileirbc", "bmm_Kt1_", c_bmm_tb1(3, 80, 136, 72), 0,
+                                   ("sm_80", "sm_90", "sm_120"))
     out["sample_bmm_e4m3"] = X(f"{MMK}/sample_bmm_e4m3.tileirbc", "bmm_loop_Kt1_A3f8m3fn",
                                c_bmm_loop(True, np.float32, 1, 136, 264, 200), 0, ("sm_120",))
     out["large_scaled_e4m3"] = X(f"{MMK}/large_scaled_e4m3.tileirbc", "mm_scaled_", c_mm_scaled("e4m3", 128, 256, 256, 128, 256),

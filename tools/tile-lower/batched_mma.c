@@ -24,7 +24,10 @@ static Value *slice(Module *m, Op *at, Value *v, int64_t b, Value *const idx[3])
 	int64_t one[3] = { 1, t->shape[1], t->shape[2] };
 	Value *ops[4] = { v, idx[0], idx[1], idx[2] };
 	(void)b;
-	Value *x = lower_emit1(m, at, CT_extract, 4, ops, type_tile(m, t->elem, 3, one));
+	/* a batch of one is the tile itself: no extract, so the operand's load
+	 * stays in sight of the product's staging (a batched product's copies
+	 * by TMA, mma_staged_load) */
+	Value *x = t->shape[0] == 1 ? v : lower_emit1(m, at, CT_extract, 4, ops, type_tile(m, t->elem, 3, one));
 	return lower_emit1(m, at, CT_reshape, 1, &x, type_tile(m, t->elem, 2, one + 1));
 }
 
