@@ -119,6 +119,11 @@ struct Loc {
 	unsigned func_flags;    /* 13.5's DISubprogram flags of func: 1 = declaration (0: none or older) */
 	const Loc *caller;      /* call-site chain (inlining), or NULL */
 };
+/* The deepest call-site chain a location may have: cuTile inlines helper
+ * functions up to 1000 calls deep (its MAX_RECURSION_DEPTH); tile-read and
+ * the JSON readers take this many, and jansson parses the JSON it makes
+ * (its nesting limit is 2048). */
+#define LOC_MAX_CALLERS 1536
 
 /* ---------------------------------------------------------------- attributes */
 typedef enum AttrKind {

@@ -430,8 +430,8 @@ static const Loc *read_loc(R *r, const json_t *j, int depth)
 		rfail(r, "expected a location object, got %s", jtype_name(j));
 		return NULL;
 	}
-	if (depth > 64) {
-		rfail(r, "call-site chain too deep");
+	if (depth > LOC_MAX_CALLERS) {
+		rfail(r, "call-site chain deeper than %d calls", LOC_MAX_CALLERS);
 		return NULL;
 	}
 	if (!check_keys(r, j, k))

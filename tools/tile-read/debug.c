@@ -21,7 +21,15 @@ static const char *const di_names[DI_COUNT] = {
 	"DISubprogram", "CallSite",
 };
 
-#define MAX_CALL_DEPTH 32
+/* Call-site chains as deep as cuTile writes them: its helper functions may
+ * recurse up to MAX_RECURSION_DEPTH = 1000 calls (cuda/tile/_passes/hir2ir.py;
+ * cutile-python's test_accept_reasonable_recursion calls 109 deep), one
+ * CallSite a call (LOC_MAX_CALLERS, ir.h: the JSON readers take as deep). Deeper nesting is refused as such, not as a cycle; the
+ * locations joining chains makes are bounded in all (MAX_CALL_LOCS: cuTile's
+ * modules make about one a call-site attribute), so a crafted file cannot
+ * make the reader build chains without end. */
+#define MAX_CALL_DEPTH LOC_MAX_CALLERS
+#define MAX_CALL_LOCS(rd) (65536 + 8 * (long)(rd)->dbg_attrs.n)
 #define MAX_SCOPE_DEPTH 64
 
 bool debug_init(Reader *rd)
@@ -165,6 +173,10 @@ static const Loc *append_caller(Reader *rd, const Loc *l, const Loc *caller, siz
 		rd_fail(rd, at, "call-site locations nested more than %d deep", MAX_CALL_DEPTH);
 		return NULL;
 	}
+	if (++rd->dbg_call_locs > MAX_CALL_LOCS(rd)) {
+		rd_fail(rd, at, "call-site locations make more than %ld locations", MAX_CALL_LOCS(rd));
+		return NULL;
+	}
 	const Loc *rest = l->caller && l->caller->file
 		? append_caller(rd, l->caller, caller, at, depth + 1) : caller;
 	if (rd->failed)
@@ -229,8 +241,12 @@ static const Loc *resolve(Reader *rd, uint64_t ref, size_t at, int depth)
 	uint32_t i = (uint32_t)(ref - 1);
 	if (rd->dbg_state[i] == 2)
 		return rd->dbg_loc_cache[i];
-	if (rd->dbg_state[i] == 1 || depth > MAX_CALL_DEPTH) {
+	if (rd->dbg_state[i] == 1) {
 		rd_fail(rd, at, "debug attribute %llu refers to itself", (unsigned long long)ref);
+		return NULL;
+	}
+	if (depth > MAX_CALL_DEPTH) {
+		rd_fail(rd, at, "call-site locations nested more than %d deep", MAX_CALL_DEPTH);
 		return NULL;
 	}
 	rd->dbg_state[i] = 1;

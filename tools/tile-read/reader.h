@@ -62,6 +62,7 @@ struct Reader {
 	size_t dbg_idx;            /* file offset of u64 diIndices[] */
 	const Loc **dbg_loc_cache; /* per debug attribute, resolved as a location */
 	uint8_t *dbg_state;
+	long dbg_call_locs;        /* locations made by appending call-site chains (debug.c's bound) */
 };
 
 /* Where an op's location comes from: diIndices[next .. end) of one function. */
