@@ -53,9 +53,7 @@ static int writes(Op *op, void *ctx)
 		return 0;
 	if ((c == AS_tiled_load || c == AS_load) && op_is_weak(op))
 		return 0;
-	if (op_has(op->info, OPT_PURE))     /* token plumbing */
-		return 0;
-	return 1;
+	return 1;       /* a store, atomic, fence, print, assert, alloca (token ops carry no OPT_MEM) */
 }
 
 static int jumps(Op *op, void *ctx)
