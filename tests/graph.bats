@@ -41,7 +41,7 @@ not_run() {
 	# it did read both stages' objects: the registry reaches every family,
 	# tile-sched's driver calls its three lower files
 	assert_output --partial "registry.c -> op_alloca.c op_arith.c"
-	assert_output --regexp "sched.c -> (chunk.c )?classes.c (hints.c )?mma.c (plan.c )?shape.c"
+	assert_output --regexp "sched.c -> (chunk.c )?classes.c (hints.c )?mma.c (plan.c )?(prefetch.c )?shape.c"
 	assert_output --regexp "shape.c -> classes.c"
 	assert_output --regexp "mma.c -> classes.c"
 	refute_output --regexp "op_[a-z_]*\.c -> [a-z_ .]*op_"
