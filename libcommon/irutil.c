@@ -356,3 +356,40 @@ bool op_weak_may_pass(const Op *op)
 		return false;
 	}
 }
+
+typedef struct OpsOf { enum OpCode code; Op **ops; int n, cap; } OpsOf;
+
+static int ops_of_fn(Op *op, void *ctx)
+{
+	OpsOf *o = ctx;
+	if (op->info->code != o->code)
+		return 0;
+	if (o->n == o->cap) {
+		o->cap = o->cap ? 2 * o->cap : 16;
+		o->ops = xrealloc(o->ops, sizeof *o->ops * (size_t)o->cap);
+	}
+	o->ops[o->n++] = op;
+	return 0;
+}
+
+Op **ops_with_code(Op *root, enum OpCode code, int *n)
+{
+	OpsOf o = { .code = code };
+	op_walk(root, ops_of_fn, &o);
+	*n = o.n;
+	return o.ops;
+}
+
+static int jump_fn(Op *op, void *ctx)
+{
+	(void)ctx;
+	return op->info->code == CT_continue || op->info->code == CT_break;
+}
+
+bool block_jumps_before(const Block *b, const Op *end)
+{
+	for (Op *o = b->first; o && o != end; o = o->next)
+		if (op_walk(o, jump_fn, NULL))
+			return true;
+	return false;
+}

@@ -89,5 +89,11 @@ const char *loc_str(const Loc *l, char *buf, size_t n);
 
 /* Is v made inside op (a result of an op in its regions, or an argument of one of its blocks)? */
 bool value_made_inside(const Op *op, const Value *v);
+/* Every op under root (root too) with this code, in op_walk's order: an
+ * array to free, *n of them. Collect first, change after. */
+Op **ops_with_code(Op *root, enum OpCode code, int *n);
+/* Is there a continue or break (nested ones too) in b before `end` (its
+ * terminator: a loop body that jumps only at its end)? */
+bool block_jumps_before(const Block *b, const Op *end);
 
 #endif

@@ -15,15 +15,6 @@ static bool const_i(const Value *v, int64_t *out)
 	return value_const_int(v, out);
 }
 
-static int has_jump(Op *op, void *ctx)
-{
-	if (op->info->code == CT_continue || op->info->code == CT_break) {
-		*(bool *)ctx = true;
-		return 1;
-	}
-	return 0;
-}
-
 typedef struct BigScan { int64_t threads; int over; bool big; } BigScan;
 
 static int big_fn(Op *op, void *ctx)
@@ -36,21 +27,6 @@ static int big_fn(Op *op, void *ctx)
 			return 1;
 		}
 	}
-	return 0;
-}
-
-typedef struct Fors { Op **ops; int n, cap; } Fors;
-
-static int for_fn(Op *op, void *ctx)
-{
-	Fors *f = ctx;
-	if (op->info->code != CT_for)
-		return 0;
-	if (f->n == f->cap) {
-		f->cap = f->cap ? 2 * f->cap : 16;
-		f->ops = xrealloc(f->ops, sizeof *f->ops * (size_t)f->cap);
-	}
-	f->ops[f->n++] = op;
 	return 0;
 }
 
@@ -67,10 +43,10 @@ int inline_one_trip_loops(Op *fn, int64_t threads, int over)
 	int n = 0;
 	for (bool again = true; again; ) {
 		again = false;
-		Fors fs = { 0 };
-		op_walk(fn, for_fn, &fs);
-		for (int i = 0; i < fs.n && !again; i++) {
-			Op *f = fs.ops[i];
+		int nfor;
+		Op **fors = ops_with_code(fn, CT_for, &nfor);
+		for (int i = 0; i < nfor && !again; i++) {
+			Op *f = fors[i];
 			int64_t lb, ub, st;
 			if (f->info->code != CT_for || f->noperands < 3 || f->nregions != 1 || !f->regions[0].first ||
 			    f->regions[0].first->next || !const_i(f->operands[0], &lb) || !const_i(f->operands[1], &ub) ||
@@ -86,10 +62,7 @@ int inline_one_trip_loops(Op *fn, int64_t threads, int over)
 			if (!term || term->info->code != CT_continue || term->noperands != f->nresults ||
 			    b->nargs != 1 + f->noperands - 3)
 				continue;
-			bool jumps = false;
-			for (Op *o = b->first; o && o != term && !jumps; o = o->next)
-				op_walk(o, has_jump, &jumps);
-			if (jumps)
+			if (block_jumps_before(b, term))
 				continue;
 			replace_uses(fn, b->args[0], f->operands[0]);
 			for (int a = 1; a < b->nargs; a++)
@@ -105,7 +78,7 @@ int inline_one_trip_loops(Op *fn, int64_t threads, int over)
 			n++;
 			again = true;
 		}
-		free(fs.ops);
+		free(fors);
 	}
 	return n;
 }

@@ -56,12 +56,6 @@ static int writes(Op *op, void *ctx)
 	return 1;       /* a store, atomic, fence, print, assert, alloca (token ops carry no OPT_MEM) */
 }
 
-static int jumps(Op *op, void *ctx)
-{
-	(void)ctx;
-	return op->info->code == CT_continue || op->info->code == CT_break;
-}
-
 /* Can v be recomputed for another counter value: made outside the loop,
  * the counter, or pure one-result scalar arithmetic of those in the body?
  * *moves: v depends on the counter. */
@@ -210,31 +204,16 @@ static void prefetch(Module *m, Op *fn, Op *loop, Op **lds, int n)
 	free(cont);
 }
 
-typedef struct Fors { Op **ops; int n, cap; } Fors;
-
-static int collect_for(Op *op, void *ctx)
-{
-	Fors *f = ctx;
-	if (op->info->code != CT_for)
-		return 0;
-	if (f->n == f->cap) {
-		f->cap = f->cap ? 2 * f->cap : 16;
-		f->ops = xrealloc(f->ops, sizeof *f->ops * (size_t)f->cap);
-	}
-	f->ops[f->n++] = op;
-	return 0;
-}
-
 int prefetch_loop_loads(Module *m, Op *fn, int warps)
 {
 	if (knobs()->TILE_SCHED_NO_LOAD_PREFETCH)
 		return 0;
-	Fors fs = { 0 };
-	op_walk(fn, collect_for, &fs);       /* found first, changed after */
+	int nfor;
+	Op **fors = ops_with_code(fn, CT_for, &nfor);       /* found first, changed after */
 	int done = 0;
 	int64_t threads = (int64_t)warps * 32;
-	for (int i = 0; i < fs.n; i++) {
-		Op *loop = fs.ops[i];
+	for (int i = 0; i < nfor; i++) {
+		Op *loop = fors[i];
 		if (loop->nregions != 1 || !loop->regions[0].first || loop->regions[0].first->next ||
 		    loop->noperands < 3 || op_attr_flag(loop, "unsignedCmp"))
 			continue;
@@ -243,9 +222,9 @@ int prefetch_loop_loads(Module *m, Op *fn, int warps)
 		if (!term || term->info->code != CT_continue || term->noperands != loop->nresults ||
 		    body->nargs != 1 + loop->noperands - 3)
 			continue;
-		bool bad = false;
+		bool bad = block_jumps_before(body, term);
 		for (Op *o = body->first; o && !bad; o = o->next)
-			bad = (o != term && op_walk(o, jumps, NULL)) || op_walk(o, writes, NULL);
+			bad = op_walk(o, writes, NULL);
 		if (bad)
 			continue;
 		Op *lds[MAX_LOADS];
@@ -266,6 +245,6 @@ int prefetch_loop_loads(Module *m, Op *fn, int warps)
 		prefetch(m, fn, loop, lds, n);
 		done++;
 	}
-	free(fs.ops);
+	free(fors);
 	return done;
 }
