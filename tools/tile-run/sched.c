@@ -92,6 +92,7 @@ static int run_cta(Cta *c, int *order)
 	Func *f = r->entry;
 	memset(c->shared, 0, c->shared_size);
 	race_reset(c);
+	tmem_cta_start(c);
 	memset(c->bar, 0, sizeof c->bar);
 	c->live = c->n;
 	for (int k = 0; k < c->n; k++) {
@@ -146,7 +147,7 @@ static int run_cta(Cta *c, int *order)
 			}
 		}
 		if (c->live == 0)
-			return RUN_OK;
+			return tmem_cta_end(c) ? RUN_OK : RUN_FAULT;
 		if (!progress) {
 			deadlock(c);
 			return RUN_FAULT;
