@@ -93,7 +93,7 @@ bool tmap_decode(const uint8_t *in, TmapArgs *a)
 	 * (NVIDIA's sm_100 maps use 256 bytes where ours say 64) */
 	uint32_t flags = get32(in + 0x08) & ~(1u << 21 | 3u << 18);
 	int rank = (int)(flags >> 4 & 7) + 1;
-	if (rank < 2 || rank > TMAP_MAX_RANK)
+	if (rank < 1 || rank > TMAP_MAX_RANK)      /* 1-D: NVIDIA's row copies (TileGym's RMSNorm) */
 		return false;
 	/* nothing past the rank's words, nor in 0x30-0x36 and 0x40-0x7f */
 	for (int i = 0x0c + 4 * (rank - 1); i < 0x20; i++)

@@ -124,3 +124,14 @@ fault() {
 	[ "$(echo "$output" | grep -c "NVIDIA ok")" -ge 1 ]
 	! echo "$output" | grep -q "unsupported\|not runnable"
 }
+
+@test "tcgen05: NVIDIA's sm_100a attention (tcgen05 products, P V with P read from tensor memory, TMA) equals numpy" {
+	need_run
+	require_nvidia
+	run "$PY" "$ROOT/scripts/check-emulator" --bin "$BIN" --cache "$SCRATCH/nv" --targets sm_100 \
+		fmha_launch_128 fmha_f16_aligned_128 fmha_bf16_aligned
+	echo "$output"
+	assert_success
+	assert_output --partial "NVIDIA ok 3; ours ok 3"
+	grep -l 'tcgen05.mma' "$SCRATCH"/nv/*sm_100.ptx >/dev/null || fail "NVIDIA's sm_100 attention has no tcgen05.mma any more"
+}

@@ -313,8 +313,6 @@ int decode_async(DecodeCtx *dc, Insn *in, const char *opcode, char **parts, int 
 		return dec_mbarrier(dc, in, opcode, parts, np, ops, nops);
 	case OP_WGMMA:
 		return dec_wgmma(dc, in, opcode, parts, np, ops, nops);
-	case OP_TCGEN05:
-		return decode_tcgen05(dc, in, opcode, parts, np, ops, nops);
 	default:
 		return dec_cp(dc, in, opcode, parts, np, ops, nops);
 	}

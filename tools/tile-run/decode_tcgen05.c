@@ -1,5 +1,5 @@
 /* decode_tcgen05.c: Blackwell's tensor-memory instructions -> Insn (called
- * by decode_async for tcgen05.*; run by exec_tcgen05.c). Forms (PTX ISA 8.6+):
+ * by decode_insn for tcgen05.*; run by exec_tcgen05.c). Forms (PTX ISA 8.6+):
  *   tcgen05.alloc.cta_group::1.sync.aligned[.shared::cta].b32 [dst], ncols
  *   tcgen05.dealloc.cta_group::1.sync.aligned.b32 taddr, ncols
  *   tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned
