@@ -9,14 +9,21 @@
  *   tcgen05.wait::ld|wait::st.sync.aligned, tcgen05.fence::before_thread_sync|after_thread_sync
  *   tcgen05.mma.cta_group::1.kind::{f16,tf32,f8f6f4,i8}[.collector::a::*]
  *     [d], adesc|[a], bdesc, idesc[, {disable-output-lane x4}], enable-input-d[, scale-input-d]
+ *   tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale[.block32|.scale_vec::1X]
+ *     [d], adesc, bdesc, idesc, [scaleA], [scaleB], enable-input-d
  *   tcgen05.commit.cta_group::1.mbarrier::arrive::one[.shared::cluster][.multicast::cluster].b64 [mbar][, ctaMask]
+ *   tcgen05.cp.cta_group::1.SHAPE [taddr], sdesc   SHAPE 128x256b 128x128b 4x256b 32x128b.warpx4
+ *     64x128b.warpx2::02_13 64x128b.warpx2::01_23
  * Insn: mode T5_*; the cta_group in vec; address offsets and register lists
  * in Module.xs from Insn.target: xs[target] the first address's offset,
  * xs[target+1] the second's (mma's A in tensor memory), then ld/st's
  * registers; ld/st: cmp the shape, ty2 the count N, off the registers;
  * mma: ty the kind; s[] = d, a, b, idesc, enable-input-d, scale-input-d,
- * then the disable-output-lane registers. Anything else (cta_group::2,
- * block scaling, .ws, tcgen05.cp/shift) is a clear "unsupported" error. */
+ * then the disable-output-lane registers (s[6..9]), block scaling's scale
+ * addresses (s[10], s[11]; offsets xs[target+2], xs[target+3]); cp: cmp the
+ * shape, s[] = taddr, sdesc. Anything else (cta_group::2, other block-scaled
+ * kinds, .ws, decompressing copies, tcgen05.shift) is a clear "unsupported"
+ * error. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,24 +117,84 @@ static int ldst(DecodeCtx *dc, Insn *in, const char *opc, char **parts, int np, 
 	return 0;
 }
 
+/* block scaling: [d], adesc, bdesc, idesc, [scaleA], [scaleB], enable-input-d */
+static int mma_scaled(DecodeCtx *dc, Insn *in, const char *opc, RawOperand *ops, int nops)
+{
+	if (nops != 7)
+		return bad(dc, "wrong number of operands", opc);
+	in->mode = T5_MMA;
+	in->target = dc->m->nxs;
+	if (!taddr(dc, &ops[0], in, &in->s[0]))
+		return -1;
+	xs_push(dc->m, 0);
+	if (!dc_src(dc, &ops[1], TY_B64, &in->s[1]) || !dc_src(dc, &ops[2], TY_B64, &in->s[2]) ||
+	    !dc_src(dc, &ops[3], TY_B32, &in->s[3]) || !taddr(dc, &ops[4], in, &in->s[10]) ||
+	    !taddr(dc, &ops[5], in, &in->s[11]) || !dc_src(dc, &ops[6], TY_PRED, &in->s[4]))
+		return -1;
+	in->ns = 12;
+	return 0;
+}
+
+/* tcgen05.cp.cta_group::1.SHAPE [taddr], sdesc */
+static int cp(DecodeCtx *dc, Insn *in, const char *opc, char **parts, int np, RawOperand *ops, int nops)
+{
+	static const char *const shapes[] = { "", "128x256b", "128x128b", "4x256b", "64x128b", "64x128b", "32x128b" };
+	for (int k = 2; k < np; k++) {
+		const char *s = parts[k];
+		if (strcmp(s, "cta_group::1") == 0) {
+			in->vec = 1;
+			continue;
+		}
+		int found = 0;
+		for (int j = 1; j <= T5C_32X128B_X4 && !found; j++)
+			if (strcmp(s, shapes[j]) == 0)
+				found = j;
+		if (found)
+			in->cmp = (uint8_t)found;
+		else if (strcmp(s, "warpx2::02_13") == 0 && in->cmp == T5C_64X128B_02_13)
+			in->cmp = T5C_64X128B_02_13;
+		else if (strcmp(s, "warpx2::01_23") == 0 && in->cmp == T5C_64X128B_02_13)
+			in->cmp = T5C_64X128B_01_23;
+		else if (strcmp(s, "warpx4") == 0 && in->cmp == T5C_32X128B_X4)
+			continue;
+		else
+			return dc_bad(dc, "unsupported modifier .%s in '%s'", s, opc), -1;
+	}
+	if (in->vec != 1 || !in->cmp)
+		return bad(dc, "unsupported tcgen05.cp form (tile-run runs cta_group::1 without decompression)", opc);
+	if (nops != 2)
+		return bad(dc, "wrong number of operands", opc);
+	in->mode = T5_CP;
+	in->target = dc->m->nxs;
+	if (!taddr(dc, &ops[0], in, &in->s[0]) || !dc_src(dc, &ops[1], TY_B64, &in->s[1]))
+		return -1;
+	in->ns = 2;
+	return 0;
+}
+
 static int mma(DecodeCtx *dc, Insn *in, const char *opc, char **parts, int np, RawOperand *ops, int nops)
 {
-	static const char *const kinds[] = { "", "kind::f16", "kind::tf32", "kind::f8f6f4", "kind::i8" };
+	static const char *const kinds[] = { "", "kind::f16", "kind::tf32", "kind::f8f6f4", "kind::i8", "kind::mxf8f6f4" };
+	bool scaled = false;
 	for (int k = 2; k < np; k++) {
 		const char *s = parts[k];
 		int found = 0;
-		for (int j = 1; j <= T5K_I8; j++)
+		for (int j = 1; j <= T5K_MXF8F6F4; j++)
 			if (strcmp(s, kinds[j]) == 0)
 				found = j;
 		if (found)
 			in->ty = (uint8_t)found;
 		else if (strcmp(s, "cta_group::1") == 0)
 			in->vec = 1;
-		else if (!skip_part(s))
+		else if (strcmp(s, "block_scale") == 0)
+			scaled = true;
+		else if (strcmp(s, "block32") && strcmp(s, "scale_vec::1X") && !skip_part(s))
 			return dc_bad(dc, "unsupported modifier .%s in '%s'", s, opc), -1;
 	}
-	if (!in->ty || in->vec != 1)
-		return bad(dc, "unsupported tcgen05.mma form (tile-run runs cta_group::1 of kinds f16, tf32, f8f6f4, i8)", opc);
+	if (!in->ty || in->vec != 1 || scaled != (in->ty == T5K_MXF8F6F4))
+		return bad(dc, "unsupported tcgen05.mma form (tile-run runs cta_group::1 of kinds f16, tf32, f8f6f4, i8 and mxf8f6f4.block_scale.block32)", opc);
+	if (scaled)
+		return mma_scaled(dc, in, opc, ops, nops);
 	/* [d], a, b, idesc, [{lanes}], enable-input-d[, scale-input-d] */
 	int k = 4;
 	bool lanes = nops > 4 && ops[4].kind == RO_VEC;
@@ -182,6 +249,8 @@ int decode_tcgen05(DecodeCtx *dc, Insn *in, const char *opc, char **parts, int n
 		return ldst(dc, in, opc, parts, np, ops, nops, kind[0] == 'l');
 	if (strcmp(kind, "mma") == 0)
 		return mma(dc, in, opc, parts, np, ops, nops);
+	if (strcmp(kind, "cp") == 0)
+		return cp(dc, in, opc, parts, np, ops, nops);
 	if (strcmp(kind, "wait::ld") == 0 || strcmp(kind, "wait::st") == 0 || strcmp(kind, "fence::before_thread_sync") == 0 ||
 	    strcmp(kind, "fence::after_thread_sync") == 0) {
 		in->mode = strncmp(kind, "wait", 4) == 0 ? T5_WAIT : T5_FENCE;

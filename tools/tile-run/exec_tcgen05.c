@@ -45,8 +45,13 @@
  * its last writer and reader with their clocks (race.c): an ld must be
  * ordered after the mma's commit (the mbarrier phase it completes, waited
  * on), an mma or st after the last ld of the cell.
- * Not modelled: cta_group::2, block scaling, sparsity, .ws, tcgen05.cp and
- * tcgen05.shift (a clear error when decoded). */
+ * Block scaling (kind::mxf8f6f4.block_scale.block32: one ue8m0 scale per
+ * row of A and column of B, K 32): each operand element is multiplied by its
+ * row's scale (scales(): where tcgen05.cp.32x128b.warpx4 leaves them).
+ * tcgen05.cp copies at issue and, like an mma, leaves its cells pending until
+ * the issuer's commit (its own later mmas may read them: one pipe, in order).
+ * Not modelled: cta_group::2, mxf4/mxf4nvf4 and ue4m3 scales, sparsity, .ws,
+ * decompressing copies, tcgen05.shift (a clear error). */
 #include <math.h>
 #include <stdlib.h>
 #include "exec.h"
@@ -203,12 +208,14 @@ static bool pending(const struct Tmem *tm, int x)
 	return tm->pend_tid[x] && tm->epoch[tm->pend_tid[x] - 1] == tm->pend_ep[x];
 }
 
-/* a read (ld) or write (st, mma) of cell x by t: the commit rule and racecheck */
-static bool access_ok(Thread *t, const Insn *in, int x, bool write)
+/* a read (ld, an mma's operand) or write (st, mma, cp) of cell x by t: the
+ * commit rule and racecheck. pipe: by t's tcgen05 pipe (mma, cp), which runs
+ * t's own operations in order, so what they left pending is theirs to use */
+static bool access_ok(Thread *t, const Insn *in, int x, bool write, bool pipe)
 {
 	struct Tmem *tm = tmem_of(&t->run->cta);
 	uint32_t lane = (uint32_t)x / COLS, col = (uint32_t)x % COLS;
-	if (t->run->check != CHECK_NONE && pending(tm, x) && (!write || tm->pend_tid[x] != t->tid + 1)) {
+	if (t->run->check != CHECK_NONE && pending(tm, x) && !(pipe && tm->pend_tid[x] == t->tid + 1)) {
 		fault(t, in, "tensor-memory lane %u column %u is %s before the tcgen05.mma of thread %u that writes it was committed (tcgen05.commit) and its mbarrier awaited",
 		      lane, col, write ? "overwritten" : "read", tm->pend_tid[x] - 1);
 		return false;
@@ -265,7 +272,7 @@ static int ldst(Thread *t, const Insn *in)
 		uint32_t v = ld ? 0 : (uint32_t)*reg;
 		for (int h = 0; h < n; h++) {
 			int x = cell(t, in, lane0 + row, col0 + (pack ? 2 * col + (uint32_t)h : col), true);
-			if (x < 0 || !access_ok(t, in, x, !ld))
+			if (x < 0 || !access_ok(t, in, x, !ld, false))
 				return ST_FAULT;
 			if (!ld)
 				tm->cell[x] = pack ? (v >> (16 * h)) & 0xffff : v;
@@ -285,6 +292,7 @@ static int ldst(Thread *t, const Insn *in)
 typedef struct MmaShape {
 	int m, n, k, aty, bty, dty;
 	bool neg_a, neg_b, mn_a, mn_b, sat;
+	uint32_t sf_a, sf_b;            /* block scaling: the scale bytes (data IDs) of A and B */
 } MmaShape;
 
 static bool idesc(Thread *t, const Insn *in, uint32_t v, MmaShape *s)
@@ -297,15 +305,21 @@ static bool idesc(Thread *t, const Insn *in, uint32_t v, MmaShape *s)
 	case T5K_F16: s->aty = f16[at], s->bty = f16[bt], s->k = 16; break;
 	case T5K_TF32: s->aty = at == 2 ? TY_TF32 : 0, s->bty = bt == 2 ? TY_TF32 : 0, s->k = 8; break;
 	case T5K_F8F6F4: s->aty = f8[at], s->bty = f8[bt], s->k = 32; break;
-	default: s->aty = at ? TY_S8 : TY_U8, s->bty = bt ? TY_S8 : TY_U8, s->k = 32; break;
+	case T5K_I8: s->aty = at ? TY_S8 : TY_U8, s->bty = bt ? TY_S8 : TY_U8, s->k = 32; break;
+	default:        /* mxf8f6f4.block32: bits 4-5 and 29-30 the scale bytes, 23 ue8m0 scales */
+		s->aty = f8[at], s->bty = f8[bt], s->k = 32, s->dty = TY_F32;
+		s->sf_b = v >> 4 & 3, s->sf_a = v >> 29 & 3;
+		break;
 	}
 	s->neg_a = v >> 13 & 1, s->neg_b = v >> 14 & 1, s->mn_a = v >> 15 & 1, s->mn_b = v >> 16 & 1;
 	s->n = (int)((v >> 17) & 63) * 8, s->m = (int)((v >> 24) & 31) * 16, s->sat = v >> 3 & 1;
 	const char *why = NULL;
 	if (v & 7)
 		why = "sparsity";
-	else if (v >> 30)
+	else if (in->ty != T5K_MXF8F6F4 && v >> 30)
 		why = "a maximum shift (.ws)";
+	else if (in->ty == T5K_MXF8F6F4 && (!(v >> 23 & 1) || v >> 31))
+		why = "ue4m3 scales (only ue8m0 with kind::mxf8f6f4)";
 	else if (!s->aty || !s->bty || (in->ty == T5K_F16 && s->aty != s->bty))
 		why = "its A/B types";
 	else if (!s->dty || (in->ty == T5K_I8) != (s->dty == TY_S32) || (in->ty == T5K_TF32 && s->dty != TY_F32))
@@ -350,7 +364,7 @@ static bool operand(Thread *t, const Insn *in, const MmaShape *s, bool is_a, uin
 			uint32_t bits = 0;
 			if (taddr != UINT32_MAX) {
 				int c = cell(t, in, d_lane(s, taddr >> 16, x), (taddr & 0xffff) + (uint32_t)k * e / 4, false);
-				if (c < 0 || !access_ok(t, in, c, false))
+				if (c < 0 || !access_ok(t, in, c, false, true))
 					return false;
 				bits = tm->cell[c] >> (8 * ((uint32_t)k * e % 4));
 			} else {
@@ -366,6 +380,23 @@ static bool operand(Thread *t, const Insn *in, const MmaShape *s, bool is_a, uin
 			else
 				v[i] = fval(bits, ty);
 		}
+	return true;
+}
+
+/* block scaling: the scale of row x (of A, or column x of B) at the scale
+ * address sa: lane x%128, column + x/32, byte id (the layout
+ * tcgen05.cp.32x128b.warpx4 leaves of a 128-row x 4-block atom: NVIDIA's
+ * sm_100a block-scaled matmul matches numpy read this way) */
+static bool scales(Thread *t, const Insn *in, uint32_t sa, uint32_t id, int rows, double *out)
+{
+	struct Tmem *tm = tmem_of(&t->run->cta);
+	for (int x = 0; x < rows; x++) {
+		int c = cell(t, in, ((sa >> 16) & 0x3fff) + (uint32_t)x % 128, (sa & 0xffff) + (uint32_t)x / 32, false);
+		if (c < 0 || !access_ok(t, in, c, false, true))
+			return false;
+		uint32_t b = tm->cell[c] >> (8 * id) & 0xff;
+		out[x] = b == 0xff ? NAN : ldexp(1.0, (int)b - 127);
+	}
 	return true;
 }
 
@@ -385,6 +416,16 @@ static int t5_mma(Thread *t, const Insn *in)
 	int st = ST_FAULT;
 	if (!operand(t, in, &s, true, R[in->s[1]], at, fa, ia) || !operand(t, in, &s, false, R[in->s[2]], UINT32_MAX, fb, ib))
 		goto out;
+	if (in->ty == T5K_MXF8F6F4) {
+		double sa[128], sb[256];
+		if (!scales(t, in, (uint32_t)(R[in->s[10]] + (uint64_t)(int64_t)xs[2]), s.sf_a, s.m, sa) ||
+		    !scales(t, in, (uint32_t)(R[in->s[11]] + (uint64_t)(int64_t)xs[3]), s.sf_b, s.n, sb))
+			goto out;
+		for (size_t i = 0; i < na; i++)
+			fa[i] *= sa[i / (size_t)s.k];
+		for (size_t i = 0; i < nb; i++)
+			fb[i] *= sb[i / (size_t)s.k];
+	}
 	bool acc = R[in->s[4]] & 1, integer = s.dty == TY_S32;
 	double scale_d = (in->boolop & T5F_SCALE_D) ? ldexp(1.0, -(int)R[in->s[5]]) : 1.0;
 	double sgn = (s.neg_a ? -1.0 : 1.0) * (s.neg_b ? -1.0 : 1.0);
@@ -394,7 +435,7 @@ static int t5_mma(Thread *t, const Insn *in)
 			continue;
 		for (int n = 0; n < s.n; n++) {
 			int x = cell(t, in, lane, (d & 0xffff) + (uint32_t)n, false);
-			if (x < 0 || !access_ok(t, in, x, true))
+			if (x < 0 || !access_ok(t, in, x, true, true))
 				goto out;
 			uint32_t old = tm->cell[x];
 			if (integer) {
@@ -422,6 +463,49 @@ out:
 	return st;
 }
 
+/* tcgen05.cp: rows of 16-byte chunks from shared memory (the descriptor's
+ * K-major layout with 4-byte elements: row r word k at desc_elem(r, k)) to
+ * tensor memory, row r to the lanes its shape gives, word k to column + k */
+static int t5_cp(Thread *t, const Insn *in)
+{
+	static const int rows[] = { 0, 128, 128, 4, 64, 64, 32 }, words[] = { 0, 8, 4, 8, 4, 4, 4 };
+	struct Tmem *tm = tmem_of(&t->run->cta);
+	const int32_t *xs = &t->run->m->xs[in->target];
+	uint32_t a = (uint32_t)(t->R[in->s[0]] + (uint64_t)(int64_t)xs[0]);
+	MatDesc d;
+	const char *why;
+	if (!desc_sm100(t->R[in->s[1]], &d, &why)) {
+		fault(t, in, "tcgen05.cp descriptor 0x%016llx: %s", (unsigned long long)t->R[in->s[1]], why);
+		return ST_FAULT;
+	}
+	for (uint32_t r = 0; r < (uint32_t)rows[in->cmp]; r++) {
+		uint32_t lanes[4], nl = 0;
+		switch (in->cmp) {
+		case T5C_4X256B: lanes[nl++] = 32 * r; break;
+		case T5C_64X128B_02_13: lanes[nl++] = r, lanes[nl++] = r + 64; break;
+		case T5C_64X128B_01_23: lanes[nl++] = 64 * (r / 32) + r % 32, lanes[nl++] = 64 * (r / 32) + r % 32 + 32; break;
+		case T5C_32X128B_X4: for (uint32_t q = 0; q < 4; q++) lanes[nl++] = r + 32 * q; break;
+		default: lanes[nl++] = r; break;
+		}
+		for (uint32_t k = 0; k < (uint32_t)words[in->cmp]; k++) {
+			uint8_t *p = mem_at(t, in, SP_SHARED, desc_elem(&d, false, 4, r, k), 4, ACC_READ);
+			if (!p)
+				return ST_FAULT;
+			uint32_t v;
+			memcpy(&v, p, 4);
+			for (uint32_t j = 0; j < nl; j++) {
+				int x = cell(t, in, (a >> 16) + lanes[j], (a & 0xffff) + k, false);
+				if (x < 0 || !access_ok(t, in, x, true, true))
+					return ST_FAULT;
+				tm->cell[x] = v;
+				tm->pend_tid[x] = t->tid + 1;
+				tm->pend_ep[x] = tm->epoch[t->tid];
+			}
+		}
+	}
+	return ST_NEXT;
+}
+
 static int t5_commit(Thread *t, const Insn *in)
 {
 	struct Tmem *tm = tmem_of(&t->run->cta);
@@ -445,6 +529,8 @@ int exec_tcgen05(Thread *t, const Insn *in)
 		return t5_mma(t, in);
 	case T5_COMMIT:
 		return t5_commit(t, in);
+	case T5_CP:
+		return t5_cp(t, in);
 	default:                /* wait::ld/st, fences: accesses complete at issue */
 		return ST_NEXT;
 	}
