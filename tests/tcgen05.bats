@@ -115,14 +115,16 @@ fault() {
 	assert_output --partial "unsupported"
 }
 
-@test "tcgen05: NVIDIA's sm_100a PTX of the tests' matmuls (tcgen05, TMA, warp-specialized) equals numpy" {
+@test "tcgen05: NVIDIA's sm_100a PTX of the tests' matmuls (tcgen05, TMA, warp-specialized; block-scaled e4m3 through tcgen05.cp) equals numpy" {
 	need_run
 	require_nvidia
-	run "$PY" "$ROOT/scripts/check-emulator" --bin "$BIN" --cache "$SCRATCH/nv" --targets sm_100 launch
+	run "$PY" "$ROOT/scripts/check-emulator" --bin "$BIN" --cache "$SCRATCH/nv" --targets sm_100 launch large_scaled_e4m3
 	echo "$output"
 	assert_success
-	[ "$(echo "$output" | grep -c "NVIDIA ok")" -ge 1 ]
-	! echo "$output" | grep -q "unsupported\|not runnable"
+	assert_output --partial "NVIDIA ok 6; ours ok 6"
+	grep -l 'tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale' "$SCRATCH"/nv/*sm_100.ptx >/dev/null ||
+		fail "NVIDIA's sm_100 block-scaled matmul is no tcgen05 block_scale kernel any more"
+	grep -l 'tcgen05.cp' "$SCRATCH"/nv/*sm_100.ptx >/dev/null || fail "no tcgen05.cp"
 }
 
 @test "tcgen05: NVIDIA's sm_100a attention (tcgen05 products, P V with P read from tensor memory, TMA) equals numpy" {
