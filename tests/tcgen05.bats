@@ -137,3 +137,33 @@ fault() {
 	assert_output --partial "NVIDIA ok 3; ours ok 3"
 	grep -l 'tcgen05.mma' "$SCRATCH"/nv/*sm_100.ptx >/dev/null || fail "NVIDIA's sm_100 attention has no tcgen05.mma any more"
 }
+
+@test "tcgen05: NVIDIA's sm_100a matmuls and attention under racecheck (TMEM read only after the commit's mbarrier phase); with its epilogue's wait removed, a race" {
+	need_run
+	require_nvidia
+	run "$PY" "$ROOT/scripts/check-emulator" --bin "$BIN" --cache "$SCRATCH/nv" --check racecheck --targets sm_100 \
+		launch/mm_i8 launch/mm_tf32 fmha_launch_128 large_scaled_e4m3
+	echo "$output"
+	assert_success
+	assert_output --partial "NVIDIA ok 4; ours ok 4"
+	# the i8 matmul's epilogue: the wait for the accumulator's mbarrier just before its tcgen05.ld, made a no-op
+	f=$(ls "$SCRATCH"/nv/mm.kernels.ln8.4gsfbzaa.*.sm_100.ptx)
+	w=$(grep -n 'tcgen05.ld' "$f" | head -1 | cut -d: -f1)
+	t=$(head -n "$w" "$f" | grep -n 'mbarrier.try_wait.parity' | tail -1 | cut -d: -f1)
+	p=$(sed -n "${t}p" "$f" | sed 's/.*try_wait.parity.shared.b64 *\(%p[0-9]*\),.*/\1/')
+	sed "${t}s/.*/\tmov.pred $p, 1;/" "$f" >"$SCRATCH/nowait.ptx"
+	BIN="$BIN" run "$PY" - "$ROOT" "$SCRATCH/nowait.ptx" "$f.host.o" <<'PY'
+import os, sys, tempfile
+root, ptx, host = sys.argv[1:]
+sys.path[:0] = [os.path.join(root, "tests", "run"), os.path.join(root, "tests", "gpu")]
+import runner
+k = runner.select(runner.kernels(sizes_mode="small"), ["launch/mm_i8"])[0]
+text = open(ptx).read()
+tmp = tempfile.mkdtemp()
+for tag, make in k.variants:
+    print(runner.run(os.path.join(os.environ["BIN"], "tile-run"), ptx, "sm_100", k.entry_in(text), make(), "racecheck", tmp,
+                     ("--nv-host", host)))
+PY
+	echo "$output"
+	assert_output --partial "tensor-memory race"
+}
