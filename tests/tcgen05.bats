@@ -167,3 +167,43 @@ PY
 	echo "$output"
 	assert_output --partial "tensor-memory race"
 }
+
+# tcgen05_ptx SM BYTECODE OUT: our PTX through the stages with TMA, TILE_TCGEN05=1
+tcgen05_ptx() {
+	TILE_TCGEN05=1 "$BIN/tile-read" "$2" | TILE_TCGEN05=1 "$BIN/tile-lower" --gpu-name="$1" |
+		TILE_TCGEN05=1 "$BIN/tile-sched" --tma | TILE_TCGEN05=1 "$BIN/tile-ptx" --gpu-name="$1" >"$3"
+}
+
+@test "tcgen05, ours (TILE_TCGEN05=1, sm_100/103/110): the warpgroup path's products by tcgen05.mma into tensor memory; no mma.sync or wgmma; ptxas accepts, no stack or spill" {
+	require_ptxas
+	for sm in sm_100 sm_103 sm_110; do
+		for f in "$ROOT"/tests/mma/launch/matmul.matmul.ln6.ickz6ktd.tileirbc "$ROOT"/tests/mma/launch/mm.kernels.ln8.wca6jnu0.tileirbc \
+			"$ROOT"/tests/fmha/fmha_f16.tileirbc; do
+			tcgen05_ptx $sm "$f" "$SCRATCH/k.ptx" || fail "$sm $(basename "$f"): stages"
+			for p in 'tcgen05.alloc.cta_group::1' 'tcgen05.mma.cta_group::1.kind::f16' 'tcgen05.commit' \
+				'tcgen05.ld.sync.aligned' 'tcgen05.st.sync.aligned' 'tcgen05.dealloc'; do
+				grep -q "$p" "$SCRATCH/k.ptx" || fail "$sm $(basename "$f"): no $p"
+			done
+			if grep -q 'mma.sync\|wgmma\|\.local' "$SCRATCH/k.ptx"; then fail "$sm $(basename "$f"): mma.sync, wgmma or local"; fi
+			ptxas -arch=${sm}a -v "$SCRATCH/k.ptx" -o "$SCRATCH/k.o" 2>"$SCRATCH/v" || fail "$sm $(basename "$f"): ptxas: $(head -3 "$SCRATCH/v")"
+			if grep 'stack frame' "$SCRATCH/v" | grep -qv ' 0 bytes stack frame, 0 bytes spill stores'; then
+				fail "$sm $(basename "$f"): $(grep 'stack frame' "$SCRATCH/v")"
+			fi
+		done
+	done
+	# without the knob: the default path (mma.sync), unchanged
+	"$BIN/tile-read" "$ROOT"/tests/mma/launch/matmul.matmul.ln6.ickz6ktd.tileirbc | "$BIN/tile-lower" --gpu-name=sm_100 |
+		"$BIN/tile-sched" --tma | "$BIN/tile-ptx" --gpu-name=sm_100 >"$SCRATCH/d.ptx"
+	grep -q 'mma.sync' "$SCRATCH/d.ptx" && ! grep -q tcgen05 "$SCRATCH/d.ptx"
+}
+
+@test "tcgen05, ours (TILE_TCGEN05=1): matmuls (f16, bf16, tf32, i8, u8, f16 out, TN, epilogue) and attention equal numpy on tile-run with TMA, 4 and 8 warps, under racecheck" {
+	need_run
+	export TILE_TCGEN05=1
+	run "$PY" "$ROOT/tests/run/run-corpus" --bin "$BIN" --targets sm_100 --warps 4,8 --sched-flags=--tma \
+		--check racecheck launch matmul mm_bt_f16 mm_epilogue_f16 fmha_f16 fmha_launch_64
+	echo "$output" | grep -v '^ok' || true
+	assert_success
+	[ "$(echo "$output" | grep -c '^ok ')" -eq 26 ]
+	echo "$output" | grep -q '^ok   fmha_f16 ' || fail "no attention run"
+}

@@ -243,5 +243,7 @@ void emit_yield(E *e, Op *op)
 void emit_return(E *e, Op *op)
 {
 	alloca_free_to(e, 0);
+	if (!e->loop && !e->ifc)        /* the kernel's own end: every thread gets here */
+		tcgen05_kernel_end(e);
 	LLVMBuildRetVoid(e->b);
 }

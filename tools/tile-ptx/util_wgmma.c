@@ -90,29 +90,6 @@ static void asm_plain(E *e, const char *text)
 	asm_many(e, text, NULL, 'r', 0, NULL, 0, "", false);
 }
 
-/* k elements (of one type) as one 32-bit register, the first in the low
- * bits; one 32-bit or 64-bit element is passed as it is (op_mma.c's
- * mma.sync operands use this too) */
-LLVMValueRef pack_b32(E *e, LLVMValueRef *x, int k)
-{
-	LLVMTypeRef t = LLVMTypeOf(x[0]);
-	if (k == 1)
-		return (LLVMGetTypeKind(t) == LLVMDoubleTypeKind ||
-			(LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 32))
-			       ? x[0] : LLVMBuildBitCast(e->b, x[0], ty_i32(e), "");
-	LLVMValueRef v = LLVMGetUndef(LLVMVectorType(t, (unsigned)k));
-	for (int i = 0; i < k; i++)
-		v = LLVMBuildInsertElement(e->b, v, x[i], c_i32(e, i), "");
-	return LLVMBuildBitCast(e->b, v, ty_i32(e), "");
-}
-
-void unpack_b32(E *e, LLVMValueRef r, LLVMTypeRef el, LLVMValueRef *out, int k)
-{
-	LLVMValueRef v = LLVMBuildBitCast(e->b, r, LLVMVectorType(el, (unsigned)k), "");
-	for (int i = 0; i < k; i++)
-		out[i] = LLVMBuildExtractElement(e->b, v, c_i32(e, i), "");
-}
-
 /* the shared-window address of p (an i8 addrspace(3) pointer), i64 */
 static LLVMValueRef smem_addr(E *e, LLVMValueRef p)
 {
@@ -184,6 +161,14 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 	LLVMValueRef abase = LLVMBuildAdd(e->b, smem_addr(e, abuf), arow, "");
 	LLVMValueRef bb = LLVMBuildAdd(e->b, smem_addr(e, bbase), brow, "");
 
+	if (e->t5_taddr) {      /* a tcgen05 target (TILE_TCGEN05): the same staging, tcgen05.mma */
+		if (areg)
+			ice("tile-ptx: a tcgen05 product planned with A in registers");
+		tcgen05_product(e, op, t, abase, bb, w, wb, bmn, dt, at, bt, acc, descriptor);
+		if (tma_ring(e, op))
+			tma_release(e, op, mma_stage_sel(e, op));
+		return;
+	}
 	int nd = (int)(nw / 2) / (half ? 2 : 1);       /* D registers of one instruction */
 	char head[160];
 	snprintf(head, sizeof head, "wgmma.mma_async.sync.aligned.m64n%lldk%d%s.%s.%s.%s", (long long)nw, t->atom->k,
