@@ -161,8 +161,12 @@ void tcgen05_kernel_end(E *e);
 /* a warpgroup-path product by tcgen05.mma (util_wgmma.c stages its operands
  * and gives the staged A and B addresses; desc makes wgmma's descriptor) */
 void tcgen05_product(E *e, Op *op, const MmaTiling *t, LLVMValueRef abase, LLVMValueRef bb, int w, int wb, bool bmn,
-		     const char *dt, const char *at, const char *bt, LLVMValueRef *acc,
+		     const char *dt, const char *at, const char *bt, LLVMValueRef *acc, bool resident,
 		     LLVMValueRef (*desc)(E *, LLVMValueRef, int, int64_t));
+/* a product's accumulator registers (its C layout) into its tensor memory
+ * (waited for and fenced), or back */
+void tcgen05_acc_to_tmem(E *e, Op *op, const MmaTiling *t, LLVMValueRef *acc);
+void tcgen05_acc_from_tmem(E *e, Op *op, const MmaTiling *t, LLVMValueRef *acc);
 
 /* ------------------------------------------------------------ util_smem.c */
 LLVMValueRef smem_scratch(E *e, int64_t bytes);      /* the module's scratch buffer, >= bytes */
@@ -258,6 +262,9 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
  * wgmma.wait_group 0 with the loop's accumulator results tied through it */
 void mma_wgmma_drain(E *e, Op *loop);
 bool mma_wgmma_async_loop(const Op *loop);           /* a `for` whose product leaves wgmma in flight */
+/* at such a loop's start (its trip count is not 0): on tcgen05, the
+ * carried accumulators into tensor memory */
+void mma_wgmma_loop_begin(E *e, Op *loop);
 void mma_wgmma_wait_all(E *e);                       /* wgmma.wait_group 0, nothing tied */
 
 /* ------------------------------------------------------------ util_xchg.c */

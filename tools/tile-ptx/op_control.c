@@ -113,6 +113,7 @@ void emit_for(E *e, Op *op)
 	LLVMBasicBlockRef merge = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "for.merge");
 	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, uns ? LLVMIntULT : LLVMIntSLT, lb, ub, ""), run, skip);
 	LLVMPositionBuilderAtEnd(e->b, run);
+	mma_wgmma_loop_begin(e, op);      /* tcgen05: the carried accumulators into tensor memory */
 	emit_for_loop(e, op);
 	mma_wgmma_drain(e, op);      /* products left in flight by the last step (util_wgmma.c) */
 	LLVMBasicBlockRef run_end = LLVMGetInsertBlock(e->b);

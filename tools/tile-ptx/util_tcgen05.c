@@ -21,10 +21,13 @@
  *     g's block j sits at column (g * mt + j) * n/wn;
  *   kernel end (tcgen05_kernel_end, at the return): fences, a bar.sync, and
  *     warp 0 frees the columns.
- * The accumulator thus goes through tensor memory on every product call
- * (it stays in registers between them, as the wgmma path keeps it); what is
- * left for issue 37: keeping it in tensor memory across the K loop, the
- * warp-specialized TMA / MMA / epilogue roles, 2-CTA clusters. */
+ * A product whose accumulator is its K loop's carried value and nothing
+ * else's (the plan's async_depth 1 there: util_wgmma.c) keeps it in tensor
+ * memory from the loop's start (tcgen05_acc_to_tmem) to its exit
+ * (tcgen05_acc_from_tmem): no store or load a step. Any other product's
+ * goes through tensor memory on every call. Left for issue 37: the
+ * warp-specialized TMA / MMA / epilogue roles (commits straight onto the
+ * stages' empty barriers instead of a wait a step), 2-CTA clusters. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,43 +171,97 @@ static uint32_t idesc(const char *dt, const char *at, int64_t n, bool bmn, const
 	return d << 4 | a << 7 | b << 10 | (uint32_t)bmn << 16 | (uint32_t)(n / 8) << 17 | 4u << 24 | (d == 2) << 3;
 }
 
-void tcgen05_product(E *e, Op *op, const MmaTiling *t, LLVMValueRef abase, LLVMValueRef bb, int w, int wb, bool bmn,
-		     const char *dt, const char *at, const char *bt, LLVMValueRef *acc,
-		     LLVMValueRef (*desc)(E *, LLVMValueRef, int, int64_t))
+/* a product's accumulator registers (its C layout: m64 block j's values
+ * at acc + j * n/wn/2) to this warp's lanes of its tensor memory (store),
+ * or back (load; no wait): f32/s32 as 16x256b (register r = wgmma's D
+ * fragment element r), packed f16 pairs as 16x128b.unpack::16b / pack::16b
+ * (register r = the fragment's packed register r); warpgroup g's block j
+ * at column (g * mt + j) * n/wn, warp quarter q's lanes 32q.. */
+static void move_acc(E *e, Op *op, const MmaTiling *t, LLVMValueRef *acc, bool store)
 {
 	const Type *ec = tile_elem(op->operands[2]->type);
 	bool half = ec->scalar == SC_F16, integer = ec->scalar == SC_I32;
 	int64_t nw = t->n / t->wn, per = nw / 2;
-	int nd = (int)(half ? nw / 4 : nw / 2);                 /* 32-bit registers of one m64 block */
-	int x = (int)(nw / 8);                                   /* .xN of the shape */
+	int nd = (int)(half ? nw / 4 : nw / 2), x = (int)(nw / 8);
 	const char *shape = half ? "16x128b" : "16x256b";
 	LLVMTypeRef rt = half || integer ? ty_i32(e) : LLVMTypeOf(acc[0]);
-	/* this warp: its warpgroup g (gi over M, gj over N), its quarter q */
+	const char *rc = rt == ty_i32(e) ? "r" : "f";
 	LLVMValueRef g = LLVMBuildLShr(e->b, e->warp, c_i32(e, 2), "");
 	LLVMValueRef q = LLVMBuildAnd(e->b, e->warp, c_i32(e, 3), "");
-	LLVMValueRef lanes = LLVMBuildShl(e->b, q, c_i32(e, 21), "");       /* (32 q) << 16 */
-	LLVMValueRef mine = LLVMBuildAdd(e->b, e->t5_taddr, lanes, "");
-	/* store: each block j of this warpgroup at column (g * mt + j) * nw */
-	StrBuf st = { 0 };
-	sb_printf(&st, "tcgen05.st.sync.aligned.%s.x%d%s.b32 [$0], ", shape, x, half ? ".unpack::16b" : "");
-	regs_text(&st, 1, nd);
-	sb_printf(&st, ";");
-	StrBuf cons = { 0 };
-	sb_printf(&cons, "r");
-	for (int i = 0; i < nd; i++)
-		sb_printf(&cons, ",%s", rt == ty_i32(e) ? "r" : "f");
+	LLVMValueRef mine = LLVMBuildAdd(e->b, e->t5_taddr, LLVMBuildShl(e->b, q, c_i32(e, 21), ""), "");
+	StrBuf text = { 0 }, cons = { 0 };
+	if (store) {
+		sb_printf(&text, "tcgen05.st.sync.aligned.%s.x%d%s.b32 [$0], ", shape, x, half ? ".unpack::16b" : "");
+		regs_text(&text, 1, nd);
+		sb_printf(&cons, "r");
+		for (int i = 0; i < nd; i++)
+			sb_printf(&cons, ",%s", rc);
+	} else {
+		sb_printf(&text, "tcgen05.ld.sync.aligned.%s.x%d%s.b32 ", shape, x, half ? ".pack::16b" : "");
+		regs_text(&text, 0, nd);
+		sb_printf(&text, ", [$%d]", nd);
+		for (int i = 0; i < nd; i++)
+			sb_printf(&cons, "%s=%s", i ? "," : "", rc);
+		sb_printf(&cons, ",r");
+	}
+	sb_printf(&text, ";");
 	sb_printf(&cons, ",~{memory}");
 	LLVMValueRef *args = xcalloc((size_t)nd + 1, sizeof *args);
+	LLVMTypeRef *rts = xcalloc((size_t)nd, sizeof *rts);
+	for (int i = 0; i < nd; i++)
+		rts[i] = rt;
+	LLVMTypeRef sty = LLVMStructTypeInContext(e->ctx, rts, (unsigned)nd, 0);
 	for (int64_t j = 0; j < t->mt; j++) {
 		LLVMValueRef col = LLVMBuildMul(e->b, LLVMBuildAdd(e->b, LLVMBuildMul(e->b, g, c_i32(e, (int)t->mt), ""),
 								 c_i32(e, (int)j), ""), c_i32(e, (int)nw), "");
-		args[0] = LLVMBuildAdd(e->b, mine, col, "");
+		LLVMValueRef a = LLVMBuildAdd(e->b, mine, col, "");
 		LLVMValueRef *v = acc + j * per;
-		for (int i = 0; i < nd; i++)
-			args[1 + i] = half ? pack_b32(e, v + 2 * i, 2) : v[i];
-		asm_void(e, st.s, args, nd + 1, cons.s);
+		if (store) {
+			args[0] = a;
+			for (int i = 0; i < nd; i++)
+				args[1 + i] = half ? pack_b32(e, v + 2 * i, 2) : v[i];
+			asm_void(e, text.s, args, nd + 1, cons.s);
+			continue;
+		}
+		LLVMValueRef r = asm_conv(e, nd == 1 ? rt : sty, text.s, cons.s, &a, 1);
+		for (int i = 0; i < nd; i++) {
+			LLVMValueRef ri = nd == 1 ? r : LLVMBuildExtractValue(e->b, r, (unsigned)i, "");
+			if (half)
+				unpack_b32(e, ri, LLVMTypeOf(v[0]), v + 2 * i, 2);
+			else
+				v[i] = ri;
+		}
 	}
+	free(args);
+	free(rts);
+	sb_free(&text);
+	sb_free(&cons);
+}
+
+void tcgen05_acc_to_tmem(E *e, Op *op, const MmaTiling *t, LLVMValueRef *acc)
+{
+	move_acc(e, op, t, acc, true);
 	asm_void(e, "tcgen05.wait::st.sync.aligned;", NULL, 0, "~{memory}");
+	fence_sync(e);
+}
+
+void tcgen05_acc_from_tmem(E *e, Op *op, const MmaTiling *t, LLVMValueRef *acc)
+{
+	move_acc(e, op, t, acc, false);
+	asm_void(e, "tcgen05.wait::ld.sync.aligned;", NULL, 0, "~{memory}");
+}
+
+void tcgen05_product(E *e, Op *op, const MmaTiling *t, LLVMValueRef abase, LLVMValueRef bb, int w, int wb, bool bmn,
+		     const char *dt, const char *at, const char *bt, LLVMValueRef *acc, bool resident,
+		     LLVMValueRef (*desc)(E *, LLVMValueRef, int, int64_t))
+{
+	int64_t nw = t->n / t->wn;
+	/* the accumulator into tensor memory (resident: it is there already,
+	 * since the loop's start, tcgen05_acc_to_tmem) */
+	if (!resident) {
+		move_acc(e, op, t, acc, true);
+		asm_void(e, "tcgen05.wait::st.sync.aligned;", NULL, 0, "~{memory}");
+	}
 	fence_sync(e);
 	/* thread 0 issues every block's products and commits them */
 	const char *kind;
@@ -255,37 +312,8 @@ void tcgen05_product(E *e, Op *op, const MmaTiling *t, LLVMValueRef abase, LLVMV
 	LLVMPositionBuilderAtEnd(e->b, done);
 	LLVMBuildStore(e->b, LLVMBuildXor(e->b, ph, c_i32(e, 1), ""), e->t5_phase);
 	asm_void(e, "tcgen05.fence::after_thread_sync;", NULL, 0, "~{memory}");
-	StrBuf ld = { 0 };
-	sb_printf(&ld, "tcgen05.ld.sync.aligned.%s.x%d%s.b32 ", shape, x, half ? ".pack::16b" : "");
-	regs_text(&ld, 0, nd);
-	sb_printf(&ld, ", [$%d];", nd);
-	StrBuf lc = { 0 };
-	for (int i = 0; i < nd; i++)
-		sb_printf(&lc, "%s=%s", i ? "," : "", rt == ty_i32(e) ? "r" : "f");
-	sb_printf(&lc, ",r,~{memory}");
-	LLVMTypeRef *rts = xcalloc((size_t)nd, sizeof *rts);
-	for (int i = 0; i < nd; i++)
-		rts[i] = rt;
-	LLVMTypeRef sty = LLVMStructTypeInContext(e->ctx, rts, (unsigned)nd, 0);
-	for (int64_t j = 0; j < t->mt; j++) {
-		LLVMValueRef col = LLVMBuildMul(e->b, LLVMBuildAdd(e->b, LLVMBuildMul(e->b, g, c_i32(e, (int)t->mt), ""),
-								 c_i32(e, (int)j), ""), c_i32(e, (int)nw), "");
-		LLVMValueRef a = LLVMBuildAdd(e->b, mine, col, "");
-		LLVMValueRef r = asm_conv(e, nd == 1 ? rt : sty, ld.s, lc.s, &a, 1);
-		LLVMValueRef *v = acc + j * per;
-		for (int i = 0; i < nd; i++) {
-			LLVMValueRef ri = nd == 1 ? r : LLVMBuildExtractValue(e->b, r, (unsigned)i, "");
-			if (half)
-				unpack_b32(e, ri, LLVMTypeOf(v[0]), v + 2 * i, 2);
-			else
-				v[i] = ri;
-		}
+	if (!resident) {
+		move_acc(e, op, t, acc, false);
+		asm_void(e, "tcgen05.wait::ld.sync.aligned;", NULL, 0, "~{memory}");
 	}
-	asm_void(e, "tcgen05.wait::ld.sync.aligned;", NULL, 0, "~{memory}");
-	free(rts);
-	free(args);
-	sb_free(&st);
-	sb_free(&cons);
-	sb_free(&ld);
-	sb_free(&lc);
 }

@@ -395,8 +395,11 @@ static void pipeline(F *f, Op *op)
 	bool carried = false;
 	for (int i = 1; i < body->nargs; i++)
 		carried |= op->operands[2] == body->args[i];
-	if (stages >= 3 && op_attr_flag(op, "via_wgmma") && carried && last && last->info->code == CT_continue &&
-	    uses_of(f, op->results[0]) == 1 && !knobs()->TILE_SCHED_NO_ASYNC_MMA && !mma_tcgen05_target(target_sm(f))) {
+	/* tcgen05 (TILE_TCGEN05): the same condition keeps the accumulator in
+	 * tensor memory from the loop's start to its exit, at any stage count */
+	bool t5 = mma_tcgen05_target(target_sm(f));
+	if ((stages >= 3 || t5) && op_attr_flag(op, "via_wgmma") && carried && last && last->info->code == CT_continue &&
+	    uses_of(f, op->results[0]) == 1 && !knobs()->TILE_SCHED_NO_ASYNC_MMA) {
 		int at = -1;
 		for (int i = 0; i < last->noperands; i++)
 			if (last->operands[i] == op->results[0])
