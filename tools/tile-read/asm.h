@@ -1,0 +1,104 @@
+/* asm.h: the cuda_tile dialect's own assembly syntax (what NVIDIA's
+ * tileirdisasm prints), tile-read --emit=asm. Private to tile-read; the
+ * files and their jobs:
+ *
+ *   asm_ops.def     one row per cuda_tile op: its operand and result names,
+ *                   its default attribute values and its assembly format
+ *                   (the op definition's declarative format, or a printer
+ *                   of asm_custom.c); a parser of this text can read the
+ *                   same rows
+ *   asm_print.c     the module, regions, SSA names (MLIR's AsmPrinter
+ *                   rules) and the interpreter of the declarative formats
+ *   asm_custom.c    the ops whose format is C (entry, for, loop, views, ...)
+ *                   and the format's custom<...> directives
+ *   asm_values.c    types, attributes, dense constants, and floats spelled
+ *                   as LLVM's APFloat spells them
+ *
+ * Everything here prints into a StrBuf; nothing fails once the module has
+ * been read and verified. */
+#ifndef TILE_READ_ASM_H
+#define TILE_READ_ASM_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "ir.h"
+#include "strbuf.h"
+
+/* tile-read --emit=asm: the module as NVIDIA's tileirdisasm prints it
+ * (no module header: its entries and globals one after another). */
+void asm_print_module(StrBuf *b, Module *m);
+
+/* ------------------------------------------------------------ asm_ops.def */
+typedef struct AsmCtx AsmCtx;
+typedef void AsmCustomFn(AsmCtx *c, const Op *op);
+
+typedef struct AsmRow {
+	const char *mnemonic;     /* as printed: "fpowf" for cuda_tile.pow */
+	const char *operands;     /* operand groups: "lhs rhs", "view index* token?" */
+	const char *results;      /* result names: "result", "results*" */
+	const char *defaults;     /* "overflow=none rounding=zero": an attribute at its
+				   * default is as if absent */
+	const char *format;       /* declarative format, or NULL with `custom` */
+	AsmCustomFn *custom;
+	unsigned flags;           /* ASM_* */
+} AsmRow;
+
+enum {
+	ASM_NAMED_RESULTS = 1 << 0,  /* SSA names from `results` (ops with several fixed results) */
+	ASM_DEFAULT_DIALECT = 1 << 1,/* has OpAsmOpInterface: regions print ops without prefix;
+				      * assume_ names after it */
+};
+
+const AsmRow *asm_row(const Op *op);
+
+/* ------------------------------------------------------------ asm_print.c */
+struct AsmCtx {
+	StrBuf *b;
+	int indent;               /* current nesting, two spaces each */
+	const char **names;       /* by Value.id: the SSA name without '%' */
+	int nnames;
+	int *group_base;          /* result groups: see asm_value */
+};
+
+/* "%name", "%7", "%for#1" (a result of a multi-result group) */
+void asm_value(AsmCtx *c, const Value *v);
+void asm_values(AsmCtx *c, Value *const *v, int n);   /* ", " between */
+/* a region: " {" ... "}" (printEntryBlockArgs false); terminators with no
+ * operands left out when !print_terms */
+void asm_region(AsmCtx *c, const Region *r, bool print_terms, bool print_empty);
+/* MLIR's printOptionalAttrDict over the attributes not in `elided`
+ * (a space-separated list; operand_segment_sizes always elided) */
+void asm_attr_dict(AsmCtx *c, const Op *op, const char *elided, bool with_keyword);
+/* operand group g of op (by the row's names), as [first, first + n) */
+int asm_group(const Op *op, const AsmRow *row, int g, int *first);
+int asm_group_named(const Op *op, const AsmRow *row, const char *name, int *first);
+void asm_newline(AsmCtx *c);
+
+/* ------------------------------------------------------------ asm_custom.c */
+/* the format's custom<Name>(args) directives, args as written */
+bool asm_directive(AsmCtx *c, const Op *op, const AsmRow *row, const char *name,
+		   int nargs, const char *const *args);
+#define ASM_CUSTOM_FNS(X) X(entry) X(for) X(loop) X(load_view_tko) \
+	X(store_view_tko) X(atomic_red_view_tko) X(make_tensor_view) X(make_view) \
+	X(get_shape) X(multimem_load_reduce) X(multimem_reduce) X(multimem_store)
+#define X(n) AsmCustomFn asm_custom_##n;
+ASM_CUSTOM_FNS(X)
+#undef X
+
+/* ------------------------------------------------------------ asm_values.c */
+void asm_type(StrBuf *b, const Type *t);
+/* an attribute as MLIR prints it; with_type adds " : i32" to typed integers
+ * and floats (printAttribute) or not (printAttributeWithoutType) */
+void asm_attr(StrBuf *b, const Attr *a, bool with_type);
+void asm_string(StrBuf *b, const char *s);      /* "..." with MLIR's escapes */
+void asm_symbol(StrBuf *b, const char *name);   /* @name or @"..." */
+/* a float of scalar kind k given by its bits, as printFloatValue spells it */
+void asm_float(StrBuf *b, ScalarKind k, uint64_t bits);
+/* constant's value: "<f32: 1.000000e+00> : tile<8xf32>" */
+void asm_dense(StrBuf *b, const Attr *dense, const Type *tile);
+/* the constant's SSA name: "cst_1_i32", "true", "cst_f32" */
+const char *asm_constant_name(Arena *a, const Attr *dense);
+/* the spelling MLIR gives an enum value our IR spells differently
+ * ("nsw" -> "no_signed_wrap"); s itself otherwise */
+const char *asm_enum(const char *attr_name, const char *s);
+
+#endif
