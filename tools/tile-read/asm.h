@@ -25,7 +25,7 @@
 
 /* tile-read --emit=asm: the module as NVIDIA's tileirdisasm prints it
  * (no module header: its entries and globals one after another). */
-void asm_print_module(StrBuf *b, Module *m);
+void asm_print_module(StrBuf *b, Module *m, bool debug);
 
 /* ------------------------------------------------------------ asm_ops.def */
 typedef struct AsmCtx AsmCtx;
@@ -49,6 +49,9 @@ enum {
 };
 
 const AsmRow *asm_row(const Op *op);
+/* Every cuda_tile op has a row whose operand groups are the verifier's
+ * (verify_rule_operands); ice() otherwise. Run before each --emit=asm. */
+void asm_check_rows(void);
 
 /* ------------------------------------------------------------ asm_print.c */
 struct AsmCtx {
@@ -56,7 +59,7 @@ struct AsmCtx {
 	int indent;               /* current nesting, two spaces each */
 	const char **names;       /* by Value.id: the SSA name without '%' */
 	int nnames;
-	int *group_base;          /* result groups: see asm_value */
+	bool debug;               /* a location after each op (tileirdisasm -g) */
 };
 
 /* "%name", "%7", "%for#1" (a result of a multi-result group) */

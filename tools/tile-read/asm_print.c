@@ -16,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "asm.h"
+#include "diag.h"
 #include "opinfo.h"
+#include "verify.h"
 
 /* ------------------------------------------------------------------ the rows */
 
@@ -36,6 +38,31 @@ const AsmRow *asm_row(const Op *op)
 	if (op->info->dialect != DIALECT_CUDA_TILE || c >= sizeof rows / sizeof rows[0] || !rows[c].mnemonic)
 		return NULL;
 	return &rows[c];
+}
+
+static bool word_at(const char *list, int i, char *w, size_t n, char *kind);
+
+void asm_check_rows(void)
+{
+	for (int i = 0; i < OPCODE_COUNT; i++) {
+		const OpInfo *o = &op_table[i];
+		if (o->dialect != DIALECT_CUDA_TILE)
+			continue;
+		if (i >= (int)(sizeof rows / sizeof rows[0]) || !rows[i].mnemonic)
+			ice("asm_ops.def: no row for '%s'", o->name);
+		const char *groups = verify_rule_operands(i);
+		char w[64], k;
+		int g = 0;
+		for (; word_at(rows[i].operands, g, w, sizeof w, &k); g++)
+			if (!groups || !groups[g] || groups[g] != (k ? k : '1'))
+				ice("asm_ops.def: '%s': operand group '%s' is not the verifier's '%c'", o->name, w,
+				    groups && groups[g] ? groups[g] : '-');
+		if (groups && groups[g])
+			ice("asm_ops.def: '%s': %zu operand groups in its rule, %d in its row", o->name,
+			    strlen(groups), g);
+		if (!rows[i].format == !rows[i].custom)
+			ice("asm_ops.def: '%s': a format or a printer, not both", o->name);
+	}
 }
 
 /* the i-th space-separated word of list, into w; its kind suffix ('?', '*'
@@ -364,6 +391,35 @@ void asm_newline(AsmCtx *c)
 
 static void print_op(AsmCtx *c, const Op *op);
 
+/* MLIR's inline location syntax: loc("f.py":3:5), loc(callsite(A at B)),
+ * loc(unknown) */
+static void put_loc(StrBuf *b, const Loc *l, int depth)
+{
+	if (!l || !l->file) {
+		sb_puts(b, "unknown");
+		return;
+	}
+	if (l->caller && depth < LOC_MAX_CALLERS) {
+		sb_puts(b, "callsite(");
+		put_loc(b, &(Loc){ l->file, l->line, l->col, l->func, l->func_flags, NULL }, depth + 1);
+		sb_puts(b, " at ");
+		put_loc(b, l->caller, depth + 1);
+		sb_putc(b, ')');
+		return;
+	}
+	asm_string(b, l->file);
+	sb_printf(b, ":%u:%u", l->line, l->col);
+}
+
+static void print_loc(AsmCtx *c, const Op *op)
+{
+	if (!c->debug)
+		return;
+	sb_puts(c->b, " loc(");
+	put_loc(c->b, op->loc, 0);
+	sb_putc(c->b, ')');
+}
+
 void asm_region(AsmCtx *c, const Region *r, bool print_terms, bool print_empty)
 {
 	(void)print_empty;
@@ -376,6 +432,7 @@ void asm_region(AsmCtx *c, const Region *r, bool print_terms, bool print_empty)
 			for (int i = 0; i < c->indent; i++)
 				sb_puts(c->b, "  ");
 			print_op(c, op);
+			print_loc(c, op);
 			sb_putc(c->b, '\n');
 		}
 		c->indent--;
@@ -851,8 +908,9 @@ static void print_op(AsmCtx *c, const Op *op)
 		print_format(c, op, row);
 }
 
-void asm_print_module(StrBuf *b, Module *m)
+void asm_print_module(StrBuf *b, Module *m, bool debug)
 {
+	asm_check_rows();
 	ir_number_values(m);
 	FOR_EACH_OP(top, &m->body) {
 		Arena *a = arena_new();
@@ -867,8 +925,9 @@ void asm_print_module(StrBuf *b, Module *m)
 			number_region(&nm, &top->regions[i], &top_scope);
 		}
 		cur_namer = &nm;
-		AsmCtx c = { b, 0, nm.spell, nv, NULL };
+		AsmCtx c = { b, 0, nm.spell, nv, debug };
 		print_op(&c, top);
+		print_loc(&c, top);
 		sb_putc(b, '\n');
 		cur_namer = NULL;
 		free(nm.spell);

@@ -42,7 +42,7 @@ static int run(ToolRun *r)
 {
 	r->out = tile_read_run(r->input, r->input_len, !no_verify);
 	if (r->out && strncmp(r->emit, "asm", 3) == 0) {
-		asm_print_module(&r->bytes, r->out);
+		asm_print_module(&r->bytes, r->out, strcmp(r->emit, "asm-debug") == 0);
 		r->out_is_bytes = true;
 	}
 	return r->out ? EXIT_OK : EXIT_INPUT;
