@@ -1,0 +1,69 @@
+#!/usr/bin/env bats
+# tileirdisasm (scripts/tileirdisasm over tile-read --emit=asm): the cuda_tile
+# dialect's own assembly syntax, byte for byte what NVIDIA's tileirdisasm
+# 13.5 prints. Golden files (tests/read/allops-13.*.asm, NVIDIA's output for
+# the all-ops modules) hold it without NVIDIA's wheel; with the wheel every
+# test bytecode file is compared (scripts/disasm-compare).
+# UPDATE_GOLDEN=1 rewrites the golden files from the current output.
+load helpers
+bats_require_minimum_version 1.5.0
+
+setup() { setup_scratch; }
+teardown() { teardown_scratch; }
+
+GOLD="$BATS_TEST_DIRNAME/read"
+
+# Files where NVIDIA's output is wrong and ours is not, each with the one
+# line NVIDIA's prints differently (docs/bytecode.md, "Negative f64 float
+# attributes from cuTile need 65 bits": NVIDIA's reader drops the sign).
+KNOWN_DIFF="tests/reduce/corpus/reduce_types.tileirbc"
+
+@test "tileirdisasm: the all-ops modules of 13.1 to 13.5, golden (NVIDIA's tileirdisasm output)" {
+	for v in 13.1 13.2 13.3 13.4 13.5; do
+		tileirdisasm "$GOLD/allops-$v.tileirbc" >"$SCRATCH/got"
+		[ -z "${UPDATE_GOLDEN:-}" ] || cp "$SCRATCH/got" "$GOLD/allops-$v.asm"
+		diff -u "$GOLD/allops-$v.asm" "$SCRATCH/got"
+	done
+}
+
+@test "tileirdisasm: byte-identical to NVIDIA's tileirdisasm 13.5 on every test bytecode file" {
+	[ -n "${NVBIN:-}" ] && [ -x "$NVBIN/tileirdisasm" ] ||
+		skip "no NVIDIA tileirdisasm (.venv's cu13 wheel): run 'make venv'"
+	mapfile -t files < <(cd "$ROOT" && find tests -name '*.tileirbc' | sort | grep -vxF "$KNOWN_DIFF")
+	[ "${#files[@]}" -gt 300 ]
+	run env OURS="$BIN/tileirdisasm" NVBIN="$NVBIN" "$ROOT/scripts/disasm-compare" -v "${files[@]}"
+	assert_success
+	assert_output --partial "identical ${#files[@]}/${#files[@]}"
+}
+
+@test "tileirdisasm: where NVIDIA's reader is wrong, only that line differs" {
+	[ -n "${NVBIN:-}" ] && [ -x "$NVBIN/tileirdisasm" ] ||
+		skip "no NVIDIA tileirdisasm (.venv's cu13 wheel): run 'make venv'"
+	f="$ROOT/tests/reduce/corpus/reduce_types.tileirbc"
+	env -u CUDA_HOME "$NVBIN/tileirdisasm" "$f" >nv.txt
+	tileirdisasm "$f" >ours.txt
+	run diff nv.txt ours.txt
+	assert_failure
+	[ "$(grep -c '^[<>]' <<<"$output")" -eq 2 ]
+	assert_line "<   %reduce = reduce %tile dim=1 identities=[0x7FF0000000000000 : f64] : tile<16x64xf64> -> tile<16xf64> "
+	assert_line ">   %reduce = reduce %tile dim=1 identities=[0xFFF0000000000000 : f64] : tile<16x64xf64> -> tile<16xf64> "
+}
+
+@test "tileirdisasm: rejects what NVIDIA's rejects, exit 3" {
+	for f in "$ROOT"/tests/read/nvidia/invalid/*.tileirbc "$ROOT/tests/read/argattrs-count-13.5.tileirbc"; do
+		run --separate-stderr tileirdisasm "$f"
+		assert_failure 3
+		[ -z "$output" ]
+	done
+}
+
+@test "tileirdisasm -g: a location after each op; tile-read --emit=text keeps the generic form" {
+	V="$CORPUS/13.5/vector_add.tileirbc"
+	run --separate-stderr tileirdisasm -g "$V"
+	assert_success
+	assert_line --index 1 '  %0 = make_token : token loc("tests/kernels/vector_add.py":7:0)'
+	run tileirdisasm "$V"
+	refute_output --partial 'loc('
+	run tile-read --emit=text "$V"
+	assert_output --partial '= cuda_tile.make_token'
+}
