@@ -57,17 +57,19 @@ void asm_check_rows(void);
 struct AsmCtx {
 	StrBuf *b;
 	int indent;               /* current nesting, two spaces each */
-	const char **names;       /* by Value.id: the SSA name without '%' */
-	int nnames;
+	const char **spell;       /* by Value.id: how a use reads, "%tile", "%1#1" */
+	const char **head;        /* by Value.id of a result group's first value: its name */
+	const int *group_size;    /* by the same id: the group's size ("%for:2") */
+	int nvalues;
 	bool debug;               /* a location after each op (tileirdisasm -g) */
 };
 
 /* "%name", "%7", "%for#1" (a result of a multi-result group) */
 void asm_value(AsmCtx *c, const Value *v);
 void asm_values(AsmCtx *c, Value *const *v, int n);   /* ", " between */
-/* a region: " {" ... "}" (printEntryBlockArgs false); terminators with no
- * operands left out when !print_terms */
-void asm_region(AsmCtx *c, const Region *r, bool print_terms, bool print_empty);
+/* a region: "{" ... "}" (MLIR's printRegion without entry block arguments);
+ * the block's terminator left out when !print_terms */
+void asm_region(AsmCtx *c, const Region *r, bool print_terms);
 /* MLIR's printOptionalAttrDict over the attributes not in `elided`
  * (a space-separated list; operand_segment_sizes always elided) */
 void asm_attr_dict(AsmCtx *c, const Op *op, const char *elided, bool with_keyword);

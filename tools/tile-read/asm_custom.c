@@ -35,7 +35,7 @@ static void control_region(AsmCtx *c, const Region *r, enum OpCode implicit)
 		const Op *t = r->first->last;
 		terms = t->noperands != 0 || t->info->code != implicit;
 	}
-	asm_region(c, r, terms, false);
+	asm_region(c, r, terms);
 }
 
 /* "(%a: T, %b: U {k = v})": arg_attrs, when given, one dictionary per argument */
@@ -100,7 +100,7 @@ bool asm_directive(AsmCtx *c, const Op *op, const AsmRow *row, const char *name,
 			asm_newline(c);
 			block_arg_list(c, op->regions[0].first, NULL);
 			put(c, " ");
-			asm_region(c, &op->regions[0], true, false);
+			asm_region(c, &op->regions[0], true);
 		}
 	} else {
 		sb_printf(c->b, "<<custom<%s>>>", name);
@@ -134,7 +134,7 @@ void asm_custom_entry(AsmCtx *c, const Op *op)
 	}
 	put(c, " ");
 	if (op->nregions)
-		asm_region(c, &op->regions[0], true, false);
+		asm_region(c, &op->regions[0], true);
 	asm_attr_dict(c, op, "arg_attrs function_type sym_name res_attrs optimization_hints", false);
 }
 

@@ -163,19 +163,56 @@ static int result_group(const Op *op, const AsmRow *row, const char *name, int *
 
 /* ------------------------------------------------------------------ SSA names */
 
+/* The names used in one region: an open-addressing set; lookups walk out
+ * through the enclosing regions' sets (MLIR's ScopedHashTable). */
 typedef struct Scope {
 	const struct Scope *parent;
-	char **names;
-	int n, cap;
+	const char **slot;
+	size_t n, cap;          /* cap a power of two, or 0 */
 } Scope;
+
+static size_t name_hash(const char *s)
+{
+	size_t h = 1469598103934665603u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return h;
+}
 
 static bool scope_has(const Scope *s, const char *name)
 {
-	for (; s; s = s->parent)
-		for (int i = 0; i < s->n; i++)
-			if (strcmp(s->names[i], name) == 0)
+	size_t h = name_hash(name);
+	for (; s; s = s->parent) {
+		if (!s->cap)
+			continue;
+		for (size_t i = h & (s->cap - 1); s->slot[i]; i = (i + 1) & (s->cap - 1))
+			if (strcmp(s->slot[i], name) == 0)
 				return true;
+	}
 	return false;
+}
+
+static void scope_add(Scope *s, const char *name)
+{
+	if (2 * (s->n + 1) > s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 32;
+		const char **slot = calloc(cap, sizeof *slot);
+		for (size_t i = 0; i < s->cap; i++)
+			if (s->slot[i]) {
+				size_t j = name_hash(s->slot[i]) & (cap - 1);
+				while (slot[j])
+					j = (j + 1) & (cap - 1);
+				slot[j] = s->slot[i];
+			}
+		free(s->slot);
+		s->slot = slot;
+		s->cap = cap;
+	}
+	size_t j = name_hash(name) & (s->cap - 1);
+	while (s->slot[j])
+		j = (j + 1) & (s->cap - 1);
+	s->slot[j] = name;
+	s->n++;
 }
 
 typedef struct Namer {
@@ -183,7 +220,6 @@ typedef struct Namer {
 	const char **spell;      /* by value id: "%name", "%3", "%for#1" */
 	const char **head;       /* by value id of a group head: the name printed at the def */
 	int *group_size;         /* by value id of a group head */
-	bool *grouped;           /* op result is the head of its own group */
 	int next_value, next_arg, next_conflict;
 } Namer;
 
@@ -214,11 +250,7 @@ static const char *unique_name(Namer *nm, Scope *sc, const char *raw)
 		}
 	}
 	sb_free(&s);
-	if (sc->n == sc->cap) {
-		sc->cap = sc->cap ? sc->cap * 2 : 16;
-		sc->names = realloc(sc->names, (size_t)sc->cap * sizeof *sc->names);
-	}
-	sc->names[sc->n++] = (char *)name;
+	scope_add(sc, name);
 	return name;
 }
 
@@ -360,16 +392,14 @@ static void number_region(Namer *nm, const Region *r, const Scope *parent)
 				nm->next_conflict = conflict;
 				number_region(nm, &op->regions[i], &sc);
 			}
-	free(sc.names);
+	free(sc.slot);
 }
 
 /* ------------------------------------------------------------------ printing */
 
-static Namer *cur_namer;
-
 void asm_value(AsmCtx *c, const Value *v)
 {
-	const char *s = v->id < c->nnames ? c->names[v->id] : NULL;
+	const char *s = v->id < c->nvalues ? c->spell[v->id] : NULL;
 	sb_puts(c->b, s ? s : "<<UNKNOWN SSA VALUE>>");
 }
 
@@ -420,9 +450,8 @@ static void print_loc(AsmCtx *c, const Op *op)
 	sb_putc(c->b, ')');
 }
 
-void asm_region(AsmCtx *c, const Region *r, bool print_terms, bool print_empty)
+void asm_region(AsmCtx *c, const Region *r, bool print_terms)
 {
-	(void)print_empty;
 	sb_puts(c->b, "{\n");
 	FOR_EACH_BLOCK(b, r) {
 		c->indent++;
@@ -735,7 +764,7 @@ static void print_var(Run *r, const char *name)
 	if (is_region_name(name)) {
 		const Region *rg = region_named(r->op, name);
 		if (rg)
-			asm_region(r->c, rg, true, false);
+			asm_region(r->c, rg, true);
 		return;
 	}
 	const Attr *a = op_attr(r->op, name);
@@ -883,17 +912,16 @@ static void print_format(AsmCtx *c, const Op *op, const AsmRow *row)
 static void print_op(AsmCtx *c, const Op *op)
 {
 	const AsmRow *row = asm_row(op);
-	Namer *nm = cur_namer;
 	if (op->nresults) {
 		for (int i = 0; i < op->nresults; i++) {
-			const Value *v = op->results[i];
-			if (!nm->group_size[v->id] && i)
+			int id = op->results[i]->id;
+			if (i && !c->group_size[id])
 				continue;
 			if (i)
 				sb_puts(c->b, ", ");
-			sb_printf(c->b, "%%%s", nm->head[v->id] ? nm->head[v->id] : "?");
-			if (nm->group_size[v->id] > 1)
-				sb_printf(c->b, ":%d", nm->group_size[v->id]);
+			sb_printf(c->b, "%%%s", c->head[id] ? c->head[id] : "?");
+			if (c->group_size[id] > 1)
+				sb_printf(c->b, ":%d", c->group_size[id]);
 		}
 		sb_puts(c->b, " = ");
 	}
@@ -915,7 +943,7 @@ void asm_print_module(StrBuf *b, Module *m, bool debug)
 	FOR_EACH_OP(top, &m->body) {
 		Arena *a = arena_new();
 		int nv = op_count_values(top) + 1;
-		Namer nm = { a, NULL, NULL, NULL, NULL, 0, 0, 0 };
+		Namer nm = { a, NULL, NULL, NULL, 0, 0, 0 };
 		nm.spell = calloc((size_t)nv, sizeof *nm.spell);
 		nm.head = calloc((size_t)nv, sizeof *nm.head);
 		nm.group_size = calloc((size_t)nv, sizeof *nm.group_size);
@@ -924,12 +952,10 @@ void asm_print_module(StrBuf *b, Module *m, bool debug)
 			nm.next_value = nm.next_arg = nm.next_conflict = 0;
 			number_region(&nm, &top->regions[i], &top_scope);
 		}
-		cur_namer = &nm;
-		AsmCtx c = { b, 0, nm.spell, nv, debug };
+		AsmCtx c = { b, 0, nm.spell, nm.head, nm.group_size, nv, debug };
 		print_op(&c, top);
 		print_loc(&c, top);
 		sb_putc(b, '\n');
-		cur_namer = NULL;
 		free(nm.spell);
 		free(nm.head);
 		free(nm.group_size);
