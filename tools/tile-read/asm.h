@@ -24,8 +24,12 @@
 #include "strbuf.h"
 
 /* tile-read --emit=asm: the module as NVIDIA's tileirdisasm prints it
- * (no module header: its entries and globals one after another). */
-void asm_print_module(StrBuf *b, Module *m, bool debug);
+ * (no module header: its entries and globals one after another). With the
+ * debug records tile-read kept (--emit=asm-debug, tileirdisasm -g), each op
+ * ends in its location alias and the aliases follow the module; NULL: no
+ * locations. */
+struct DebugRecords;
+void asm_print_module(StrBuf *b, Module *m, const struct DebugRecords *debug);
 
 /* ------------------------------------------------------------ asm_ops.def */
 typedef struct AsmCtx AsmCtx;
@@ -61,7 +65,7 @@ struct AsmCtx {
 	const char **head;        /* by Value.id of a result group's first value: its name */
 	const int *group_size;    /* by the same id: the group's size ("%for:2") */
 	int nvalues;
-	bool debug;               /* a location after each op (tileirdisasm -g) */
+	const struct AsmLocs *locs; /* location aliases (tileirdisasm -g), or NULL */
 };
 
 /* "%name", "%7", "%for#1" (a result of a multi-result group) */
@@ -88,6 +92,14 @@ bool asm_directive(AsmCtx *c, const Op *op, const AsmRow *row, const char *name,
 #define X(n) AsmCustomFn asm_custom_##n;
 ASM_CUSTOM_FNS(X)
 #undef X
+
+/* ------------------------------------------------------------ asm_debug.c */
+typedef struct AsmLocs AsmLocs;
+/* the aliases of every location the module's ops have, met in print order */
+AsmLocs *asm_locs_new(Module *m, const struct DebugRecords *d);
+void asm_locs_op(StrBuf *b, const AsmLocs *l, const Op *op);   /* " loc(#loc3)" */
+void asm_locs_print(StrBuf *b, const AsmLocs *l);             /* the definitions */
+void asm_locs_free(AsmLocs *l);
 
 /* ------------------------------------------------------------ asm_values.c */
 void asm_type(StrBuf *b, const Type *t);

@@ -421,33 +421,10 @@ void asm_newline(AsmCtx *c)
 
 static void print_op(AsmCtx *c, const Op *op);
 
-/* MLIR's inline location syntax: loc("f.py":3:5), loc(callsite(A at B)),
- * loc(unknown) */
-static void put_loc(StrBuf *b, const Loc *l, int depth)
-{
-	if (!l || !l->file) {
-		sb_puts(b, "unknown");
-		return;
-	}
-	if (l->caller && depth < LOC_MAX_CALLERS) {
-		sb_puts(b, "callsite(");
-		put_loc(b, &(Loc){ l->file, l->line, l->col, l->func, l->func_flags, NULL }, depth + 1);
-		sb_puts(b, " at ");
-		put_loc(b, l->caller, depth + 1);
-		sb_putc(b, ')');
-		return;
-	}
-	asm_string(b, l->file);
-	sb_printf(b, ":%u:%u", l->line, l->col);
-}
-
 static void print_loc(AsmCtx *c, const Op *op)
 {
-	if (!c->debug)
-		return;
-	sb_puts(c->b, " loc(");
-	put_loc(c->b, op->loc, 0);
-	sb_putc(c->b, ')');
+	if (c->locs)
+		asm_locs_op(c->b, c->locs, op);
 }
 
 void asm_region(AsmCtx *c, const Region *r, bool print_terms)
@@ -936,10 +913,13 @@ static void print_op(AsmCtx *c, const Op *op)
 		print_format(c, op, row);
 }
 
-void asm_print_module(StrBuf *b, Module *m, bool debug)
+void asm_print_module(StrBuf *b, Module *m, const struct DebugRecords *debug)
 {
 	asm_check_rows();
 	ir_number_values(m);
+	AsmLocs *locs = debug ? asm_locs_new(m, debug) : NULL;
+	if (!m->body.first)
+		sb_putc(b, '\n');       /* NVIDIA's prints an empty module as an empty line */
 	FOR_EACH_OP(top, &m->body) {
 		Arena *a = arena_new();
 		int nv = op_count_values(top) + 1;
@@ -952,7 +932,7 @@ void asm_print_module(StrBuf *b, Module *m, bool debug)
 			nm.next_value = nm.next_arg = nm.next_conflict = 0;
 			number_region(&nm, &top->regions[i], &top_scope);
 		}
-		AsmCtx c = { b, 0, nm.spell, nm.head, nm.group_size, nv, debug };
+		AsmCtx c = { b, 0, nm.spell, nm.head, nm.group_size, nv, locs };
 		print_op(&c, top);
 		print_loc(&c, top);
 		sb_putc(b, '\n');
@@ -961,4 +941,7 @@ void asm_print_module(StrBuf *b, Module *m, bool debug)
 		free(nm.group_size);
 		arena_free(a);
 	}
+	if (locs)
+		asm_locs_print(b, locs);
+	asm_locs_free(locs);
 }

@@ -493,9 +493,9 @@ void asm_string(StrBuf *b, const char *s)
 {
 	sb_putc(b, '"');
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			sb_printf(b, "\\%c", *p);
-		else if (*p >= 0x20 && *p < 0x7f)
+		if (*p == '\\')
+			sb_puts(b, "\\\\");
+		else if (*p >= 0x20 && *p < 0x7f && *p != '"')
 			sb_putc(b, (char)*p);
 		else
 			sb_printf(b, "\\%02X", *p);
