@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # tileirdisasm (scripts/tileirdisasm over tile-read --emit=asm): the cuda_tile
 # dialect's own assembly syntax, byte for byte what NVIDIA's tileirdisasm
-# 13.5 prints. Golden files (tests/read/allops-13.*.asm, NVIDIA's output for
+# 13.5 prints, with -g too (location aliases). Golden files (tests/read/allops-13.*.asm, NVIDIA's output for
 # the all-ops modules) hold it without NVIDIA's wheel; with the wheel every
 # test bytecode file is compared (scripts/disasm-compare).
 # UPDATE_GOLDEN=1 rewrites the golden files from the current output.
@@ -18,22 +18,33 @@ GOLD="$BATS_TEST_DIRNAME/read"
 # attributes from cuTile need 65 bits": NVIDIA's reader drops the sign).
 KNOWN_DIFF="tests/reduce/corpus/reduce_types.tileirbc"
 
-@test "tileirdisasm: the all-ops modules of 13.1 to 13.5, golden (NVIDIA's tileirdisasm output)" {
+@test "tileirdisasm: the all-ops modules of 13.1 to 13.5 (and 13.5 with -g), golden (NVIDIA's tileirdisasm output)" {
 	for v in 13.1 13.2 13.3 13.4 13.5; do
 		tileirdisasm "$GOLD/allops-$v.tileirbc" >"$SCRATCH/got"
 		[ -z "${UPDATE_GOLDEN:-}" ] || cp "$SCRATCH/got" "$GOLD/allops-$v.asm"
 		diff -u "$GOLD/allops-$v.asm" "$SCRATCH/got"
 	done
+	tileirdisasm -g "$GOLD/allops-13.5.tileirbc" >"$SCRATCH/got"
+	[ -z "${UPDATE_GOLDEN:-}" ] || cp "$SCRATCH/got" "$GOLD/allops-13.5-g.asm"
+	diff -u "$GOLD/allops-13.5-g.asm" "$SCRATCH/got"
 }
 
-@test "tileirdisasm: byte-identical to NVIDIA's tileirdisasm 13.5 on every test bytecode file" {
+compare_all() {  # compare_all [-g]: every test bytecode file but KNOWN_DIFF
 	[ -n "${NVBIN:-}" ] && [ -x "$NVBIN/tileirdisasm" ] ||
 		skip "no NVIDIA tileirdisasm (.venv's cu13 wheel): run 'make venv'"
 	mapfile -t files < <(cd "$ROOT" && find tests -name '*.tileirbc' | sort | grep -vxF "$KNOWN_DIFF")
 	[ "${#files[@]}" -gt 300 ]
-	run env OURS="$BIN/tileirdisasm" NVBIN="$NVBIN" "$ROOT/scripts/disasm-compare" -v "${files[@]}"
+	run env OURS="$BIN/tileirdisasm" NVBIN="$NVBIN" "$ROOT/scripts/disasm-compare" -v "$@" "${files[@]}"
 	assert_success
 	assert_output --partial "identical ${#files[@]}/${#files[@]}"
+}
+
+@test "tileirdisasm: byte-identical to NVIDIA's tileirdisasm 13.5 on every test bytecode file" {
+	compare_all
+}
+
+@test "tileirdisasm -g: byte-identical to NVIDIA's (location aliases) on every test bytecode file" {
+	compare_all -g
 }
 
 @test "tileirdisasm: where NVIDIA's reader is wrong, only that line differs" {
@@ -57,11 +68,14 @@ KNOWN_DIFF="tests/reduce/corpus/reduce_types.tileirbc"
 	done
 }
 
-@test "tileirdisasm -g: a location after each op; tile-read --emit=text keeps the generic form" {
+@test "tileirdisasm -g: loc(#alias) after each op, the aliases after the module; --emit=text keeps the generic form" {
 	V="$CORPUS/13.5/vector_add.tileirbc"
 	run --separate-stderr tileirdisasm -g "$V"
 	assert_success
-	assert_line --index 1 '  %0 = make_token : token loc("tests/kernels/vector_add.py":7:0)'
+	assert_line --index 1 '  %0 = make_token : token loc(#loc7)'
+	assert_line '#di_file = #cuda_tile.di_file<"vector_add.py" in "tests/kernels">'
+	assert_line '#loc = loc("tests/kernels/vector_add.py":7:0)'
+	assert_line '#loc7 = #cuda_tile.di_loc<#loc in #di_subprogram>'
 	run tileirdisasm "$V"
 	refute_output --partial 'loc('
 	run tile-read --emit=text "$V"
