@@ -7,12 +7,15 @@
  *                   (the op definition's declarative format, or a printer
  *                   of asm_custom.c); a parser of this text can read the
  *                   same rows
- *   asm_print.c     the module, regions, SSA names (MLIR's AsmPrinter
- *                   rules) and the interpreter of the declarative formats
+ *   asm_rows.c      the rows as a table, checked against the verifier
+ *   asm_print.c     the module, ops, regions, attribute dictionaries
+ *   asm_names.c     SSA names, as MLIR's AsmPrinter gives them
+ *   asm_format.c    the interpreter of the declarative formats
+ *   asm_debug.c     -g: MLIR's location aliases from tile-read's debug records
  *   asm_custom.c    the ops whose format is C (entry, for, loop, views, ...)
  *                   and the format's custom<...> directives
- *   asm_values.c    types, attributes, dense constants, and floats spelled
- *                   as LLVM's APFloat spells them
+ *   asm_values.c    types, attributes, dense constants
+ *   asm_float.c     floats spelled as MLIR and LLVM's APFloat spell them
  *
  * Everything here prints into a StrBuf; nothing fails once the module has
  * been read and verified. */
@@ -52,10 +55,35 @@ enum {
 				      * assume_ names after it */
 };
 
+/* ------------------------------------------------------------ asm_rows.c */
 const AsmRow *asm_row(const Op *op);
 /* Every cuda_tile op has a row whose operand groups are the verifier's
  * (verify_rule_operands); ice() otherwise. Run before each --emit=asm. */
 void asm_check_rows(void);
+
+/* the i-th word of a space-separated list, without its '?' / '*' suffix
+ * (into *kind, 0 for none); false past the end */
+bool asm_word_at(const char *list, int i, char *w, size_t n, char *kind);
+int asm_word_index(const char *list, const char *name);   /* -1 when absent */
+bool asm_in_list(const char *list, const char *name);
+/* operand group g of op (by the row's names), as [first, first + n) */
+int asm_group(const Op *op, const AsmRow *row, int g, int *first);
+int asm_group_named(const Op *op, const AsmRow *row, const char *name, int *first);
+int asm_result_group(const Op *op, const AsmRow *row, const char *name, int *first);
+/* the attribute is at the row's default for it (prints as absent) */
+bool asm_at_default(const AsmRow *row, const char *name, const Attr *a);
+
+/* ------------------------------------------------------------ asm_names.c */
+typedef struct Namer Namer;
+/* the names of every value defined inside top-level op `top` (ids below nvalues) */
+Namer *asm_names_new(const Op *top, int nvalues);
+const char **asm_names_spell(const Namer *nm);
+const char **asm_names_head(const Namer *nm);
+const int *asm_names_group_size(const Namer *nm);
+void asm_names_free(Namer *nm);
+
+/* ------------------------------------------------------------ asm_format.c */
+void asm_print_format(AsmCtx *c, const Op *op, const AsmRow *row);
 
 /* ------------------------------------------------------------ asm_print.c */
 struct AsmCtx {
@@ -77,9 +105,6 @@ void asm_region(AsmCtx *c, const Region *r, bool print_terms);
 /* MLIR's printOptionalAttrDict over the attributes not in `elided`
  * (a space-separated list; operand_segment_sizes always elided) */
 void asm_attr_dict(AsmCtx *c, const Op *op, const char *elided, bool with_keyword);
-/* operand group g of op (by the row's names), as [first, first + n) */
-int asm_group(const Op *op, const AsmRow *row, int g, int *first);
-int asm_group_named(const Op *op, const AsmRow *row, const char *name, int *first);
 void asm_newline(AsmCtx *c);
 
 /* ------------------------------------------------------------ asm_custom.c */
@@ -108,8 +133,11 @@ void asm_type(StrBuf *b, const Type *t);
 void asm_attr(StrBuf *b, const Attr *a, bool with_type);
 void asm_string(StrBuf *b, const char *s);      /* "..." with MLIR's escapes */
 void asm_symbol(StrBuf *b, const char *name);   /* @name or @"..." */
+/* ------------------------------------------------------------ asm_float.c */
 /* a float of scalar kind k given by its bits, as printFloatValue spells it */
 void asm_float(StrBuf *b, ScalarKind k, uint64_t bits);
+/* a splat float constant's part of its SSA name: "_NaN", "_0", "_3" or "" */
+const char *asm_float_name_part(ScalarKind k, uint64_t bits);
 /* constant's value: "<f32: 1.000000e+00> : tile<8xf32>" */
 void asm_dense(StrBuf *b, const Attr *dense, const Type *tile);
 /* the constant's SSA name: "cst_1_i32", "true", "cst_f32" */
