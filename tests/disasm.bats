@@ -60,6 +60,28 @@ compare_all() {  # compare_all [-g]: every test bytecode file but KNOWN_DIFF
 	assert_line ">   %reduce = reduce %tile dim=1 identities=[0xFFF0000000000000 : f64] : tile<16x64xf64> -> tile<16xf64> "
 }
 
+mk() { python3 "$GOLD/mkbc" "$SCRATCH/m.bc" "$@"; }
+
+@test "tileirdisasm: constants as NVIDIA's prints them (hex past 100 elements, E5M3 floats, NaN names)" {
+	# %0 = constant : tile<128xi32>, elements 0..127: more than 100, so hex
+	mk --types "10 00 00,0d 02 01 8000000000000000,03" \
+		--consts "$(python3 -c 'print(b"".join(i.to_bytes(4, "little") for i in range(128)).hex())')" "10 01 00 5c 00 00"
+	run tileirdisasm "$SCRATCH/m.bc"
+	assert_success
+	assert_line --index 1 --regexp '^  %cst_i32 = constant <i32: "0x0000000001000000020000000300000004.*7F000000"> : tile<128xi32>$'
+	# 13.4's fnv8E5M3FNU: no sign, bias 15, 0xFF its only NaN
+	mk --version 13.4 --types "10 00 00,0d 02 01 0800000000000000,82 01" --consts "00 20 40 60 80 a0 c0 fe" "10 01 00 5c 00 00"
+	run tileirdisasm "$SCRATCH/m.bc"
+	assert_line --index 1 '  %cst_fnv8E5M3FNU = constant <fnv8E5M3FNU: [0.000000e+00, 4.882810e-04, 7.812500e-03, 1.250000e-01, 2.000000e+00, 3.200000e+01, 5.120000e+02, 1.146880e+05]> : tile<8xfnv8E5M3FNU>'
+	mk --version 13.4 --types "10 00 00,0d 02 01 0800000000000000,82 01" --consts "ff" "10 01 00 5c 00 00"
+	run tileirdisasm "$SCRATCH/m.bc"
+	assert_line --index 1 '  %cst_NaN_fnv8E5M3FNU = constant <fnv8E5M3FNU: 0xFF> : tile<8xfnv8E5M3FNU>'
+	# an f32 that six digits do not give back: APFloat's natural precision
+	mk --types "10 00 00,0d 02 00,07" --consts "$(python3 -c 'import struct; print(struct.pack("<f", 1e-5).hex())')" "10 01 00 5c 00 00"
+	run tileirdisasm "$SCRATCH/m.bc"
+	assert_line --index 1 '  %cst_f32 = constant <f32: 9.99999974E-6> : tile<f32>'
+}
+
 @test "tileirdisasm: rejects what NVIDIA's rejects, exit 3" {
 	for f in "$ROOT"/tests/read/nvidia/invalid/*.tileirbc "$ROOT/tests/read/argattrs-count-13.5.tileirbc"; do
 		run --separate-stderr tileirdisasm "$f"

@@ -13,24 +13,29 @@
 #include <string.h>
 #include "asm.h"
 
-/* A float format as APFloat sees it: precision counts the integer bit. */
+/* A float format as APFloat sees it: precision counts the integer bit.
+ * nan: 0 none (f4E2M1FN), 1 the all-ones exponent is inf (mantissa 0) or
+ * NaN (IEEE), 2 only the all-ones pattern is NaN (the FN/FNU formats). */
 typedef struct FloatSem {
 	int ebits, mbits, bias, precision;
-	bool has_sign, ieee_special;   /* ieee_special: all-ones exponent is inf/NaN */
+	bool has_sign;
+	int nan;
 } FloatSem;
 
 static bool float_sem(ScalarKind k, FloatSem *s)
 {
 	switch (k) {
-	case SC_F16: *s = (FloatSem){ 5, 10, 15, 11, true, true }; return true;
-	case SC_BF16: *s = (FloatSem){ 8, 7, 127, 8, true, true }; return true;
-	case SC_F32: *s = (FloatSem){ 8, 23, 127, 24, true, true }; return true;
-	case SC_TF32: *s = (FloatSem){ 8, 10, 127, 11, true, true }; return true;
-	case SC_F64: *s = (FloatSem){ 11, 52, 1023, 53, true, true }; return true;
-	case SC_F8E5M2: *s = (FloatSem){ 5, 2, 15, 3, true, true }; return true;
-	case SC_F8E4M3FN: *s = (FloatSem){ 4, 3, 7, 4, true, false }; return true;
-	case SC_F4E2M1FN: *s = (FloatSem){ 2, 1, 1, 2, true, false }; return true;
-	case SC_F8E8M0FNU: *s = (FloatSem){ 8, 0, 127, 1, false, false }; return true;
+	case SC_F16: *s = (FloatSem){ 5, 10, 15, 11, true, 1 }; return true;
+	case SC_BF16: *s = (FloatSem){ 8, 7, 127, 8, true, 1 }; return true;
+	case SC_F32: *s = (FloatSem){ 8, 23, 127, 24, true, 1 }; return true;
+	case SC_TF32: *s = (FloatSem){ 8, 10, 127, 11, true, 1 }; return true;
+	case SC_F64: *s = (FloatSem){ 11, 52, 1023, 53, true, 1 }; return true;
+	case SC_F8E5M2: *s = (FloatSem){ 5, 2, 15, 3, true, 1 }; return true;
+	case SC_F8E4M3FN: *s = (FloatSem){ 4, 3, 7, 4, true, 2 }; return true;
+	case SC_F4E2M1FN: *s = (FloatSem){ 2, 1, 1, 2, true, 0 }; return true;
+	case SC_F8E8M0FNU: *s = (FloatSem){ 8, 0, 127, 1, false, 2 }; return true;
+	/* NVIDIA's E5M3, no sign, no infinities, 0xFF NaN (what its tileirdisasm prints) */
+	case SC_F8E5M3FNU: *s = (FloatSem){ 5, 3, 15, 4, false, 2 }; return true;
 	default: return false;
 	}
 }
@@ -48,19 +53,13 @@ static FloatVal float_decode(const FloatSem *s, uint64_t bits)
 	uint64_t m = bits & mmask, e = bits >> s->mbits & emask;
 	if (s->has_sign)
 		v.neg = bits >> (s->mbits + s->ebits) & 1;
-	if (!s->has_sign) {                        /* E8M0: 2^(e-127), 0xFF NaN */
-		if (e == emask)
-			v.cat = FC_NAN;
+	if ((s->nan == 1 && e == emask) || (s->nan == 2 && e == emask && m == mmask)) {
+		v.cat = s->nan == 1 && !m ? FC_INF : FC_NAN;
+		return v;
+	}
+	if (!s->mbits) {                           /* E8M0: 2^(e-127), no zero */
 		v.sig = 1;
 		v.exp = (int)e - s->bias;
-		return v;
-	}
-	if (s->ieee_special && e == emask) {
-		v.cat = m ? FC_NAN : FC_INF;
-		return v;
-	}
-	if (!s->ieee_special && s->ebits == 4 && e == emask && m == mmask) {  /* E4M3FN NaN */
-		v.cat = FC_NAN;
 		return v;
 	}
 	if (e == 0) {
