@@ -1,9 +1,10 @@
 #!/usr/bin/env bats
 # tileirdisasm (scripts/tileirdisasm over tile-read --emit=asm): the cuda_tile
 # dialect's own assembly syntax, byte for byte what NVIDIA's tileirdisasm
-# 13.5 prints, with -g too (location aliases). Golden files (tests/read/allops-13.*.asm, NVIDIA's output for
-# the all-ops modules) hold it without NVIDIA's wheel; with the wheel every
-# test bytecode file is compared (scripts/disasm-compare).
+# 13.5 prints, with -g too (location aliases). Golden files
+# (tests/read/allops-13.*.asm, tests/disasm/*.asm: NVIDIA's output) hold it
+# without NVIDIA's wheel; with the wheel every test bytecode file is
+# compared (scripts/disasm-compare).
 # UPDATE_GOLDEN=1 rewrites the golden files from the current output.
 load helpers
 bats_require_minimum_version 1.5.0
@@ -27,6 +28,12 @@ KNOWN_DIFF="tests/reduce/corpus/reduce_types.tileirbc"
 	tileirdisasm -g "$GOLD/allops-13.5.tileirbc" >"$SCRATCH/got"
 	[ -z "${UPDATE_GOLDEN:-}" ] || cp "$SCRATCH/got" "$GOLD/allops-13.5-g.asm"
 	diff -u "$GOLD/allops-13.5-g.asm" "$SCRATCH/got"
+	# 13.5's multimem ops with their optional parts (tests/disasm/gen-multimem-variants)
+	for f in "$BATS_TEST_DIRNAME"/disasm/*.tileirbc; do
+		tileirdisasm "$f" >"$SCRATCH/got"
+		[ -z "${UPDATE_GOLDEN:-}" ] || cp "$SCRATCH/got" "${f%.tileirbc}.asm"
+		diff -u "${f%.tileirbc}.asm" "$SCRATCH/got"
+	done
 }
 
 compare_all() {  # compare_all [-g]: every test bytecode file but KNOWN_DIFF

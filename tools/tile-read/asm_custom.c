@@ -401,15 +401,22 @@ void asm_custom_make_view(AsmCtx *c, const Op *op)
 	type(c, op->results[0]->type);
 }
 
-/* 13.5's multimem ops: attributes other than the memory ones after a space,
- * as " attributes {reduction = #cuda_tile.multimem_reduction_kind<min>}" */
+/* 13.5's multimem ops: " inbounds = [true]" or else a space, then the other
+ * attributes as " attributes {reduction = #cuda_tile.multimem_reduction_kind<min>}"
+ * (add, the default, left out) */
 static void multimem_attrs(AsmCtx *c, const Op *op)
 {
-	put(c, " ");
+	const Attr *ib = op_attr(op, "inbounds");
+	if (ib) {
+		put(c, " inbounds = ");
+		asm_attr(c->b, ib, true);
+	} else {
+		put(c, " ");
+	}
 	const char *red = str_attr(op, "reduction");
 	if (red && strcmp(red, "add") != 0)
 		sb_printf(c->b, " attributes {reduction = #cuda_tile.multimem_reduction_kind<%s>}", red);
-	asm_attr_dict(c, op, "memory_ordering_semantics memory_scope reduction", true);
+	asm_attr_dict(c, op, "memory_ordering_semantics memory_scope reduction inbounds", true);
 }
 
 void asm_custom_multimem_load_reduce(AsmCtx *c, const Op *op)
@@ -427,6 +434,10 @@ void asm_custom_multimem_load_reduce(AsmCtx *c, const Op *op)
 	put(c, " : ");
 	type(c, op->operands[0]->type);
 	index_types(c, op, row);
+	if (t) {
+		put(c, ", ");
+		type(c, t->type);
+	}
 	put(c, " -> ");
 	types_of(c, op->results, op->nresults);
 }
