@@ -132,6 +132,11 @@ void asm_type(StrBuf *b, const Type *t);
  * and floats (printAttribute) or not (printAttributeWithoutType) */
 void asm_attr(StrBuf *b, const Attr *a, bool with_type);
 void asm_string(StrBuf *b, const char *s);      /* "..." with MLIR's escapes */
+/* an attribute named in a declarative format: enums bare ("weak") or as
+ * their EnumAttr (overflow<no_wrap>), strings quoted, symbols @name,
+ * hints <sm_100 = {...}>, others as asm_attr */
+void asm_format_attr(StrBuf *b, const char *name, const Attr *a);
+void asm_hints(StrBuf *b, const Attr *a);    /* <sm_100 = {occupancy = 2}> */
 void asm_symbol(StrBuf *b, const char *name);   /* @name or @"..." */
 /* ------------------------------------------------------------ asm_float.c */
 /* a float of scalar kind k given by its bits, as printFloatValue spells it */

@@ -111,16 +111,6 @@ bool asm_directive(AsmCtx *c, const Op *op, const AsmRow *row, const char *name,
 
 /* ------------------------------------------------------------------ ops */
 
-static void hints(AsmCtx *c, const Attr *a)
-{
-	put(c, "<");
-	for (int i = 0; a && i < a->u.dict.n; i++) {
-		sb_printf(c->b, "%s%s = ", i ? ", " : "", a->u.dict.v[i].name);
-		asm_attr(c->b, a->u.dict.v[i].attr, false);
-	}
-	put(c, ">");
-}
-
 void asm_custom_entry(AsmCtx *c, const Op *op)
 {
 	put(c, " ");
@@ -130,7 +120,7 @@ void asm_custom_entry(AsmCtx *c, const Op *op)
 	const Attr *h = op_attr(op, "optimization_hints");
 	if (h && h->kind == AT_DICT && h->u.dict.n) {
 		put(c, " optimization_hints=");
-		hints(c, h);
+		asm_hints(c->b, h);
 	}
 	put(c, " ");
 	if (op->nregions)
@@ -287,7 +277,7 @@ static void view_optionals(AsmCtx *c, const Op *op, const AsmRow *row)
 	const Attr *h = op_attr(op, "optimization_hints");
 	if (h) {
 		put(c, " optimization_hints = ");
-		hints(c, h);
+		asm_hints(c->b, h);
 	}
 	inbounds(c, op);
 	asm_attr_dict(c, op, "memory_ordering_semantics memory_scope optimization_hints inbounds", true);

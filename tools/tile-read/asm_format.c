@@ -244,14 +244,8 @@ static void print_types_of(Run *r, const char *name)
 	}
 }
 
-static bool quoted_string_attr(const char *name)
-{
-	return strcmp(name, "message") == 0 || strcmp(name, "str") == 0;
-}
-
 static void print_var(Run *r, const char *name)
 {
-	StrBuf *b = r->c->b;
 	if (asm_word_index(r->row->operands, name) >= 0) {
 		int first, n = asm_group_named(r->op, r->row, name, &first);
 		asm_values(r->c, r->op->operands + first, n);
@@ -264,27 +258,8 @@ static void print_var(Run *r, const char *name)
 		return;
 	}
 	const Attr *a = op_attr(r->op, name);
-	if (!a)
-		return;
-	if (a->kind == AT_STRING) {
-		if (quoted_string_attr(name))
-			asm_string(b, a->u.s);
-		else if (strcmp(name, "name") == 0 || strcmp(name, "sym_name") == 0)
-			asm_symbol(b, a->u.s);
-		else if (strcmp(name, "overflow") == 0 || strcmp(name, "rounding") == 0)
-			sb_printf(b, "<%s>", asm_enum(name, a->u.s));
-		else
-			sb_puts(b, asm_enum(name, a->u.s));
-	} else if (a->kind == AT_DICT && strcmp(name, "optimization_hints") == 0) {
-		sb_putc(b, '<');
-		for (int i = 0; i < a->u.dict.n; i++) {
-			sb_printf(b, "%s%s = ", i ? ", " : "", a->u.dict.v[i].name);
-			asm_attr(b, a->u.dict.v[i].attr, false);
-		}
-		sb_putc(b, '>');
-	} else {
-		asm_attr(b, a, true);
-	}
+	if (a)
+		asm_format_attr(r->c->b, name, a);
 }
 
 /* One element: print it when `on`, and always move the spacing state as the

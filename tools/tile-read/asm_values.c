@@ -172,6 +172,51 @@ void asm_symbol(StrBuf *b, const char *name)
 		asm_string(b, name);
 }
 
+/* How an attribute named in a declarative format prints, when not as
+ * asm_attr prints it: our string attributes are enums (bare) unless listed. */
+enum { AS_STRING = 1, AS_SYMBOL, AS_ENUM_ATTR, AS_HINTS };
+static const struct { const char *attr; int style; } attr_styles[] = {
+	{ "message", AS_STRING },             /* StrAttr: "..." */
+	{ "str", AS_STRING },
+	{ "name", AS_SYMBOL },                /* FlatSymbolRefAttr, SymbolNameAttr: @name */
+	{ "sym_name", AS_SYMBOL },
+	{ "overflow", AS_ENUM_ATTR },         /* EnumAttr with its own `<$value>` format */
+	{ "rounding", AS_ENUM_ATTR },
+	{ "optimization_hints", AS_HINTS },   /* OptimizationHintsAttr: <sm_100 = {...}> */
+};
+
+void asm_hints(StrBuf *b, const Attr *a)
+{
+	sb_putc(b, '<');
+	for (int i = 0; a && a->kind == AT_DICT && i < a->u.dict.n; i++) {
+		sb_printf(b, "%s%s = ", i ? ", " : "", a->u.dict.v[i].name);
+		asm_attr(b, a->u.dict.v[i].attr, false);
+	}
+	sb_putc(b, '>');
+}
+
+void asm_format_attr(StrBuf *b, const char *name, const Attr *a)
+{
+	int style = 0;
+	for (size_t i = 0; i < sizeof attr_styles / sizeof attr_styles[0]; i++)
+		if (strcmp(attr_styles[i].attr, name) == 0)
+			style = attr_styles[i].style;
+	if (style == AS_HINTS) {
+		asm_hints(b, a);
+		return;
+	}
+	if (a->kind != AT_STRING) {
+		asm_attr(b, a, true);
+		return;
+	}
+	switch (style) {
+	case AS_STRING: asm_string(b, a->u.s); return;
+	case AS_SYMBOL: asm_symbol(b, a->u.s); return;
+	case AS_ENUM_ATTR: sb_printf(b, "<%s>", asm_enum(name, a->u.s)); return;
+	default: sb_puts(b, asm_enum(name, a->u.s)); return;
+	}
+}
+
 static const struct { const char *attr, *ours, *mlir; } enum_names[] = {
 	{ "overflow", "nsw", "no_signed_wrap" },
 	{ "overflow", "nuw", "no_unsigned_wrap" },
