@@ -138,11 +138,6 @@ void asm_string(StrBuf *b, const char *s);      /* "..." with MLIR's escapes */
 void asm_format_attr(StrBuf *b, const char *name, const Attr *a);
 void asm_hints(StrBuf *b, const Attr *a);    /* <sm_100 = {occupancy = 2}> */
 void asm_symbol(StrBuf *b, const char *name);   /* @name or @"..." */
-/* ------------------------------------------------------------ asm_float.c */
-/* a float of scalar kind k given by its bits, as printFloatValue spells it */
-void asm_float(StrBuf *b, ScalarKind k, uint64_t bits);
-/* a splat float constant's part of its SSA name: "_NaN", "_0", "_3" or "" */
-const char *asm_float_name_part(ScalarKind k, uint64_t bits);
 /* constant's value: "<f32: 1.000000e+00> : tile<8xf32>" */
 void asm_dense(StrBuf *b, const Attr *dense, const Type *tile);
 /* the constant's SSA name: "cst_1_i32", "true", "cst_f32" */
@@ -150,5 +145,11 @@ const char *asm_constant_name(Arena *a, const Attr *dense);
 /* the spelling MLIR gives an enum value our IR spells differently
  * ("nsw" -> "no_signed_wrap"); s itself otherwise */
 const char *asm_enum(const char *attr_name, const char *s);
+
+/* ------------------------------------------------------------ asm_float.c */
+/* a float of scalar kind k given by its bits, as printFloatValue spells it */
+void asm_float(StrBuf *b, ScalarKind k, uint64_t bits);
+/* a splat float constant's part of its SSA name: "_NaN", "_0", "_3" or "" */
+const char *asm_float_name_part(ScalarKind k, uint64_t bits);
 
 #endif
