@@ -58,9 +58,9 @@ compare_all() {  # compare_all [-g]: every test bytecode file but KNOWN_DIFF
 	[ -n "${NVBIN:-}" ] && [ -x "$NVBIN/tileirdisasm" ] ||
 		skip "no NVIDIA tileirdisasm (.venv's cu13 wheel): run 'make venv'"
 	f="$ROOT/tests/reduce/corpus/reduce_types.tileirbc"
-	env -u CUDA_HOME "$NVBIN/tileirdisasm" "$f" >nv.txt
-	tileirdisasm "$f" >ours.txt
-	run diff nv.txt ours.txt
+	env -u CUDA_HOME "$NVBIN/tileirdisasm" "$f" >"$SCRATCH/nv.txt"
+	tileirdisasm "$f" >"$SCRATCH/ours.txt"
+	run diff "$SCRATCH/nv.txt" "$SCRATCH/ours.txt"
 	assert_failure
 	[ "$(grep -c '^[<>]' <<<"$output")" -eq 2 ]
 	assert_line "<   %reduce = reduce %tile dim=1 identities=[0x7FF0000000000000 : f64] : tile<16x64xf64> -> tile<16xf64> "
