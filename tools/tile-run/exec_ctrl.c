@@ -164,7 +164,7 @@ int exec_ctrl(Thread *t, const Insn *in)
 		if (!read_cstr(t, in, m, msg, sizeof msg) || !read_cstr(t, in, f, file, sizeof file) ||
 		    !read_cstr(t, in, fn, func, sizeof func))
 			return ST_FAULT;
-		Cta *c = &r->cta;
+		Cta *c = t->cta;
 		fflush(stdout);
 		fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file, line, func,
 			c->id[0], c->id[1], c->id[2], t->t[0], t->t[1], t->t[2], msg);
