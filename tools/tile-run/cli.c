@@ -86,8 +86,10 @@ static bool dims(const char *s, uint32_t out[3])
 }
 
 /* r's cluster shape: .reqnctapercluster, else --cluster (opt, if have),
- * else 1x1x1; RUN_OK, or after the message RUN_INPUT (the kernel's
- * directives or grid disagree) or RUN_USAGE (the option's value does) */
+ * else 1x1x1; with .blocksareclusters r->grid (--grid) counts clusters and
+ * becomes the grid of CTAs, as the driver launches such a kernel. RUN_OK,
+ * or after the message RUN_INPUT (the kernel's directives or grid
+ * disagree) or RUN_USAGE (the option's value does) */
 static int cluster_shape(Run *r, const Func *f, bool have, const uint32_t opt[3])
 {
 	const uint32_t *req = f->reqncluster;
@@ -115,6 +117,15 @@ static int cluster_shape(Run *r, const Func *f, bool have, const uint32_t opt[3]
 		diag_plain("a cluster of %llu CTAs, over the kernel's .maxclusterrank %u", (unsigned long long)n, f->maxclusterrank);
 		return RUN_INPUT;
 	}
+	if (f->blocksareclusters)
+		for (int k = 0; k < 3; k++) {
+			if ((uint64_t)r->grid[k] * cs[k] > 0x7fffffffu) {
+				diag_plain("the grid of %ux%ux%u clusters (.blocksareclusters) has too many CTAs", r->grid[0],
+					   r->grid[1], r->grid[2]);
+				return RUN_USAGE;
+			}
+			r->grid[k] *= cs[k];
+		}
 	if (r->grid[0] % cs[0] || r->grid[1] % cs[1] || r->grid[2] % cs[2]) {
 		diag_plain("the grid %ux%ux%u is not a whole number of %ux%ux%u clusters (%s)", r->grid[0], r->grid[1],
 			   r->grid[2], cs[0], cs[1], cs[2], src);

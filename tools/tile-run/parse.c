@@ -849,12 +849,12 @@ static bool function(P *p, bool entry, bool external)
 			f->maxclusterrank = v > 0xffffffffu ? 0xffffffffu : (uint32_t)v;
 			continue;
 		}
-		if (accept(p, ".explicitcluster")) {
-			f->explicitcluster = true;
+		if (accept(p, ".explicitcluster") || accept(p, ".blocksareclusters")) {
+			bool *flag = p->t[p->i - 1].s[1] == 'e' ? &f->explicitcluster : &f->blocksareclusters;
+			*flag = true;
 			continue;
 		}
-		if (accept(p, ".minnctapersm") || accept(p, ".maxnreg") || accept(p, ".maxnctapersm") ||
-		    accept(p, ".blocksareclusters")) {
+		if (accept(p, ".minnctapersm") || accept(p, ".maxnreg") || accept(p, ".maxnctapersm")) {
 			while (TK(p)->kind == TK_INT || is(p, ","))
 				p->i++;
 			continue;

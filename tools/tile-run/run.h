@@ -160,6 +160,7 @@ typedef struct Func {
 	uint32_t reqncluster[3];        /* .reqnctapercluster, 0s if none */
 	uint32_t maxclusterrank;        /* .maxclusterrank, 0 if none */
 	bool explicitcluster;           /* .explicitcluster */
+	bool blocksareclusters;         /* .blocksareclusters: the launch's grid counts clusters */
 	Insn *code;
 	int ncode;
 	int nslots;             /* register file size */
