@@ -9,8 +9,12 @@
 # accepted by ptxas); the faulty variants are made here by editing their
 # lines tagged "@name" (variant), so the PTX lines the faults name are the
 # kernels' own.
+# NVIDIA's own cluster PTX: tests/cluster/nvidia/*.tileirbc (cuTile kernels
+# with num_ctas=2, gen.py) through NVIDIA's tileiras for sm_90 (skipped
+# without .venv).
 bats_require_minimum_version 1.5.0
 load helpers
+load nvcapture
 
 setup() { setup_scratch; }
 teardown() { teardown_scratch; }
@@ -227,6 +231,52 @@ print("ok")' "$SCRATCH/in.npy" "$SCRATCH/o/1.npy"
 	run --separate-stderr tile-run "$SCRATCH/w.ptx" --grid 2
 	assert_failure 3
 	[[ $stderr == *"barrier.cluster.arrive again before barrier.cluster.wait"* ]]
+}
+
+# nv_ptx NAME: NVIDIA's sm_90 PTX of tests/cluster/nvidia/NAME.tileirbc as $SCRATCH/NAME.ptx
+nv_ptx() {
+	env -u CUDA_HOME "$SCRATCH/tw/bin/tileiras" --gpu-name sm_90 "$C/nvidia/$1.tileirbc" -o "$SCRATCH/$1.cubin" ||
+		fail "NVIDIA's tileiras on $1"
+	mv "$SCRATCH/nv.ptx" "$SCRATCH/$1.ptx"
+	grep -q '^\.reqnctapercluster 2$' "$SCRATCH/$1.ptx" || fail "$1: no .reqnctapercluster 2"
+	grep -q '^\.blocksareclusters$' "$SCRATCH/$1.ptx" || fail "$1: no .blocksareclusters"
+	grep -q '%cluster_ctaid.x' "$SCRATCH/$1.ptx" || fail "$1: no %cluster_ctaid"
+	# the same PTX as 1-CTA clusters: the control that must come out wrong
+	sed '/^\.reqnctapercluster/d; /^\.blocksareclusters$/d' "$SCRATCH/$1.ptx" >"$SCRATCH/$1.flat.ptx"
+}
+
+@test "cluster: NVIDIA's num_ctas=2 kernels (sm_90: .reqnctapercluster 2, .blocksareclusters) run exactly; as 1-CTA clusters they do not" {
+	need_run
+	require_nvidia
+	nvidia_capture "$SCRATCH/tw"
+	nv_ptx vadd2
+	nv_ptx matmul2
+	cd "$SCRATCH"
+	"$PY" -c 'import numpy as np
+r = np.random.default_rng(7)
+np.save("a.npy", r.standard_normal(1000).astype(np.float32)); np.save("b.npy", r.standard_normal(1000).astype(np.float32))
+np.save("c.npy", np.zeros(1000, np.float32))
+np.save("ma.npy", r.integers(-4, 5, (256, 192)).astype(np.float16)); np.save("mb.npy", r.integers(-4, 5, (192, 256)).astype(np.float16))
+np.save("mc.npy", np.zeros((256, 256), np.float32))'
+	vadd_ok='import numpy as np, sys; sys.exit(not (np.load(sys.argv[1]) == np.load("a.npy") + np.load("b.npy")).all())'
+	mm_ok='import numpy as np, sys
+a, b = np.load("ma.npy").astype(np.float64), np.load("mb.npy").astype(np.float64)
+sys.exit(not (np.load(sys.argv[1]) == a @ b).all())'
+	for check in memcheck racecheck; do
+		# --grid counts clusters (.blocksareclusters): 4 tile blocks of 256 = 8 CTAs of 128 elements
+		run tile-run vadd2.ptx --grid 4 --check $check --out o a.npy 1000 1 b.npy 1000 1 c.npy 1000 1
+		assert_success
+		"$PY" -c "$vadd_ok" o/6.npy || fail "vadd2 ($check)"
+		run tile-run matmul2.ptx --grid 2,2 --check $check --out o ma.npy 256 192 192 1 mb.npy 192 256 256 1 mc.npy 256 256 256 1
+		assert_success
+		"$PY" -c "$mm_ok" o/10.npy || fail "matmul2 ($check)"
+	done
+	run tile-run vadd2.flat.ptx --grid 4 --out o a.npy 1000 1 b.npy 1000 1 c.npy 1000 1
+	assert_success
+	if "$PY" -c "$vadd_ok" o/6.npy; then fail "vadd2 as 1-CTA clusters is right"; fi
+	run tile-run matmul2.flat.ptx --grid 2,2 --out o ma.npy 256 192 192 1 mb.npy 192 256 256 1 mc.npy 256 256 256 1
+	assert_success
+	if "$PY" -c "$mm_ok" o/10.npy; then fail "matmul2 as 1-CTA clusters is right"; fi
 }
 
 @test "cluster: the kernels are PTX ptxas accepts for sm_90a" {
