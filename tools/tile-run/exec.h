@@ -155,6 +155,7 @@ int exec_cluster(Thread *t, const Insn *in);    /* mapa, getctarank, barrier.clu
 
 /* exec_cluster.c: the cluster's shared windows and barrier */
 uint64_t cluster_addr(uint64_t a, int rank);    /* shared address a (rank bits dropped) in CTA rank's window */
+void cluster_own_addresses(const Func *f, uint64_t *R, int rank);      /* f's shared-variable slots in R: CTA rank's */
 void cbar_check(Run *r);                        /* complete barrier.cluster's phase if every live thread arrived */
 void cluster_thread_exited(Thread *t);
 

@@ -1,14 +1,15 @@
 /* exec_cluster.c: thread-block clusters (sm_90+): mapa, getctarank and
  * barrier.cluster.arrive[.release|.relaxed] / .wait[.acquire].
  * The CTAs of a cluster run together (sched.c), each with its own shared
- * block; a shared::cluster address is (rank + 1) << SHARED_RANK_SHIFT |
- * offset (run.h), rank bits 0 meaning the executing CTA, so every
- * .shared::cta address is also the shared::cluster address of the same
- * byte, as PTX says. mapa puts CTA r's rank bits on an address (a generic
- * one stays generic, in the shared window); mem.c resolves them on each
- * access and faults on a rank outside the cluster, an offset past the
- * CTA's shared size, another CTA reached through .shared::cta, and a CTA
- * that has exited.
+ * block; a shared address is rank << SHARED_RANK_SHIFT | offset (run.h),
+ * and a CTA's own addresses carry its own rank (cluster_own_addresses fills
+ * them in as a thread or a call frame starts), so every .shared::cta
+ * address is also the shared::cluster address of the same byte, as PTX
+ * says. mapa puts CTA r's rank bits on an address (a generic one stays
+ * generic, in the shared window); mem.c resolves them on each access and
+ * faults on a rank outside the cluster, an offset past the CTA's shared
+ * size, another CTA reached through .shared::cta, and a CTA that has
+ * exited.
  * The cluster barrier: each thread arrives once per phase, then waits; the
  * phase completes when every thread of the cluster that has not exited has
  * arrived (an exiting thread no longer holds it up, as for bar.sync), and
@@ -20,7 +21,13 @@
 
 uint64_t cluster_addr(uint64_t a, int rank)
 {
-	return (uint64_t)(rank + 1) << SHARED_RANK_SHIFT | (a & SHARED_OFF_MASK);
+	return (uint64_t)rank << SHARED_RANK_SHIFT | (a & SHARED_OFF_MASK);
+}
+
+void cluster_own_addresses(const Func *f, uint64_t *R, int rank)
+{
+	for (int k = 0; k < f->nrank_slots; k++)
+		R[f->rank_slots[k]] += (uint64_t)rank << SHARED_RANK_SHIFT;
 }
 
 /* the shared-window offset of address a (generic unless the instruction
@@ -125,7 +132,7 @@ int exec_cluster(Thread *t, const Insn *in)
 		uint64_t off;
 		if (!shared_part(t, in, R[in->s[0]], &off))
 			return ST_FAULT;
-		R[in->d[0]] = off >> SHARED_RANK_SHIFT ? (off >> SHARED_RANK_SHIFT) - 1 : (uint64_t)t->cta->rank;
+		R[in->d[0]] = off >> SHARED_RANK_SHIFT;
 		return ST_NEXT;
 	}
 	}

@@ -60,6 +60,7 @@ static int call_func(Thread *t, const Insn *in)
 	uint64_t *R = xcalloc((size_t)f->nslots, sizeof *R);
 	uint8_t *P = xcalloc(f->pbytes ? f->pbytes : 1, 1);
 	memcpy(R, f->init, (size_t)f->nslots * sizeof *R);
+	cluster_own_addresses(f, R, t->cta->rank);
 	/* special registers: copy from the entry frame's values */
 	for (int k = 0; k < SR_FIRST_LIVE; k++)
 		if (f->sreg_slot[k] >= 0) {

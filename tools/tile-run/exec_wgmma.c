@@ -60,7 +60,7 @@ static uint64_t elem_addr(const Desc *d, bool mn_major, uint32_t e, uint32_t x, 
 static bool load(Thread *t, const Insn *in, const Desc *d, bool mn, int ty, uint32_t x, uint32_t k, double *f, int64_t *iv)
 {
 	uint32_t e = type_bytes[ty];
-	uint8_t *p = mem_at(t, in, SP_SHARED, elem_addr(d, mn, e, x, k), e, ACC_READ);
+	uint8_t *p = mem_at(t, in, SP_SHARED, cluster_addr(elem_addr(d, mn, e, x, k), t->cta->rank), e, ACC_READ);   /* this CTA's */
 	if (!p)
 		return false;
 	uint32_t bits = 0;

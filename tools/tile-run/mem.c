@@ -3,8 +3,8 @@
  * .global/.const variables, device malloc) at fake device addresses
  * (run.h). Shared memory is one block per CTA, local memory one block per
  * thread; generic addresses map to them through fixed windows. A shared
- * address with rank bits (run.h SHARED_RANK_SHIFT: mapa's, .shared::cluster
- * or generic) is an offset in that CTA of the cluster's block. Every
+ * address (run.h SHARED_RANK_SHIFT) is a CTA rank and an offset in that CTA
+ * of the cluster's block. Every
  * access is bounds-checked (that is how an address becomes a host
  * pointer); with memcheck it must also be naturally aligned. A bad access
  * is a fault: the report names the instruction, thread, block, address
@@ -171,8 +171,8 @@ uint8_t *mem_at(Thread *t, const Insn *in, int space, uint64_t a, uint32_t size,
 	case SP_SHARED: {
 		Cta *c = t->cta;
 		char whose[48] = "";
-		if (a >> SHARED_RANK_SHIFT && a < 1ull << 32) {        /* a shared::cluster address: CTA rank + 1, offset */
-			uint64_t rank = (a >> SHARED_RANK_SHIFT) - 1;
+		if (r->ncl > 1 && a < 1ull << 32) {    /* CTA rank, offset */
+			uint64_t rank = a >> SHARED_RANK_SHIFT;
 			a &= SHARED_OFF_MASK;
 			if (rank >= (uint64_t)r->ncl) {
 				fault(t, in, "shared::cluster %s of %u bytes at offset 0x%llx of CTA rank %llu, outside the cluster of %d CTAs",

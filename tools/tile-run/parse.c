@@ -907,6 +907,9 @@ static bool function(P *p, bool entry, bool external)
 	p->m->local_total = f->lbase + f->lbytes;
 	f->nslots = dc.nslots;
 	f->init = dc.init;
+	f->rank_slots = dc.sconst_slot;
+	f->nrank_slots = dc.nsconsts;
+	free(dc.sconsts);
 	for (int k = 0; k < dc.nnames; k++)
 		free(dc.names[k].name);
 	free(dc.names);
@@ -1077,6 +1080,7 @@ void module_free(Module *m)
 		free(f->name);
 		free(f->code);
 		free(f->init);
+		free(f->rank_slots);
 		free(f->sreg_slot);
 	}
 	free(m->funcs);

@@ -165,6 +165,8 @@ typedef struct Func {
 	int ncode;
 	int nslots;             /* register file size */
 	uint64_t *init;         /* slot template: constants and symbol addresses */
+	int32_t *rank_slots;    /* the slots of shared-variable addresses: each CTA adds its rank bits */
+	int nrank_slots;
 	int32_t *sreg_slot;     /* special register id -> slot, -1 */
 	uint32_t pbytes;        /* param area: signature params + call-site params */
 	uint32_t lbase, lbytes; /* local area: offset in each thread's local memory */
@@ -215,9 +217,11 @@ typedef struct Module {
 #define GEN_LOCAL_BASE  0x0000710000000000ull
 #define GEN_WINDOW      0x0000000100000000ull
 /* A shared address (and the shared window's offset of a generic one) is
- * (rank + 1) << SHARED_RANK_SHIFT | offset: rank bits 0 name the executing
- * CTA (every .shared::cta address), rank + 1 CTA `rank` of the cluster
- * (what mapa makes; exec_cluster.c, mem.c) */
+ * rank << SHARED_RANK_SHIFT | offset, rank the %cluster_ctarank of the CTA
+ * whose memory it is: a CTA's own variables' addresses carry its rank
+ * (Func.rank_slots), mapa puts another's (exec_cluster.c, mem.c). NVIDIA's
+ * cluster PTX relies on it: it splits mapa'd addresses into a >> 24 (the
+ * rank) and a & 0xffffff (the offset). */
 #define SHARED_RANK_SHIFT 24
 #define SHARED_OFF_MASK ((1u << SHARED_RANK_SHIFT) - 1)
 

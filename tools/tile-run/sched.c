@@ -118,6 +118,7 @@ static void cta_start(Cta *c)
 		t->cta = c;
 		uint64_t *R = c->regs + (size_t)k * (size_t)f->nslots;
 		memcpy(R, f->init, (size_t)f->nslots * sizeof *R);
+		cluster_own_addresses(f, R, c->rank);
 		t->R = R;
 		t->P = c->params + (size_t)k * f->pbytes;
 		memcpy(t->P, r->kparams, r->kparam_size);
