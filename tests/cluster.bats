@@ -10,8 +10,9 @@
 # lines tagged "@name" (variant), so the PTX lines the faults name are the
 # kernels' own.
 # NVIDIA's own cluster PTX: tests/cluster/nvidia/*.tileirbc (cuTile kernels
-# with num_ctas=2, gen.py) through NVIDIA's tileiras for sm_90 (skipped
-# without .venv).
+# with num_ctas=2, gen.py: a vector add, a wgmma matmul, and corpus kernels
+# whose PTX reduces through distributed shared memory, checked against
+# numpy by check-dsmem) through NVIDIA's tileiras (skipped without .venv).
 bats_require_minimum_version 1.5.0
 load helpers
 load nvcapture
@@ -277,6 +278,19 @@ sys.exit(not (np.load(sys.argv[1]) == a @ b).all())'
 	run tile-run matmul2.flat.ptx --grid 2,2 --out o ma.npy 256 192 192 1 mb.npy 192 256 256 1 mc.npy 256 256 256 1
 	assert_success
 	if "$PY" -c "$mm_ok" o/10.npy; then fail "matmul2 as 1-CTA clusters is right"; fi
+}
+
+@test "cluster: NVIDIA's num_ctas=2 corpus kernels that reduce through distributed shared memory (mapa, ld.shared::cluster, barrier.cluster) match numpy (sm_90 racecheck, sm_100)" {
+	need_run
+	require_nvidia
+	run "$PY" "$C/nvidia/check-dsmem" "$BIN/tile-run" sm_90 racecheck "$SCRATCH/cache"
+	echo "$output"
+	assert_success
+	[ "$(echo "$output" | grep -c '^ok ')" -eq 17 ]
+	run "$PY" "$C/nvidia/check-dsmem" "$BIN/tile-run" sm_100 memcheck "$SCRATCH/cache"
+	echo "$output"
+	assert_success
+	[ "$(echo "$output" | grep -c '^ok ')" -eq 17 ]
 }
 
 @test "cluster: the kernels are PTX ptxas accepts for sm_90a" {
