@@ -714,6 +714,8 @@ int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, in
 		return dc_bad(dc, "unsupported instruction '%s'", opcode), -1;
 	in->op = (uint16_t)row->op;
 	in->guard = -1;
+	if (in->op == OP_TCGEN05)
+		return decode_tcgen05(dc, in, opcode, parts, np, ops, nops);
 	if (row->async || (in->op == OP_CP && (strstr(opcode, ".bulk") || strstr(opcode, ".mbarrier"))))
 		return decode_async(dc, in, opcode, parts, np, ops, nops);
 	Dec x = { .dc = dc, .in = in, .opcode = opcode, .ops = ops, .nops = nops };

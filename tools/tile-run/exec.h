@@ -71,6 +71,7 @@ struct Cta {
 	struct { int arrived, expected; uint32_t red; } bar[16];
 	uint64_t *regs;         /* register files of every thread */
 	uint8_t *params;        /* parameter areas of every thread */
+	struct Tmem *tmem;      /* tensor memory (exec_tcgen05.c), made by its first use */
 };
 
 struct Run {
@@ -131,6 +132,10 @@ void race_warp_join(Cta *c, int warp, uint32_t mask);
 void race_cbar_arrive(Thread *t);       /* barrier.cluster.arrive[.release] */
 void race_cbar_complete(Run *r);        /* the phase completed */
 void race_cbar_acquire(Thread *t);      /* barrier.cluster.wait[.acquire] let it go */
+/* for other shadows (exec_tcgen05.c's tensor memory): t's own clock, and
+ * whether an access by t is ordered after the stamp (who + 1, clk) */
+uint32_t race_clock(const Thread *t);
+bool race_after(const Thread *t, uint32_t who, uint32_t clk);
 enum { ACC_READ, ACC_WRITE, ACC_ATOMIC };
 
 /* interp.c */
@@ -151,6 +156,13 @@ int exec_warp(Thread *t, const Insn *in);       /* may return ST_BLOCK */
 int exec_sync(Thread *t, const Insn *in);       /* barriers; may return ST_BLOCK */
 int exec_async(Thread *t, const Insn *in);      /* mbarrier, cp.async.bulk[.tensor]; may return ST_BLOCK */
 int exec_wgmma(Thread *t, const Insn *in);      /* wgmma.* */
+int exec_tcgen05(Thread *t, const Insn *in);    /* tcgen05.* but the warp collectives */
+bool mbar_arrive_one(Thread *t, const Insn *in, uint64_t a, int space);  /* exec_async.c */
+/* exec_tcgen05.c: a CTA's tensor memory: fresh at its start; at its end
+ * false after a fault (memory still allocated) */
+void tmem_cta_start(Cta *c);
+bool tmem_cta_end(Cta *c);
+void tcgen05_resolve(Cta *c, Thread **L, const Insn *in);   /* alloc, dealloc, relinquish */
 int exec_cluster(Thread *t, const Insn *in);    /* mapa, getctarank, barrier.cluster; may return ST_BLOCK */
 
 /* exec_cluster.c: the cluster's shared windows and barrier */

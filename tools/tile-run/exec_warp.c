@@ -45,7 +45,7 @@ int exec_warp(Thread *t, const Insn *in)
 			t->frag[k] = (uint32_t)R[in->s[1 + k]];
 		t->cv[2] = 0xffffffffu;
 		break;
-	case OP_MMA: case OP_WGMMA:   /* .sync.aligned: the whole warp; operands read at resolve */
+	case OP_MMA: case OP_WGMMA: case OP_TCGEN05:   /* .sync.aligned: the whole warp; operands read at resolve */
 		t->cv[2] = 0xffffffffu;
 		break;
 	case OP_BAR: case OP_BARRIER:   /* bar.warp.sync */
@@ -254,6 +254,9 @@ static void resolve(Cta *c, int warp, uint32_t mask, const Insn *in)
 		break;
 	case OP_WGMMA:
 		wgmma_resolve(c, L, in);   /* exec_wgmma.c: A in registers */
+		break;
+	case OP_TCGEN05:
+		tcgen05_resolve(c, L, in);   /* exec_tcgen05.c: alloc, dealloc, relinquish */
 		break;
 	case OP_ELECT: {
 		int leader = __builtin_ctz(arrived);

@@ -204,6 +204,11 @@ int run_thread(Thread *t)
 		case OP_MBARRIER: case OP_ASYNC:
 			st = exec_async(t, in);
 			break;
+		case OP_TCGEN05:   /* alloc, dealloc, relinquish: warp collectives (exec_warp.c) */
+			if (in->mode == T5_ALLOC || in->mode == T5_DEALLOC || in->mode == T5_RELINQUISH)
+				goto warp_collective;
+			st = exec_tcgen05(t, in);
+			break;
 		case OP_WGMMA:     /* A in registers: a warp collective (exec_warp.c) */
 			if (in->mode == WG_MMA && (in->boolop & AF_A_REGS))
 				goto warp_collective;

@@ -348,3 +348,20 @@ void race_warp_join(Cta *c, int warp, uint32_t mask)
 		}
 	}
 }
+
+uint32_t race_clock(const Thread *t)
+{
+	Race *rc = race_of(t);
+	return rc ? vc_of(rc, t)[tix(rc, t)] : 0;
+}
+
+/* who: tid + 1 of a thread of t's CTA (tensor memory is the CTA's own) */
+bool race_after(const Thread *t, uint32_t who, uint32_t clk)
+{
+	Race *rc = race_of(t);
+	if (!rc)
+		return true;
+	if (who && who != RACE_MANY)
+		who += (uint32_t)t->cta->rank * (uint32_t)rc->cn;
+	return !unordered(rc, t, who, clk);
+}

@@ -110,6 +110,7 @@ static void cta_start(Cta *c)
 	Run *r = c->run;
 	Func *f = r->entry;
 	memset(c->shared, 0, c->shared_size);
+	tmem_cta_start(c);
 	memset(c->bar, 0, sizeof c->bar);
 	c->live = c->n;
 	for (int k = 0; k < c->n; k++) {
@@ -181,8 +182,12 @@ static int run_cluster(Run *r, int *order)
 		int live = 0;
 		for (int q = 0; q < r->ncl; q++)
 			live += r->cl[q].live;
-		if (live == 0)
+		if (live == 0) {
+			for (int q = 0; q < r->ncl; q++)
+				if (!tmem_cta_end(&r->cl[q]))
+					return RUN_FAULT;
 			return RUN_OK;
+		}
 		if (!progress) {
 			deadlock(r);
 			return RUN_FAULT;
