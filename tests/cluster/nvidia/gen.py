@@ -6,7 +6,8 @@ its half of the tile block):
   <corpus name>       the corpus kernels of DSMEM (tests/kernels/, every
                       signature), made num_ctas=2: NVIDIA's PTX for them
                       reduces and exchanges through distributed shared memory
-                      (mapa, ld/st.shared::cluster, barrier.cluster)
+                      (mapa, ld/st.shared::cluster, barrier.cluster); matmul's
+                      sm_100 PTX (tcgen05) arrives on another CTA's mbarriers
 Bytecode 13.4, the same bytes for every target. Modules are loaded by their
 paths relative to the repository root (as scripts/gen-corpus does), so the
 debug info's file names do not depend on the checkout. Run with cuTile:
@@ -21,7 +22,7 @@ import types
 REPO = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 REL = os.path.join("tests", "cluster", "nvidia")
 DSMEM = {"reduce_sum": "reduce.py", "prefix_sum": "prefix_sum.py", "fft": "fft.py", "loop_break": "loop_break.py",
-         "histogram": "histogram.py"}
+         "histogram": "histogram.py", "matmul": "matmul.py"}
 
 
 def load(path, name):
