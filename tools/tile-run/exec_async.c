@@ -14,7 +14,12 @@
  * commit/wait groups are then no-ops, as for cp.async.
  * try_wait that would fail blocks the thread (TS_MBAR) until the phase it
  * waits for completes: no spinning, and a deadlock if nothing can complete
- * it. test_wait never blocks; when false the thread yields. */
+ * it. test_wait never blocks; when false the thread yields.
+ * Clusters: an mbarrier or copy destination may be another CTA's
+ * (.shared::cluster, mapa'd: mem.c finds the CTA), and then its waiters are
+ * that CTA's threads; a .multicast::cluster copy writes the same offset,
+ * and completes the transaction on the mbarrier at the same offset, in
+ * every CTA of its ctaMask. try_wait on another CTA's mbarrier is a fault. */
 #include <math.h>
 #include "exec.h"
 #include "tensormap.h"
