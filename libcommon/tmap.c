@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tmap.h"
+#include "target.h"
 #include "xalloc.h"
 
 int tmap_elem_bytes(TmapElem e)
@@ -323,7 +324,8 @@ bool tmap_notes_of(const char *ptx, size_t len, TmapNote **out, int *n, int *bad
 
 int tmap_cbank_base(int sm)
 {
-	return sm == 90 ? 0x210 : sm == 100 || sm == 120 ? 0x380 : 0;
+	const Target *t = target_by_sm(sm);
+	return t ? t->param_cbank : 0;
 }
 
 static int type_bytes(const char *t, size_t n)

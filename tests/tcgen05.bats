@@ -137,3 +137,73 @@ fault() {
 	assert_output --partial "NVIDIA ok 3; ours ok 3"
 	grep -l 'tcgen05.mma' "$SCRATCH"/nv/*sm_100.ptx >/dev/null || fail "NVIDIA's sm_100 attention has no tcgen05.mma any more"
 }
+
+@test "tcgen05: NVIDIA's sm_100a matmuls and attention under racecheck (TMEM read only after the commit's mbarrier phase); with its epilogue's wait removed, a race" {
+	need_run
+	require_nvidia
+	run "$PY" "$ROOT/scripts/check-emulator" --bin "$BIN" --cache "$SCRATCH/nv" --check racecheck --targets sm_100 \
+		launch/mm_i8 launch/mm_tf32 fmha_launch_128 large_scaled_e4m3
+	echo "$output"
+	assert_success
+	assert_output --partial "NVIDIA ok 4; ours ok 4"
+	# the i8 matmul's epilogue: the wait for the accumulator's mbarrier just before its tcgen05.ld, made a no-op
+	f=$(ls "$SCRATCH"/nv/mm.kernels.ln8.4gsfbzaa.*.sm_100.ptx)
+	w=$(grep -n 'tcgen05.ld' "$f" | head -1 | cut -d: -f1)
+	t=$(head -n "$w" "$f" | grep -n 'mbarrier.try_wait.parity' | tail -1 | cut -d: -f1)
+	p=$(sed -n "${t}p" "$f" | sed 's/.*try_wait.parity.shared.b64 *\(%p[0-9]*\),.*/\1/')
+	sed "${t}s/.*/\tmov.pred $p, 1;/" "$f" >"$SCRATCH/nowait.ptx"
+	BIN="$BIN" run "$PY" - "$ROOT" "$SCRATCH/nowait.ptx" "$f.host.o" <<'PY'
+import os, sys, tempfile
+root, ptx, host = sys.argv[1:]
+sys.path[:0] = [os.path.join(root, "tests", "run"), os.path.join(root, "tests", "gpu")]
+import runner
+k = runner.select(runner.kernels(sizes_mode="small"), ["launch/mm_i8"])[0]
+text = open(ptx).read()
+tmp = tempfile.mkdtemp()
+for tag, make in k.variants:
+    print(runner.run(os.path.join(os.environ["BIN"], "tile-run"), ptx, "sm_100", k.entry_in(text), make(), "racecheck", tmp,
+                     ("--nv-host", host)))
+PY
+	echo "$output"
+	assert_output --partial "tensor-memory race"
+}
+
+# tcgen05_ptx SM BYTECODE OUT: our PTX through the stages with TMA, TILE_TCGEN05=1
+tcgen05_ptx() {
+	TILE_TCGEN05=1 "$BIN/tile-read" "$2" | TILE_TCGEN05=1 "$BIN/tile-lower" --gpu-name="$1" |
+		TILE_TCGEN05=1 "$BIN/tile-sched" --tma | TILE_TCGEN05=1 "$BIN/tile-ptx" --gpu-name="$1" >"$3"
+}
+
+@test "tcgen05, ours (TILE_TCGEN05=1, sm_100/103/110): the warpgroup path's products by tcgen05.mma into tensor memory; no mma.sync or wgmma; ptxas accepts, no stack or spill" {
+	require_ptxas
+	for sm in sm_100 sm_103 sm_110; do
+		for f in "$ROOT"/tests/mma/launch/matmul.matmul.ln6.ickz6ktd.tileirbc "$ROOT"/tests/mma/launch/mm.kernels.ln8.wca6jnu0.tileirbc \
+			"$ROOT"/tests/fmha/fmha_f16.tileirbc; do
+			tcgen05_ptx $sm "$f" "$SCRATCH/k.ptx" || fail "$sm $(basename "$f"): stages"
+			for p in 'tcgen05.alloc.cta_group::1' 'tcgen05.mma.cta_group::1.kind::f16' 'tcgen05.commit' \
+				'tcgen05.ld.sync.aligned' 'tcgen05.st.sync.aligned' 'tcgen05.dealloc'; do
+				grep -q "$p" "$SCRATCH/k.ptx" || fail "$sm $(basename "$f"): no $p"
+			done
+			if grep -q 'mma.sync\|wgmma\|\.local' "$SCRATCH/k.ptx"; then fail "$sm $(basename "$f"): mma.sync, wgmma or local"; fi
+			ptxas -arch=${sm}a -v "$SCRATCH/k.ptx" -o "$SCRATCH/k.o" 2>"$SCRATCH/v" || fail "$sm $(basename "$f"): ptxas: $(head -3 "$SCRATCH/v")"
+			if grep 'stack frame' "$SCRATCH/v" | grep -qv ' 0 bytes stack frame, 0 bytes spill stores'; then
+				fail "$sm $(basename "$f"): $(grep 'stack frame' "$SCRATCH/v")"
+			fi
+		done
+	done
+	# without the knob: the default path (mma.sync), unchanged
+	"$BIN/tile-read" "$ROOT"/tests/mma/launch/matmul.matmul.ln6.ickz6ktd.tileirbc | "$BIN/tile-lower" --gpu-name=sm_100 |
+		"$BIN/tile-sched" --tma | "$BIN/tile-ptx" --gpu-name=sm_100 >"$SCRATCH/d.ptx"
+	grep -q 'mma.sync' "$SCRATCH/d.ptx" && ! grep -q tcgen05 "$SCRATCH/d.ptx"
+}
+
+@test "tcgen05, ours (TILE_TCGEN05=1): matmuls (f16, bf16, tf32, i8, u8, f16 out, TN, epilogue) and attention equal numpy on tile-run with TMA, 4 and 8 warps, under racecheck" {
+	need_run
+	export TILE_TCGEN05=1
+	run "$PY" "$ROOT/tests/run/run-corpus" --bin "$BIN" --targets sm_100 --warps 4,8 --sched-flags=--tma \
+		--check racecheck launch matmul mm_bt_f16 mm_epilogue_f16 fmha_f16 fmha_launch_64
+	echo "$output" | grep -v '^ok' || true
+	assert_success
+	[ "$(echo "$output" | grep -c '^ok ')" -eq 26 ]
+	echo "$output" | grep -q '^ok   fmha_f16 ' || fail "no attention run"
+}

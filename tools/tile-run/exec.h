@@ -72,6 +72,7 @@ struct Cta {
 	uint64_t *regs;         /* register files of every thread */
 	uint8_t *params;        /* parameter areas of every thread */
 	struct Tmem *tmem;      /* tensor memory (exec_tcgen05.c), made by its first use */
+	struct RegPool *regpool;        /* setmaxnreg's accounting (exec_setmaxnreg.c), made by its first use */
 };
 
 struct Run {
@@ -163,6 +164,11 @@ bool mbar_arrive_one(Thread *t, const Insn *in, uint64_t a, int space);  /* exec
 void tmem_cta_start(Cta *c);
 bool tmem_cta_end(Cta *c);
 void tcgen05_resolve(Cta *c, Thread **L, const Insn *in);   /* alloc, dealloc, relinquish */
+/* exec_setmaxnreg.c: the CTA's register pool, fresh at its start; whether a
+ * warp's setmaxnreg can go now (an .inc waits for registers), and doing it */
+void regpool_cta_start(Cta *c);
+bool setmaxnreg_ready(Cta *c, int warp, const Insn *in);
+void setmaxnreg_resolve(Cta *c, Thread **L, const Insn *in);
 int exec_cluster(Thread *t, const Insn *in);    /* mapa, getctarank, barrier.cluster; may return ST_BLOCK */
 
 /* exec_cluster.c: the cluster's shared windows and barrier */

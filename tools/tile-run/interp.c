@@ -180,7 +180,7 @@ int run_thread(Thread *t)
 			st = exec_ctrl(t, in);
 			break;
 		case OP_SHFL: case OP_VOTE: case OP_REDUX: case OP_MATCH: case OP_ACTIVEMASK: case OP_ELECT:
-		case OP_LDMATRIX: case OP_STMATRIX: case OP_MMA:
+		case OP_LDMATRIX: case OP_STMATRIX: case OP_MMA: case OP_SETMAXNREG:
 		warp_collective:
 			st = exec_warp(t, in);
 			if (st == ST_BLOCK)
@@ -197,7 +197,7 @@ int run_thread(Thread *t)
 		case OP_RET: case OP_EXIT:
 			st = in->op == OP_EXIT ? ST_EXIT : func_return(t);
 			break;
-		case OP_FENCE: case OP_MEMBAR: case OP_GRIDDEPCONTROL: case OP_SETMAXNREG: case OP_PMEVENT:
+		case OP_FENCE: case OP_MEMBAR: case OP_GRIDDEPCONTROL: case OP_PMEVENT:
 		case OP_NANOSLEEP: case OP_BRKPT:
 			st = ST_NEXT;
 			break;

@@ -88,7 +88,9 @@ static void deadlock(Run *r)
 		ice("deadlock with no waiting thread");
 	fault(first, first->wait, "deadlock: %d threads wait at barriers, mbarriers or warp collectives that can never complete (this one: %s)",
 	      n, first->state == TS_BAR ? "barrier" : first->state == TS_MBAR ? "mbarrier" :
-	      first->state == TS_CBAR ? "cluster barrier" : "warp collective");
+	      first->state == TS_CBAR ? "cluster barrier" :
+	      first->wait && first->wait->op == OP_SETMAXNREG ? "setmaxnreg.inc, for registers no warp gives back" :
+	      "warp collective");
 }
 
 void thread_exited(Thread *t)
@@ -111,6 +113,7 @@ static void cta_start(Cta *c)
 	Func *f = r->entry;
 	memset(c->shared, 0, c->shared_size);
 	tmem_cta_start(c);
+	regpool_cta_start(c);
 	memset(c->bar, 0, sizeof c->bar);
 	c->live = c->n;
 	for (int k = 0; k < c->n; k++) {
