@@ -41,6 +41,7 @@ static const char usage_text[] =
 	"  --entry NAME     kernel to run (default: the only entry)\n"
 	"  --grid X[,Y[,Z]] grid of tile blocks (required)\n"
 	"  --block X[,Y[,Z]] CTA shape (default: .reqntid, else .maxntid, else 128)\n"
+	"  --cluster X[,Y[,Z]] cluster shape in CTAs (default: .reqnctapercluster, else 1); divides the grid\n"
 	"  --out DIR        write each array argument N to DIR/N.npy after the run\n"
 	"  --check memcheck|racecheck|none   (default memcheck)\n"
 	"  --seed N         randomize the thread schedule\n"
@@ -82,6 +83,57 @@ static bool dims(const char *s, uint32_t out[3])
 		s = e + 1;
 	}
 	return false;
+}
+
+/* r's cluster shape: .reqnctapercluster, else --cluster (opt, if have),
+ * else 1x1x1; with .blocksareclusters r->grid (--grid) counts clusters and
+ * becomes the grid of CTAs, as the driver launches such a kernel. RUN_OK,
+ * or after the message RUN_INPUT (the kernel's directives or grid
+ * disagree) or RUN_USAGE (the option's value does) */
+static int cluster_shape(Run *r, const Func *f, bool have, const uint32_t opt[3])
+{
+	const uint32_t *req = f->reqncluster;
+	if (have && req[0] && (opt[0] != req[0] || opt[1] != req[1] || opt[2] != req[2])) {
+		diag_plain("the kernel requires a cluster of %ux%ux%u (.reqnctapercluster), not %ux%ux%u", req[0], req[1], req[2],
+			   opt[0], opt[1], opt[2]);
+		return RUN_INPUT;
+	}
+	if (!have && !req[0] && f->explicitcluster) {
+		diag_plain("the kernel must be launched with a cluster (.explicitcluster): give --cluster X[,Y[,Z]]");
+		return RUN_INPUT;
+	}
+	int bad = have ? RUN_USAGE : RUN_INPUT;
+	const uint32_t *cs = have ? opt : req;
+	uint32_t one[3] = { 1, 1, 1 };
+	if (!cs[0])
+		cs = one;
+	uint64_t n = (uint64_t)cs[0] * cs[1] * cs[2];
+	const char *src = have ? "--cluster" : ".reqnctapercluster";
+	if (n == 0 || n > 16) {
+		diag_plain("a cluster of %ux%ux%u CTAs (%s): 1 to 16 CTAs", cs[0], cs[1], cs[2], src);
+		return bad;
+	}
+	if (f->maxclusterrank && n > f->maxclusterrank) {
+		diag_plain("a cluster of %llu CTAs, over the kernel's .maxclusterrank %u", (unsigned long long)n, f->maxclusterrank);
+		return RUN_INPUT;
+	}
+	if (f->blocksareclusters)
+		for (int k = 0; k < 3; k++) {
+			if ((uint64_t)r->grid[k] * cs[k] > 0x7fffffffu) {
+				diag_plain("the grid of %ux%ux%u clusters (.blocksareclusters) has too many CTAs", r->grid[0],
+					   r->grid[1], r->grid[2]);
+				return RUN_USAGE;
+			}
+			r->grid[k] *= cs[k];
+		}
+	if (r->grid[0] % cs[0] || r->grid[1] % cs[1] || r->grid[2] % cs[2]) {
+		diag_plain("the grid %ux%ux%u is not a whole number of %ux%ux%u clusters (%s)", r->grid[0], r->grid[1],
+			   r->grid[2], cs[0], cs[1], cs[2], src);
+		return bad;
+	}
+	memcpy(r->cluster, cs, sizeof r->cluster);
+	r->explicit_cluster = have || req[0];
+	return RUN_OK;
 }
 
 static char *read_file(const char *path, size_t *len)
@@ -389,8 +441,8 @@ static Run launch_state;        /* handed down from here (no code reads it by na
 int run_main(int argc, char **argv)
 {
 	const char *gpu = NULL, *entry = NULL, *outdir = NULL, *input = NULL, *nvhost = NULL;
-	bool have_grid = false, have_block = false, stats = false;
-	uint32_t grid[3], block[3];
+	bool have_grid = false, have_block = false, have_cluster = false, stats = false;
+	uint32_t grid[3], block[3], cluster[3];
 	int check = CHECK_MEMCHECK;
 	bool seeded = false;
 	uint64_t seed = 0;
@@ -420,7 +472,7 @@ int run_main(int argc, char **argv)
 			memcpy(name, a, nl);
 			name[nl] = 0;
 			static const char *const valued[] = { "--gpu-name", "--arch", "--entry", "--grid", "--block", "--out",
-							      "--check", "--seed", "--nv-host", NULL };
+							      "--check", "--seed", "--nv-host", "--cluster", NULL };
 			int j;
 			for (j = 0; valued[j]; j++)
 				if (strcmp(valued[j], name) == 0)
@@ -451,6 +503,10 @@ int run_main(int argc, char **argv)
 				if (!dims(val, block))
 					return usage("bad --block '%s' (want X[,Y[,Z]])", val);
 				have_block = true;
+			} else if (strcmp(name, "--cluster") == 0) {
+				if (!dims(val, cluster) || !cluster[0] || !cluster[1] || !cluster[2])
+					return usage("bad --cluster '%s' (want X[,Y[,Z]], each at least 1)", val);
+				have_cluster = true;
 			} else if (strcmp(name, "--out") == 0) {
 				outdir = val;
 			} else if (strcmp(name, "--check") == 0) {
@@ -577,6 +633,8 @@ int run_main(int argc, char **argv)
 	r->fidx = fidx;
 	memcpy(r->grid, grid, sizeof grid);
 	memcpy(r->block, block, sizeof block);
+	if ((rc = cluster_shape(r, f, have_cluster, cluster)) != RUN_OK)
+		return rc;
 	r->check = check;
 	r->seeded = seeded;
 	r->seed = seed;

@@ -218,12 +218,23 @@ static bool dec_bra(Dec *x)
 }
 
 /* bar/barrier: .warp.sync mask; .red.popc/.and/.or d, id, [count,] {!}p;
- * .sync/.arrive [id[, count]] (no operand: barrier 0) */
+ * .sync/.arrive [id[, count]] (no operand: barrier 0);
+ * barrier.cluster.arrive[.release|.relaxed] / .wait[.acquire] (exec_cluster.c) */
 static bool dec_bar(Dec *x)
 {
 	Insn *in = x->in;
 	RawOperand *o = x->ops;
 	int nops = x->nops;
+	if (strncmp(x->opcode, "barrier.cluster.", 16) == 0) {  /* .arrive[.release|.relaxed] / .wait[.acquire] */
+		bool arrive = strstr(x->opcode, ".arrive") != NULL, wait = strstr(x->opcode, ".wait") != NULL;
+		if (arrive == wait || strstr(x->opcode, ".sync") || (wait && (strstr(x->opcode, ".release") ||
+									      strstr(x->opcode, ".relaxed"))) ||
+		    (arrive && strstr(x->opcode, ".acquire")))
+			return BAD(x, "unsupported instruction '%s'", x->opcode);
+		in->mode = arrive ? BAR_CLUSTER_ARRIVE : BAR_CLUSTER_WAIT;
+		in->boolop = strstr(x->opcode, ".relaxed") != NULL;
+		return dc_need(x->dc, nops, 0, 0, x->opcode);
+	}
 	if (in->mode == BAR_WARP_SYNC) {
 		if (!dc_need(x->dc, nops, 1, 1, x->opcode) || !dc_src(x->dc, &o[0], TY_U32, &in->s[0]))
 			return false;
@@ -578,7 +589,11 @@ static bool read_modifiers(Dec *x, char **parts, int np)
 				return BAD(x, "bad modifier in '%s'", x->opcode);
 			x->aop = (int)v;
 			break;
-		case MC_SPACE: in->space = (uint8_t)v; break;
+		case MC_SPACE:
+			in->space = (uint8_t)v;
+			if (strcmp(s, "shared::cluster") == 0)
+				in->flags |= F_CLUSTER;
+			break;
 		case MC_VEC: in->vec = (uint8_t)v; break;
 		case MC_SHFL: case MC_PRMT: case MC_TESTP: in->mode = (uint8_t)v; break;
 		case MC_VOTE: x->vote = (int)v; break;

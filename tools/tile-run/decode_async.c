@@ -7,15 +7,17 @@
  *   mbarrier.test_wait|try_wait[.parity][...].shared.b64 p, [a], state|parity[, hint]
  *   mbarrier.inval.shared.b64 [a]     mbarrier.pending_count.b64 n, state
  *   cp.async.mbarrier.arrive[.noinc].shared.b64 [a]
- *   cp.async.bulk.DST.SRC[.mbarrier::complete_tx::bytes|.bulk_group] [d], [s], size[, [mbar]][, hint]
- *   cp.async.bulk.tensor.Nd.DST.SRC.tile[...] [d], [tmap, {c..}], [mbar] | [tmap, {c..}], [s]
+ *   cp.async.bulk.DST.SRC[.mbarrier::complete_tx::bytes|.bulk_group][.multicast::cluster] [d], [s], size[, [mbar]][, ctaMask][, hint]
+ *   cp.async.bulk.tensor.Nd.DST.SRC.tile[...][.multicast::cluster] [d], [tmap, {c..}], [mbar][, ctaMask] | [tmap, {c..}], [s]
  *   cp.async.bulk.commit_group, cp.async.bulk.wait_group[.read] N
  *   wgmma.fence / commit_group / wait_group N
  *   wgmma.mma_async.sync.aligned.m64nNkK[.satfinite].D.A.B {d..}, descA, descB, scale-d[, ±1, ±1[, tA, tB]]
  * Operands beyond Insn's fixed slots (wgmma's D registers, address offsets)
  * go to Module.xs from Insn.target (wgmma with A in registers: its four A
- * registers after the D ones). Unsupported forms (.multicast, im2col,
- * reductions) are a clear error. */
+ * registers after the D ones). .shared::cluster sets F_CLUSTER (the address
+ * may be another CTA's, exec_cluster.c); .multicast::cluster F_MCAST, its
+ * ctaMask the last source. Unsupported forms (im2col, reductions) are a
+ * clear error. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +75,8 @@ static int dec_mbarrier(DecodeCtx *dc, Insn *in, const char *opc, char **parts, 
 			      SP_SHARED : SP_GENERIC);
 	in->boolop = (uint8_t)((has(parts, np, "parity") ? AF_PARITY : 0) |
 			       (has(parts, np, "expect_tx") ? AF_EXPECT_TX : 0));
+	if (has(parts, np, "shared::cluster"))
+		in->flags |= F_CLUSTER;
 	in->s[1] = 0;
 	if (strcmp(kind, "init") == 0 || strcmp(kind, "expect_tx") == 0 || strcmp(kind, "complete_tx") == 0) {
 		in->mode = kind[0] == 'i' ? MB_INIT : kind[0] == 'e' ? MB_EXPECT_TX : MB_COMPLETE_TX;
@@ -153,6 +157,8 @@ static int dec_cp(DecodeCtx *dc, Insn *in, const char *opc, char **parts, int np
 			nsp++;
 		} else if (s[0] >= '1' && s[0] <= '5' && strcmp(s + 1, "d") == 0) {
 			rank = s[0] - '0';
+		} else if (strcmp(s, "multicast::cluster") == 0) {
+			in->flags |= F_MCAST;
 		} else if (!ignorable(s)) {
 			return dc_bad(dc, "unsupported modifier .%s in '%s'", s, opc), -1;
 		}
@@ -163,10 +169,15 @@ static int dec_cp(DecodeCtx *dc, Insn *in, const char *opc, char **parts, int np
 	in->ty2 = (uint8_t)spaces[1];
 	bool hint = has(parts, np, "L2::cache_hint");
 	bool mbar = has(parts, np, "mbarrier::complete_tx::bytes");
+	bool mcast = in->flags & F_MCAST;
+	if (has(parts, np, "shared::cluster"))
+		in->flags |= F_CLUSTER;
+	if (mcast && (!mbar || in->space != SP_SHARED || in->ty2 != SP_GLOBAL))
+		return dc_bad(dc, "unsupported instruction '%s'", opc), -1;
 	in->target = dc->m->nxs;
 	if (!tensor) {
 		in->mode = AS_BULK;
-		int want = 3 + mbar + hint;
+		int want = 3 + mbar + mcast + hint;
 		if (nops != want)
 			return dc_bad(dc, "wrong number of operands for '%s'", opc), -1;
 		if (!addr_x(dc, &ops[0], in, &in->s[0]) || !addr_x(dc, &ops[1], in, &in->s[1]) ||
@@ -178,6 +189,11 @@ static int dec_cp(DecodeCtx *dc, Insn *in, const char *opc, char **parts, int np
 				return -1;
 			in->ns = 4;
 		}
+		if (mcast) {
+			if (!dc_src(dc, &ops[4], TY_U16, &in->s[4]))
+				return -1;
+			in->ns = 5;
+		}
 		return 0;
 	}
 	in->mode = AS_TENSOR;
@@ -185,7 +201,7 @@ static int dec_cp(DecodeCtx *dc, Insn *in, const char *opc, char **parts, int np
 	bool load = in->space == SP_SHARED;
 	if (load ? (in->ty2 != SP_GLOBAL || !mbar) : in->ty2 != SP_SHARED)
 		return dc_bad(dc, "unsupported instruction '%s'", opc), -1;
-	if (nops != (load ? 3 : 2) + hint)
+	if (nops != (load ? 3 : 2) + mcast + hint)
 		return dc_bad(dc, "wrong number of operands for '%s'", opc), -1;
 	const RawOperand *tm = &ops[load ? 1 : 0], *sm = &ops[load ? 0 : 1];
 	if (tm->kind != RO_ADDR || tm->nsub != rank)
@@ -207,6 +223,8 @@ static int dec_cp(DecodeCtx *dc, Insn *in, const char *opc, char **parts, int np
 		if (!dc_src(dc, &tm->sub[k], TY_S32, &in->s[3 + k]))
 			return -1;
 	in->ns = (uint8_t)(3 + rank);
+	if (mcast && !dc_src(dc, &ops[3], TY_U16, &in->s[in->ns++]))
+		return -1;
 	return 0;
 }
 

@@ -293,6 +293,7 @@ int decode_tcgen05(DecodeCtx *dc, Insn *in, const char *opc, char **parts, int n
 		in->s[1] = 0;
 		if (multicast) {
 			in->boolop |= T5F_MULTICAST;
+			in->flags |= F_CLUSTER;         /* other CTAs' mbarriers (exec_cluster.c) */
 			if (!dc_src(dc, &ops[1], TY_U32, &in->s[1]))
 				return -1;
 		}

@@ -2,8 +2,9 @@
  * every exec_*.c family uses (operand access, float bit views, faults).
  *
  * The launch's state is one Run (cli.c makes it, launch() runs it); there is
- * no global. Code reaches it from what it is handed: a Thread's run, a Cta's
- * run (its CTA is run->cta), or a Run * parameter. */
+ * no global. Code reaches it from what it is handed: a Thread's run and cta,
+ * a Cta's run, or a Run * parameter. The CTAs of the cluster running now are
+ * run->cl[0 .. ncl) (index = %cluster_ctarank; one CTA without clusters). */
 #ifndef TILE_RUN_EXEC_H
 #define TILE_RUN_EXEC_H
 #include <string.h>
@@ -28,12 +29,15 @@ typedef struct Frame {
 	uint8_t *P;
 } Frame;
 
-enum { TS_RUN, TS_BAR, TS_WARP, TS_EXIT, TS_MBAR };     /* TS_MBAR: at an mbarrier try_wait (exec_async.c) */
+enum { TS_RUN, TS_BAR, TS_WARP, TS_EXIT, TS_MBAR,       /* TS_MBAR: at an mbarrier try_wait (exec_async.c) */
+       TS_CBAR };                                       /* at barrier.cluster.wait (exec_cluster.c) */
+typedef struct Cta Cta;
 
 #define MAX_DEPTH 16
 
 typedef struct Thread {
 	Run *run;               /* the launch it belongs to */
+	Cta *cta;               /* its CTA (one of run->cl) */
 	uint64_t *R;            /* current frame's registers */
 	uint8_t *P;             /* current frame's parameter area */
 	const Insn *code;
@@ -49,13 +53,16 @@ typedef struct Thread {
 	uint32_t mbar;          /* TS_MBAR: the mbarrier's shared offset ... */
 	uint8_t mpar;           /* ... and the phase parity waited for */
 	uint32_t cc;            /* carry flag of add.cc/addc ... */
+	uint32_t cgen;          /* barrier.cluster: the phase it arrived in ... */
+	bool carr;              /* ... while that arrival is not yet waited for */
 	Frame frames[MAX_DEPTH];
 } Thread;
 
-typedef struct Cta {
-	Run *run;               /* the launch (the Cta is run->cta) */
-	Race *race;             /* racecheck's state; NULL without --check racecheck */
+struct Cta {
+	Run *run;               /* the launch (the Cta is one of run->cl) */
+	Race *race;             /* racecheck's state (the cluster's); NULL without --check racecheck */
 	uint32_t id[3];
+	int rank;               /* %cluster_ctarank */
 	int n, live;
 	Thread *th;
 	uint8_t *shared;
@@ -66,7 +73,7 @@ typedef struct Cta {
 	uint8_t *params;        /* parameter areas of every thread */
 	struct Tmem *tmem;      /* tensor memory (exec_tcgen05.c), made by its first use */
 	struct RegPool *regpool;        /* setmaxnreg's accounting (exec_setmaxnreg.c), made by its first use */
-} Cta;
+};
 
 struct Run {
 	Module *m;
@@ -82,11 +89,16 @@ struct Run {
 	uint8_t *kparams;
 	uint32_t kparam_size;
 	uint32_t dyn_smem;
-	Cta cta;
+	Cta *cl;                /* the CTAs of the cluster running now, by rank */
+	int ncl;                /* CTAs in a cluster */
+	uint32_t cluster[3];    /* cluster shape (1,1,1 without clusters) */
+	bool explicit_cluster;  /* launched with a cluster shape (.reqnctapercluster or --cluster) */
+	struct { int arrived; uint32_t gen; } cbar;     /* barrier.cluster: live arrivals, completed phases */
 	uint64_t ninsn, gtimer;
 	int status;             /* RUN_OK, or RUN_FAULT after a report */
 	bool shared_hit;        /* the last mem_at resolved to shared memory ... */
-	uint32_t shared_off;    /* ... at this offset (for race_write) */
+	uint32_t shared_off;    /* ... at this offset (for race_write) ... */
+	Cta *shared_cta;        /* ... of this CTA's (another's through .shared::cluster) */
 };
 
 /* sched.c: run every CTA of r's grid; RUN_OK or RUN_FAULT (after the report) */
@@ -104,19 +116,23 @@ uint8_t *mem_at(Thread *t, const Insn *in, int space, uint64_t a, uint32_t size,
 Buffer *mem_find(Run *r, uint64_t a);
 void mem_setup_vars(Run *r);            /* r->m's .global/.const variables as buffers */
 
-/* race.c */
+/* race.c: one state for the cluster; c is the CTA whose shared memory
+ * (or barrier) it is, t the accessing thread (of any CTA of the cluster) */
 #define RACE_MANY 0xffffffffu
-void race_setup(Cta *c);       /* --check racecheck: c->race */
-void race_reset(Cta *c);
-bool race_read(Thread *t, const Insn *in, uint32_t a, uint32_t size);
-bool race_write(Thread *t, const Insn *in, uint32_t a, const uint8_t *v, uint32_t size);
+void race_setup(Run *r);        /* --check racecheck: every r->cl[k].race */
+void race_reset(Run *r);        /* a new cluster */
+bool race_read(Thread *t, const Insn *in, Cta *c, uint32_t a, uint32_t size);
+bool race_write(Thread *t, const Insn *in, Cta *c, uint32_t a, const uint8_t *v, uint32_t size);
 void race_bar_arrive(Thread *t, int id);
 void race_bar_open(Cta *c, int id);
 void race_mbar_init(Cta *c, uint32_t off);
-void race_mbar_release(Thread *t, uint32_t off);
+void race_mbar_release(Thread *t, Cta *c, uint32_t off);
 void race_mbar_complete(Cta *c, uint32_t off, uint32_t parity);
-void race_mbar_acquire(Thread *t, uint32_t off, uint32_t parity);
+void race_mbar_acquire(Thread *t, Cta *c, uint32_t off, uint32_t parity);
 void race_warp_join(Cta *c, int warp, uint32_t mask);
+void race_cbar_arrive(Thread *t);       /* barrier.cluster.arrive[.release] */
+void race_cbar_complete(Run *r);        /* the phase completed */
+void race_cbar_acquire(Thread *t);      /* barrier.cluster.wait[.acquire] let it go */
 /* for other shadows (exec_tcgen05.c's tensor memory): t's own clock, and
  * whether an access by t is ordered after the stamp (who + 1, clk) */
 uint32_t race_clock(const Thread *t);
@@ -153,6 +169,13 @@ void tcgen05_resolve(Cta *c, Thread **L, const Insn *in);   /* alloc, dealloc, r
 void regpool_cta_start(Cta *c);
 bool setmaxnreg_ready(Cta *c, int warp, const Insn *in);
 void setmaxnreg_resolve(Cta *c, Thread **L, const Insn *in);
+int exec_cluster(Thread *t, const Insn *in);    /* mapa, getctarank, barrier.cluster; may return ST_BLOCK */
+
+/* exec_cluster.c: the cluster's shared windows and barrier */
+uint64_t cluster_addr(uint64_t a, int rank);    /* shared address a (rank bits dropped) in CTA rank's window */
+void cluster_own_addresses(const Func *f, uint64_t *R, int rank);      /* f's shared-variable slots in R: CTA rank's */
+void cbar_check(Run *r);                        /* complete barrier.cluster's phase if every live thread arrived */
+void cluster_thread_exited(Thread *t);
 
 /* sched.c */
 void warp_check(Cta *c, int warp);

@@ -14,7 +14,12 @@
  * commit/wait groups are then no-ops, as for cp.async.
  * try_wait that would fail blocks the thread (TS_MBAR) until the phase it
  * waits for completes: no spinning, and a deadlock if nothing can complete
- * it. test_wait never blocks; when false the thread yields. */
+ * it. test_wait never blocks; when false the thread yields.
+ * Clusters: an mbarrier or copy destination may be another CTA's
+ * (.shared::cluster, mapa'd: mem.c finds the CTA), and then its waiters are
+ * that CTA's threads; a .multicast::cluster copy writes the same offset,
+ * and completes the transaction on the mbarrier at the same offset, in
+ * every CTA of its ctaMask. try_wait on another CTA's mbarrier is a fault. */
 #include <math.h>
 #include "exec.h"
 #include "tensormap.h"
@@ -35,8 +40,9 @@ static uint64_t make(uint32_t pend, uint32_t expt, int64_t tx, uint32_t phase)
 	return pend | (uint64_t)expt << 20 | ((uint64_t)tx & 0x3fffff) << 40 | INIT_BIT | (uint64_t)phase << 63;
 }
 
-/* the barrier word (NULL after a fault); *off its shared offset */
-static uint64_t *mbar_at(Thread *t, const Insn *in, int space, uint64_t a, uint32_t *off, bool init)
+/* the barrier word (NULL after a fault); *c its CTA (another's through
+ * .shared::cluster), *off its shared offset there */
+static uint64_t *mbar_at(Thread *t, const Insn *in, int space, uint64_t a, Cta **c, uint32_t *off, bool init)
 {
 	uint8_t *p = mem_at(t, in, space, a, 8, ACC_ATOMIC);
 	if (!p)
@@ -46,6 +52,7 @@ static uint64_t *mbar_at(Thread *t, const Insn *in, int space, uint64_t a, uint3
 		return NULL;
 	}
 	*off = t->run->shared_off;
+	*c = t->run->shared_cta;
 	uint64_t *w = (uint64_t *)(void *)p;
 	if (!init && !(*w & INIT_BIT)) {
 		fault(t, in, "mbarrier at shared offset 0x%x used before mbarrier.init", *off);
@@ -71,7 +78,7 @@ static void settle(Cta *c, uint64_t *w, uint32_t off)
 	}
 }
 
-static bool arrive(Thread *t, const Insn *in, uint64_t *w, uint32_t off, uint32_t count, bool drop)
+static bool arrive(Thread *t, const Insn *in, Cta *c, uint64_t *w, uint32_t off, uint32_t count, bool drop)
 {
 	if (count > PEND(*w)) {
 		fault(t, in, "mbarrier at shared offset 0x%x: %u arrivals with %u pending in the phase", off, count,
@@ -80,8 +87,8 @@ static bool arrive(Thread *t, const Insn *in, uint64_t *w, uint32_t off, uint32_
 	}
 	uint32_t expt = EXPT(*w) - (drop ? count : 0);
 	*w = make(PEND(*w) - count, expt, tx_of(*w), PHASE(*w));
-	race_mbar_release(t, off);
-	settle(&t->run->cta, w, off);
+	race_mbar_release(t, c, off);
+	settle(c, w, off);
 	return true;
 }
 
@@ -101,20 +108,22 @@ static bool add_tx(Thread *t, const Insn *in, uint64_t *w, uint32_t off, int64_t
 bool mbar_arrive_one(Thread *t, const Insn *in, uint64_t a, int space)
 {
 	uint32_t off;
-	uint64_t *w = mbar_at(t, in, space, a, &off, false);
-	return w && arrive(t, in, w, off, 1, false);
+	Cta *c;
+	uint64_t *w = mbar_at(t, in, space, a, &c, &off, false);
+	return w && arrive(t, in, c, w, off, 1, false);
 }
 
 static int mbarrier(Thread *t, const Insn *in)
 {
 	uint64_t *R = t->R;
 	uint32_t off;
+	Cta *c;
 	uint64_t a = R[in->s[0]] + (uint64_t)in->off;
 	if (in->mode == MB_PENDING) {
 		R[in->d[0]] = PEND(R[in->s[0]]);
 		return ST_NEXT;
 	}
-	uint64_t *w = mbar_at(t, in, in->space, a, &off, in->mode == MB_INIT);
+	uint64_t *w = mbar_at(t, in, in->space, a, &c, &off, in->mode == MB_INIT);
 	if (!w)
 		return ST_FAULT;
 	uint32_t v = (uint32_t)R[in->s[1]];
@@ -125,7 +134,7 @@ static int mbarrier(Thread *t, const Insn *in)
 			return ST_FAULT;
 		}
 		*w = make(v, v, 0, 0);
-		race_mbar_init(&t->run->cta, off);
+		race_mbar_init(c, off);
 		return ST_NEXT;
 	case MB_INVAL:
 		*w = 0;
@@ -134,8 +143,8 @@ static int mbarrier(Thread *t, const Insn *in)
 		if (!add_tx(t, in, w, off, in->mode == MB_EXPECT_TX ? (int64_t)v : -(int64_t)v))
 			return ST_FAULT;
 		if (in->mode == MB_COMPLETE_TX)
-			race_mbar_release(t, off);
-		settle(&t->run->cta, w, off);
+			race_mbar_release(t, c, off);
+		settle(c, w, off);
 		return ST_NEXT;
 	case MB_ARRIVE: case MB_ARRIVE_DROP: {
 		uint64_t before = *w;
@@ -146,7 +155,7 @@ static int mbarrier(Thread *t, const Insn *in)
 		} else if (in->ns > 1) {
 			count = v;
 		}
-		if (!arrive(t, in, w, off, count, in->mode == MB_ARRIVE_DROP))
+		if (!arrive(t, in, c, w, off, count, in->mode == MB_ARRIVE_DROP))
 			return ST_FAULT;
 		R[in->d[0]] = before;
 		return ST_NEXT;
@@ -154,11 +163,15 @@ static int mbarrier(Thread *t, const Insn *in)
 	case MB_TEST_WAIT: case MB_TRY_WAIT: {
 		uint32_t want = (in->boolop & AF_PARITY) ? (uint32_t)(R[in->s[1]] & 1) : PHASE(R[in->s[1]]);
 		if (PHASE(*w) != want) {        /* the phase with that parity has completed */
-			race_mbar_acquire(t, off, want);
+			race_mbar_acquire(t, c, off, want);
 			R[in->d[0]] = 1;
 			return ST_NEXT;
 		}
 		if (in->mode == MB_TRY_WAIT) {
+			if (c != t->cta) {
+				fault(t, in, "mbarrier.try_wait on another CTA's mbarrier (rank %d)", c->rank);
+				return ST_FAULT;
+			}
 			t->state = TS_MBAR;
 			t->mbar = off;
 			t->mpar = (uint8_t)want;
@@ -189,7 +202,8 @@ static bool copy(Thread *t, const Insn *in, int dsp, uint64_t d, int ssp, uint64
 	uint8_t *dp = mem_at(t, in, dsp, d, n, ACC_WRITE);
 	if (!dp)
 		return false;
-	if (t->run->shared_hit && t->run->check == CHECK_RACECHECK && !race_write(t, in, t->run->shared_off, tmp, n))
+	if (t->run->shared_hit && t->run->check == CHECK_RACECHECK &&
+	    !race_write(t, in, t->run->shared_cta, t->run->shared_off, tmp, n))
 		return false;
 	memcpy(dp, tmp, n);
 	return true;
@@ -198,12 +212,39 @@ static bool copy(Thread *t, const Insn *in, int dsp, uint64_t d, int ssp, uint64
 static bool tx_done(Thread *t, const Insn *in, uint64_t a, uint64_t bytes)
 {
 	uint32_t off;
-	uint64_t *w = mbar_at(t, in, SP_SHARED, a, &off, false);
+	Cta *c;
+	uint64_t *w = mbar_at(t, in, SP_SHARED, a, &c, &off, false);
 	if (!w || !add_tx(t, in, w, off, -(int64_t)bytes))
 		return false;
-	race_mbar_release(t, off);
-	settle(&t->run->cta, w, off);
+	race_mbar_release(t, c, off);
+	settle(c, w, off);
 	return true;
+}
+
+/* .multicast::cluster: the ranks of ctaMask (the last source), else -1
+ * (the one destination as addressed); 0 after a fault */
+static uint32_t mcast_ranks(Thread *t, const Insn *in)
+{
+	if (!(in->flags & F_MCAST))
+		return 0xffffffffu;
+	uint32_t mask = (uint32_t)t->R[in->s[in->ns - 1]] & 0xffff;
+	if (!mask || mask >> t->run->ncl) {
+		fault(t, in, "multicast ctaMask 0x%x: %s for a cluster of %d CTAs", mask, mask ? "ranks outside the cluster" : "no CTA",
+		      t->run->ncl);
+		return 0;
+	}
+	return mask;
+}
+
+/* destination k of a copy to ranks (mcast_ranks): the address a, or a in CTA k's window */
+static bool dest(uint32_t ranks, int k, uint64_t a, uint64_t *out)
+{
+	if (ranks == 0xffffffffu) {
+		*out = a;
+		return k == 0;
+	}
+	*out = cluster_addr(a, k);
+	return ranks >> k & 1;
 }
 
 static int bulk(Thread *t, const Insn *in)
@@ -216,12 +257,59 @@ static int bulk(Thread *t, const Insn *in)
 		fault(t, in, "cp.async.bulk: size %u and addresses must be multiples of 16", n);
 		return ST_FAULT;
 	}
-	for (uint32_t k = 0; k < n; k += 16)
-		if (!copy(t, in, in->space, d + k, in->ty2, s + k, 16, NULL))
-			return ST_FAULT;
-	if (in->ns > 3 && !tx_done(t, in, R[in->s[3]] + (uint64_t)(int64_t)x[2], n))
+	uint32_t ranks = mcast_ranks(t, in);
+	if (!ranks)
 		return ST_FAULT;
+	for (int r = 0; r < 32; r++) {
+		uint64_t dd, mb = in->ns > 3 ? R[in->s[3]] + (uint64_t)(int64_t)x[2] : 0;
+		if (!dest(ranks, r, d, &dd))
+			continue;
+		for (uint32_t k = 0; k < n; k += 16)
+			if (!copy(t, in, in->space, dd + k, in->ty2, s + k, 16, NULL))
+				return ST_FAULT;
+		if (in->ns > 3 && !(dest(ranks, r, mb, &mb) && tx_done(t, in, mb, n)))
+			return ST_FAULT;
+	}
 	return ST_NEXT;
+}
+
+/* the box of tm at coordinates c between global memory and shared address sm */
+static bool tensor_copy(Thread *t, const Insn *in, const TensorMap *map, const int64_t *c, uint64_t sm, bool load,
+			const uint8_t *fill)
+{
+	TensorMap tm = *map;
+	uint32_t i[5] = { 0 };
+	uint64_t total = tm.esize;
+	for (int j = 0; j < tm.rank; j++)
+		total *= tm.box[j];
+	for (uint64_t e = 0; e < total / tm.esize; e++) {
+		uint64_t q = e, g = tm.addr;
+		bool in_bounds = true;
+		for (int j = 0; j < tm.rank; j++) {
+			i[j] = (uint32_t)(q % tm.box[j]);
+			q /= tm.box[j];
+			int64_t gj = c[j] + i[j];
+			if (gj < 0 || (uint64_t)gj >= tm.dims[j])
+				in_bounds = false;
+			g += (uint64_t)gj * tm.strides[j];
+		}
+		uint64_t sa = swizzle_addr(sm + e * tm.esize, tm.swizzle);
+		uint8_t rounded[4];
+		if (load && tm.tf32 && in_bounds) {     /* f32 -> tf32, nearest even, on the way (a tf32 map) */
+			const uint8_t *gp = mem_at(t, in, SP_GLOBAL, g, 4, ACC_READ);
+			if (!gp)
+				return false;
+			uint32_t bits;
+			memcpy(&bits, gp, 4);
+			bits = double_to_small(u2f(bits), TY_TF32, RND_RN, false, false, false);
+			memcpy(rounded, &bits, 4);
+		}
+		if (load ? !copy(t, in, SP_SHARED, sa, SP_GLOBAL, g, tm.esize,
+				 !in_bounds ? fill : tm.tf32 ? rounded : NULL)
+			 : in_bounds && !copy(t, in, SP_GLOBAL, g, SP_SHARED, sa, tm.esize, NULL))
+			return false;
+	}
+	return true;
 }
 
 static int tensor(Thread *t, const Insn *in)
@@ -245,7 +333,6 @@ static int tensor(Thread *t, const Insn *in)
 	}
 	bool load = in->space == SP_SHARED;
 	int64_t c[5] = { 0 };
-	uint32_t i[5] = { 0 };
 	for (int j = 0; j < tm.rank; j++)
 		c[j] = (int32_t)R[in->s[3 + j]];
 	uint64_t total = tm.esize;
@@ -260,35 +347,18 @@ static int tensor(Thread *t, const Insn *in)
 		else if (tm.esize == 8)
 			memcpy(fill, &(uint64_t){ 0x7fffffffffffffffull }, 8);
 	}
-	for (uint64_t e = 0; e < total / tm.esize; e++) {
-		uint64_t q = e, g = tm.addr;
-		bool in_bounds = true;
-		for (int j = 0; j < tm.rank; j++) {
-			i[j] = (uint32_t)(q % tm.box[j]);
-			q /= tm.box[j];
-			int64_t gj = c[j] + i[j];
-			if (gj < 0 || (uint64_t)gj >= tm.dims[j])
-				in_bounds = false;
-			g += (uint64_t)gj * tm.strides[j];
-		}
-		uint64_t sa = swizzle_addr(sm + e * tm.esize, tm.swizzle);
-		uint8_t rounded[4];
-		if (load && tm.tf32 && in_bounds) {     /* f32 -> tf32, nearest even, on the way (a tf32 map) */
-			const uint8_t *gp = mem_at(t, in, SP_GLOBAL, g, 4, ACC_READ);
-			if (!gp)
-				return ST_FAULT;
-			uint32_t bits;
-			memcpy(&bits, gp, 4);
-			bits = double_to_small(u2f(bits), TY_TF32, RND_RN, false, false, false);
-			memcpy(rounded, &bits, 4);
-		}
-		if (load ? !copy(t, in, SP_SHARED, sa, SP_GLOBAL, g, tm.esize,
-				 !in_bounds ? fill : tm.tf32 ? rounded : NULL)
-			 : in_bounds && !copy(t, in, SP_GLOBAL, g, SP_SHARED, sa, tm.esize, NULL))
+	uint32_t ranks = load ? mcast_ranks(t, in) : 0xffffffffu;
+	if (!ranks)
+		return ST_FAULT;
+	for (int r = 0; r < 32; r++) {
+		uint64_t smd, mb = R[in->s[2]] + (uint64_t)(int64_t)x[2];
+		if (!dest(ranks, r, sm, &smd))
+			continue;
+		if (!tensor_copy(t, in, &tm, c, smd, load, fill))
+			return ST_FAULT;
+		if (load && !(dest(ranks, r, mb, &mb) && tx_done(t, in, mb, total)))
 			return ST_FAULT;
 	}
-	if (load && !tx_done(t, in, R[in->s[2]] + (uint64_t)(int64_t)x[2], total))
-		return ST_FAULT;
 	return ST_NEXT;
 }
 
@@ -303,8 +373,9 @@ int exec_async(Thread *t, const Insn *in)
 		if (!(in->boolop & AF_NOINC))
 			return ST_NEXT;         /* +1 pending, then the async arrival: no change */
 		uint32_t off;
-		uint64_t *w = mbar_at(t, in, in->space, t->R[in->s[0]] + (uint64_t)in->off, &off, false);
-		return w && arrive(t, in, w, off, 1, false) ? ST_NEXT : ST_FAULT;
+		Cta *c;
+		uint64_t *w = mbar_at(t, in, in->space, t->R[in->s[0]] + (uint64_t)in->off, &c, &off, false);
+		return w && arrive(t, in, c, w, off, 1, false) ? ST_NEXT : ST_FAULT;
 	}
 	case AS_BULK:
 		return bulk(t, in);

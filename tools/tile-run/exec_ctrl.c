@@ -60,6 +60,7 @@ static int call_func(Thread *t, const Insn *in)
 	uint64_t *R = xcalloc((size_t)f->nslots, sizeof *R);
 	uint8_t *P = xcalloc(f->pbytes ? f->pbytes : 1, 1);
 	memcpy(R, f->init, (size_t)f->nslots * sizeof *R);
+	cluster_own_addresses(f, R, t->cta->rank);
 	/* special registers: copy from the entry frame's values */
 	for (int k = 0; k < SR_FIRST_LIVE; k++)
 		if (f->sreg_slot[k] >= 0) {
@@ -164,7 +165,7 @@ int exec_ctrl(Thread *t, const Insn *in)
 		if (!read_cstr(t, in, m, msg, sizeof msg) || !read_cstr(t, in, f, file, sizeof file) ||
 		    !read_cstr(t, in, fn, func, sizeof func))
 			return ST_FAULT;
-		Cta *c = &r->cta;
+		Cta *c = t->cta;
 		fflush(stdout);
 		fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file, line, func,
 			c->id[0], c->id[1], c->id[2], t->t[0], t->t[1], t->t[2], msg);

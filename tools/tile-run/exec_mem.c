@@ -35,7 +35,8 @@ int exec_mem(Thread *t, const Insn *in)
 			uint64_t v = R[in->s[1 + k]];
 			memcpy(buf + k * nb, &v, (size_t)(nb > 8 ? 8 : nb));
 		}
-		if (t->run->check == CHECK_RACECHECK && t->run->shared_hit && !race_write(t, in, t->run->shared_off, buf, total))
+		if (t->run->check == CHECK_RACECHECK && t->run->shared_hit &&
+		    !race_write(t, in, t->run->shared_cta, t->run->shared_off, buf, total))
 			return ST_FAULT;
 		memcpy(p, buf, total);
 		return ST_NEXT;
@@ -58,6 +59,7 @@ int exec_mem(Thread *t, const Insn *in)
 			if (!d)
 				return ST_FAULT;
 			uint32_t doff = t->run->shared_off;
+			Cta *dcta = t->run->shared_cta;
 			uint8_t tmp[16] = { 0 };
 			if (srcsize) {
 				uint8_t *s = mem_at(t, in, SP_GLOBAL, src, srcsize == size ? size : 1, ACC_READ);
@@ -67,7 +69,7 @@ int exec_mem(Thread *t, const Insn *in)
 					return ST_FAULT;
 				memcpy(tmp, s, srcsize);
 			}
-			if (t->run->check == CHECK_RACECHECK && !race_write(t, in, doff, tmp, size))
+			if (t->run->check == CHECK_RACECHECK && !race_write(t, in, dcta, doff, tmp, size))
 				return ST_FAULT;
 			memcpy(d, tmp, size);
 		}

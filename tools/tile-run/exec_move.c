@@ -50,7 +50,12 @@ int exec_move(Thread *t, const Insn *in)
 		uint64_t a = R[in->s[0]];
 		bool r;
 		switch (in->space) {
-		case SP_SHARED: r = a - GEN_SHARED_BASE < GEN_WINDOW; break;
+		case SP_SHARED: {       /* .shared::cta: this CTA's window only (run.h SHARED_RANK_SHIFT) */
+			uint64_t rk = (a - GEN_SHARED_BASE) >> SHARED_RANK_SHIFT;
+			r = a - GEN_SHARED_BASE < GEN_WINDOW &&
+			    ((in->flags & F_CLUSTER) ? rk < (uint64_t)t->run->ncl : rk == (uint64_t)t->cta->rank);
+			break;
+		}
 		case SP_LOCAL: r = a - GEN_LOCAL_BASE < GEN_WINDOW; break;
 		default: r = !(a - GEN_SHARED_BASE < GEN_WINDOW) && !(a - GEN_LOCAL_BASE < GEN_WINDOW); break;
 		}

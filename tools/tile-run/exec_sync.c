@@ -9,7 +9,7 @@
 
 int exec_sync(Thread *t, const Insn *in)
 {
-	Cta *c = &t->run->cta;
+	Cta *c = t->cta;
 	switch (in->op) {
 	case OP_FENCE: case OP_MEMBAR: case OP_GRIDDEPCONTROL: case OP_SETMAXNREG: case OP_PMEVENT:
 	case OP_NANOSLEEP: case OP_BRKPT:
@@ -22,6 +22,8 @@ int exec_sync(Thread *t, const Insn *in)
 	}
 	if (in->mode == BAR_WARP_SYNC)
 		return exec_warp(t, in);
+	if (in->mode == BAR_CLUSTER_ARRIVE || in->mode == BAR_CLUSTER_WAIT)
+		return exec_cluster(t, in);
 	uint32_t id = (uint32_t)t->R[in->s[0]];
 	if (id > 15) {
 		fault(t, in, "barrier id %u out of range (0-15)", id);

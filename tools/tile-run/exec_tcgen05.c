@@ -41,7 +41,8 @@
  * reading or overwriting a pending cell (tcgen05.ld/st, another thread's
  * mma) is a fault under every --check but none. tcgen05.commit makes the
  * thread's mmas committed and arrives once on its mbarrier (multicast: on
- * this CTA's, the only one of its cluster). Under racecheck, a cell keeps
+ * the mbarrier at its offset in every CTA of the mask, exec_cluster.c's
+ * addresses). Under racecheck, a cell keeps
  * its last writer and reader with their clocks (race.c): an ld must be
  * ordered after the mma's commit (the mbarrier phase it completes, waited
  * on), an mma or st after the last ld of the cell.
@@ -149,7 +150,7 @@ static void t5_alloc(Cta *c, Thread *t, const Insn *in)
 	if (!p)
 		return;
 	uint32_t addr = at;
-	if (c->run->check == CHECK_RACECHECK && !race_write(t, in, c->run->shared_off, (const uint8_t *)&addr, 4))
+	if (c->run->check == CHECK_RACECHECK && !race_write(t, in, c->run->shared_cta, c->run->shared_off, (const uint8_t *)&addr, 4))
 		return;
 	memcpy(p, &addr, 4);
 	memset(tm->used + at, 1, n);
@@ -190,7 +191,7 @@ void tcgen05_resolve(Cta *c, Thread **L, const Insn *in)
  * warp's quarter when quarter is set; -1 after a fault */
 static int cell(Thread *t, const Insn *in, uint32_t lane, uint32_t col, bool quarter)
 {
-	struct Tmem *tm = tmem_of(&t->run->cta);
+	struct Tmem *tm = tmem_of(t->cta);
 	if (quarter && lane / 32 != t->warp % 4) {
 		fault(t, in, "tcgen05.%s by warp %u reaches tensor-memory lane %u: warp %u may access lanes %u to %u only",
 		      in->mode == T5_LD ? "ld" : "st", t->warp, lane, t->warp, 32 * (t->warp % 4), 32 * (t->warp % 4) + 31);
@@ -213,7 +214,7 @@ static bool pending(const struct Tmem *tm, int x)
  * t's own operations in order, so what they left pending is theirs to use */
 static bool access_ok(Thread *t, const Insn *in, int x, bool write, bool pipe)
 {
-	struct Tmem *tm = tmem_of(&t->run->cta);
+	struct Tmem *tm = tmem_of(t->cta);
 	uint32_t lane = (uint32_t)x / COLS, col = (uint32_t)x % COLS;
 	if (t->run->check != CHECK_NONE && pending(tm, x) && !(pipe && tm->pend_tid[x] == t->tid + 1)) {
 		fault(t, in, "tensor-memory lane %u column %u is %s before the tcgen05.mma of thread %u that writes it was committed (tcgen05.commit) and its mbarrier awaited",
@@ -257,7 +258,7 @@ static void frag(int shape, uint32_t l, uint32_t r, uint32_t *row, uint32_t *col
 
 static int ldst(Thread *t, const Insn *in)
 {
-	struct Tmem *tm = tmem_of(&t->run->cta);
+	struct Tmem *tm = tmem_of(t->cta);
 	const int32_t *xs = &t->run->m->xs[in->target];
 	uint32_t a = (uint32_t)(t->R[in->s[0]] + (uint64_t)(int64_t)xs[0]);
 	uint32_t lane0 = a >> 16, col0 = a & 0xffff, l = t->lane;
@@ -358,7 +359,7 @@ static bool operand(Thread *t, const Insn *in, const MmaShape *s, bool is_a, uin
 		fault(t, in, "tcgen05.mma %s descriptor 0x%016llx: %s", is_a ? "A" : "B", (unsigned long long)descv, why);
 		return false;
 	}
-	struct Tmem *tm = tmem_of(&t->run->cta);
+	struct Tmem *tm = tmem_of(t->cta);
 	for (int x = 0; x < rows; x++)
 		for (int k = 0; k < s->k; k++) {
 			uint32_t bits = 0;
@@ -368,7 +369,7 @@ static bool operand(Thread *t, const Insn *in, const MmaShape *s, bool is_a, uin
 					return false;
 				bits = tm->cell[c] >> (8 * ((uint32_t)k * e % 4));
 			} else {
-				uint8_t *p = mem_at(t, in, SP_SHARED, desc_elem(&d, mn, e, (uint32_t)x, (uint32_t)k), e, ACC_READ);
+				uint8_t *p = mem_at(t, in, SP_SHARED, cluster_addr(desc_elem(&d, mn, e, (uint32_t)x, (uint32_t)k), t->cta->rank), e, ACC_READ);
 				if (!p)
 					return false;
 				memcpy(&bits, p, e);
@@ -389,7 +390,7 @@ static bool operand(Thread *t, const Insn *in, const MmaShape *s, bool is_a, uin
  * sm_100a block-scaled matmul matches numpy read this way) */
 static bool scales(Thread *t, const Insn *in, uint32_t sa, uint32_t id, int rows, double *out)
 {
-	struct Tmem *tm = tmem_of(&t->run->cta);
+	struct Tmem *tm = tmem_of(t->cta);
 	for (int x = 0; x < rows; x++) {
 		int c = cell(t, in, ((sa >> 16) & 0x3fff) + (uint32_t)x % 128, (sa & 0xffff) + (uint32_t)x / 32, false);
 		if (c < 0 || !access_ok(t, in, c, false, true))
@@ -403,7 +404,7 @@ static bool scales(Thread *t, const Insn *in, uint32_t sa, uint32_t id, int rows
 static int t5_mma(Thread *t, const Insn *in)
 {
 	uint64_t *R = t->R;
-	struct Tmem *tm = tmem_of(&t->run->cta);
+	struct Tmem *tm = tmem_of(t->cta);
 	const int32_t *xs = &t->run->m->xs[in->target];
 	MmaShape s;
 	if (!idesc(t, in, (uint32_t)R[in->s[3]], &s))
@@ -469,7 +470,7 @@ out:
 static int t5_cp(Thread *t, const Insn *in)
 {
 	static const int rows[] = { 0, 128, 128, 4, 64, 64, 32 }, words[] = { 0, 8, 4, 8, 4, 4, 4 };
-	struct Tmem *tm = tmem_of(&t->run->cta);
+	struct Tmem *tm = tmem_of(t->cta);
 	const int32_t *xs = &t->run->m->xs[in->target];
 	uint32_t a = (uint32_t)(t->R[in->s[0]] + (uint64_t)(int64_t)xs[0]);
 	MatDesc d;
@@ -488,7 +489,7 @@ static int t5_cp(Thread *t, const Insn *in)
 		default: lanes[nl++] = r; break;
 		}
 		for (uint32_t k = 0; k < (uint32_t)words[in->cmp]; k++) {
-			uint8_t *p = mem_at(t, in, SP_SHARED, desc_elem(&d, false, 4, r, k), 4, ACC_READ);
+			uint8_t *p = mem_at(t, in, SP_SHARED, cluster_addr(desc_elem(&d, false, 4, r, k), t->cta->rank), 4, ACC_READ);
 			if (!p)
 				return ST_FAULT;
 			uint32_t v;
@@ -508,16 +509,22 @@ static int t5_cp(Thread *t, const Insn *in)
 
 static int t5_commit(Thread *t, const Insn *in)
 {
-	struct Tmem *tm = tmem_of(&t->run->cta);
+	struct Tmem *tm = tmem_of(t->cta);
 	tm->epoch[t->tid]++;
-	if (in->boolop & T5F_MULTICAST) {
+	uint64_t a = t->R[in->s[0]] + (uint64_t)in->off;
+	if (in->boolop & T5F_MULTICAST) {       /* the mbarrier at a's offset in each CTA of the mask */
 		uint32_t mask = (uint32_t)t->R[in->s[1]];
-		if (mask != 1) {
-			fault(t, in, "tcgen05.commit multicast to CTA mask 0x%x: this CTA is rank 0 of a cluster of one", mask);
+		if (!mask || mask >> t->run->ncl) {
+			fault(t, in, "tcgen05.commit multicast to CTA mask 0x%x: ranks outside the cluster of %d CTAs", mask,
+			      t->run->ncl);
 			return ST_FAULT;
 		}
+		for (int r = 0; r < t->run->ncl; r++)
+			if (mask >> r & 1 && !mbar_arrive_one(t, in, cluster_addr(a, r), SP_SHARED))
+				return ST_FAULT;
+		return ST_NEXT;
 	}
-	return mbar_arrive_one(t, in, t->R[in->s[0]] + (uint64_t)in->off, SP_SHARED) ? ST_NEXT : ST_FAULT;
+	return mbar_arrive_one(t, in, a, SP_SHARED) ? ST_NEXT : ST_FAULT;
 }
 
 int exec_tcgen05(Thread *t, const Insn *in)

@@ -13,7 +13,7 @@ int exec_warp(Thread *t, const Insn *in)
 	uint64_t *R = t->R;
 	switch (in->op) {
 	case OP_ACTIVEMASK: {
-		Cta *c = &t->run->cta;
+		Cta *c = t->cta;
 		uint32_t m = 0;
 		for (int k = 0; k < 32; k++) {
 			int tid = (int)t->warp * 32 + k;
@@ -137,7 +137,7 @@ static void matrix(Cta *c, Thread **L, const Insn *in)
 				memcpy(M[i][r], p, 16);
 			} else {
 				if (c->run->check == CHECK_RACECHECK && c->run->shared_hit &&
-				    !race_write(src, in, c->run->shared_off, (const uint8_t *)M[i][r], 16))
+				    !race_write(src, in, c->run->shared_cta, c->run->shared_off, (const uint8_t *)M[i][r], 16))
 					return;
 				memcpy(p, M[i][r], 16);
 			}

@@ -21,7 +21,7 @@
 static bool load(Thread *t, const Insn *in, const MatDesc *d, bool mn, int ty, uint32_t x, uint32_t k, double *f, int64_t *iv)
 {
 	uint32_t e = type_bytes[ty];
-	uint8_t *p = mem_at(t, in, SP_SHARED, desc_elem(d, mn, e, x, k), e, ACC_READ);
+	uint8_t *p = mem_at(t, in, SP_SHARED, cluster_addr(desc_elem(d, mn, e, x, k), t->cta->rank), e, ACC_READ);   /* this CTA's */
 	if (!p)
 		return false;
 	uint32_t bits = 0;

@@ -32,6 +32,6 @@ void fault(Thread *t, const Insn *in, const char *fmt, ...)
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	fflush(stdout);         /* the kernel's printf output first */
-	diag_plain("%s, thread (%u,%u,%u) of block (%u,%u,%u) (%s)", msg, t->t[0], t->t[1], t->t[2], r->cta.id[0],
-		   r->cta.id[1], r->cta.id[2], where);
+	diag_plain("%s, thread (%u,%u,%u) of block (%u,%u,%u) (%s)", msg, t->t[0], t->t[1], t->t[2], t->cta->id[0],
+		   t->cta->id[1], t->cta->id[2], where);
 }

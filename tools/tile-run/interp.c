@@ -15,7 +15,7 @@ int func_return(Thread *t);
  * has arrived (ST_JUMP: t runs on), else t stays blocked */
 static int warp_blocked(Thread *t)
 {
-	warp_check_thread(&t->run->cta, t);
+	warp_check_thread(t->cta, t);
 	return t->run->status ? ST_FAULT : t->state == TS_RUN ? ST_JUMP : ST_BLOCK;
 }
 
@@ -190,6 +190,9 @@ int run_thread(Thread *t)
 			st = exec_sync(t, in);
 			if (st == ST_BLOCK && in->mode == BAR_WARP_SYNC)
 				st = warp_blocked(t);
+			break;
+		case OP_MAPA: case OP_GETCTARANK:
+			st = exec_cluster(t, in);
 			break;
 		case OP_RET: case OP_EXIT:
 			st = in->op == OP_EXIT ? ST_EXIT : func_return(t);

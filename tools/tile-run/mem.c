@@ -2,7 +2,9 @@
  * Global memory is a sorted table of buffers (arguments, module
  * .global/.const variables, device malloc) at fake device addresses
  * (run.h). Shared memory is one block per CTA, local memory one block per
- * thread; generic addresses map to them through fixed windows. Every
+ * thread; generic addresses map to them through fixed windows. A shared
+ * address (run.h SHARED_RANK_SHIFT) is a CTA rank and an offset in that CTA
+ * of the cluster's block. Every
  * access is bounds-checked (that is how an address becomes a host
  * pointer); with memcheck it must also be naturally aligned. A bad access
  * is a fault: the report names the instruction, thread, block, address
@@ -122,6 +124,7 @@ uint8_t *mem_at(Thread *t, const Insn *in, int space, uint64_t a, uint32_t size,
 {
 	Run *r = t->run;
 	r->shared_hit = false;
+	bool cluster = space == SP_GENERIC || (in->flags & F_CLUSTER);     /* may name another CTA's shared memory */
 	if (space == SP_GENERIC) {
 		if (a - GEN_SHARED_BASE < GEN_WINDOW) {
 			space = SP_SHARED;
@@ -166,15 +169,40 @@ uint8_t *mem_at(Thread *t, const Insn *in, int space, uint64_t a, uint32_t size,
 		return b->host + (a - b->dev);
 	}
 	case SP_SHARED: {
-		Cta *c = &r->cta;
+		Cta *c = t->cta;
+		char whose[48] = "";
+		if (r->ncl > 1 && a < 1ull << 32) {    /* CTA rank, offset */
+			uint64_t rank = a >> SHARED_RANK_SHIFT;
+			a &= SHARED_OFF_MASK;
+			if (rank >= (uint64_t)r->ncl) {
+				fault(t, in, "shared::cluster %s of %u bytes at offset 0x%llx of CTA rank %llu, outside the cluster of %d CTAs",
+				      acc_name(acc), size, (unsigned long long)a, (unsigned long long)rank, r->ncl);
+				return NULL;
+			}
+			c = &r->cl[rank];
+			if (c != t->cta) {
+				if (!cluster) {
+					fault(t, in, "shared::cta %s of %u bytes at offset 0x%llx of another CTA (rank %llu): that needs .shared::cluster",
+					      acc_name(acc), size, (unsigned long long)a, (unsigned long long)rank);
+					return NULL;
+				}
+				if (!c->live) {
+					fault(t, in, "shared::cluster %s of %u bytes at offset 0x%llx of CTA rank %llu, which has exited",
+					      acc_name(acc), size, (unsigned long long)a, (unsigned long long)rank);
+					return NULL;
+				}
+				snprintf(whose, sizeof whose, " of CTA rank %llu", (unsigned long long)rank);
+			}
+		}
 		if (a + size > c->shared_size || a + size < a) {
-			fault(t, in, "out-of-bounds shared %s of %u bytes at shared offset 0x%llx (the CTA has %u bytes of shared memory)",
-			      acc_name(acc), size, (unsigned long long)a, c->shared_size);
+			fault(t, in, "out-of-bounds shared %s of %u bytes at shared offset 0x%llx%s (the CTA has %u bytes of shared memory)",
+			      acc_name(acc), size, (unsigned long long)a, whose, c->shared_size);
 			return NULL;
 		}
 		r->shared_hit = true;
 		r->shared_off = (uint32_t)a;
-		if (acc == ACC_READ && !race_read(t, in, (uint32_t)a, size))
+		r->shared_cta = c;
+		if (acc == ACC_READ && !race_read(t, in, c, (uint32_t)a, size))
 			return NULL;
 		return c->shared + a;
 	}

@@ -51,6 +51,23 @@ int dc_const_slot(DecodeCtx *dc, uint64_t v)
 	return s;
 }
 
+int dc_shared_slot(DecodeCtx *dc, uint64_t v)
+{
+	for (int k = 0; k < dc->nsconsts; k++)
+		if (dc->sconsts[k] == v)
+			return dc->sconst_slot[k];
+	if (dc->nsconsts == dc->capsconsts) {
+		dc->capsconsts = dc->capsconsts ? dc->capsconsts * 2 : 16;
+		dc->sconsts = xrealloc(dc->sconsts, (size_t)dc->capsconsts * sizeof *dc->sconsts);
+		dc->sconst_slot = xrealloc(dc->sconst_slot, (size_t)dc->capsconsts * sizeof *dc->sconst_slot);
+	}
+	int s = dc_new_slot(dc);
+	dc->init[s] = v;
+	dc->sconsts[dc->nsconsts] = v;
+	dc->sconst_slot[dc->nsconsts++] = s;
+	return s;
+}
+
 Var *module_lookup_var(Module *m, const char *name, int *index)
 {
 	for (int k = m->nvars - 1; k >= 0; k--)
@@ -241,7 +258,7 @@ bool dc_src(DecodeCtx *dc, const RawOperand *o, int ty, int32_t *slot)
 		}
 		if (!sym_addr(dc, o->name, &a, &sp))
 			return dc_bad(dc, "unknown symbol '%s'", o->name);
-		*slot = dc_const_slot(dc, a + (uint64_t)o->off);
+		*slot = sp == SP_SHARED ? dc_shared_slot(dc, a + (uint64_t)o->off) : dc_const_slot(dc, a + (uint64_t)o->off);
 		return true;
 	}
 	case RO_SINK:
@@ -304,7 +321,7 @@ bool dc_addr(DecodeCtx *dc, const RawOperand *o, Insn *in, int32_t *slot)
 		else
 			in->space = (uint8_t)sp;
 	}
-	*slot = dc_const_slot(dc, a);
+	*slot = sp == SP_SHARED ? dc_shared_slot(dc, a) : dc_const_slot(dc, a);
 	return true;
 }
 

@@ -828,13 +828,38 @@ static bool function(P *p, bool entry, bool external)
 			}
 			continue;
 		}
-		if (accept(p, ".minnctapersm") || accept(p, ".maxnreg") || accept(p, ".maxnctapersm") ||
-		    accept(p, ".maxclusterrank") || accept(p, ".reqnctapercluster") || accept(p, ".blocksareclusters")) {
+		if (accept(p, ".reqnctapercluster")) {  /* the cluster shape (sched.c) */
+			f->reqncluster[0] = f->reqncluster[1] = f->reqncluster[2] = 1;
+			for (int k = 0; k < 3; k++) {
+				uint64_t v;
+				if (!integer(p, &v))
+					return false;
+				if (v == 0 || v > 1024)
+					return fail(p, "bad cluster size%s", "");
+				f->reqncluster[k] = (uint32_t)v;
+				if (!accept(p, ","))
+					break;
+			}
+			continue;
+		}
+		if (accept(p, ".maxclusterrank")) {
+			uint64_t v;
+			if (!integer(p, &v))
+				return false;
+			f->maxclusterrank = v > 0xffffffffu ? 0xffffffffu : (uint32_t)v;
+			continue;
+		}
+		if (accept(p, ".explicitcluster") || accept(p, ".blocksareclusters")) {
+			bool *flag = p->t[p->i - 1].s[1] == 'e' ? &f->explicitcluster : &f->blocksareclusters;
+			*flag = true;
+			continue;
+		}
+		if (accept(p, ".minnctapersm") || accept(p, ".maxnreg") || accept(p, ".maxnctapersm")) {
 			while (TK(p)->kind == TK_INT || is(p, ","))
 				p->i++;
 			continue;
 		}
-		if (accept(p, ".explicitcluster") || accept(p, ".noreturn"))
+		if (accept(p, ".noreturn"))
 			continue;
 		if (accept(p, ".language")) {
 			uint64_t lang;
@@ -882,6 +907,9 @@ static bool function(P *p, bool entry, bool external)
 	p->m->local_total = f->lbase + f->lbytes;
 	f->nslots = dc.nslots;
 	f->init = dc.init;
+	f->rank_slots = dc.sconst_slot;
+	f->nrank_slots = dc.nsconsts;
+	free(dc.sconsts);
 	for (int k = 0; k < dc.nnames; k++)
 		free(dc.names[k].name);
 	free(dc.names);
@@ -1052,6 +1080,7 @@ void module_free(Module *m)
 		free(f->name);
 		free(f->code);
 		free(f->init);
+		free(f->rank_slots);
 		free(f->sreg_slot);
 	}
 	free(m->funcs);

@@ -73,6 +73,11 @@ typedef struct DecodeCtx {
 	uint64_t *consts;
 	int32_t *const_slot;
 	int nconsts, capconsts;
+	/* slots holding shared-variable addresses (their own: a CTA adds its
+	 * rank bits when it starts, Func.rank_slots), deduplicated */
+	uint64_t *sconsts;
+	int32_t *sconst_slot;
+	int nsconsts, capsconsts;
 	int nslots;
 	uint64_t *init;         /* grows with nslots */
 	int capinit;
@@ -89,6 +94,7 @@ Name *dc_lookup(DecodeCtx *dc, const char *name);
 Var *module_lookup_var(Module *m, const char *name, int *index);
 int module_lookup_func(Module *m, const char *name);
 int dc_const_slot(DecodeCtx *dc, uint64_t v);
+int dc_shared_slot(DecodeCtx *dc, uint64_t v);  /* a shared variable's address v (generic or not) */
 int dc_new_slot(DecodeCtx *dc);
 int dc_sreg_id(const char *name);       /* SR_..., -1 if not a special register */
 bool dc_src(DecodeCtx *dc, const RawOperand *o, int ty, int32_t *slot);    /* ty types an immediate */

@@ -79,7 +79,8 @@ enum { SHFL_UP = 1, SHFL_DOWN, SHFL_BFLY, SHFL_IDX };
 enum { VOTE_ALL = 1, VOTE_ANY, VOTE_UNI, VOTE_BALLOT };
 enum { MATCH_ANY = 1, MATCH_ALL };
 enum { PRMT_DEFAULT, PRMT_F4E, PRMT_B4E, PRMT_RC8, PRMT_ECL, PRMT_ECR, PRMT_RC16 };
-enum { BAR_SYNC = 1, BAR_ARRIVE, BAR_RED_POPC, BAR_RED_AND, BAR_RED_OR, BAR_WARP_SYNC };
+enum { BAR_SYNC = 1, BAR_ARRIVE, BAR_RED_POPC, BAR_RED_AND, BAR_RED_OR, BAR_WARP_SYNC,
+       BAR_CLUSTER_ARRIVE, BAR_CLUSTER_WAIT };     /* barrier.cluster (exec_cluster.c); boolop 1: .relaxed */
 enum { CP_ASYNC = 1, CP_COMMIT, CP_WAIT_GROUP, CP_WAIT_ALL };
 enum { TRAP_FELL_OFF = 1 };     /* OP_TRAP: the sentinel after a function's last instruction (parse.c) */
 /* Hopper async machinery (decode_async.c, exec_async.c, exec_wgmma.c): Insn.mode */
@@ -118,6 +119,8 @@ enum {
 	F_TRANS = 1 << 24,      /* ldmatrix/stmatrix .trans */
 	F_BSCALE = 1 << 25,     /* mma.sync .block_scale */
 	F_KIND_MX = 1 << 26,    /* mma.sync .kind::mxf8f6f4 */
+	F_CLUSTER = 1 << 30,    /* .shared::cluster: may name another CTA's shared memory (exec_cluster.c) */
+	F_MCAST = 1 << 29,      /* cp.async.bulk[.tensor] .multicast::cluster: ctaMask is s[ns - 1] */
 };
 
 #define MAX_DST 4
@@ -162,10 +165,16 @@ typedef struct Func {
 	int nparams, nrets;
 	Param *params, *rets;
 	uint32_t reqntid[3], maxntid[3];
+	uint32_t reqncluster[3];        /* .reqnctapercluster, 0s if none */
+	uint32_t maxclusterrank;        /* .maxclusterrank, 0 if none */
+	bool explicitcluster;           /* .explicitcluster */
+	bool blocksareclusters;         /* .blocksareclusters: the launch's grid counts clusters */
 	Insn *code;
 	int ncode;
 	int nslots;             /* register file size */
 	uint64_t *init;         /* slot template: constants and symbol addresses */
+	int32_t *rank_slots;    /* the slots of shared-variable addresses: each CTA adds its rank bits */
+	int nrank_slots;
 	int32_t *sreg_slot;     /* special register id -> slot, -1 */
 	uint32_t pbytes;        /* param area: signature params + call-site params */
 	uint32_t lbase, lbytes; /* local area: offset in each thread's local memory */
@@ -215,6 +224,14 @@ typedef struct Module {
 #define GEN_SHARED_BASE 0x0000700000000000ull
 #define GEN_LOCAL_BASE  0x0000710000000000ull
 #define GEN_WINDOW      0x0000000100000000ull
+/* A shared address (and the shared window's offset of a generic one) is
+ * rank << SHARED_RANK_SHIFT | offset, rank the %cluster_ctarank of the CTA
+ * whose memory it is: a CTA's own variables' addresses carry its rank
+ * (Func.rank_slots), mapa puts another's (exec_cluster.c, mem.c). NVIDIA's
+ * cluster PTX relies on it: it splits mapa'd addresses into a >> 24 (the
+ * rank) and a & 0xffffff (the offset). */
+#define SHARED_RANK_SHIFT 24
+#define SHARED_OFF_MASK ((1u << SHARED_RANK_SHIFT) - 1)
 
 /* special registers: S(name, id); filled per thread (clock ones read live) */
 #define SREGS(S) \

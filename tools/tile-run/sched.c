@@ -1,9 +1,12 @@
-/* sched.c: the launch. CTAs run one after another in grid order (x fastest);
- * a CTA's threads are cooperative contexts: each runs until it waits at a
- * barrier, an mbarrier (try_wait: exec_async.c wakes it) or warp collective, exits, or yields after a quantum; the
- * scheduler goes round them in thread order (shuffled each round with
- * --seed) until all have exited. No runnable thread while some wait is a
- * deadlock, reported as a fault (fault.c). */
+/* sched.c: the launch. Clusters run one after another in grid order (x
+ * fastest; a cluster is one CTA unless .reqnctapercluster or --cluster
+ * says otherwise); the CTAs of one cluster run together: their threads are
+ * one set of cooperative contexts, each of which runs until it waits at a
+ * barrier, an mbarrier (try_wait: exec_async.c wakes it), a cluster
+ * barrier (exec_cluster.c) or a warp collective, exits, or yields after a
+ * quantum; the scheduler goes round them in order (CTA rank, then thread;
+ * shuffled each round with --seed) until all have exited. No runnable
+ * thread while some wait is a deadlock, reported as a fault (fault.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include "exec.h"
@@ -21,7 +24,7 @@ static uint64_t rng_next(Run *r)
 static void sreg_fill(Thread *t, Func *f, uint64_t *R)
 {
 	Run *r = t->run;
-	Cta *c = &r->cta;
+	Cta *c = t->cta;
 	for (int k = 0; k < SR_FIRST_LIVE; k++) {
 		int s = f->sreg_slot[k];
 		if (s < 0)
@@ -34,13 +37,21 @@ static void sreg_fill(Thread *t, Func *f, uint64_t *R)
 		case SR_NTID_X: v = r->block[0]; break;
 		case SR_NTID_Y: v = r->block[1]; break;
 		case SR_NTID_Z: v = r->block[2]; break;
-		case SR_CTAID_X: case SR_CLUSTERID_X: v = c->id[0]; break;
-		case SR_CTAID_Y: case SR_CLUSTERID_Y: v = c->id[1]; break;
-		case SR_CTAID_Z: case SR_CLUSTERID_Z: v = c->id[2]; break;
-		case SR_NCTAID_X: case SR_NCLUSTERID_X: v = r->grid[0]; break;
-		case SR_NCTAID_Y: case SR_NCLUSTERID_Y: v = r->grid[1]; break;
-		case SR_NCTAID_Z: case SR_NCLUSTERID_Z: v = r->grid[2]; break;
-		case SR_CNCTAID_X: case SR_CNCTAID_Y: case SR_CNCTAID_Z: case SR_NCTARANK: v = 1; break;
+		case SR_CTAID_X: case SR_CTAID_Y: case SR_CTAID_Z: v = c->id[k - SR_CTAID_X]; break;
+		case SR_NCTAID_X: case SR_NCTAID_Y: case SR_NCTAID_Z: v = r->grid[k - SR_NCTAID_X]; break;
+		case SR_CLUSTERID_X: case SR_CLUSTERID_Y: case SR_CLUSTERID_Z:
+			v = c->id[k - SR_CLUSTERID_X] / r->cluster[k - SR_CLUSTERID_X];
+			break;
+		case SR_NCLUSTERID_X: case SR_NCLUSTERID_Y: case SR_NCLUSTERID_Z:
+			v = r->grid[k - SR_NCLUSTERID_X] / r->cluster[k - SR_NCLUSTERID_X];
+			break;
+		case SR_CCTAID_X: case SR_CCTAID_Y: case SR_CCTAID_Z:
+			v = c->id[k - SR_CCTAID_X] % r->cluster[k - SR_CCTAID_X];
+			break;
+		case SR_CNCTAID_X: case SR_CNCTAID_Y: case SR_CNCTAID_Z: v = r->cluster[k - SR_CNCTAID_X]; break;
+		case SR_CTARANK: v = (uint64_t)c->rank; break;
+		case SR_NCTARANK: v = (uint64_t)r->ncl; break;
+		case SR_EXPLICIT_CLUSTER: v = r->explicit_cluster; break;
 		case SR_LANEID: v = t->lane; break;
 		case SR_WARPID: v = t->warp; break;
 		case SR_NWARPID: v = (uint64_t)(c->n + 31) / 32; break;
@@ -58,26 +69,33 @@ static void sreg_fill(Thread *t, Func *f, uint64_t *R)
 	}
 }
 
-static void deadlock(Cta *c)
+static bool waiting(const Thread *t)
 {
-	for (int k = 0; k < c->n; k++) {
-		Thread *t = &c->th[k];
-		if (t->state == TS_BAR || t->state == TS_WARP || t->state == TS_MBAR) {
-			int waiting = 0;
-			for (int j = 0; j < c->n; j++)
-				waiting += c->th[j].state == TS_BAR || c->th[j].state == TS_WARP || c->th[j].state == TS_MBAR;
-			fault(t, t->wait, "deadlock: %d threads wait at barriers, mbarriers or warp collectives that can never complete (this one: %s)",
-			      waiting, t->state == TS_BAR ? "barrier" : t->state == TS_MBAR ? "mbarrier" :
-			      t->wait && t->wait->op == OP_SETMAXNREG ? "setmaxnreg.inc, for registers no warp gives back" : "warp collective");
-			return;
-		}
-	}
-	ice("deadlock with no waiting thread");
+	return t->state == TS_BAR || t->state == TS_WARP || t->state == TS_MBAR || t->state == TS_CBAR;
+}
+
+static void deadlock(Run *r)
+{
+	int n = 0;
+	Thread *first = NULL;
+	for (int q = 0; q < r->ncl; q++)
+		for (int k = 0; k < r->cl[q].n; k++)
+			if (waiting(&r->cl[q].th[k])) {
+				n++;
+				first = first ? first : &r->cl[q].th[k];
+			}
+	if (!first)
+		ice("deadlock with no waiting thread");
+	fault(first, first->wait, "deadlock: %d threads wait at barriers, mbarriers or warp collectives that can never complete (this one: %s)",
+	      n, first->state == TS_BAR ? "barrier" : first->state == TS_MBAR ? "mbarrier" :
+	      first->state == TS_CBAR ? "cluster barrier" :
+	      first->wait && first->wait->op == OP_SETMAXNREG ? "setmaxnreg.inc, for registers no warp gives back" :
+	      "warp collective");
 }
 
 void thread_exited(Thread *t)
 {
-	Cta *c = &t->run->cta;
+	Cta *c = t->cta;
 	t->state = TS_EXIT;
 	c->live--;
 	for (int id = 0; id < 16 && !t->run->status; id++)
@@ -85,14 +103,15 @@ void thread_exited(Thread *t)
 			bar_check(c, id);
 	if (!t->run->status)
 		warp_check(c, (int)t->warp);
+	if (!t->run->status)
+		cluster_thread_exited(t);
 }
 
-static int run_cta(Cta *c, int *order)
+static void cta_start(Cta *c)
 {
 	Run *r = c->run;
 	Func *f = r->entry;
 	memset(c->shared, 0, c->shared_size);
-	race_reset(c);
 	tmem_cta_start(c);
 	regpool_cta_start(c);
 	memset(c->bar, 0, sizeof c->bar);
@@ -100,8 +119,10 @@ static int run_cta(Cta *c, int *order)
 	for (int k = 0; k < c->n; k++) {
 		Thread *t = &c->th[k];
 		t->run = r;
+		t->cta = c;
 		uint64_t *R = c->regs + (size_t)k * (size_t)f->nslots;
 		memcpy(R, f->init, (size_t)f->nslots * sizeof *R);
+		cluster_own_addresses(f, R, c->rank);
 		t->R = R;
 		t->P = c->params + (size_t)k * f->pbytes;
 		memcpy(t->P, r->kparams, r->kparam_size);
@@ -111,6 +132,8 @@ static int run_cta(Cta *c, int *order)
 		t->state = TS_RUN;
 		t->depth = 0;
 		t->cc = 0;
+		t->carr = false;
+		t->cgen = 0;
 		t->tid = (uint32_t)k;
 		t->t[0] = (uint32_t)k % r->block[0];
 		t->t[1] = (uint32_t)k / r->block[0] % r->block[1];
@@ -123,17 +146,28 @@ static int run_cta(Cta *c, int *order)
 	}
 	if (r->m->local_total)
 		memset(c->local, 0, (size_t)c->n * r->m->local_total);
+}
+
+/* run the cluster r->cl until every thread has exited; order holds the
+ * cluster's thread indices (rank * CTA size + tid) */
+static int run_cluster(Run *r, int *order)
+{
+	int cn = r->cl[0].n, n = r->ncl * cn;
+	race_reset(r);
+	memset(&r->cbar, 0, sizeof r->cbar);
+	for (int q = 0; q < r->ncl; q++)
+		cta_start(&r->cl[q]);
 	for (;;) {
 		if (r->seeded)
-			for (int k = c->n - 1; k > 0; k--) {
+			for (int k = n - 1; k > 0; k--) {
 				int j = (int)(rng_next(r) % (uint64_t)(k + 1));
 				int x = order[k];
 				order[k] = order[j];
 				order[j] = x;
 			}
 		bool progress = false;
-		for (int k = 0; k < c->n; k++) {
-			Thread *t = &c->th[order[k]];
+		for (int k = 0; k < n; k++) {
+			Thread *t = &r->cl[order[k] / cn].th[order[k] % cn];
 			while (t->state == TS_RUN) {
 				progress = true;
 				int st = run_thread(t);
@@ -148,10 +182,17 @@ static int run_cta(Cta *c, int *order)
 					break;
 			}
 		}
-		if (c->live == 0)
-			return tmem_cta_end(c) ? RUN_OK : RUN_FAULT;
+		int live = 0;
+		for (int q = 0; q < r->ncl; q++)
+			live += r->cl[q].live;
+		if (live == 0) {
+			for (int q = 0; q < r->ncl; q++)
+				if (!tmem_cta_end(&r->cl[q]))
+					return RUN_FAULT;
+			return RUN_OK;
+		}
 		if (!progress) {
-			deadlock(c);
+			deadlock(r);
 			return RUN_FAULT;
 		}
 	}
@@ -159,31 +200,45 @@ static int run_cta(Cta *c, int *order)
 
 int launch(Run *r)
 {
-	Cta *c = &r->cta;
-	c->run = r;
 	Func *f = r->entry;
-	c->n = (int)(r->block[0] * r->block[1] * r->block[2]);
-	c->th = xcalloc((size_t)c->n, sizeof *c->th);
-	c->shared_size = (f->shared_end > r->m->shared_static ? f->shared_end : r->m->shared_static) + r->dyn_smem;
-	c->shared = xcalloc(c->shared_size ? c->shared_size : 1, 1);
+	for (int k = 0; k < 3; k++)
+		if (!r->cluster[k])
+			r->cluster[k] = 1;
+	r->ncl = (int)(r->cluster[0] * r->cluster[1] * r->cluster[2]);
+	r->cl = xcalloc((size_t)r->ncl, sizeof *r->cl);
+	int cn = (int)(r->block[0] * r->block[1] * r->block[2]);
+	for (int q = 0; q < r->ncl; q++) {
+		Cta *c = &r->cl[q];
+		c->run = r;
+		c->rank = q;
+		c->n = cn;
+		c->th = xcalloc((size_t)c->n, sizeof *c->th);
+		c->shared_size = (f->shared_end > r->m->shared_static ? f->shared_end : r->m->shared_static) + r->dyn_smem;
+		c->shared = xcalloc(c->shared_size ? c->shared_size : 1, 1);
+		c->regs = xcalloc((size_t)c->n * (size_t)f->nslots, sizeof *c->regs);
+		if (f->pbytes < r->kparam_size)
+			ice("param area smaller than the kernel parameters");
+		c->params = xcalloc((size_t)c->n * (f->pbytes ? f->pbytes : 1), 1);
+		c->local = xcalloc((size_t)c->n * (r->m->local_total ? r->m->local_total : 1), 1);
+	}
 	if (r->check == CHECK_RACECHECK)
-		race_setup(c);
-	c->regs = xcalloc((size_t)c->n * (size_t)f->nslots, sizeof *c->regs);
-	if (f->pbytes < r->kparam_size)
-		ice("param area smaller than the kernel parameters");
-	c->params = xcalloc((size_t)c->n * (f->pbytes ? f->pbytes : 1), 1);
-	c->local = xcalloc((size_t)c->n * (r->m->local_total ? r->m->local_total : 1), 1);
-	int *order = xcalloc((size_t)c->n, sizeof *order);
-	for (int k = 0; k < c->n; k++)
+		race_setup(r);
+	int n = r->ncl * cn;
+	int *order = xcalloc((size_t)n, sizeof *order);
+	for (int k = 0; k < n; k++)
 		order[k] = k;
 	r->rng = r->seed * 0x9E3779B97F4A7C15ull + 1;
-	for (uint32_t z = 0; z < r->grid[2]; z++)
-		for (uint32_t y = 0; y < r->grid[1]; y++)
-			for (uint32_t x = 0; x < r->grid[0]; x++) {
-				c->id[0] = x;
-				c->id[1] = y;
-				c->id[2] = z;
-				int rc = run_cta(c, order);
+	const uint32_t *cs = r->cluster;
+	for (uint32_t z = 0; z < r->grid[2]; z += cs[2])
+		for (uint32_t y = 0; y < r->grid[1]; y += cs[1])
+			for (uint32_t x = 0; x < r->grid[0]; x += cs[0]) {
+				for (int q = 0; q < r->ncl; q++) {      /* rank: x fastest in the cluster */
+					Cta *c = &r->cl[q];
+					c->id[0] = x + (uint32_t)q % cs[0];
+					c->id[1] = y + (uint32_t)q / cs[0] % cs[1];
+					c->id[2] = z + (uint32_t)q / (cs[0] * cs[1]);
+				}
+				int rc = run_cluster(r, order);
 				if (rc != RUN_OK) {
 					fflush(stdout);
 					free(order);
