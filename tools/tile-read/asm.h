@@ -8,7 +8,9 @@
  *                   of asm_custom.c); a parser of this text can read the
  *                   same rows
  *   asm_rows.c      the rows as a table, checked against the verifier
- *   asm_print.c     the module, ops, regions, attribute dictionaries
+ *   asm_groups.c    what a row says about one op (operand groups, defaults)
+ *   asm_print.c     the module, ops, regions
+ *   asm_out.c       values, newlines, attribute dictionaries
  *   asm_names.c     SSA names, as MLIR's AsmPrinter gives them
  *   asm_format.c    the interpreter of the declarative formats
  *   asm_debug.c     -g: MLIR's location aliases from tile-read's debug records
@@ -55,7 +57,7 @@ enum {
 				      * assume_ names after it */
 };
 
-/* ------------------------------------------------------------ asm_rows.c */
+/* ------------------------------------------------------------ asm_rows.c, asm_groups.c */
 const AsmRow *asm_row(const Op *op);
 /* Every cuda_tile op has a row whose operand groups are the verifier's
  * (verify_rule_operands); ice() otherwise. Run before each --emit=asm. */
@@ -85,7 +87,7 @@ void asm_names_free(Namer *nm);
 /* ------------------------------------------------------------ asm_format.c */
 void asm_print_format(AsmCtx *c, const Op *op, const AsmRow *row);
 
-/* ------------------------------------------------------------ asm_print.c */
+/* ------------------------------------------------------------ asm_print.c, asm_out.c */
 struct AsmCtx {
 	StrBuf *b;
 	int indent;               /* current nesting, two spaces each */
@@ -94,6 +96,10 @@ struct AsmCtx {
 	const int *group_size;    /* by the same id: the group's size ("%for:2") */
 	int nvalues;
 	const struct AsmLocs *locs; /* location aliases (tileirdisasm -g), or NULL */
+	/* asm_print.c's region printer and asm_rows.c's table, for the printers
+	 * below them (no calls back up) */
+	void (*region)(AsmCtx *c, const Region *r, bool print_terms);
+	const AsmRow *(*row)(const Op *op);
 };
 
 /* "%name", "%7", "%for#1" (a result of a multi-result group) */
@@ -101,7 +107,10 @@ void asm_value(AsmCtx *c, const Value *v);
 void asm_values(AsmCtx *c, Value *const *v, int n);   /* ", " between */
 /* a region: "{" ... "}" (MLIR's printRegion without entry block arguments);
  * the block's terminator left out when !print_terms */
-void asm_region(AsmCtx *c, const Region *r, bool print_terms);
+static inline void asm_region(AsmCtx *c, const Region *r, bool print_terms)
+{
+	c->region(c, r, print_terms);
+}
 /* MLIR's printOptionalAttrDict over the attributes not in `elided`
  * (a space-separated list; operand_segment_sizes always elided) */
 void asm_attr_dict(AsmCtx *c, const Op *op, const char *elided, bool with_keyword);

@@ -285,7 +285,7 @@ static void view_optionals(AsmCtx *c, const Op *op, const AsmRow *row)
 
 void asm_custom_load_view_tko(AsmCtx *c, const Op *op)
 {
-	const AsmRow *row = asm_row(op);
+	const AsmRow *row = c->row(op);
 	memory_attrs(c, op);
 	put(c, " ");
 	view_index(c, op, row, "view");
@@ -299,7 +299,7 @@ void asm_custom_load_view_tko(AsmCtx *c, const Op *op)
 
 void asm_custom_store_view_tko(AsmCtx *c, const Op *op)
 {
-	const AsmRow *row = asm_row(op);
+	const AsmRow *row = c->row(op);
 	memory_attrs(c, op);
 	put(c, " ");
 	asm_value(c, op->operands[0]);
@@ -318,7 +318,7 @@ void asm_custom_store_view_tko(AsmCtx *c, const Op *op)
 
 void asm_custom_atomic_red_view_tko(AsmCtx *c, const Op *op)
 {
-	const AsmRow *row = asm_row(op);
+	const AsmRow *row = c->row(op);
 	memory_attrs(c, op);
 	put(c, " ");
 	view_index(c, op, row, "view");
@@ -347,7 +347,7 @@ void asm_custom_atomic_red_view_tko(AsmCtx *c, const Op *op)
 
 void asm_custom_make_tensor_view(AsmCtx *c, const Op *op)
 {
-	const AsmRow *row = asm_row(op);
+	const AsmRow *row = c->row(op);
 	const Type *tv = op->results[0]->type;
 	put(c, " ");
 	asm_value(c, op->operands[0]);
@@ -411,7 +411,7 @@ static void multimem_attrs(AsmCtx *c, const Op *op)
 
 void asm_custom_multimem_load_reduce(AsmCtx *c, const Op *op)
 {
-	const AsmRow *row = asm_row(op);
+	const AsmRow *row = c->row(op);
 	memory_attrs(c, op);
 	put(c, " ");
 	view_index(c, op, row, "view");
@@ -434,7 +434,7 @@ void asm_custom_multimem_load_reduce(AsmCtx *c, const Op *op)
 
 static void multimem_write(AsmCtx *c, const Op *op)
 {
-	const AsmRow *row = asm_row(op);
+	const AsmRow *row = c->row(op);
 	memory_attrs(c, op);
 	put(c, " ");
 	asm_value(c, op->operands[0]);

@@ -4,34 +4,14 @@
  * by asm_names.c, each op through its row of asm_ops.def (a declarative
  * format, asm_format.c, or a printer of asm_custom.c), regions, the
  * leftover attribute dictionary, and with -g the location aliases
- * (asm_debug.c). Read-only over the IR. */
+ * (asm_debug.c). Read-only over the IR. The printers below it reach
+ * regions and rows through the context (AsmCtx.region, .row), so none of
+ * them calls back up into this file. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "asm.h"
 #include "opinfo.h"
-
-void asm_value(AsmCtx *c, const Value *v)
-{
-	const char *s = v->id < c->nvalues ? c->spell[v->id] : NULL;
-	sb_puts(c->b, s ? s : "<<UNKNOWN SSA VALUE>>");
-}
-
-void asm_values(AsmCtx *c, Value *const *v, int n)
-{
-	for (int i = 0; i < n; i++) {
-		if (i)
-			sb_puts(c->b, ", ");
-		asm_value(c, v[i]);
-	}
-}
-
-void asm_newline(AsmCtx *c)
-{
-	sb_putc(c->b, '\n');
-	for (int i = 0; i < c->indent; i++)
-		sb_puts(c->b, "  ");
-}
 
 static void print_op(AsmCtx *c, const Op *op);
 
@@ -41,7 +21,7 @@ static void print_loc(AsmCtx *c, const Op *op)
 		asm_locs_op(c->b, c->locs, op);
 }
 
-void asm_region(AsmCtx *c, const Region *r, bool print_terms)
+static void print_region(AsmCtx *c, const Region *r, bool print_terms)
 {
 	sb_puts(c->b, "{\n");
 	FOR_EACH_BLOCK(b, r) {
@@ -60,26 +40,6 @@ void asm_region(AsmCtx *c, const Region *r, bool print_terms)
 	for (int i = 0; i < c->indent; i++)
 		sb_puts(c->b, "  ");
 	sb_putc(c->b, '}');
-}
-
-void asm_attr_dict(AsmCtx *c, const Op *op, const char *elided, bool with_keyword)
-{
-	const AsmRow *row = asm_row(op);
-	int n = 0;
-	for (int i = 0; i < op->nattrs; i++) {
-		const NamedAttr *na = &op->attrs[i];
-		if (strcmp(na->name, "operand_segment_sizes") == 0 || asm_in_list(elided, na->name) ||
-		    (row && asm_at_default(row, na->name, na->attr)))
-			continue;
-		sb_puts(c->b, n++ ? ", " : with_keyword ? " attributes {" : " {");
-		sb_puts(c->b, na->name);
-		if (na->attr->kind == AT_BOOL && na->attr->u.i)
-			continue;
-		sb_puts(c->b, " = ");
-		asm_attr(c->b, na->attr, true);
-	}
-	if (n)
-		sb_putc(c->b, '}');
 }
 
 static void print_op(AsmCtx *c, const Op *op)
@@ -119,7 +79,8 @@ void asm_print_module(StrBuf *b, Module *m, const struct DebugRecords *debug)
 	FOR_EACH_OP(top, &m->body) {
 		int nv = op_count_values(top) + 1;
 		Namer *nm = asm_names_new(top, nv);
-		AsmCtx c = { b, 0, asm_names_spell(nm), asm_names_head(nm), asm_names_group_size(nm), nv, locs };
+		AsmCtx c = { b, 0, asm_names_spell(nm), asm_names_head(nm), asm_names_group_size(nm), nv, locs, print_region,
+			      asm_row };
 		print_op(&c, top);
 		print_loc(&c, top);
 		sb_putc(b, '\n');
