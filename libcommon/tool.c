@@ -239,6 +239,7 @@ static int tool_run(int argc, char **argv, const Tool *t)
 	ToolRun r = { .emit = t->default_emit };
 	const char *input = NULL, *input_name = NULL;
 	diag_tool = t->name;
+	diag_user = knobs()->TILEIRAS_USER_DIAG;
 	bool no_more_options = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
