@@ -148,7 +148,10 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	grep -q '"stage": "cuda_tile"' v.json
 	run --separate-stderr tileiras --gpu-name=sm_80 --emit=json --stop-after=tile-lower -- -bad.tileirbc
 	assert_failure 5
-	[[ "$stderr" == "tile-lower: -bad.tileirbc: loc("* ]]
+	[[ "$stderr" == "/src/bad.py:7:3: error: 'cuda_tile.ftof' op: 8-bit floats are not supported on sm_80"* ]]
+	run --separate-stderr tileiras --gpu-name=sm_80 --emit=json --stop-after=tile-lower -v -- -bad.tileirbc
+	[[ "$stderr" == *"tile-read --input-name=-bad.tileirbc ./-bad.tileirbc"* ]]
+	[[ "$stderr" == *"tile-lower --gpu-name=sm_80 --opt-level=3 --input-name=-bad.tileirbc"* ]]
 }
 
 @test "FIFOs, pipes and process substitutions are read once and compile (no hang)" {
@@ -167,10 +170,10 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	run timeout 120 bash -c 'tileiras <(cat "$1") --gpu-name=sm_90 -o subst.cubin' _ "$V"
 	assert_success
 	cmp file.cubin subst.cubin
-	# a corrupt pipe: tile-read's message names the path given
+	# a corrupt pipe: tile-read's message, with the byte offset
 	run --separate-stderr timeout 120 bash -c 'head -c 40 "$1" | tileiras /dev/stdin --gpu-name=sm_90 -o bad.cubin' _ "$V"
 	assert_failure 3
-	[[ "$stderr" == "tile-read: /dev/stdin: offset "* ]]
+	[[ "$stderr" == "error: "*" (offset 0x"*")"$'\n'"error: input does not correspond to Tile IR bytecode" ]]
 	assert_file_not_exists bad.cubin
 }
 
@@ -443,17 +446,17 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	cp "$BIN/tileiras" "$BIN/tileiras-stages" bin/
 	run bin/tileiras "$V" --gpu-name=sm_90
 	assert_failure 5
-	assert_output "error: stage tile-read is not built yet (no $SCRATCH/bin/tile-read)"
+	assert_output "error: stage tile-read is not built (no $SCRATCH/bin/tile-read)"
 	export TILEIRAS_TILE_READ="cat '$J'"
 	run bin/tileiras "$V" --gpu-name=sm_90
 	assert_failure 5
-	assert_line --index 0 "error: stage tile-lower is not built yet (no $SCRATCH/bin/tile-lower)"
+	assert_line --index 0 "error: stage tile-lower is not built (no $SCRATCH/bin/tile-lower)"
 	assert_line --index 1 "tileiras: stop before it with --emit=json, or replace it: TILEIRAS_TILE_LOWER=\"command\""
 	assert_file_not_exists elf.o
 	export TILEIRAS_TILE_LOWER=cat TILEIRAS_TILE_SCHED=cat TILEIRAS_TILE_PTX="cat '$P/sm80_vecadd.ptx'"
 	run bin/tileiras "$V" --gpu-name=sm_90
 	assert_failure 5
-	assert_output --partial "stage tile-pack is not built yet"
+	assert_output --partial "stage tile-pack is not built"
 	assert_output --partial "stop before it with --emit=ptx"
 }
 
@@ -566,9 +569,12 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	run --separate-stderr tileiras "$V" --gpu-name=sm_90 -o out.cubin
 	assert_failure 5
 	[ -z "$output" ]
-	assert_equal "$stderr" "$(printf '%s\n' 'lower: k.json: error: boom' \
-		'tileiras: stage tile-lower failed (exit status 1)' 'error: failed to compile Tile IR program')"
+	assert_equal "$stderr" "$(printf '%s\n' 'lower: k.json: error: boom' 'error: failed to compile Tile IR program')"
 	[ "$(cat out.cubin)" = old ]
+	# -v names the stage (bookkeeping for those who asked to see the stages)
+	run --separate-stderr tileiras "$V" --gpu-name=sm_90 -o out.cubin -v
+	assert_failure 5
+	[[ "$stderr" == *$'lower: k.json: error: boom\ntileiras: stage tile-lower failed (exit status 1)\nerror: failed to compile Tile IR program' ]]
 	run tileiras "$V" --gpu-name=sm_90
 	assert_failure 5
 	assert_file_not_exists elf.o
@@ -589,8 +595,8 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	run tileiras "$V" --gpu-name=sm_90 --emit=json
 	assert_failure 3
 	assert_line --index 0 "tile-read: x: offset 0x8: error: unsupported version"
-	assert_line --index 1 "tileiras: stage tile-read failed (exit status 1)"
-	assert_line --index 2 "error: input does not correspond to Tile IR bytecode"
+	assert_line --index 1 "error: input does not correspond to Tile IR bytecode"
+	refute_output --partial "stage tile-read"
 	export TILEIRAS_TILE_READ='exit 134'
 	run tileiras "$V" --gpu-name=sm_90 --emit=json
 	assert_failure 5
@@ -608,10 +614,10 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	fake_front
 	export TILEIRAS_TILE_READ='yes tile-ir | head -c 20000000'
 	export TILEIRAS_TILE_LOWER='echo "lower: error: no" >&2; exit 1'
-	run tileiras "$V" --gpu-name=sm_90
+	run tileiras "$V" --gpu-name=sm_90 -v
 	assert_failure 5
 	assert_output --partial "tileiras: stage tile-lower failed (exit status 1)"
-	refute_output --partial "stage tile-read"
+	refute_output --partial "stage tile-read "
 }
 
 @test "ptxas errors reach the user through the driver; exit 5, no output" {
@@ -620,8 +626,9 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	run tileiras "$V" --gpu-name=sm_80 -o k.cubin
 	assert_failure 5
 	assert_output --partial "error   : Unknown symbol '%f9'"
-	assert_output --partial "tile-pack: error: ptxas exited with status 255"
-	assert_output --partial "tileiras: stage tile-pack failed (exit status 1)"
+	assert_output --partial "error: ptxas exited with status 255"
+	refute_output --partial "tile-pack"
+	refute_output --partial "stage"
 	assert_file_not_exists k.cubin
 }
 
@@ -629,7 +636,7 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	if PATH=/usr/bin:/bin command -v ptxas >/dev/null; then skip "ptxas is in /usr/bin or /bin"; fi
 	run env CUDA_ROOT="$SCRATCH/no-cuda" PATH="$BIN:/usr/bin:/bin" tileiras "$P/sm80_vecadd.ptx" -o k.cubin
 	assert_failure 5
-	assert_output --partial "tile-pack: error: ptxas not found (looked in $SCRATCH/no-cuda/bin (CUDA_ROOT), PATH, pip's nvidia/cu13/bin)"
+	assert_output --partial "error: ptxas not found (looked in $SCRATCH/no-cuda/bin (CUDA_ROOT), PATH, pip's nvidia/cu13/bin)"
 	assert_output --partial "error: failed to compile Tile IR program"
 	assert_file_not_exists k.cubin
 }
@@ -777,8 +784,8 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	require_stage tile-read
 	run tileiras "$NV_CORPUS/invalid/invalid_section_id.tileirbc" --gpu-name=sm_90 --emit=json
 	assert_failure 3
-	assert_output --partial "tile-read"
-	assert_output --partial "error: input does not correspond to Tile IR bytecode"
+	assert_line --index 0 "error: unknown section ID: 127 (offset 0xc)"
+	assert_line --index 1 "error: input does not correspond to Tile IR bytecode"
 }
 
 @test "real stages: vector_add bytecode to a cubin for sm_80, sm_90, sm_100, sm_120, temps kept" {
