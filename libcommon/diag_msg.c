@@ -279,8 +279,9 @@ void diag_warning(const Loc *loc, const char *fmt, ...)
 
 void diag_verror_at_offset(size_t offset, const char *fmt, va_list ap)
 {
-	char where[64];
-	snprintf(where, sizeof where, "offset 0x%zx", offset);
+	char where[64] = "";
+	if (offset || !diag_user)     /* the user's form: the start of the file goes without saying */
+		snprintf(where, sizeof where, "offset 0x%zx", offset);
 	diag_verror(where, "error", fmt, ap);
 }
 
