@@ -200,12 +200,45 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	assert_line --index 0 "tileiras: Too many positional arguments specified!"
 }
 
-@test "unknown option: exit 1" {
+@test "unknown option: exit 1, with NVIDIA's 'Did you mean' (LLVM's nearest option name)" {
 	run tileiras "$V" --frobnicate
 	assert_failure 1
-	assert_output "tileiras: Unknown command line argument '--frobnicate'.  Try: 'tileiras --help'"
-	run tileiras "$V" -x
+	assert_output "$(printf '%s\n' "tileiras: Unknown command line argument '--frobnicate'.  Try: 'tileiras --help'" \
+		"tileiras: Did you mean '--gpu-name'?")"
+	# the suggestions NVIDIA's 13.5 makes (docs/nvidia-tileiras-cli.md), value kept
+	local a want
+	while IFS='|' read -r a want; do
+		run --separate-stderr tileiras "$V" "$a"
+		assert_failure 1
+		assert_equal "${stderr##*$'\n'}" "tileiras: Did you mean '$want'?"
+	done <<-'EOF'
+	-x|-l
+	--z|-l
+	--foo|-o
+	--gpu-nam|--gpu-name
+	--gpuname=sm_90|--gpu-name=sm_90
+	--gpuname=|--gpu-name
+	--remark=all|--remarks=all
+	--remarks-pased=all|--remarks-passed=all
+	--sanitise=memcheck|--sanitize=memcheck
+	--arhc=sm_90|--arch=sm_90
+	--remarks-output=f|--remarks-output-file=f
+	--Help|--help
+	--versio|--version
+	--print-option|--print-options
+	--emitt=ptx|--emit=ptx
+	EOF
+	# a word that starts with a one-letter option is first a group of them (LLVM)
+	run tileiras "$V" --lineinf
 	assert_failure 1
+	assert_output "$(printf '%s\n' "tileiras: for the -l option: may not occur within a group!" \
+		"tileiras: Unknown command line argument '--lineinf'.  Try: 'tileiras --help'" "tileiras: Did you mean '-l'?")"
+	run tileiras "$V" --optlevel=2
+	assert_line --index 0 "tileiras: for the -o option: may not occur within a group!"
+	assert_line --index 2 "tileiras: Did you mean '-o'?"
+	run tileiras "$V" --host_os=linux
+	assert_success
+	assert_line --index 0 --partial "OVERVIEW: tileiras"
 }
 
 @test "options that need a value: exit 1 without one" {
@@ -277,6 +310,37 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	run tileiras "$V" --gpu-name=sm_90 -O 2
 	assert_failure 1
 	assert_output "tileiras: for the -O option: requires a value!"
+}
+
+@test "--opt-level is read as NVIDIA's (LLVM's int): radix prefixes, and a number past 32 bits is refused, exit 1" {
+	local v
+	for v in 99999999999999999999 2147483648 -2147483649 4294967299 0x80000000 020000000000 +3 08 0O7 0x 0b ' 3' 3x -; do
+		run tileiras "$V" --gpu-name=sm_90 "--opt-level=$v"
+		assert_failure 1
+		assert_output "tileiras: for the --opt-level option: '$v' value invalid for integer argument!"
+	done
+	run tileiras "$V" --gpu-name=sm_90 -O99999999999999999999
+	assert_output "tileiras: for the --opt-level option: '99999999999999999999' value invalid for integer argument!"
+	# in range: NVIDIA's exit 2 with the value read
+	while IFS='|' read -r v want; do
+		run tileiras "$V" --gpu-name=sm_90 "--opt-level=$v"
+		assert_failure 2
+		assert_output "error: invalid optimization level: $want"
+	done <<-'EOF'
+	2147483647|2147483647
+	-2147483648|-2147483648
+	010|8
+	0o7|7
+	0xA|10
+	-0x3|-3
+	0x7fffffff|2147483647
+	017777777777|2147483647
+	EOF
+	export TILEIRAS_TILE_READ="cat '$J'"
+	for v in 0x3 0B11 00 -0 0003; do
+		run tileiras "$V" --gpu-name=sm_90 "--opt-level=$v" --emit=json -o -
+		assert_success
+	done
 }
 
 @test "-g and --device-debug need -O0: exit 2" {
@@ -434,8 +498,15 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	for f in empty.bin garbage.bin short.bin; do
 		run tileiras $f --gpu-name=sm_90 -o out.cubin
 		assert_failure 3
-		assert_output "error: input does not correspond to Tile IR bytecode"
+		assert_line --index 1 "error: input does not correspond to Tile IR bytecode"
 	done
+	# the reason first (NVIDIA's says only the second line)
+	run tileiras empty.bin --gpu-name=sm_90
+	assert_line --index 0 "error: the file is empty (a Tile IR bytecode file starts with 7f 'TileIR' 00)"
+	run tileiras garbage.bin --gpu-name=sm_90
+	assert_line --index 0 "error: invalid magic number: byte 0 is 0x67, expected 0x7f (not a Tile IR bytecode file)"
+	run tileiras short.bin --gpu-name=sm_90
+	assert_line --index 0 "error: unexpected end of file in the magic number (a Tile IR bytecode file starts with 7f 'TileIR' 00) (offset 0x4)"
 	assert_file_not_exists out.cubin
 }
 
