@@ -194,8 +194,10 @@ const Target *tool_pick_target(Module *m, const char *gpu)
 	}
 	if (!name && have)
 		name = have;
-	if (!name)
-		name = "sm_80";
+	if (!name) {
+		diag_plain("no GPU to compile for: give --gpu-name (%s); the module names no target", target_list());
+		return NULL;
+	}
 	const Target *t = target_by_name(name);
 	if (!t) {
 		diag_plain("unsupported GPU '%s' in the module's target attribute (supported: %s)",

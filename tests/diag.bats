@@ -152,3 +152,22 @@ PY
 	run "$PY" "$D/cutile-parse" --which </dev/null
 	assert_line --index 0 cuda-tile
 }
+
+@test "diag: a stage without --gpu-name, on a module that names no target, is an error (no silent sm_80)" {
+	tile-read "$D/f8.tileirbc" >"$SCRATCH/ct.json"
+	# a module lowered for a target names it: the later stages need no --gpu-name
+	tile-lower --gpu-name=sm_90 "$SCRATCH/ct.json" >"$SCRATCH/as.json"
+	tile-sched "$SCRATCH/as.json" >"$SCRATCH/s.json"
+	run tile-ptx "$SCRATCH/s.json"
+	assert_success
+	assert_output --partial ".target sm_90"
+	# the same scheduled module with its target taken out
+	"$PY" -c 'import json, sys; d = json.load(open(sys.argv[1])); del d["module"]["attrs"]["target"]; json.dump(d, sys.stdout)' \
+		"$SCRATCH/s.json" >"$SCRATCH/s-none.json"
+	for s in "tile-lower ct" "tile-ptx s-none"; do
+		run --separate-stderr ${s% *} "$SCRATCH/${s#* }.json"
+		assert_failure 1
+		[[ "$stderr" == "${s% *}: error: no GPU to compile for: give --gpu-name (sm_75, "*"); the module names no target" ]] ||
+			fail "$s: $stderr"
+	done
+}
