@@ -188,7 +188,7 @@ const Target *tool_pick_target(Module *m, const char *gpu)
 		const Target *h = target_by_name(have), *g = target_by_name(gpu);
 		if (!h || !g || h != g) {
 			diag_plain("--gpu-name %s disagrees with the target the module was lowered for, %s "
-				   "(tile-lower decides the target: give it --gpu-name %s)", gpu, have, gpu);
+				   "(the target is chosen where cuda_tile is lowered: give --gpu-name %s there)", gpu, have, gpu);
 			return NULL;
 		}
 	}

@@ -171,3 +171,31 @@ PY
 			fail "$s: $stderr"
 	done
 }
+
+@test "diag: the list of diagnostics (tests/diag/messages): every one of the covered sources listed once, with the test that makes it; none names nv_tile, says 'yet' or names a stage" {
+	run "$PY" "$D/diagnostics" check "$D/messages"
+	echo "$output"
+	assert_success
+	assert_line --regexp '^[0-9]+ listed, [0-9]+ with a test, [0-9]+ without; 0 problems$'
+}
+
+@test "diag: no diagnostic of any stage, libtileiras or the driver names an internal dialect, says 'yet', is MLIR's loc(...) or names a stage" {
+	run "$PY" "$D/diagnostics" scan
+	# tile-lower's own --stop-at option takes the dialect names
+	assert_output "an internal dialect | tools/tile-lower/main.c | --stop-at takes nv_tileaa or nv_tileas, not '%s'"
+}
+
+@test "diag: the list's check fails on what it is there to catch" {
+	sed 's/^\(user | libcommon\/verify_cuda_tile.c | .*\) | .*/\1 | verify.bats: no such test/' "$D/messages" >"$SCRATCH/m1"
+	run "$PY" "$D/diagnostics" check "$SCRATCH/m1"
+	assert_failure
+	assert_output --partial "no @test in verify.bats named like 'no such test'"
+	grep -v "^user | scripts/tileiras | error: no input file provided" "$D/messages" >"$SCRATCH/m2"
+	printf '%s\n' "user | scripts/tileiras | error: stage tile-lower is not supported yet | -" >>"$SCRATCH/m2"
+	run "$PY" "$D/diagnostics" check "$SCRATCH/m2"
+	assert_failure
+	assert_output --partial "not listed: scripts/tileiras | error: no input file provided"
+	assert_output --partial "names 'yet'"
+	assert_output --partial "names a stage name"
+	assert_output --partial "no longer made in scripts/tileiras"
+}

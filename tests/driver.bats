@@ -678,6 +678,10 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	export TILEIRAS_TILE_SCHED='kill -SEGV $$'
 	run tileiras "$V" --gpu-name=sm_90
 	assert_failure 5
+	assert_line --index 0 "error: the compiler crashed (killed by signal 11 (SEGV)): this is a bug in the compiler, not in your kernel; please report it (-v names the part that crashed)"
+	assert_line --index 1 "error: failed to compile Tile IR program"
+	run tileiras "$V" --gpu-name=sm_90 -v
+	assert_failure 5
 	assert_output --partial "tileiras: stage tile-sched was killed by signal 11 (SEGV)"
 }
 
