@@ -61,6 +61,20 @@ placed() {
 	assert_output --partial "<exception str() failed>"
 }
 
+@test "diag: cuTile 1.7.0, end to end: an uncaught compile error of a Python kernel shows our message at its Python line" {
+	have_cutile || skip "cuda-tile not installed: run 'make venv'"
+	run --separate-stderr timeout 300 "$PY" "$D/cutile-uncaught" "$BIN/tileiras"
+	assert_failure 1
+	local line
+	line=$(grep -n MMA_LINE "$D/kern_bad.py" | cut -d: -f1)
+	printf '%s\n' "$stderr" | tail -4 >"$SCRATCH/tail"
+	run cat "$SCRATCH/tail"
+	assert_line --index 0 "cuda.tile._exception.CompilerExecutionError: Return code 5"
+	assert_line --index 1 "$D/kern_bad.py:$line:10: error: 'cuda_tile.mmai' op: a i8 x i8 -> i32 product on sm_75 is not supported"
+	assert_line --index 2 "failed to compile Tile IR program"
+	refute_output --partial "str() failed"
+}
+
 @test "diag: a located verifier error in bytecode is FILE:LINE:COL: error: (the whole message cuTile shows)" {
 	placed "$D/badtype.tileirbc" sm_90 3 /src/bad.py:7:3 "'cuda_tile.addi' op requires all operands and results to have the same type"
 	assert_equal "$(sed -n 2p "$SCRATCH/stderr")" "error: input does not correspond to Tile IR bytecode"
