@@ -198,6 +198,22 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	run tileiras "$V" "$V" --gpu-name=sm_90
 	assert_failure 1
 	assert_line --index 0 "tileiras: Too many positional arguments specified!"
+	assert_line --index 1 "Can specify at most 1 positional arguments: See: tileiras --help"
+}
+
+@test "driver messages of the rarer cases (tests/diag/messages): no GPU for JSON IR, nothing to do, no temporary directory" {
+	export TILEIRAS_TILE_READ="cat '$J'"
+	run tileiras "$J"
+	assert_failure 2
+	assert_output "error: GPU architecture sm_0 is not supported by this version of tileiras: give --gpu-name."
+	run tileiras "$J" --gpu-name=sm_90 --emit=json --stop-after=tile-read
+	assert_failure 2
+	assert_output --partial "error: nothing to do: the input (json"
+	assert_output --partial ") is already past tile-read, which --emit=json stops after"
+	run bash -c 'cat "$1" | TMPDIR="$2" tileiras /dev/stdin --gpu-name=sm_90' _ "$V" "$SCRATCH/none"
+	assert_failure 5
+	assert_line --index 0 "Failed to create temporary file: cannot create a directory in $SCRATCH/none"
+	assert_line --index 1 "error: failed to compile Tile IR program"
 }
 
 @test "unknown option: exit 1, with NVIDIA's 'Did you mean' (LLVM's nearest option name)" {
@@ -425,7 +441,7 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	printf '\177ELF' >obj.o
 	run tileiras "$V" --gpu-name=sm_90 --preview=simt -l=obj.o -o k.cubin
 	assert_failure 5
-	assert_output --partial "linking tile libraries is not supported"
+	assert_output "error: tile library 'obj.o': linking tile libraries is not supported by this tileiras"
 	assert_file_not_exists k.cubin
 	# order: option values (2), then the remark file (3), then libraries (5)
 	run tileiras "$V" --gpu-name=sm_90 -O7 -l lib.a
