@@ -213,3 +213,14 @@ PY
 	assert_output --partial "names a stage name"
 	assert_output --partial "no longer made in scripts/tileiras"
 }
+
+@test "diag: tileirdisasm says why the input is not bytecode, in the user's form" {
+	head -c 64 /dev/zero | tr '\0' 'x' >"$SCRATCH/x.bin"
+	run --separate-stderr tileirdisasm "$SCRATCH/x.bin"
+	assert_failure 3
+	assert_equal "$stderr" "$(printf '%s\n' "error: invalid magic number: byte 0 is 0x78, expected 0x7f (not a Tile IR bytecode file)" \
+		"error: input does not correspond to Tile IR bytecode")"
+	run --separate-stderr tileirdisasm "$D/badtype.tileirbc"
+	assert_failure 3
+	[[ "$stderr" == "/src/bad.py:7:3: error: 'cuda_tile.addi' op requires "* ]]
+}
