@@ -151,8 +151,21 @@ static void user_report(StrBuf *b, const Loc *loc, const char *where, const char
 	sb_free(&msg);
 	if (!located)
 		return;
+	/* a deep chain (cuTile inlines up to 1000 calls): its innermost
+	 * NOTES_HEAD sites, a count, and the outermost (the kernel's line) */
+	enum { NOTES_HEAD = 14 };
+	int n = 0;
+	for (const Loc *c = loc->caller; c && c->file; c = c->caller)
+		n++;
 	const char *callee = loc->func;
-	for (const Loc *c = loc->caller; c && c->file; c = c->caller) {
+	int i = 0;
+	for (const Loc *c = loc->caller; c && c->file; c = c->caller, i++) {
+		if (n > NOTES_HEAD + 2 && i >= NOTES_HEAD && i < n - 1) {
+			if (i == NOTES_HEAD)
+				sb_printf(b, "note: (%d more call sites)\n", n - NOTES_HEAD - 1);
+			callee = c->func;
+			continue;
+		}
 		put_user_file(b, c->file);
 		sb_printf(b, ":%u:%u: note: ", c->line, c->col);
 		if (callee)

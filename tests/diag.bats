@@ -224,3 +224,34 @@ PY
 	assert_failure 3
 	[[ "$stderr" == "/src/bad.py:7:3: error: 'cuda_tile.addi' op requires "* ]]
 }
+
+@test "diag: a deep call chain is its 14 innermost call sites, a count, and the kernel's line" {
+	tile-read "$D/f8.tileirbc" >"$SCRATCH/f8.json"
+	"$PY" - "$SCRATCH/f8.json" "$SCRATCH/deep.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+def ops(block):
+    for op in block["ops"]:
+        yield op
+        for r in op.get("regions", []):
+            for b in r:
+                yield from ops(b)
+op = next(o for o in ops(d["module"]["ops"][0]["regions"][0][0]) if o["op"] == "cuda_tile.ftof")
+l = {"file": "k.py", "line": 1, "col": 1, "func": "kern"}
+for i in range(100):
+    l = {"file": "k.py", "line": i + 2, "col": 5, "func": "f%d" % i, "caller": l}
+op["loc"] = l
+json.dump(d, open(sys.argv[2], "w"))
+PY
+	run --separate-stderr tileiras --gpu-name sm_80 "$SCRATCH/deep.json" -o "$SCRATCH/out.cubin"
+	assert_failure 5
+	printf '%s\n' "$stderr" >"$SCRATCH/err"
+	run cat "$SCRATCH/err"
+	assert_line --index 0 "k.py:101:5: error: 'cuda_tile.ftof' op: 8-bit floats are not supported on sm_80"
+	assert_line --index 1 "k.py:100:5: note: 'f99' called from here, in 'f98'"
+	assert_line --index 14 "k.py:87:5: note: 'f86' called from here, in 'f85'"
+	assert_line --index 15 "note: (85 more call sites)"
+	assert_line --index 16 "k.py:1:1: note: 'f0' called from here, in 'kern'"
+	assert_line --index 17 "error: failed to compile Tile IR program"
+	[ "${#lines[@]}" -eq 18 ]
+}
