@@ -255,3 +255,11 @@ PY
 	assert_line --index 17 "error: failed to compile Tile IR program"
 	[ "${#lines[@]}" -eq 18 ]
 }
+
+@test "diag: the issue's example: f8E8M0FNU scales on sm_90 are named by the user's op at the kernel's line, no stage, no nv_tileaa" {
+	run --separate-stderr tileiras --gpu-name sm_90 "$ROOT/tests/mma/mm_scaled_e4m3.tileirbc" -o "$SCRATCH/k.cubin"
+	assert_failure 5
+	assert_equal "${stderr%%$'\n'*}" "tests/mma/kernels.py:55:14: error: 'cuda_tile.load_view_tko' op: f8E8M0FNU is not supported on sm_90"
+	[[ "$stderr" != *nv_tile* && "$stderr" != *tile-lower* && "$stderr" != *"stage "* && "$stderr" != *yet* ]]
+	assert_equal "${stderr##*$'\n'}" "error: failed to compile Tile IR program"
+}
