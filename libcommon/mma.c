@@ -210,6 +210,17 @@ bool mma_wgmma_tiling(const MmaAtom *atom, int64_t m, int64_t n, int64_t k, int 
 	return true;
 }
 
+bool mma_tcgen05_target(int sm)
+{
+	const Target *tg = target_by_sm(sm);
+	return knobs()->TILE_TCGEN05 && tg && target_has(tg, TF_TCGEN05);
+}
+
+int64_t mma_tcgen05_columns(const MmaTiling *t)
+{
+	return (int64_t)t->wm * t->wn * t->mt * (t->n / t->wn);
+}
+
 bool mma_choose(const Type *a, const Type *c, int64_t m, int64_t n, int64_t k, int warps, int sm, MmaTiling *t,
 		const char **err)
 {
@@ -221,7 +232,8 @@ bool mma_choose(const Type *a, const Type *c, int64_t m, int64_t n, int64_t k, i
 	}
 	if (mma_below_atom(atom, m, n, k))
 		atom = &mma_atoms[MMA_FMA];
-	if (sm == 90 && mma_wgmma_tiling(atom, m, n, k, warps, t))
+	if ((sm == 90 || mma_tcgen05_target(sm)) && mma_wgmma_tiling(atom, m, n, k, warps, t) &&
+	    (sm == 90 || mma_tcgen05_columns(t) <= 512))
 		return true;
 	return mma_tiling(atom, m, n, k, warps, t, err);
 }
@@ -355,7 +367,7 @@ int mma_wgmma_stage_w(const MmaTiling *t, int k, const Type *el)
 
 int64_t mma_stage_budget(int sm)
 {
-	return sm == 90 ? 160 * 1024 : 40 * 1024;
+	return sm == 90 || mma_tcgen05_target(sm) ? 160 * 1024 : 40 * 1024;
 }
 
 int64_t mma_stage_limit(int sm)

@@ -129,6 +129,12 @@ bool mma_operand_transposed(const Op *op, int k);
  * the target, types or shape do not fit (M not a multiple of 64 per
  * warpgroup row, warps not a multiple of 4, N/wn not 8..256). */
 bool mma_wgmma_tiling(const MmaAtom *atom, int64_t m, int64_t n, int64_t k, int warps, MmaTiling *t);
+/* the warpgroup path on a tcgen05 target (sm_100/103/110, TILE_TCGEN05):
+ * the same tiling and staging as wgmma's, tcgen05.mma into tensor memory
+ * (tile-ptx util_wgmma.c); the tensor-memory columns a product's
+ * accumulators take (one a D element, every warpgroup's m64 blocks) */
+bool mma_tcgen05_target(int sm);
+int64_t mma_tcgen05_columns(const MmaTiling *t);
 /* wgmma's shared-memory operand layouts, swizzled: an R x C tile of e-byte
  * elements in rows of W bytes (32, 64 or 128: the descriptor's swizzle
  * mode), C beyond W/e in further R x W blocks; element (r, c) at byte

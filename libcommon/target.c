@@ -6,7 +6,7 @@
 #include "diag.h"
 
 const Target target_table[] = {
-#define TARGET(name, sm, ptx, smem, feat) { #name, sm, ptx, smem, feat },
+#define TARGET(name, sm, ptx, smem, cbank, feat) { #name, sm, ptx, smem, cbank, feat },
 #include "targets.def"
 #undef TARGET
 };
@@ -36,12 +36,12 @@ long long target_smem_limit(int sm)
 
 /* the arch- and family-specific spellings, by row */
 static const char *const arch_a[] = {
-#define TARGET(name, sm, ptx, smem, feat) #name "a",
+#define TARGET(name, sm, ptx, smem, cbank, feat) #name "a",
 #include "targets.def"
 #undef TARGET
 };
 static const char *const arch_f[] = {
-#define TARGET(name, sm, ptx, smem, feat) #name "f",
+#define TARGET(name, sm, ptx, smem, cbank, feat) #name "f",
 #include "targets.def"
 #undef TARGET
 };
@@ -60,7 +60,7 @@ const char *target_ptx_arch(const Target *t, TargetVariant v)
 
 /* built with a leading ", " that target_list() skips */
 static const char list[] = ""
-#define TARGET(name, sm, ptx, smem, feat) ", " #name
+#define TARGET(name, sm, ptx, smem, cbank, feat) ", " #name
 #include "targets.def"
 #undef TARGET
 	;

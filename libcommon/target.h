@@ -28,6 +28,7 @@ typedef struct Target {
 	int sm;                 /* 90 */
 	int min_ptx;            /* 78 = PTX ISA 7.8 */
 	int smem_kib;
+	int param_cbank;        /* constant-bank offset of the kernel parameters, 0: not known */
 	unsigned features;
 } Target;
 

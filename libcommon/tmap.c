@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tmap.h"
+#include "target.h"
 #include "xalloc.h"
 
 int tmap_elem_bytes(TmapElem e)
@@ -89,9 +90,11 @@ void tmap_encode(uint8_t out[TMAP_BYTES], const TmapArgs *a)
 
 bool tmap_decode(const uint8_t *in, TmapArgs *a)
 {
-	uint32_t flags = get32(in + 0x08) & ~(1u << 21);
+	/* bit 21: the 128 KiB bit; bits 18-19: the L2 promotion, a cache hint
+	 * (NVIDIA's sm_100 maps use 256 bytes where ours say 64) */
+	uint32_t flags = get32(in + 0x08) & ~(1u << 21 | 3u << 18);
 	int rank = (int)(flags >> 4 & 7) + 1;
-	if (rank < 2 || rank > TMAP_MAX_RANK)
+	if (rank < 1 || rank > TMAP_MAX_RANK)      /* 1-D: NVIDIA's row copies (TileGym's RMSNorm) */
 		return false;
 	/* nothing past the rank's words, nor in 0x30-0x36 and 0x40-0x7f */
 	for (int i = 0x0c + 4 * (rank - 1); i < 0x20; i++)
@@ -107,7 +110,7 @@ bool tmap_decode(const uint8_t *in, TmapArgs *a)
 	bool found = false;
 	for (int i = 0; i < TMAP_NELEMS && !found; i++)
 		for (int j = 0; j < 4 && !found; j++)
-			if (flags == tmap_flags((TmapElem)i, swz[j], rank)) {
+			if (flags == (tmap_flags((TmapElem)i, swz[j], rank) & ~(3u << 18))) {
 				a->elem = (TmapElem)i;
 				a->swizzle = swz[j];
 				found = true;
@@ -321,7 +324,8 @@ bool tmap_notes_of(const char *ptx, size_t len, TmapNote **out, int *n, int *bad
 
 int tmap_cbank_base(int sm)
 {
-	return sm == 90 ? 0x210 : sm == 100 || sm == 120 ? 0x380 : 0;
+	const Target *t = target_by_sm(sm);
+	return t ? t->param_cbank : 0;
 }
 
 static int type_bytes(const char *t, size_t n)

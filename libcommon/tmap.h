@@ -104,8 +104,9 @@ typedef struct TmapParam {
 	bool hidden;
 } TmapParam;
 
-/* Where the parameter block starts in constant bank 0 (read from ptxas's
- * EIATTR_PARAM_CBANK: 0x210 on sm_90, 0x380 on sm_100 and sm_120); 0: not known */
+/* Where the parameter block starts in constant bank 0: targets.def's
+ * param_cbank (ptxas's EIATTR_PARAM_CBANK: 0x210 on sm_90, 0x380 from sm_100
+ * on); 0: not known */
 int tmap_cbank_base(int sm);
 /* entry's parameters in a PTX text (the `.entry NAME(...)` list, LLVM's or
  * NVIDIA's spelling), laid out from cbank_base as ptxas lays them out: each

@@ -42,5 +42,9 @@ const char *verify_check_tables(char *buf, size_t n);
  * last: for tile-read's check that an op's wire layout and its verifier
  * rule name the same attributes (ops_check_layouts). */
 const char *verify_rule_attr(int opcode, int i);
+/* A cuda_tile op's operand groups, one char each ('1' one, '?' optional,
+ * '*' variadic), NULL for other opcodes: for tile-read's check that its
+ * assembly rows name the same groups (asm_check_rows). */
+const char *verify_rule_operands(int opcode);
 
 #endif

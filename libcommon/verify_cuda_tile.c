@@ -829,6 +829,13 @@ const char *verify_rule_attr(int opcode, int i)
 	return NULL;
 }
 
+const char *verify_rule_operands(int opcode)
+{
+	if (opcode < 0 || opcode >= OPCODE_COUNT || op_table[opcode].dialect != DIALECT_CUDA_TILE)
+		return NULL;
+	return rules[opcode].operands;
+}
+
 static int parse_version(const Attr *a)
 {
 	if (!a || a->kind != AT_STRING)

@@ -965,21 +965,22 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	assert_output "tileirdisasm: for the --preview option: unknown preview feature 'bogus'; supported features: simt"
 }
 
-@test "tileirdisasm: our text of the bytecode; locations only with -g; any file name" {
+@test "tileirdisasm: the dialect's assembly syntax (tile-read --emit=asm); locations only with -g; any file name" {
 	require_stage tile-read
 	run --separate-stderr tileirdisasm "$V" --preview=simt
 	assert_success
-	[ "$(grep -c . <<<"$output")" -eq "$(tile-read --emit=text "$V" | grep -c .)" ]
-	assert_output --partial "cuda_tile.entry"
+	assert_equal "$output" "$(tile-read --emit=asm "$V")"
+	assert_output --partial "entry @vector_add"
+	refute_output --partial "cuda_tile."
 	refute_output --partial 'loc('
 	run --separate-stderr tileirdisasm -g "$V"
 	assert_success
-	assert_equal "$output" "$(tile-read --emit=text "$V")"
+	assert_equal "$output" "$(tile-read --emit=asm-debug "$V")"
 	assert_output --partial 'loc("tests/kernels/vector_add.py":'
 	cp "$V" ./-k.tileirbc
 	run --separate-stderr tileirdisasm -- -k.tileirbc
 	assert_success
-	assert_output --partial "cuda_tile.entry"
+	assert_output --partial "entry @vector_add"
 }
 
 @test "tileirdisasm: cuTile's own _bytecode_to_mlir_text (CUDA_TILE_DUMP_TILEIR) runs ours beside our tileiras" {
@@ -996,5 +997,5 @@ print(c._bytecode_to_mlir_text(open(sys.argv[2], "rb").read()))
 PY
 	assert_success
 	assert_line --index 0 "$BIN/tileirdisasm"
-	assert_output --partial "cuda_tile.entry"
+	assert_output --partial "entry @vector_add"
 }

@@ -140,3 +140,29 @@ PTX
 	assert_success
 	[ "$(echo "$output" | grep -c '^ok ')" -ge 11 ]
 }
+
+@test "hopper: setmaxnreg hands registers from a producer warpgroup to consumers; a raise nobody can pay for, or a .dec upwards, is a fault at its line" {
+	need_run
+	S="$ROOT/tests/run/setmaxnreg"
+	"$PY" -c "import numpy as np; np.save('$SCRATCH/out.npy', np.zeros(384, np.uint32))"
+	run "$BIN/tile-run" "$S/handover.ptx" --grid 2 --check racecheck --out "$SCRATCH/o" "$SCRATCH/out.npy"
+	echo "$output"
+	assert_success
+	"$PY" -c "import numpy as np, sys; sys.exit(0 if (np.load('$SCRATCH/o/0.npy') == np.arange(384)).all() else 1)"
+	line=$(grep -n "^\s*setmaxnreg.inc" "$S/raise_too_far.ptx" | cut -d: -f1)
+	run "$BIN/tile-run" "$S/raise_too_far.ptx" --grid 1 "$SCRATCH/out.npy"
+	echo "$output"
+	[ "$status" -eq 3 ]
+	assert_output --partial "setmaxnreg.inc, for registers no warp gives back"
+	assert_output --partial "(PTX line $line)"
+	line=$(grep -n "^\s*setmaxnreg.dec" "$S/dec_up.ptx" | cut -d: -f1)
+	run "$BIN/tile-run" "$S/dec_up.ptx" --grid 1 "$SCRATCH/out.npy"
+	echo "$output"
+	[ "$status" -eq 3 ]
+	assert_output --partial "setmaxnreg.dec to 200 registers: warp 8 has 168"
+	assert_output --partial "(PTX line $line)"
+	sed 's/setmaxnreg.dec.sync.aligned.u32 24;/setmaxnreg.dec.sync.aligned.u32 20;/' "$S/handover.ptx" >"$SCRATCH/bad.ptx"
+	run "$BIN/tile-run" "$SCRATCH/bad.ptx" --grid 1 "$SCRATCH/out.npy"
+	[ "$status" -eq 1 ]
+	assert_output --partial "takes a register count from 24 to 256, a multiple of 8"
+}

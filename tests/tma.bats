@@ -592,10 +592,10 @@ tma_ptx_on() {
 	tile-read "$(mod $f)" | tile-lower --gpu-name=$sm | tile-sched --tma "$@" | tile-ptx --gpu-name=$sm >"$out"
 }
 
-@test "TMA for mma.sync products (sm_100, sm_120, sm_121; sm_90 with one warp): cp.async.bulk.tensor into TMA's swizzled boxes, ldmatrix from them, sm_120a / .shared::cta as NVIDIA's; ptxas accepts, no stack, no spills" {
+@test "TMA for mma.sync products (sm_100, sm_103, sm_110, sm_120, sm_121; sm_90 with one warp): cp.async.bulk.tensor into TMA's swizzled boxes, ldmatrix from them, sm_120a / .shared::cta as NVIDIA's; ptxas accepts, no stack, no spills" {
 	require_ptxas
 	export TILE_SCHED_NO_TMA_STORE=1     # the operands (the store: its own test)
-	for sm in sm_100 sm_120 sm_121; do
+	for sm in sm_100 sm_103 sm_110 sm_120 sm_121; do
 		for f in ickz6ktd z9tdbcda aa5484a6 wca6jnu0; do
 			tma_ptx_on $sm $f "$SCRATCH/k.ptx" || fail "$sm $f: stages"
 			grep -q "^\.target ${sm}a" "$SCRATCH/k.ptx" || fail "$sm $f: $(grep '^.target' "$SCRATCH/k.ptx")"
@@ -643,13 +643,13 @@ tma_ptx_on() {
 	done
 }
 
-@test "TMA for mma.sync products: NVIDIA's sm_100/sm_120/sm_121 callbacks write the maps ours do (64x64 launches: same boxes), and NVIDIA's sm_120a PTX (TMA + ldmatrix + mma.sync) matches numpy on tile-run with them" {
+@test "TMA for mma.sync products: NVIDIA's sm_100/sm_103/sm_110/sm_120/sm_121 callbacks write the maps ours do (64x64 launches: same boxes), and NVIDIA's sm_120a PTX (TMA + ldmatrix + mma.sync) matches numpy on tile-run with them" {
 	need_run
 	nvidia_tools
 	local tw="$SCRATCH/tw"
 	cd "$SCRATCH"
 	matmul_inputs 11 200,72,136,u
-	for sm in sm_100 sm_120 sm_121; do
+	for sm in sm_100 sm_103 sm_110 sm_120 sm_121; do
 		for f in z9tdbcda aa5484a6 wca6jnu0; do
 			rm -f nv.o nv.ptx
 			env -u CUDA_HOME -u CUDA_PATH "$tw/bin/tileiras" --gpu-name $sm "$(mod $f)" -o nv.cubin || fail "$sm $f: NVIDIA's tileiras"
@@ -836,4 +836,15 @@ tma_ptx_on() {
 	run "$PY" "$ROOT/tests/run/run-corpus" --bin "$BIN" --targets sm_90 --sched-flags=--tma --check racecheck bmm_f16_tb1_aligned
 	assert_success
 	assert_output --partial "3 ok, 0 failed"
+}
+
+@test "TMA on sm_103, sm_110, sm_121: every launch matmul compiles to a TILEIR cubin whose SASS loads by TMA (UTMALDG), where it used to exit 5 for want of the parameters' constant-bank offset (targets.def param_cbank, measured from NVIDIA's cubins)" {
+	require_nvidia
+	for sm in sm_103 sm_110 sm_121; do
+		for f in "$ROOT"/tests/mma/launch/matmul.*.tileirbc; do
+			run env VIRTUAL_ENV="$ROOT/.venv" "$BIN/tileiras" --gpu-name $sm -o "$SCRATCH/k.cubin" "$f"
+			[ "$status" -eq 0 ] || fail "$sm $(basename "$f"): $output"
+			"$NVBIN/cuobjdump" -sass "$SCRATCH/k.cubin" | grep -q UTMALDG || fail "$sm $(basename "$f"): no UTMALDG"
+		done
+	done
 }

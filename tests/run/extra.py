@@ -877,7 +877,7 @@ def small_cases():
         # 8-bit floats: sm_89 and newer (NVIDIA refuses them on sm_80 too)
         targets = EVERY[1:] if kind[3] else EVERY
         if mod in ("large_f16", "large_tf32"):     # seconds a run on tile-run: sm_80's 163 KiB, sm_120's 99 KiB
-            targets = ("sm_80", "sm_120")
+            targets = ("sm_80", "sm_100", "sm_120")
         for m, n, k in shapes:
             sym = f"{kern}_Kt1_A2{ca}_1l0_2t1_A2{cb}_1l0_2t1_A2{cc}_1l0_2t1_I{m}_I{n}_I{k}"
             # 256^3: the K chunks of sm_80 (8 of 32) and sm_90 (2 of 128) are enough (seconds a run)
@@ -888,13 +888,13 @@ def small_cases():
                                       c_mm_tile((np.float16, np.float16, np.float32, None), 4, 8, 16, batch=2), 0)
     # one batch, M and N one tile and a bit (ragged), K two steps: seconds a run
     out["sample_bmm_f16"] = X(f"{MMK}/sample_bmm_f16.tileirbc", "bmm_loop_Kt1_A3f16",
-                              c_bmm_loop(False, np.float16, 1, 136, 264, 200), 0, ("sm_80",))
+                              c_bmm_loop(False, np.float16, 1, 136, 264, 200), 0, ("sm_80", "sm_100"))
     out["bmm_f16_tb1_aligned"] = X(f"{MMK}/bmm_f16_tb1_aligned.tileirbc", "bmm_Kt1_", c_bmm_tb1(3, 80, 136, 72), 0,
                                    ("sm_80", "sm_90", "sm_120"))
     out["sample_bmm_e4m3"] = X(f"{MMK}/sample_bmm_e4m3.tileirbc", "bmm_loop_Kt1_A3f8m3fn",
                                c_bmm_loop(True, np.float32, 1, 136, 264, 200), 0, ("sm_120",))
     out["large_scaled_e4m3"] = X(f"{MMK}/large_scaled_e4m3.tileirbc", "mm_scaled_", c_mm_scaled("e4m3", 128, 256, 256, 128, 256),
-                                 0, ("sm_120",))
+                                 0, ("sm_100", "sm_120"))
     for f in (2, 4, 8):
         out[f"sample_dft/{f}"] = X(f"{MMK}/sample_dft.tileirbc",
                                    "dft_batched_Kt1_A3f32_3l0_4t1_A3f32_3l0_4t1_A2f32_1l0_2t1_A2f32_1l0_2t1_A3f32_3l0_4t1_"

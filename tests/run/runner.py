@@ -53,11 +53,6 @@ NOT_COMPILED = {}
 # (a pass is reported as ok with a note to drop the entry). Each names its
 # owner; docs/tile-run-validation.md has the diagnosis.
 KNOWN = {                       # label: (reason, the PTX it concerns: ("ours",), ("nvidia",) or both)
-    # NVIDIA's sm_90a PTX of TileGym's persistent RMSNorm loads w (a 1-D tile) by
-    # cp.async.bulk.tensor.1d through a map its host callback fills; tile-run's --nv-host
-    # does not hand it a 1-D map yet (issue 36). Ours, and NVIDIA's sm_80 PTX, match numpy.
-    "tilegym151/rms_norm_static_persistent_bf16": ("1-D TMA map from NVIDIA's host callback (issue 36)", ("nvidia",)),
-    "tilegym151/rms_norm_static_persistent_f16": ("1-D TMA map from NVIDIA's host callback (issue 36)", ("nvidia",)),
 }
 
 # Manifest inputs that reach undefined behaviour, replaced for these runs.

@@ -165,7 +165,7 @@ static int arguments_change(LLVMValueRef f, LLVMContextRef ctx, const char *entr
 			int n = base ? tmap_param_layout((const char *)ptx, len, entry, base, NULL, 0) : -1;
 			if (!base) {
 				diag_plain("kernel '%s' takes TMA tensor maps, but where sm_%d's constant bank holds "
-					   "parameters is not known (sm_90, sm_100, sm_120 are)", entry, sm);
+					   "parameters is not known (targets.def)", entry, sm);
 				rc = -1;
 				break;
 			}

@@ -109,6 +109,10 @@ typedef struct E {
 	int ntma, tma_hidden0, tma_nbar;
 	bool tma_bar_shared;    /* every product's stage s on barrier s (too many for one each) */
 	LLVMValueRef tma_bar, tma_phase, tma_ephase;
+	/* tcgen05 (util_tcgen05.c): the tensor-memory address (NULL: none), its
+	 * columns, the slots (mbarrier, address) and the phase last waited for */
+	LLVMValueRef t5_taddr, t5_slots, t5_phase;
+	int t5_cols;
 } E;
 
 #endif

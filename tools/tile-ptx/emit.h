@@ -73,6 +73,9 @@ typedef LLVMValueRef EwFn(E *e, Op *op, LLVMValueRef *a);
 typedef bool EwPairFn(E *e, Op *op, const LLVMValueRef x[2], LLVMValueRef out[2]);
 void emit_elementwise(E *e, Op *op, EwFn *one, EwPairFn *pair);     /* some element held by several threads or registers */
 
+LLVMValueRef pack_b32(E *e, LLVMValueRef *x, int k);   /* k elements as one 32-bit register (64-bit: as is) */
+void unpack_b32(E *e, LLVMValueRef r, LLVMTypeRef el, LLVMValueRef *out, int k);   /* its inverse: k elements of type el */
+
 /* ------------------------------------------------------------ util_intr.c */
 void unsupported(E *e, const Op *op, const char *what);   /* a "not supported yet" user error */
 LLVMValueRef intrinsic(E *e, const char *name, LLVMTypeRef *over, int nover);
@@ -149,6 +152,21 @@ LLVMValueRef pair16_half(E *e, LLVMValueRef pair, int half, LLVMTypeRef t);
  * (NULL pred: no branch, returns NULL), guard_end joins after it */
 LLVMBasicBlockRef guard_begin(E *e, LLVMValueRef pred);
 void guard_end(E *e, LLVMBasicBlockRef join);
+
+/* ------------------------------------------------------------ util_tcgen05.c */
+/* the kernel's tensor memory for its warpgroup-path products on a tcgen05
+ * target: allocated at the start, freed at the return */
+void tcgen05_kernel_begin(E *e, Op *fn);
+void tcgen05_kernel_end(E *e);
+/* a warpgroup-path product by tcgen05.mma (util_wgmma.c stages its operands
+ * and gives the staged A and B addresses; desc makes wgmma's descriptor) */
+void tcgen05_product(E *e, Op *op, const MmaTiling *t, LLVMValueRef abase, LLVMValueRef bb, int w, int wb, bool bmn,
+		     const char *dt, const char *at, const char *bt, LLVMValueRef *acc, bool resident,
+		     LLVMValueRef (*desc)(E *, LLVMValueRef, int, int64_t));
+/* a product's accumulator registers (its C layout) into its tensor memory
+ * (waited for and fenced), or back */
+void tcgen05_acc_to_tmem(E *e, Op *op, const MmaTiling *t, LLVMValueRef *acc);
+void tcgen05_acc_from_tmem(E *e, Op *op, const MmaTiling *t, LLVMValueRef *acc);
 
 /* ------------------------------------------------------------ util_smem.c */
 LLVMValueRef smem_scratch(E *e, int64_t bytes);      /* the module's scratch buffer, >= bytes */
@@ -240,13 +258,14 @@ LLVMValueRef tma_map_param(E *e, const Op *op);      /* the hidden map parameter
  * layout's registers) updated in place; dt/at/bt the PTX type names */
 void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, const char *at, const char *bt,
 	       LLVMValueRef *acc);
-LLVMValueRef pack_b32(E *e, LLVMValueRef *x, int k);   /* k elements as one 32-bit register (64-bit: as is) */
 /* after a `for` whose product left wgmma groups in flight (async_depth):
  * wgmma.wait_group 0 with the loop's accumulator results tied through it */
 void mma_wgmma_drain(E *e, Op *loop);
 bool mma_wgmma_async_loop(const Op *loop);           /* a `for` whose product leaves wgmma in flight */
+/* at such a loop's start (its trip count is not 0): on tcgen05, the
+ * carried accumulators into tensor memory */
+void mma_wgmma_loop_begin(E *e, Op *loop);
 void mma_wgmma_wait_all(E *e);                       /* wgmma.wait_group 0, nothing tied */
-void unpack_b32(E *e, LLVMValueRef r, LLVMTypeRef el, LLVMValueRef *out, int k);   /* its inverse: k elements of type el */
 
 /* ------------------------------------------------------------ util_xchg.c */
 /* Move tiles into dst's layout through shared memory, or warp shuffles

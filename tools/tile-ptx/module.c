@@ -119,11 +119,14 @@ static void emit_kernel(E *e, Op *fn)
 		set(e, body->args[i], t);
 	}
 	tma_kernel_begin(e);
+	tcgen05_kernel_begin(e, fn);
 	return_if_only_copies(e, body);      /* util_copies.c */
 	emit_region(e, body, NULL, NULL);
 	/* an entry body ends with return; make sure the last block is closed */
-	if (!e->errors && !LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(e->b)))
+	if (!e->errors && !LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(e->b))) {
+		tcgen05_kernel_end(e);
 		LLVMBuildRetVoid(e->b);
+	}
 	for (int i = 0; i < e->nall; i++) {
 		free(e->all[i]->r);
 		free(e->all[i]);

@@ -113,6 +113,7 @@ void emit_for(E *e, Op *op)
 	LLVMBasicBlockRef merge = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "for.merge");
 	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, uns ? LLVMIntULT : LLVMIntSLT, lb, ub, ""), run, skip);
 	LLVMPositionBuilderAtEnd(e->b, run);
+	mma_wgmma_loop_begin(e, op);      /* tcgen05: the carried accumulators into tensor memory */
 	emit_for_loop(e, op);
 	mma_wgmma_drain(e, op);      /* products left in flight by the last step (util_wgmma.c) */
 	LLVMBasicBlockRef run_end = LLVMGetInsertBlock(e->b);
@@ -243,5 +244,7 @@ void emit_yield(E *e, Op *op)
 void emit_return(E *e, Op *op)
 {
 	alloca_free_to(e, 0);
+	if (!e->loop && !e->ifc)        /* the kernel's own end: every thread gets here */
+		tcgen05_kernel_end(e);
 	LLVMBuildRetVoid(e->b);
 }

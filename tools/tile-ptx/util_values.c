@@ -164,3 +164,26 @@ void emit_elementwise(E *e, Op *op, EwFn *one, EwPairFn *pair)
 	}
 	set(e, op->results[0], t);
 }
+
+/* k elements (of one type) as one 32-bit register, the first in the low
+ * bits; one 32-bit or 64-bit element is passed as it is (op_mma.c's
+ * mma.sync operands use this too) */
+LLVMValueRef pack_b32(E *e, LLVMValueRef *x, int k)
+{
+	LLVMTypeRef t = LLVMTypeOf(x[0]);
+	if (k == 1)
+		return (LLVMGetTypeKind(t) == LLVMDoubleTypeKind ||
+			(LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 32))
+			       ? x[0] : LLVMBuildBitCast(e->b, x[0], ty_i32(e), "");
+	LLVMValueRef v = LLVMGetUndef(LLVMVectorType(t, (unsigned)k));
+	for (int i = 0; i < k; i++)
+		v = LLVMBuildInsertElement(e->b, v, x[i], c_i32(e, i), "");
+	return LLVMBuildBitCast(e->b, v, ty_i32(e), "");
+}
+
+void unpack_b32(E *e, LLVMValueRef r, LLVMTypeRef el, LLVMValueRef *out, int k)
+{
+	LLVMValueRef v = LLVMBuildBitCast(e->b, r, LLVMVectorType(el, (unsigned)k), "");
+	for (int i = 0; i < k; i++)
+		out[i] = LLVMBuildExtractElement(e->b, v, c_i32(e, i), "");
+}

@@ -90,29 +90,6 @@ static void asm_plain(E *e, const char *text)
 	asm_many(e, text, NULL, 'r', 0, NULL, 0, "", false);
 }
 
-/* k elements (of one type) as one 32-bit register, the first in the low
- * bits; one 32-bit or 64-bit element is passed as it is (op_mma.c's
- * mma.sync operands use this too) */
-LLVMValueRef pack_b32(E *e, LLVMValueRef *x, int k)
-{
-	LLVMTypeRef t = LLVMTypeOf(x[0]);
-	if (k == 1)
-		return (LLVMGetTypeKind(t) == LLVMDoubleTypeKind ||
-			(LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 32))
-			       ? x[0] : LLVMBuildBitCast(e->b, x[0], ty_i32(e), "");
-	LLVMValueRef v = LLVMGetUndef(LLVMVectorType(t, (unsigned)k));
-	for (int i = 0; i < k; i++)
-		v = LLVMBuildInsertElement(e->b, v, x[i], c_i32(e, i), "");
-	return LLVMBuildBitCast(e->b, v, ty_i32(e), "");
-}
-
-void unpack_b32(E *e, LLVMValueRef r, LLVMTypeRef el, LLVMValueRef *out, int k)
-{
-	LLVMValueRef v = LLVMBuildBitCast(e->b, r, LLVMVectorType(el, (unsigned)k), "");
-	for (int i = 0; i < k; i++)
-		out[i] = LLVMBuildExtractElement(e->b, v, c_i32(e, i), "");
-}
-
 /* the shared-window address of p (an i8 addrspace(3) pointer), i64 */
 static LLVMValueRef smem_addr(E *e, LLVMValueRef p)
 {
@@ -184,6 +161,15 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 	LLVMValueRef abase = LLVMBuildAdd(e->b, smem_addr(e, abuf), arow, "");
 	LLVMValueRef bb = LLVMBuildAdd(e->b, smem_addr(e, bbase), brow, "");
 
+	if (e->t5_taddr) {      /* a tcgen05 target (TILE_TCGEN05): the same staging, tcgen05.mma */
+		if (areg)
+			ice("tile-ptx: a tcgen05 product planned with A in registers");
+		tcgen05_product(e, op, t, abase, bb, w, wb, bmn, dt, at, bt, acc,
+				mma_stage_pipelined(op) && mma_async_depth(op) == 1, descriptor);
+		if (tma_ring(e, op))
+			tma_release(e, op, mma_stage_sel(e, op));
+		return;
+	}
 	int nd = (int)(nw / 2) / (half ? 2 : 1);       /* D registers of one instruction */
 	char head[160];
 	snprintf(head, sizeof head, "wgmma.mma_async.sync.aligned.m64n%lldk%d%s.%s.%s.%s", (long long)nw, t->atom->k,
@@ -298,6 +284,16 @@ static Op *async_product(const Op *loop, int i)
 	       mma_stage_pipelined(p) ? p : NULL;
 }
 
+void mma_wgmma_loop_begin(E *e, Op *loop)
+{
+	for (int i = 0; e->t5_taddr && i < loop->nresults; i++) {
+		Op *p = async_product(loop, i);
+		MmaTiling t;
+		if (p && mma_planned_tiling(p, &t))
+			tcgen05_acc_to_tmem(e, p, &t, get(e, loop->operands[3 + i])->r);
+	}
+}
+
 void mma_wgmma_drain(E *e, Op *loop)
 {
 	for (int i = 0; i < loop->nresults; i++) {
@@ -305,6 +301,15 @@ void mma_wgmma_drain(E *e, Op *loop)
 		if (!p)
 			continue;
 		TV *t = get(e, loop->results[i]);
+		MmaTiling tl;
+		if (e->t5_taddr && mma_planned_tiling(p, &tl)) {     /* tcgen05: the accumulator back from tensor memory */
+			TV *d = tv_new(e, loop->results[i]);
+			for (int r = 0; r < d->n; r++)
+				d->r[r] = t->r[r];
+			tcgen05_acc_from_tmem(e, p, &tl, d->r);
+			set(e, loop->results[i], d);
+			continue;
+		}
 		/* as the product passes them: 32-bit registers (f16 pairs packed) */
 		const Type *ec = tile_elem(p->operands[2]->type);
 		bool half = ec->scalar == SC_F16;
@@ -338,5 +343,6 @@ bool mma_wgmma_async_loop(const Op *loop)
 
 void mma_wgmma_wait_all(E *e)
 {
-	asm_plain(e, "wgmma.wait_group.sync.aligned 0;");
+	if (!e->t5_taddr)       /* tcgen05: nothing in flight */
+		asm_plain(e, "wgmma.wait_group.sync.aligned 0;");
 }

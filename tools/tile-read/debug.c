@@ -13,8 +13,6 @@
 #include "reader.h"
 #include "diag.h"
 
-enum { DI_UNKNOWN, DI_COMPILE_UNIT, DI_FILE, DI_LEXICAL_BLOCK, DI_LOC, DI_SUBPROGRAM,
-       DI_CALL_SITE, DI_COUNT };
 
 static const char *const di_names[DI_COUNT] = {
 	"unknown location", "DICompileUnit", "DIFile", "DILexicalBlock", "DILoc",
@@ -257,12 +255,29 @@ static const Loc *resolve(Reader *rd, uint64_t ref, size_t at, int depth)
 	return rd->dbg_loc_cache[i] = l;
 }
 
+/* --emit=asm-debug: note each location reference read, in order */
+static void keep_ref(Reader *rd, uint64_t ref)
+{
+	DebugRecords *k = rd->keep;
+	if (!k)
+		return;
+	if (k->nrefs == k->cap) {
+		k->cap = k->cap ? 2 * k->cap : 256;
+		k->refs = realloc(k->refs, k->cap * sizeof *k->refs);
+		if (!k->refs)
+			ice("out of memory");
+	}
+	k->refs[k->nrefs++] = ref;
+}
+
 bool debug_function(Reader *rd, uint64_t loc_index, size_t at, DebugCursor *dc, const Loc **floc)
 {
 	*dc = (DebugCursor){ 0 };
 	*floc = rd->m->unknown_loc;
-	if (loc_index == 0)
+	if (loc_index == 0) {
+		keep_ref(rd, 0);
 		return true;
+	}
 	if (loc_index > rd->dbg_nslots)
 		return rd_fail(rd, at, "function debug slot %llu out of range (%u slots)",
 			       (unsigned long long)loc_index, rd->dbg_nslots);
@@ -279,8 +294,10 @@ const Loc *debug_next(Reader *rd, DebugCursor *dc, size_t at)
 {
 	if (rd->failed)
 		return NULL;
-	if (!dc->active)
+	if (!dc->active) {
+		keep_ref(rd, 0);
 		return rd->m->unknown_loc;
+	}
 	if (dc->next >= dc->end) {
 		rd_fail(rd, at, "no debug location left for this op (the function's debug slot "
 			"has %llu entries)", (unsigned long long)(dc->end - dc->start));
@@ -289,6 +306,7 @@ const Loc *debug_next(Reader *rd, DebugCursor *dc, size_t at)
 	size_t iat = rd->dbg_idx + (size_t)dc->next * 8;
 	uint64_t ref = le64(rd->buf + iat);
 	dc->next++;
+	keep_ref(rd, ref);
 	return resolve(rd, ref, iat, 0);
 }
 
@@ -300,4 +318,57 @@ bool debug_finish(Reader *rd, const DebugCursor *dc, size_t at, const char *fnam
 		return rd_fail(rd, at, "function '%s' has %llu debug locations left over after its ops",
 			       fname, (unsigned long long)(dc->end - dc->next));
 	return true;
+}
+
+bool debug_keep_records(Reader *rd)
+{
+	DebugRecords *k = rd->keep;
+	uint32_t n = rd->sec[SEC_DEBUG].present ? rd->dbg_attrs.n : 0;
+	k->n = n;
+	k->rec = arena_alloc(rd->m->arena, sizeof *k->rec * ((size_t)n + 1));
+	k->rec[0].tag = -1;
+	for (uint32_t i = 1; i <= n && !rd->failed; i++) {
+		DiRecord *r = &k->rec[i];
+		int tag;
+		Cur c = entry(rd, i, 0, &tag);
+		r->tag = tag;
+		size_t at = c.pos;
+		switch (tag) {
+		case DI_COMPILE_UNIT:
+			r->ref[0] = cur_varint(&c);
+			break;
+		case DI_FILE:
+			r->str[0] = string_get(rd, cur_varint(&c), at);
+			r->str[1] = string_get(rd, cur_varint(&c), at);
+			break;
+		case DI_LEXICAL_BLOCK:
+			r->ref[0] = cur_varint(&c);
+			r->ref[1] = cur_varint(&c);
+			r->line = u32_field(&c, "lexical block line");
+			r->col = u32_field(&c, "lexical block column");
+			break;
+		case DI_LOC:
+			r->ref[0] = cur_varint(&c);
+			r->str[0] = string_get(rd, cur_varint(&c), at);
+			r->line = u32_field(&c, "line");
+			r->col = u32_field(&c, "column");
+			break;
+		case DI_SUBPROGRAM:
+			r->ref[0] = cur_varint(&c);
+			r->line = u32_field(&c, "subprogram line");
+			r->str[0] = string_get(rd, cur_varint(&c), at);
+			r->str[1] = string_get(rd, cur_varint(&c), at);
+			r->ref[1] = cur_varint(&c);
+			r->col = u32_field(&c, "subprogram scope line");
+			r->flags = rd->version >= 1305 ? u32_field(&c, "subprogram flags") : 0;
+			break;
+		case DI_CALL_SITE:
+			r->ref[0] = cur_varint(&c);
+			r->ref[1] = cur_varint(&c);
+			break;
+		default:
+			break;
+		}
+	}
+	return !rd->failed;
 }

@@ -4,7 +4,10 @@
  *             container, every section, types, attributes, constants,
  *             globals, debug info, all opcodes; docs/bytecode.md).
  * Writes:     the cuda_tile stage of the JSON IR (docs/ir.md), module attrs
- *             bytecode_version and (13.3+) producer; --emit=text prints it.
+ *             bytecode_version and (13.3+) producer; --emit=text prints it
+ *             in the generic text form of every stage (libcommon/print.c),
+ *             --emit=asm in the cuda_tile dialect's own assembly syntax,
+ *             as NVIDIA's tileirdisasm prints it (asm.h).
  * Checks:     the whole container strictly: truncation, bad magic, unknown,
  *             duplicate or oversized sections, out-of-range indices, bad
  *             lengths, trailing bytes, type recursion, over-deep nesting,
@@ -14,11 +17,14 @@
  *             error: MSG", or the verifier's errors), no output written;
  *             2 usage.
  * The stage itself is tile_read_run() (tile_read.h). */
+#include <stdlib.h>
 #include <string.h>
 #include "tool.h"
 #include "tile_read.h"
+#include "asm.h"
+#include "debug_info.h"
 
-static const char *const emits[] = { "json", "text", NULL };
+static const char *const emits[] = { "json", "text", "asm", "asm-debug", NULL };
 
 static bool no_verify;
 
@@ -36,7 +42,14 @@ static int option(ToolRun *r, const char *name, const char *value, bool *takes_v
 
 static int run(ToolRun *r)
 {
-	r->out = tile_read_run(r->input, r->input_len, !no_verify);
+	bool debug = strcmp(r->emit, "asm-debug") == 0;
+	DebugRecords keep = {0};
+	r->out = tile_read_run_keep(r->input, r->input_len, !no_verify, debug ? &keep : NULL);
+	if (r->out && strncmp(r->emit, "asm", 3) == 0) {
+		asm_print_module(&r->bytes, r->out, debug ? &keep : NULL);
+		r->out_is_bytes = true;
+	}
+	free(keep.refs);
 	return r->out ? EXIT_OK : EXIT_INPUT;
 }
 

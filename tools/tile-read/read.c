@@ -201,8 +201,13 @@ static bool read_functions(Reader *rd)
 
 Module *tile_read_bytecode(const uint8_t *buf, size_t len)
 {
+	return tile_read_bytecode_keep(buf, len, NULL);
+}
+
+Module *tile_read_bytecode_keep(const uint8_t *buf, size_t len, DebugRecords *keep)
+{
 	ops_check_layouts();
-	Reader rd = { .buf = buf, .len = len };
+	Reader rd = { .buf = buf, .len = len, .keep = keep };
 	rd.m = module_new("cuda_tile");
 	Module *m = rd.m;
 	bool ok = sections_scan(&rd) && table_read(&rd, SEC_STRING, 4, &rd.strings, "string table", false);
@@ -218,7 +223,8 @@ Module *tile_read_bytecode(const uint8_t *buf, size_t len)
 		for (uint32_t i = 0; ok && i < rd.types.n; i++)
 			ok = type_get(&rd, i, rd.types.index + (size_t)i * 4, 0) != NULL;
 		ok = ok && table_read(&rd, SEC_CONSTANT, 8, &rd.consts, "constant table", true) &&
-		     debug_init(&rd) && read_globals(&rd) && read_functions(&rd);
+		     debug_init(&rd) && read_globals(&rd) && read_functions(&rd) &&
+		     (!keep || debug_keep_records(&rd));
 	}
 	if (!ok || rd.failed) {
 		if (!rd.failed)
@@ -231,7 +237,12 @@ Module *tile_read_bytecode(const uint8_t *buf, size_t len)
 
 Module *tile_read_run(const uint8_t *buf, size_t len, bool verify)
 {
-	Module *m = tile_read_bytecode(buf, len);
+	return tile_read_run_keep(buf, len, verify, NULL);
+}
+
+Module *tile_read_run_keep(const uint8_t *buf, size_t len, bool verify, DebugRecords *keep)
+{
+	Module *m = tile_read_bytecode_keep(buf, len, keep);
 	if (!m)
 		return NULL;
 	/* then the cuda_tile verifier (libcommon/verify.h), one line per problem */

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include "ir.h"
 #include "enums.h"
+#include "debug_info.h"
 
 /* Limits that keep every input cheap and every output re-readable (docs/ir.md). */
 #define MAX_RANK 16            /* tile / tensor_view / view rank (JSON type grammar) */
@@ -63,6 +64,7 @@ struct Reader {
 	const Loc **dbg_loc_cache; /* per debug attribute, resolved as a location */
 	uint8_t *dbg_state;
 	long dbg_call_locs;        /* locations made by appending call-site chains (debug.c's bound) */
+	DebugRecords *keep;        /* --emit=asm-debug: the records and each location read, or NULL */
 };
 
 /* Where an op's location comes from: diIndices[next .. end) of one function. */
@@ -113,6 +115,8 @@ bool debug_init(Reader *rd);
 bool debug_function(Reader *rd, uint64_t loc_index, size_t at, DebugCursor *dc, const Loc **floc);
 const Loc *debug_next(Reader *rd, DebugCursor *dc, size_t at);
 bool debug_finish(Reader *rd, const DebugCursor *dc, size_t at, const char *fname);
+/* every debug attribute into rd->keep->rec (after a successful read) */
+bool debug_keep_records(Reader *rd);
 
 /* ops.c */
 bool ops_read_function(Reader *rd, Cur *body, Block *b, DebugCursor *dc);

@@ -17,6 +17,11 @@ Module *tile_read_bytecode(const uint8_t *buf, size_t len);
  * and, with `verify`, verified (verify_cuda_tile); NULL after the
  * diagnostics. */
 Module *tile_read_run(const uint8_t *buf, size_t len, bool verify);
+/* The same, keeping the debug section's records and each location read in
+ * *keep (debug_info.h; for --emit=asm-debug); keep->refs is malloc'd. */
+struct DebugRecords;
+Module *tile_read_bytecode_keep(const uint8_t *buf, size_t len, struct DebugRecords *keep);
+Module *tile_read_run_keep(const uint8_t *buf, size_t len, bool verify, struct DebugRecords *keep);
 
 /* The versions we read: libcommon/versions.def (bytecode_version_list() in
  * enums.h gives "13.1, 13.2, 13.3, 13.4, 13.5" for messages). */

@@ -430,6 +430,15 @@ static bool check_red(Dec *x)
 }
 
 /* elect.sync d[|p], mask: without p the predicate goes to the sink */
+/* setmaxnreg.inc/.dec.sync.aligned.u32 N: N an immediate, 24..256, a multiple of 8 */
+static bool check_setmaxnreg(Dec *x)
+{
+	const RawOperand *o = &x->ops[0];
+	if (o->kind != RO_IMM || o->imm.kind != TK_INT || o->imm.bits < 24 || o->imm.bits > 256 || o->imm.bits % 8)
+		return BAD(x, "'%s' takes a register count from 24 to 256, a multiple of 8", x->opcode);
+	return true;
+}
+
 static bool check_elect(Dec *x)
 {
 	if (x->in->nd == 1)
@@ -626,7 +635,10 @@ static bool resolve_mode(Dec *x)
 		if (!x->cp)
 			return BAD(x, "unsupported instruction '%s'", x->opcode);
 		break;
-	case OP_SETMAXNREG:     /* setmaxnreg.inc/.dec: register allocation only, a no-op here */
+	case OP_SETMAXNREG:     /* exec_setmaxnreg.c */
+		in->mode = (uint8_t)x->aop;
+		if (x->aop != AOP_INC && x->aop != AOP_DEC)
+			return BAD(x, "'%s' needs .inc or .dec", x->opcode);
 		break;
 	default:
 		if (x->logic || x->aop || x->vote)
@@ -699,6 +711,8 @@ int decode_insn(DecodeCtx *dc, Insn *in, const char *opcode, RawOperand *ops, in
 		return dc_bad(dc, "unsupported instruction '%s'", opcode), -1;
 	in->op = (uint16_t)row->op;
 	in->guard = -1;
+	if (in->op == OP_TCGEN05)
+		return decode_tcgen05(dc, in, opcode, parts, np, ops, nops);
 	if (row->async || (in->op == OP_CP && (strstr(opcode, ".bulk") || strstr(opcode, ".mbarrier"))))
 		return decode_async(dc, in, opcode, parts, np, ops, nops);
 	Dec x = { .dc = dc, .in = in, .opcode = opcode, .ops = ops, .nops = nops };

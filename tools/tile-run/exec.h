@@ -64,6 +64,8 @@ typedef struct Cta {
 	struct { int arrived, expected; uint32_t red; } bar[16];
 	uint64_t *regs;         /* register files of every thread */
 	uint8_t *params;        /* parameter areas of every thread */
+	struct Tmem *tmem;      /* tensor memory (exec_tcgen05.c), made by its first use */
+	struct RegPool *regpool;        /* setmaxnreg's accounting (exec_setmaxnreg.c), made by its first use */
 } Cta;
 
 struct Run {
@@ -115,6 +117,10 @@ void race_mbar_release(Thread *t, uint32_t off);
 void race_mbar_complete(Cta *c, uint32_t off, uint32_t parity);
 void race_mbar_acquire(Thread *t, uint32_t off, uint32_t parity);
 void race_warp_join(Cta *c, int warp, uint32_t mask);
+/* for other shadows (exec_tcgen05.c's tensor memory): t's own clock, and
+ * whether an access by t is ordered after the stamp (who + 1, clk) */
+uint32_t race_clock(const Thread *t);
+bool race_after(const Thread *t, uint32_t who, uint32_t clk);
 enum { ACC_READ, ACC_WRITE, ACC_ATOMIC };
 
 /* interp.c */
@@ -135,6 +141,18 @@ int exec_warp(Thread *t, const Insn *in);       /* may return ST_BLOCK */
 int exec_sync(Thread *t, const Insn *in);       /* barriers; may return ST_BLOCK */
 int exec_async(Thread *t, const Insn *in);      /* mbarrier, cp.async.bulk[.tensor]; may return ST_BLOCK */
 int exec_wgmma(Thread *t, const Insn *in);      /* wgmma.* */
+int exec_tcgen05(Thread *t, const Insn *in);    /* tcgen05.* but the warp collectives */
+bool mbar_arrive_one(Thread *t, const Insn *in, uint64_t a, int space);  /* exec_async.c */
+/* exec_tcgen05.c: a CTA's tensor memory: fresh at its start; at its end
+ * false after a fault (memory still allocated) */
+void tmem_cta_start(Cta *c);
+bool tmem_cta_end(Cta *c);
+void tcgen05_resolve(Cta *c, Thread **L, const Insn *in);   /* alloc, dealloc, relinquish */
+/* exec_setmaxnreg.c: the CTA's register pool, fresh at its start; whether a
+ * warp's setmaxnreg can go now (an .inc waits for registers), and doing it */
+void regpool_cta_start(Cta *c);
+bool setmaxnreg_ready(Cta *c, int warp, const Insn *in);
+void setmaxnreg_resolve(Cta *c, Thread **L, const Insn *in);
 
 /* sched.c */
 void warp_check(Cta *c, int warp);

@@ -98,8 +98,8 @@ static uint64_t felem(const Insn *in, int ety, uint64_t av, uint64_t bv, uint64_
 			}
 		}
 		return fout(r, ety, in);
-	case OP_MIN: case OP_MAX:
-		return fminmax(in, ety, av, bv);
+	case OP_MIN: case OP_MAX:     /* three inputs (PTX 8.8): op(op(a, b), c) */
+		return in->ns > 2 ? fminmax(in, ety, fminmax(in, ety, av, bv), cv) : fminmax(in, ety, av, bv);
 	case OP_ABS:
 		if (ety == TY_F32)
 			return f2u(fabsf(ftz ? ftz32(u2f((uint32_t)av)) : u2f((uint32_t)av)));
@@ -288,11 +288,15 @@ int exec_arith(Thread *t, const Insn *in)
 		break;
 	case OP_MIN:
 		r = sg ? (uint64_t)(sa < sb ? sa : sb) : (ua < ub ? ua : ub);
+		if (in->ns > 2)
+			r = sg ? (uint64_t)((int64_t)sx(r, nb) < sx(c, nb) ? sx(r, nb) : sx(c, nb)) : ((r & mask) < (c & mask) ? r : c);
 		if (in->flags & F_RELU && (int64_t)sx(r, nb) < 0)
 			r = 0;
 		break;
 	case OP_MAX:
 		r = sg ? (uint64_t)(sa > sb ? sa : sb) : (ua > ub ? ua : ub);
+		if (in->ns > 2)
+			r = sg ? (uint64_t)((int64_t)sx(r, nb) > sx(c, nb) ? sx(r, nb) : sx(c, nb)) : ((r & mask) > (c & mask) ? r : c);
 		if (in->flags & F_RELU && (int64_t)sx(r, nb) < 0)
 			r = 0;
 		break;

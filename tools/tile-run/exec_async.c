@@ -96,6 +96,15 @@ static bool add_tx(Thread *t, const Insn *in, uint64_t *w, uint32_t off, int64_t
 	return true;
 }
 
+/* one arrival on the mbarrier at a (space: shared or generic) for
+ * another family (tcgen05.commit); false after a fault */
+bool mbar_arrive_one(Thread *t, const Insn *in, uint64_t a, int space)
+{
+	uint32_t off;
+	uint64_t *w = mbar_at(t, in, space, a, &off, false);
+	return w && arrive(t, in, w, off, 1, false);
+}
+
 static int mbarrier(Thread *t, const Insn *in)
 {
 	uint64_t *R = t->R;

@@ -45,7 +45,7 @@ int exec_warp(Thread *t, const Insn *in)
 			t->frag[k] = (uint32_t)R[in->s[1 + k]];
 		t->cv[2] = 0xffffffffu;
 		break;
-	case OP_MMA: case OP_WGMMA:   /* .sync.aligned: the whole warp; operands read at resolve */
+	case OP_MMA: case OP_WGMMA: case OP_TCGEN05: case OP_SETMAXNREG:   /* .sync.aligned: the whole warp; operands read at resolve */
 		t->cv[2] = 0xffffffffu;
 		break;
 	case OP_BAR: case OP_BARRIER:   /* bar.warp.sync */
@@ -255,6 +255,12 @@ static void resolve(Cta *c, int warp, uint32_t mask, const Insn *in)
 	case OP_WGMMA:
 		wgmma_resolve(c, L, in);   /* exec_wgmma.c: A in registers */
 		break;
+	case OP_TCGEN05:
+		tcgen05_resolve(c, L, in);   /* exec_tcgen05.c: alloc, dealloc, relinquish */
+		break;
+	case OP_SETMAXNREG:
+		setmaxnreg_resolve(c, L, in);        /* exec_setmaxnreg.c */
+		break;
 	case OP_ELECT: {
 		int leader = __builtin_ctz(arrived);
 		for (int k = 0; k < 32; k++)
@@ -302,8 +308,15 @@ static void check_one(Cta *c, int warp, Thread *t)
 			fault(t, t->wait, "lanes of membermask 0x%08x wait at different warp collectives", mask);
 			return;
 		}
+		const Insn *w = t->wait;
+		if (w->op == OP_SETMAXNREG && !setmaxnreg_ready(c, warp, w))
+			return;         /* .inc: waits for registers another warp gives back */
 		race_warp_join(c, warp, mask);
-		resolve(c, warp, mask, t->wait);
+		resolve(c, warp, mask, w);
+		if (w->op == OP_SETMAXNREG && w->mode == AOP_DEC)       /* wake the warps waiting in .inc */
+			for (int k = 0; k < (c->n + 31) / 32 && !c->run->status; k++)
+				if (k != warp)
+					warp_check(c, k);
 	}
 }
 

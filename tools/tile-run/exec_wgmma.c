@@ -4,18 +4,7 @@
  * Format"): bits 0-13 start address >> 4, 16-29 leading dimension byte
  * offset (LBO) >> 4, 32-45 stride dimension byte offset (SBO) >> 4, 49-51
  * base offset, 62-63 swizzle (0 none, 1 128B, 2 64B, 3 32B).
- * Element (x, k) of an operand (x the M row of A or the N column of B; e the
- * element bytes, T = 16/e elements per 16-byte chunk, W the swizzle span),
- * from the canonical layouts ("Shared Memory Matrix Layout"; CUTLASS's
- * GmmaDescriptor comments), byte offset from the start address:
- *   K-major (no transpose), no swizzle: (x%8)*16 + (x/8)*SBO + (k%T)*e + (k/T)*LBO
- *   K-major, swizzled:                  (x%8)*W  + (x/8)*SBO + k*e
- *   MN-major (transposed), no swizzle:  (x%T)*e + (x/T)*SBO + (k%8)*16 + (k/8)*LBO
- *   MN-major, swizzled:                 (x%T)*e + ((x/T)%(W/16))*16 + (x/(T*W/16))*LBO
- *                                       + (k%8)*W + (k/8)*SBO
- * then the swizzle of the absolute shared address (tensormap.h's
- * swizzle_addr, the pattern TMA writes with); the base offset is implied by
- * using absolute addresses. D fragment (f32/s32; f16 packs elements 2j,
+ * Operand addresses: desc.c (the canonical layouts). D fragment (f32/s32; f16 packs elements 2j,
  * 2j+1 into register j): thread t of the warpgroup (w = t/32, lane l),
  * element i: row 16w + l/4 + 8*((i/2)%2), column 8*(i/4) + 2*(l%4) + i%2.
  * The whole product runs at issue, each thread computing its own D
@@ -27,40 +16,12 @@
  * clamps. scale-d false: D = A*B. */
 #include <math.h>
 #include "exec.h"
-#include "tensormap.h"
+#include "desc.h"
 
-typedef struct Desc {
-	uint64_t start, lbo, sbo;
-	int swz;                /* bytes: 0, 32, 64, 128 */
-} Desc;
-
-static Desc desc(uint64_t v)
-{
-	static const int swz[4] = { 0, 128, 64, 32 };
-	Desc d = { (v & 0x3fff) << 4, ((v >> 16) & 0x3fff) << 4, ((v >> 32) & 0x3fff) << 4, swz[v >> 62] };
-	return d;
-}
-
-static uint64_t elem_addr(const Desc *d, bool mn_major, uint32_t e, uint32_t x, uint32_t k)
-{
-	uint32_t T = 16 / e;
-	uint64_t o;
-	if (!mn_major)
-		o = d->swz ? (x % 8) * d->swz + (x / 8) * d->sbo + k * e
-			   : (x % 8) * 16 + (x / 8) * d->sbo + (k % T) * e + (k / T) * d->lbo;
-	else if (!d->swz)
-		o = (x % T) * e + (x / T) * d->sbo + (k % 8) * 16 + (k / 8) * d->lbo;
-	else {
-		uint32_t per = (uint32_t)d->swz / 16;
-		o = (x % T) * e + ((x / T) % per) * 16 + (x / (T * per)) * d->lbo + (k % 8) * d->swz + (k / 8) * d->sbo;
-	}
-	return swizzle_addr(d->start + o, d->swz);
-}
-
-static bool load(Thread *t, const Insn *in, const Desc *d, bool mn, int ty, uint32_t x, uint32_t k, double *f, int64_t *iv)
+static bool load(Thread *t, const Insn *in, const MatDesc *d, bool mn, int ty, uint32_t x, uint32_t k, double *f, int64_t *iv)
 {
 	uint32_t e = type_bytes[ty];
-	uint8_t *p = mem_at(t, in, SP_SHARED, elem_addr(d, mn, e, x, k), e, ACC_READ);
+	uint8_t *p = mem_at(t, in, SP_SHARED, desc_elem(d, mn, e, x, k), e, ACC_READ);
 	if (!p)
 		return false;
 	uint32_t bits = 0;
@@ -107,7 +68,7 @@ static int compute(Thread *t, const Insn *in, const uint32_t (*A)[4])
 	uint64_t *R = t->R;
 	const int32_t *dslot = &t->run->m->xs[in->target];
 	int n = (int)in->off, kk = in->vec, aty = in->ty, bty = in->cmp, dty = in->ty2;
-	Desc da = desc(A ? 0 : R[in->s[0]]), db = desc(R[in->s[1]]);
+	MatDesc da = desc_sm90(A ? 0 : R[in->s[0]]), db = desc_sm90(R[in->s[1]]);
 	bool acc = R[in->s[2]] & 1, integer = dty == TY_S32;
 	bool ta = in->boolop & AF_TRANS_A, tb = in->boolop & AF_TRANS_B;
 	double sa = (in->boolop & AF_NEG_A) ? -1 : 1, sb = (in->boolop & AF_NEG_B) ? -1 : 1;

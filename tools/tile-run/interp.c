@@ -180,7 +180,7 @@ int run_thread(Thread *t)
 			st = exec_ctrl(t, in);
 			break;
 		case OP_SHFL: case OP_VOTE: case OP_REDUX: case OP_MATCH: case OP_ACTIVEMASK: case OP_ELECT:
-		case OP_LDMATRIX: case OP_STMATRIX: case OP_MMA:
+		case OP_LDMATRIX: case OP_STMATRIX: case OP_MMA: case OP_SETMAXNREG:
 		warp_collective:
 			st = exec_warp(t, in);
 			if (st == ST_BLOCK)
@@ -194,12 +194,17 @@ int run_thread(Thread *t)
 		case OP_RET: case OP_EXIT:
 			st = in->op == OP_EXIT ? ST_EXIT : func_return(t);
 			break;
-		case OP_FENCE: case OP_MEMBAR: case OP_GRIDDEPCONTROL: case OP_SETMAXNREG: case OP_PMEVENT:
+		case OP_FENCE: case OP_MEMBAR: case OP_GRIDDEPCONTROL: case OP_PMEVENT:
 		case OP_NANOSLEEP: case OP_BRKPT:
 			st = ST_NEXT;
 			break;
 		case OP_MBARRIER: case OP_ASYNC:
 			st = exec_async(t, in);
+			break;
+		case OP_TCGEN05:   /* alloc, dealloc, relinquish: warp collectives (exec_warp.c) */
+			if (in->mode == T5_ALLOC || in->mode == T5_DEALLOC || in->mode == T5_RELINQUISH)
+				goto warp_collective;
+			st = exec_tcgen05(t, in);
 			break;
 		case OP_WGMMA:     /* A in registers: a warp collective (exec_warp.c) */
 			if (in->mode == WG_MMA && (in->boolop & AF_A_REGS))

@@ -101,4 +101,6 @@ bool dc_need(DecodeCtx *dc, int nops, int lo, int hi, const char *opc);    /* lo
 bool dc_add_fix(DecodeCtx *dc, const char *label);     /* the branch being decoded goes to label */
 /* decode_async.c: wgmma.*, mbarrier.*, cp.async.bulk*, cp.async.mbarrier.arrive */
 int decode_async(DecodeCtx *dc, Insn *in, const char *opcode, char **parts, int np, RawOperand *ops, int nops);
+/* decode_tcgen05.c: tcgen05.* */
+int decode_tcgen05(DecodeCtx *dc, Insn *in, const char *opcode, char **parts, int np, RawOperand *ops, int nops);
 #endif

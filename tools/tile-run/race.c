@@ -261,3 +261,15 @@ void race_warp_join(Cta *c, int warp, uint32_t mask)
 		}
 	}
 }
+
+uint32_t race_clock(const Thread *t)
+{
+	Race *rc = race_of(t);
+	return rc ? vc_of(rc, t)[t->tid] : 0;
+}
+
+bool race_after(const Thread *t, uint32_t who, uint32_t clk)
+{
+	Race *rc = race_of(t);
+	return !rc || !unordered(rc, t, who, clk);
+}

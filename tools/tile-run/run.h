@@ -87,6 +87,14 @@ enum { MB_INIT = 1, MB_ARRIVE, MB_ARRIVE_DROP, MB_EXPECT_TX, MB_COMPLETE_TX, MB_
        MB_PENDING };                                            /* OP_MBARRIER */
 enum { AS_MBAR_ARRIVE = 1, AS_BULK, AS_TENSOR, AS_NOP };        /* OP_ASYNC */
 enum { WG_FENCE = 1, WG_COMMIT, WG_WAIT, WG_MMA };              /* OP_WGMMA */
+/* Blackwell's tcgen05 (decode_tcgen05.c, exec_tcgen05.c): Insn.mode, ld/st shape (Insn.cmp),
+ * mma kind (Insn.ty), Insn.boolop bits */
+enum { T5_ALLOC = 1, T5_DEALLOC, T5_RELINQUISH, T5_LD, T5_ST, T5_WAIT, T5_FENCE, T5_MMA, T5_COMMIT, T5_CP };
+enum { T5S_32X32B = 1, T5S_16X64B, T5S_16X128B, T5S_16X256B, T5S_16X32BX2 };
+enum { T5K_F16 = 1, T5K_TF32, T5K_F8F6F4, T5K_I8, T5K_MXF8F6F4 };   /* the last: .block_scale.block32 */
+/* tcgen05.cp shapes (Insn.cmp) */
+enum { T5C_128X256B = 1, T5C_128X128B, T5C_4X256B, T5C_64X128B_02_13, T5C_64X128B_01_23, T5C_32X128B_X4 };
+enum { T5F_PACK = 1, T5F_A_TMEM = 2, T5F_DISABLE = 4, T5F_SCALE_D = 8, T5F_MULTICAST = 16 };
 /* Insn.boolop bits of those ops */
 enum { AF_PARITY = 1, AF_EXPECT_TX = 2, AF_NOINC = 4, AF_TRANS_A = 8, AF_TRANS_B = 16, AF_NEG_A = 32, AF_NEG_B = 64,
        AF_A_REGS = 128 /* wgmma: A in registers (Module.xs after D) */ };

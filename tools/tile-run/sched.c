@@ -67,7 +67,8 @@ static void deadlock(Cta *c)
 			for (int j = 0; j < c->n; j++)
 				waiting += c->th[j].state == TS_BAR || c->th[j].state == TS_WARP || c->th[j].state == TS_MBAR;
 			fault(t, t->wait, "deadlock: %d threads wait at barriers, mbarriers or warp collectives that can never complete (this one: %s)",
-			      waiting, t->state == TS_BAR ? "barrier" : t->state == TS_MBAR ? "mbarrier" : "warp collective");
+			      waiting, t->state == TS_BAR ? "barrier" : t->state == TS_MBAR ? "mbarrier" :
+			      t->wait && t->wait->op == OP_SETMAXNREG ? "setmaxnreg.inc, for registers no warp gives back" : "warp collective");
 			return;
 		}
 	}
@@ -92,6 +93,8 @@ static int run_cta(Cta *c, int *order)
 	Func *f = r->entry;
 	memset(c->shared, 0, c->shared_size);
 	race_reset(c);
+	tmem_cta_start(c);
+	regpool_cta_start(c);
 	memset(c->bar, 0, sizeof c->bar);
 	c->live = c->n;
 	for (int k = 0; k < c->n; k++) {
@@ -146,7 +149,7 @@ static int run_cta(Cta *c, int *order)
 			}
 		}
 		if (c->live == 0)
-			return RUN_OK;
+			return tmem_cta_end(c) ? RUN_OK : RUN_FAULT;
 		if (!progress) {
 			deadlock(c);
 			return RUN_FAULT;

@@ -369,7 +369,7 @@ static void pipeline(F *f, Op *op)
 		op_set_attr(f->m, op, "stages", attr_int(f->m, 2, NULL));
 		for (int i = 0; i < nl; i++)
 			op_set_attr(f->m, lds[i], "prefetch", attr_bool(f->m, true));
-		if (knobs()->TILE_SCHED_ASYNC_LAST && retired_next_step(f, loop, op, lds, nl))
+		if (knobs()->TILE_SCHED_ASYNC_LAST && !mma_tcgen05_target(target_sm(f)) && retired_next_step(f, loop, op, lds, nl))
 			op_set_attr(f->m, op, "async_depth", attr_int(f->m, 1, NULL));
 		return;
 	}
@@ -395,7 +395,10 @@ static void pipeline(F *f, Op *op)
 	bool carried = false;
 	for (int i = 1; i < body->nargs; i++)
 		carried |= op->operands[2] == body->args[i];
-	if (stages >= 3 && op_attr_flag(op, "via_wgmma") && carried && last && last->info->code == CT_continue &&
+	/* tcgen05 (TILE_TCGEN05): the same condition keeps the accumulator in
+	 * tensor memory from the loop's start to its exit, at any stage count */
+	bool t5 = mma_tcgen05_target(target_sm(f));
+	if ((stages >= 3 || t5) && op_attr_flag(op, "via_wgmma") && carried && last && last->info->code == CT_continue &&
 	    uses_of(f, op->results[0]) == 1 && !knobs()->TILE_SCHED_NO_ASYNC_MMA) {
 		int at = -1;
 		for (int i = 0; i < last->noperands; i++)
@@ -481,8 +484,8 @@ static void a_in_regs_for_occupancy(F *f, Op *op, const MmaTiling *t)
 	Op *loop;
 	Value *q = a_loaded_before_loop(f, op, &loop);
 	/* one warpgroup a CTA: with two, registers already hold an SM to 2 CTAs */
-	if (!q || f->warps != 4 || knobs()->TILE_SCHED_NO_A_IN_REGS)
-		return;
+	if (!q || f->warps != 4 || knobs()->TILE_SCHED_NO_A_IN_REGS || mma_tcgen05_target(target_sm(f)))
+		return;         /* tcgen05 reads A from shared or tensor memory only */
 	if (mma_layout_is_a(t, q->lay))
 		return;
 	/* the loop's staging as multi_pipeline_ok counts it: its rings, and

@@ -67,7 +67,8 @@ static int write_plan(Op *op, void *ctx)
 			op_remove_attr(ld, load_marks[i]);
 	}
 	const Value *a = op->operands[0];
-	if (p.path == MMA_PATH_WGMMA && p.a == MMA_STAGING_REGISTERS && a->lay && mma_layout_is_a(&t, a->lay))
+	if (p.path == MMA_PATH_WGMMA && p.a == MMA_STAGING_REGISTERS && a->lay && mma_layout_is_a(&t, a->lay) &&
+	    !mma_tcgen05_target(w->sm))     /* tcgen05 reads A from shared or tensor memory only */
 		p.a = MMA_STAGING_FRAGMENT;
 	for (size_t i = 0; i < sizeof product_marks / sizeof *product_marks; i++)
 		op_remove_attr(op, product_marks[i]);

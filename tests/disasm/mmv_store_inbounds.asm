@@ -1,0 +1,10 @@
+entry @mm_kernel(%arg0: tile<ptr<f32>>, %arg1: tile<i32>, %arg2: tile<ptr<f32, <multicast>>>) {
+  %blockId_x, %blockId_y, %blockId_z = get_tile_block_id : tile<i32>
+  %tview = make_tensor_view %arg0, shape = [%arg1], strides = [1] : tile<i32> -> tensor_view<?xf32, strides=[1]>
+  %pview = make_partition_view %tview : partition_view<tile=(128), tensor_view<?xf32, strides=[1]>>
+  %tview_0 = make_tensor_view %arg2, shape = [%arg1], strides = [1] : tile<ptr<f32, <multicast>>>, tile<i32> -> tensor_view<?xf32, strides=[1], #cuda_tile.ptr_attr<multicast>>
+  %pview_1 = make_partition_view %tview_0 : partition_view<tile=(128), tensor_view<?xf32, strides=[1], #cuda_tile.ptr_attr<multicast>>>
+  %tile, %result_token = load_view_tko weak %pview[%blockId_x] : partition_view<tile=(128), tensor_view<?xf32, strides=[1]>>, tile<i32> -> tile<128xf32>, token
+  %0 = multimem_store_view_tko weak %pview_1, %tile[%blockId_x] inbounds = [true] : partition_view<tile=(128), tensor_view<?xf32, strides=[1], #cuda_tile.ptr_attr<multicast>>>, tile<128xf32>, tile<i32> -> token
+  return
+}
