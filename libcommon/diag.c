@@ -12,6 +12,7 @@
 _Thread_local const char *diag_tool = "tile";
 _Thread_local const char *diag_input;
 _Thread_local int diag_errors;
+_Thread_local bool diag_user;
 _Thread_local StrBuf *diag_sink;
 
 void ice(const char *fmt, ...)

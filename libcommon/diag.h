@@ -18,6 +18,7 @@
 #ifndef TILE_DIAG_H
 #define TILE_DIAG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdarg.h>
 #include "strbuf.h"
@@ -28,6 +29,19 @@ struct Loc;
 extern _Thread_local const char *diag_tool;     /* "tile-read" */
 extern _Thread_local const char *diag_input;    /* input file name, "<stdin>" */
 extern _Thread_local int diag_errors;
+/* The user's form (tileiras' stages, under TILEIRAS_USER_DIAG, and
+ * libtileiras): no tool or input name, and
+ *    FILE:LINE:COL: error: MSG                 located (the op's own place)
+ *    FILE:LINE:COL: note: 'f' called from here, in 'k'
+ *                                              one line per call site, innermost first
+ *    error: MSG (WHERE)                        byte offset, JSON pointer
+ *    error: MSG                                no location
+ * and an internal op name in MSG ('nv_tileaa.tiled_load') written as the
+ * cuda_tile op it was made from ('cuda_tile.load_view_tko'). Never MLIR's
+ * loc(...) form: cuTile 1.7.0 parses that into a location it cannot print
+ * (its CompilerExecutionError's str() fails), so the place is in the text
+ * (docs/driver.md, "Messages"). false: the tools' own form above. */
+extern _Thread_local bool diag_user;
 /* Where this thread's diagnostics go: NULL (the default) is stderr; else
  * every message, and diag_raw's text, is appended to this buffer
  * (libtileiras: the program's log). ice() still writes to stderr. */

@@ -528,7 +528,7 @@ int stage_check(Module *m)
 			continue;
 		}
 		if (top->info->code != CT_entry) {
-			diag_error(top->loc, "'%s' op is not supported below stage cuda_tile yet",
+			diag_error(top->loc, "'%s' op is not allowed once the module is lowered (only entries and globals are)",
 				   top->info->name);
 			c->errors++;
 			continue;

@@ -188,14 +188,16 @@ const Target *tool_pick_target(Module *m, const char *gpu)
 		const Target *h = target_by_name(have), *g = target_by_name(gpu);
 		if (!h || !g || h != g) {
 			diag_plain("--gpu-name %s disagrees with the target the module was lowered for, %s "
-				   "(tile-lower decides the target: give it --gpu-name %s)", gpu, have, gpu);
+				   "(the target is chosen where cuda_tile is lowered: give --gpu-name %s there)", gpu, have, gpu);
 			return NULL;
 		}
 	}
 	if (!name && have)
 		name = have;
-	if (!name)
-		name = "sm_80";
+	if (!name) {
+		diag_plain("no GPU to compile for: give --gpu-name (%s); the module names no target", target_list());
+		return NULL;
+	}
 	const Target *t = target_by_name(name);
 	if (!t) {
 		diag_plain("unsupported GPU '%s' in the module's target attribute (supported: %s)",
@@ -239,6 +241,7 @@ static int tool_run(int argc, char **argv, const Tool *t)
 	ToolRun r = { .emit = t->default_emit };
 	const char *input = NULL, *input_name = NULL;
 	diag_tool = t->name;
+	diag_user = knobs()->TILEIRAS_USER_DIAG;
 	bool no_more_options = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];

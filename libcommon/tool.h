@@ -58,11 +58,12 @@ int tool_main(int argc, char **argv, const Tool *t);
 int tool_target_option(const char *name, const char *value, bool *takes_value,
 		       const char **gpu, int *opt);
 /* The target to compile for: gpu (from --gpu-name) if given, else the
- * module's "target" attribute, else sm_80. Records it as the module's
- * "target" attribute. The target is decided once, where cuda_tile is
- * lowered (tile-lower): in lowered IR a gpu that disagrees with the
- * module's target is an error. NULL after a message if the name is not a
- * target or disagrees. */
+ * module's "target" attribute; neither is an error (no default: NVIDIA's
+ * tileiras has none either). Records it as the module's "target"
+ * attribute. The target is decided once, where cuda_tile is lowered
+ * (tile-lower): in lowered IR a gpu that disagrees with the module's
+ * target is an error. NULL after a message if there is none, the name is
+ * not a target or it disagrees. */
 struct Target;
 const struct Target *tool_pick_target(Module *m, const char *gpu);
 /* The rest of a stage's Tool: its input stages and default emit, and the
@@ -70,8 +71,8 @@ const struct Target *tool_pick_target(Module *m, const char *gpu);
 #define TOOL_STAGE(stages_, default_emit_) \
 	.in_stages = (stages_), .default_emit = (default_emit_), .emits = emits, .option = option, .run = run
 #define TOOL_TARGET_OPTIONS_HELP \
-	"  --gpu-name=SM      target GPU, sm_75 ... sm_121 (default: the module's\n" \
-	"                     target attribute, else sm_80)\n" \
+	"  --gpu-name=SM      target GPU, sm_75 ... sm_121; required unless the\n" \
+	"                     module names its target\n" \
 	"  -O N, -ON, --opt-level=N  optimization level 0-3 (default 3)\n"
 /* Write buf to path atomically ("-" or NULL: stdout). 0 ok, -1 after diag. */
 int write_output_atomic(const char *path, const void *buf, size_t len);

@@ -167,10 +167,12 @@ int tileiras_compile(TileirasProgram *p)
 	StrBuf *saved_sink = diag_sink;
 	const char *saved_tool = diag_tool, *saved_input = diag_input;
 	int saved_errors = diag_errors;
+	bool saved_user = diag_user;
 	Knobs k;                   /* the switches, read once for this compile's stages */
 	knobs_read(&k);
 	const Knobs *saved_knobs = knobs_use(&k);
 	diag_sink = &p->log;
+	diag_user = true;           /* the user's form, as tileiras shows its stages' */
 	diag_input = p->input_name;
 	diag_errors = 0;
 	Module *m = NULL;
@@ -211,6 +213,7 @@ int tileiras_compile(TileirasProgram *p)
 	diag_tool = saved_tool;
 	diag_input = saved_input;
 	diag_errors = saved_errors;
+	diag_user = saved_user;
 	knobs_use(saved_knobs);
 	return rc;
 }

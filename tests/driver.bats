@@ -148,7 +148,10 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	grep -q '"stage": "cuda_tile"' v.json
 	run --separate-stderr tileiras --gpu-name=sm_80 --emit=json --stop-after=tile-lower -- -bad.tileirbc
 	assert_failure 5
-	[[ "$stderr" == "tile-lower: -bad.tileirbc: loc("* ]]
+	[[ "$stderr" == "/src/bad.py:7:3: error: 'cuda_tile.ftof' op: 8-bit floats are not supported on sm_80"* ]]
+	run --separate-stderr tileiras --gpu-name=sm_80 --emit=json --stop-after=tile-lower -v -- -bad.tileirbc
+	[[ "$stderr" == *"tile-read --input-name=-bad.tileirbc ./-bad.tileirbc"* ]]
+	[[ "$stderr" == *"tile-lower --gpu-name=sm_80 --opt-level=3 --input-name=-bad.tileirbc"* ]]
 }
 
 @test "FIFOs, pipes and process substitutions are read once and compile (no hang)" {
@@ -167,10 +170,10 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	run timeout 120 bash -c 'tileiras <(cat "$1") --gpu-name=sm_90 -o subst.cubin' _ "$V"
 	assert_success
 	cmp file.cubin subst.cubin
-	# a corrupt pipe: tile-read's message names the path given
+	# a corrupt pipe: tile-read's message, with the byte offset
 	run --separate-stderr timeout 120 bash -c 'head -c 40 "$1" | tileiras /dev/stdin --gpu-name=sm_90 -o bad.cubin' _ "$V"
 	assert_failure 3
-	[[ "$stderr" == "tile-read: /dev/stdin: offset "* ]]
+	[[ "$stderr" == "error: "*" (offset 0x"*")"$'\n'"error: input does not correspond to Tile IR bytecode" ]]
 	assert_file_not_exists bad.cubin
 }
 
@@ -195,14 +198,63 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	run tileiras "$V" "$V" --gpu-name=sm_90
 	assert_failure 1
 	assert_line --index 0 "tileiras: Too many positional arguments specified!"
+	assert_line --index 1 "Can specify at most 1 positional arguments: See: tileiras --help"
 }
 
-@test "unknown option: exit 1" {
+@test "driver messages of the rarer cases (tests/diag/messages): no GPU for JSON IR, nothing to do, no temporary directory" {
+	export TILEIRAS_TILE_READ="cat '$J'"
+	run tileiras "$J"
+	assert_failure 2
+	assert_output "error: GPU architecture sm_0 is not supported by this version of tileiras: give --gpu-name."
+	run tileiras "$J" --gpu-name=sm_90 --emit=json --stop-after=tile-read
+	assert_failure 2
+	assert_output --partial "error: nothing to do: the input (json"
+	assert_output --partial ") is already past tile-read, which --emit=json stops after"
+	run bash -c 'cat "$1" | TMPDIR="$2" tileiras /dev/stdin --gpu-name=sm_90' _ "$V" "$SCRATCH/none"
+	assert_failure 5
+	assert_line --index 0 "Failed to create temporary file: cannot create a directory in $SCRATCH/none"
+	assert_line --index 1 "error: failed to compile Tile IR program"
+}
+
+@test "unknown option: exit 1, with NVIDIA's 'Did you mean' (LLVM's nearest option name)" {
 	run tileiras "$V" --frobnicate
 	assert_failure 1
-	assert_output "tileiras: Unknown command line argument '--frobnicate'.  Try: 'tileiras --help'"
-	run tileiras "$V" -x
+	assert_output "$(printf '%s\n' "tileiras: Unknown command line argument '--frobnicate'.  Try: 'tileiras --help'" \
+		"tileiras: Did you mean '--gpu-name'?")"
+	# the suggestions NVIDIA's 13.5 makes (docs/nvidia-tileiras-cli.md), value kept
+	local a want
+	while IFS='|' read -r a want; do
+		run --separate-stderr tileiras "$V" "$a"
+		assert_failure 1
+		assert_equal "${stderr##*$'\n'}" "tileiras: Did you mean '$want'?"
+	done <<-'EOF'
+	-x|-l
+	--z|-l
+	--foo|-o
+	--gpu-nam|--gpu-name
+	--gpuname=sm_90|--gpu-name=sm_90
+	--gpuname=|--gpu-name
+	--remark=all|--remarks=all
+	--remarks-pased=all|--remarks-passed=all
+	--sanitise=memcheck|--sanitize=memcheck
+	--arhc=sm_90|--arch=sm_90
+	--remarks-output=f|--remarks-output-file=f
+	--Help|--help
+	--versio|--version
+	--print-option|--print-options
+	--emitt=ptx|--emit=ptx
+	EOF
+	# a word that starts with a one-letter option is first a group of them (LLVM)
+	run tileiras "$V" --lineinf
 	assert_failure 1
+	assert_output "$(printf '%s\n' "tileiras: for the -l option: may not occur within a group!" \
+		"tileiras: Unknown command line argument '--lineinf'.  Try: 'tileiras --help'" "tileiras: Did you mean '-l'?")"
+	run tileiras "$V" --optlevel=2
+	assert_line --index 0 "tileiras: for the -o option: may not occur within a group!"
+	assert_line --index 2 "tileiras: Did you mean '-o'?"
+	run tileiras "$V" --host_os=linux
+	assert_success
+	assert_line --index 0 --partial "OVERVIEW: tileiras"
 }
 
 @test "options that need a value: exit 1 without one" {
@@ -274,6 +326,37 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	run tileiras "$V" --gpu-name=sm_90 -O 2
 	assert_failure 1
 	assert_output "tileiras: for the -O option: requires a value!"
+}
+
+@test "--opt-level is read as NVIDIA's (LLVM's int): radix prefixes, and a number past 32 bits is refused, exit 1" {
+	local v
+	for v in 99999999999999999999 2147483648 -2147483649 4294967299 0x80000000 020000000000 +3 08 0O7 0x 0b ' 3' 3x -; do
+		run tileiras "$V" --gpu-name=sm_90 "--opt-level=$v"
+		assert_failure 1
+		assert_output "tileiras: for the --opt-level option: '$v' value invalid for integer argument!"
+	done
+	run tileiras "$V" --gpu-name=sm_90 -O99999999999999999999
+	assert_output "tileiras: for the --opt-level option: '99999999999999999999' value invalid for integer argument!"
+	# in range: NVIDIA's exit 2 with the value read
+	while IFS='|' read -r v want; do
+		run tileiras "$V" --gpu-name=sm_90 "--opt-level=$v"
+		assert_failure 2
+		assert_output "error: invalid optimization level: $want"
+	done <<-'EOF'
+	2147483647|2147483647
+	-2147483648|-2147483648
+	010|8
+	0o7|7
+	0xA|10
+	-0x3|-3
+	0x7fffffff|2147483647
+	017777777777|2147483647
+	EOF
+	export TILEIRAS_TILE_READ="cat '$J'"
+	for v in 0x3 0B11 00 -0 0003; do
+		run tileiras "$V" --gpu-name=sm_90 "--opt-level=$v" --emit=json -o -
+		assert_success
+	done
 }
 
 @test "-g and --device-debug need -O0: exit 2" {
@@ -358,7 +441,7 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	printf '\177ELF' >obj.o
 	run tileiras "$V" --gpu-name=sm_90 --preview=simt -l=obj.o -o k.cubin
 	assert_failure 5
-	assert_output --partial "linking tile libraries is not supported"
+	assert_output "error: tile library 'obj.o': linking tile libraries is not supported by this tileiras"
 	assert_file_not_exists k.cubin
 	# order: option values (2), then the remark file (3), then libraries (5)
 	run tileiras "$V" --gpu-name=sm_90 -O7 -l lib.a
@@ -431,8 +514,15 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	for f in empty.bin garbage.bin short.bin; do
 		run tileiras $f --gpu-name=sm_90 -o out.cubin
 		assert_failure 3
-		assert_output "error: input does not correspond to Tile IR bytecode"
+		assert_line --index 1 "error: input does not correspond to Tile IR bytecode"
 	done
+	# the reason first (NVIDIA's says only the second line)
+	run tileiras empty.bin --gpu-name=sm_90
+	assert_line --index 0 "error: the file is empty (a Tile IR bytecode file starts with 7f 'TileIR' 00)"
+	run tileiras garbage.bin --gpu-name=sm_90
+	assert_line --index 0 "error: invalid magic number: byte 0 is 0x67, expected 0x7f (not a Tile IR bytecode file)"
+	run tileiras short.bin --gpu-name=sm_90
+	assert_line --index 0 "error: unexpected end of file in the magic number (a Tile IR bytecode file starts with 7f 'TileIR' 00) (offset 0x4)"
 	assert_file_not_exists out.cubin
 }
 
@@ -443,17 +533,17 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	cp "$BIN/tileiras" "$BIN/tileiras-stages" bin/
 	run bin/tileiras "$V" --gpu-name=sm_90
 	assert_failure 5
-	assert_output "error: stage tile-read is not built yet (no $SCRATCH/bin/tile-read)"
+	assert_output "error: stage tile-read is not built (no $SCRATCH/bin/tile-read)"
 	export TILEIRAS_TILE_READ="cat '$J'"
 	run bin/tileiras "$V" --gpu-name=sm_90
 	assert_failure 5
-	assert_line --index 0 "error: stage tile-lower is not built yet (no $SCRATCH/bin/tile-lower)"
+	assert_line --index 0 "error: stage tile-lower is not built (no $SCRATCH/bin/tile-lower)"
 	assert_line --index 1 "tileiras: stop before it with --emit=json, or replace it: TILEIRAS_TILE_LOWER=\"command\""
 	assert_file_not_exists elf.o
 	export TILEIRAS_TILE_LOWER=cat TILEIRAS_TILE_SCHED=cat TILEIRAS_TILE_PTX="cat '$P/sm80_vecadd.ptx'"
 	run bin/tileiras "$V" --gpu-name=sm_90
 	assert_failure 5
-	assert_output --partial "stage tile-pack is not built yet"
+	assert_output --partial "stage tile-pack is not built"
 	assert_output --partial "stop before it with --emit=ptx"
 }
 
@@ -566,9 +656,12 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	run --separate-stderr tileiras "$V" --gpu-name=sm_90 -o out.cubin
 	assert_failure 5
 	[ -z "$output" ]
-	assert_equal "$stderr" "$(printf '%s\n' 'lower: k.json: error: boom' \
-		'tileiras: stage tile-lower failed (exit status 1)' 'error: failed to compile Tile IR program')"
+	assert_equal "$stderr" "$(printf '%s\n' 'lower: k.json: error: boom' 'error: failed to compile Tile IR program')"
 	[ "$(cat out.cubin)" = old ]
+	# -v names the stage (bookkeeping for those who asked to see the stages)
+	run --separate-stderr tileiras "$V" --gpu-name=sm_90 -o out.cubin -v
+	assert_failure 5
+	[[ "$stderr" == *$'lower: k.json: error: boom\ntileiras: stage tile-lower failed (exit status 1)\nerror: failed to compile Tile IR program' ]]
 	run tileiras "$V" --gpu-name=sm_90
 	assert_failure 5
 	assert_file_not_exists elf.o
@@ -589,8 +682,8 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	run tileiras "$V" --gpu-name=sm_90 --emit=json
 	assert_failure 3
 	assert_line --index 0 "tile-read: x: offset 0x8: error: unsupported version"
-	assert_line --index 1 "tileiras: stage tile-read failed (exit status 1)"
-	assert_line --index 2 "error: input does not correspond to Tile IR bytecode"
+	assert_line --index 1 "error: input does not correspond to Tile IR bytecode"
+	refute_output --partial "stage tile-read"
 	export TILEIRAS_TILE_READ='exit 134'
 	run tileiras "$V" --gpu-name=sm_90 --emit=json
 	assert_failure 5
@@ -601,6 +694,10 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	export TILEIRAS_TILE_SCHED='kill -SEGV $$'
 	run tileiras "$V" --gpu-name=sm_90
 	assert_failure 5
+	assert_line --index 0 "error: the compiler crashed (killed by signal 11 (SEGV)): this is a bug in the compiler, not in your kernel; please report it (-v names the part that crashed)"
+	assert_line --index 1 "error: failed to compile Tile IR program"
+	run tileiras "$V" --gpu-name=sm_90 -v
+	assert_failure 5
 	assert_output --partial "tileiras: stage tile-sched was killed by signal 11 (SEGV)"
 }
 
@@ -608,10 +705,10 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	fake_front
 	export TILEIRAS_TILE_READ='yes tile-ir | head -c 20000000'
 	export TILEIRAS_TILE_LOWER='echo "lower: error: no" >&2; exit 1'
-	run tileiras "$V" --gpu-name=sm_90
+	run tileiras "$V" --gpu-name=sm_90 -v
 	assert_failure 5
 	assert_output --partial "tileiras: stage tile-lower failed (exit status 1)"
-	refute_output --partial "stage tile-read"
+	refute_output --partial "stage tile-read "
 }
 
 @test "ptxas errors reach the user through the driver; exit 5, no output" {
@@ -620,8 +717,9 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	run tileiras "$V" --gpu-name=sm_80 -o k.cubin
 	assert_failure 5
 	assert_output --partial "error   : Unknown symbol '%f9'"
-	assert_output --partial "tile-pack: error: ptxas exited with status 255"
-	assert_output --partial "tileiras: stage tile-pack failed (exit status 1)"
+	assert_output --partial "error: ptxas exited with status 255"
+	refute_output --partial "tile-pack"
+	refute_output --partial "stage"
 	assert_file_not_exists k.cubin
 }
 
@@ -629,7 +727,7 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	if PATH=/usr/bin:/bin command -v ptxas >/dev/null; then skip "ptxas is in /usr/bin or /bin"; fi
 	run env CUDA_ROOT="$SCRATCH/no-cuda" PATH="$BIN:/usr/bin:/bin" tileiras "$P/sm80_vecadd.ptx" -o k.cubin
 	assert_failure 5
-	assert_output --partial "tile-pack: error: ptxas not found (looked in $SCRATCH/no-cuda/bin (CUDA_ROOT), PATH, pip's nvidia/cu13/bin)"
+	assert_output --partial "error: ptxas not found (looked in $SCRATCH/no-cuda/bin (CUDA_ROOT), PATH, pip's nvidia/cu13/bin)"
 	assert_output --partial "error: failed to compile Tile IR program"
 	assert_file_not_exists k.cubin
 }
@@ -777,8 +875,8 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	require_stage tile-read
 	run tileiras "$NV_CORPUS/invalid/invalid_section_id.tileirbc" --gpu-name=sm_90 --emit=json
 	assert_failure 3
-	assert_output --partial "tile-read"
-	assert_output --partial "error: input does not correspond to Tile IR bytecode"
+	assert_line --index 0 "error: unknown section ID: 127 (offset 0xc)"
+	assert_line --index 1 "error: input does not correspond to Tile IR bytecode"
 }
 
 @test "real stages: vector_add bytecode to a cubin for sm_80, sm_90, sm_100, sm_120, temps kept" {

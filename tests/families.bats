@@ -51,7 +51,7 @@ per_target() {
 }
 
 # sched BYTECODE: the scheduled IR as text
-sched() { tile-read "$1" | tile-lower | tile-sched --emit=text; }
+sched() { tile-read "$1" | tile-lower --gpu-name=sm_80 | tile-sched --emit=text; }
 
 @test "rms_norm: bytecode 13.1-13.4 to cubins for sm_80 sm_90 sm_100 sm_120 (-O3 --lineinfo)" { cubins rms_norm; }
 @test "topk: bytecode 13.1-13.4 to cubins for sm_80 sm_90 sm_100 sm_120 (-O3 --lineinfo)" { cubins topk; }

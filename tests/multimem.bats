@@ -34,7 +34,7 @@ GOOD="load_reduce_f32_add reduce_f32_add store_f32 reduce_i32_min load_reduce_i3
 @test "multimem: NVIDIA's rejections, exit codes and messages, at the op's line" {
 	run tileiras --gpu-name sm_100 -o x.cubin "$M/mm_store_f32_attr0.tileirbc"
 	assert_failure 3
-	assert_output --partial "loc(\"t/mm.py\":3:1): error: 'cuda_tile.multimem_store_view_tko' op expected a multicast pointer, but got none"
+	assert_output --partial "t/mm.py:3:1: error: 'cuda_tile.multimem_store_view_tko' op expected a multicast pointer, but got none"
 	run tileiras --gpu-name sm_100 -o x.cubin "$M/mm_store_f32_attr1.tileirbc"
 	assert_failure 3
 	assert_output --partial "op expected a multicast pointer, but got unicast"
@@ -46,7 +46,7 @@ GOOD="load_reduce_f32_add reduce_f32_add store_f32 reduce_i32_min load_reduce_i3
 	for g in sm_80 sm_90 sm_120; do
 		run tileiras --gpu-name $g -o x.cubin "$M/mm_store_f32.tileirbc"
 		assert_failure 5
-		assert_output --partial "loc(\"t/mm.py\":2:1): error: Incompatibility with architecture '$g': multicast pointers require sm_100 or sm_103 or sm_107"
+		assert_output --partial "t/mm.py:2:1: error: Incompatibility with architecture '$g': multicast pointers require sm_100 or sm_103 or sm_107"
 	done
 	# a pointer attribute in a 13.4 file is not 13.4
 	cp "$M/mm_store_f32.tileirbc" old.tileirbc

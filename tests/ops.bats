@@ -134,7 +134,7 @@ PY
 
 @test "strided views become tiled accesses stepping by the traversal strides; gather/scatter views masked pointer accesses" {
 	assemble "$PCORPUS/strided_gather.tileirbc"
-	tile-read "$PCORPUS/strided_gather.tileirbc" | tile-lower >"$SCRATCH/as.json"
+	tile-read "$PCORPUS/strided_gather.tileirbc" | tile-lower --gpu-name=sm_80 >"$SCRATCH/as.json"
 	run tile-ir --emit=text "$SCRATCH/as.json"
 	assert_output --partial 'nv_tileas.load'
 	assert_output --partial 'nv_tileas.store'
@@ -149,7 +149,7 @@ PY
 		grep -qE 'ld\.global\.(v4\.b32|v2\.b64)' "$SCRATCH/k.$sm.ptx" || fail "no 16-byte load for $sm"
 		grep -qE 'st\.global\.(v4\.b32|v2\.b64)' "$SCRATCH/k.$sm.ptx" || fail "no 16-byte store for $sm"
 	done
-	tile-read "$PCORPUS/strided_v4.tileirbc" | tile-lower | tile-ir --emit=text >"$SCRATCH/v4.txt"
+	tile-read "$PCORPUS/strided_v4.tileirbc" | tile-lower --gpu-name=sm_80 | tile-ir --emit=text >"$SCRATCH/v4.txt"
 	grep -q 'nv_tileas.tiled_load .*step = \[4, 64\].*vector_bytes = 16' "$SCRATCH/v4.txt" ||
 		grep -q 'nv_tileas.tiled_load .*vector_bytes = 16.*step = \[4, 64\]' "$SCRATCH/v4.txt" ||
 		fail "the 2-D window load is not a 16-byte tiled load: $(grep tiled_load "$SCRATCH/v4.txt")"
@@ -157,7 +157,7 @@ PY
 
 @test "loop / break / continue: nested loops carrying tiles and scalars, exits from inside ifs" {
 	assemble "$PCORPUS/loops.tileirbc"
-	tile-read "$PCORPUS/loops.tileirbc" | tile-lower | tile-sched >"$SCRATCH/sc.json"
+	tile-read "$PCORPUS/loops.tileirbc" | tile-lower --gpu-name=sm_80 | tile-sched >"$SCRATCH/sc.json"
 	run tile-ir --emit=text "$SCRATCH/sc.json"
 	assert_output --partial 'cuda_tile.loop'
 	assert_output --partial 'cuda_tile.break'

@@ -111,12 +111,12 @@ params() {
 
 @test "a broadcast whose operand's layout does not fit goes through convert_layout (in warps: shuffles)" {
 	# by default the loaded row takes the layout its broadcast implies: no conversion
-	tile-read "$PCORPUS/bias2d.tileirbc" | tile-lower | tile-sched | tile-ir --emit=text >"$SCRATCH/t0"
+	tile-read "$PCORPUS/bias2d.tileirbc" | tile-lower --gpu-name=sm_80 | tile-sched | tile-ir --emit=text >"$SCRATCH/t0"
 	if grep -q 'nv_tileas.convert_layout' "$SCRATCH/t0"; then fail "a conversion for the broadcast row"; fi
 	# laid out for its load alone, it needs one
 	export TILE_SCHED_PLAIN_LAYOUTS=1
 	assemble "$PCORPUS/bias2d.tileirbc"
-	tile-read "$PCORPUS/bias2d.tileirbc" | tile-lower | tile-sched | tile-ir --emit=text >"$SCRATCH/t"
+	tile-read "$PCORPUS/bias2d.tileirbc" | tile-lower --gpu-name=sm_80 | tile-sched | tile-ir --emit=text >"$SCRATCH/t"
 	grep -q 'nv_tileas.convert_layout' "$SCRATCH/t"
 	# the column's elements are all in the warp that needs them: one
 	# shfl.sync.idx per register of the new layout, no shared memory
@@ -150,7 +150,7 @@ params() {
 @test "hand-made kernel: a transposing dim_map view, static and dynamic sizes, neg_inf padding, shape queries" {
 	require_ptxas
 	f=$BATS_TEST_DIRNAME/pipeline/ir/views.cuda_tile.json
-	tile-lower --stop-at=nv_tileaa "$f" | tile-ir --emit=text >"$SCRATCH/aa"
+	tile-lower --gpu-name=sm_80 --stop-at=nv_tileaa "$f" | tile-ir --emit=text >"$SCRATCH/aa"
 	grep -q 'dim_map = \[1, 0\], in_bounds = \[1, 0\]' "$SCRATCH/aa"
 	grep -q 'padding = "neg_inf"' "$SCRATCH/aa"
 	for sm in $TARGETS; do
@@ -170,7 +170,7 @@ params() {
 			ptxas -arch=$sm "$SCRATCH/v.ptx" -o "$SCRATCH/v.cubin" || fail "ptxas: $f $sm"
 		done
 	done
-	tile-lower "$BATS_TEST_DIRNAME/pipeline/ir/verify_memory_ptr.cuda_tile.json" | tile-sched | tile-ptx >"$SCRATCH/m.ptx"
+	tile-lower --gpu-name=sm_80 "$BATS_TEST_DIRNAME/pipeline/ir/verify_memory_ptr.cuda_tile.json" | tile-sched | tile-ptx >"$SCRATCH/m.ptx"
 	grep -q 'ld.acquire.gpu.global' "$SCRATCH/m.ptx"
 	grep -q 'st.release.sys.global' "$SCRATCH/m.ptx"
 }
@@ -296,7 +296,7 @@ params() {
 	assert_output --partial 'num_warps = 4'
 	assert_output --partial 'layout(%'
 	# the tile-lower text form matches tile-ir's
-	tile-lower --emit=text "$SCRATCH/ct.json" >"$SCRATCH/t1"
+	tile-lower --gpu-name=sm_80 --emit=text "$SCRATCH/ct.json" >"$SCRATCH/t1"
 	tile-ir --emit=text "$SCRATCH/as.json" | sed 's/target = "sm_90"/target = "sm_80"/' >"$SCRATCH/t2"
 	diff "$SCRATCH/t1" "$SCRATCH/t2"
 }
@@ -336,12 +336,12 @@ PY
 	run tile-lower --gpu-name=sm_100 "$BATS_TEST_DIRNAME/verify/valid/mma.json"
 	assert_success
 	# permute was the hand-made example; it is carried now (tests/reduce.bats)
-	run tile-lower "$BATS_TEST_DIRNAME/pipeline/ir/unsupported.cuda_tile.json"
+	run tile-lower --gpu-name=sm_80 "$BATS_TEST_DIRNAME/pipeline/ir/unsupported.cuda_tile.json"
 	assert_success
 }
 
 @test "each stage verifies its input" {
-	tile-read "$CORPUS/13.2/vector_add.tileirbc" | tile-lower >"$SCRATCH/as.json"
+	tile-read "$CORPUS/13.2/vector_add.tileirbc" | tile-lower --gpu-name=sm_80 >"$SCRATCH/as.json"
 	tile-sched "$SCRATCH/as.json" >"$SCRATCH/sc.json"
 	run tile-ptx "$SCRATCH/as.json"
 	assert_failure 1
@@ -407,15 +407,15 @@ PY
 }
 
 @test "libdevice is linked only when math needs it" {
-	tile-read "$CORPUS/13.2/vector_add.tileirbc" | tile-lower | tile-sched | tile-ptx --emit=llvm >"$SCRATCH/v.ll"
+	tile-read "$CORPUS/13.2/vector_add.tileirbc" | tile-lower --gpu-name=sm_80 | tile-sched | tile-ptx --emit=llvm >"$SCRATCH/v.ll"
 	if grep -q '__nv_' "$SCRATCH/v.ll"; then fail "libdevice in vector_add"; fi
-	tile-read "$CORPUS/13.2/elementwise_float.tileirbc" | tile-lower | tile-sched | tile-ptx >"$SCRATCH/e.ptx"
+	tile-read "$CORPUS/13.2/elementwise_float.tileirbc" | tile-lower --gpu-name=sm_80 | tile-sched | tile-ptx >"$SCRATCH/e.ptx"
 	if grep -q '\.extern\|call' "$SCRATCH/e.ptx"; then fail "unresolved or uninlined library calls"; fi
 	tile-read "$CORPUS/13.2/elementwise_float.tileirbc" | tile-lower --gpu-name=sm_90 | tile-sched >"$SCRATCH/sc.json"
 	CUDA_ROOT=/nonexistent run tile-ptx "$SCRATCH/sc.json"
 	assert_failure 1
 	assert_output --partial 'libdevice'
-	tile-read "$CORPUS/13.2/vector_add.tileirbc" | tile-lower | tile-sched >"$SCRATCH/va.json"
+	tile-read "$CORPUS/13.2/vector_add.tileirbc" | tile-lower --gpu-name=sm_80 | tile-sched >"$SCRATCH/va.json"
 	CUDA_ROOT=/nonexistent run tile-ptx "$SCRATCH/va.json"
 	assert_success
 }

@@ -210,7 +210,7 @@ TRUNCATE="$BIN/../tests/read-truncate"
 
 @test "not bytecode at all / empty file" {
 	printf '' >"$SCRATCH/e.bc"
-	reject "$SCRATCH/e.bc" "unexpected end of file in the magic number"
+	reject "$SCRATCH/e.bc" "the file is empty"
 	printf '{"format": "tile-ir"}' >"$SCRATCH/j.bc"
 	reject "$SCRATCH/j.bc" "invalid magic number"
 }

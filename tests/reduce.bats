@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # Reductions, scans and shape ops end to end (docs/lowering.md §8):
-# tile-read | tile-lower | tile-sched | tile-ptx on the corpus kernels that
+# tile-read | tile-lower --gpu-name=sm_80 | tile-sched | tile-ptx on the corpus kernels that
 # use them and on tests/reduce/corpus (tests/reduce/kernels/redshape.py),
 # for sm_80, sm_90, sm_100 and sm_120; the PTX is checked for the shape
 # of the code (warp shuffles, shared-memory rounds, barriers, no local
@@ -58,7 +58,7 @@ count() { grep -c -- "$1" "$2" || true; }
 
 @test "softmax and layer_norm: the reduced rows broadcast back without a conversion" {
 	for k in softmax layer_norm; do
-		tile-read "$CORPUS/13.3/$k.tileirbc" | tile-lower | tile-sched --emit=text >"$SCRATCH/$k.txt"
+		tile-read "$CORPUS/13.3/$k.tileirbc" | tile-lower --gpu-name=sm_80 | tile-sched --emit=text >"$SCRATCH/$k.txt"
 		if grep -q 'convert_layout' "$SCRATCH/$k.txt"; then fail "$k: a convert_layout"; fi
 		grep -q 'cuda_tile.reduce' "$SCRATCH/$k.txt"
 		assemble_named "$CORPUS/13.3/$k.tileirbc" "$k"
@@ -69,7 +69,7 @@ count() { grep -c -- "$1" "$2" || true; }
 	# covers 128 contiguous bytes; on an H200 0.30 -> 0.07 ms); each row
 	# result in every thread of the row's warp; two reductions of 5 shuffles
 	grep -q 'layout(%[0-9]* = "(8,32,4):(32,1,256)")' "$SCRATCH/softmax.txt"
-	tile-read "$CORPUS/13.3/softmax.tileirbc" | tile-lower | TILE_SCHED_CONTIGUOUS_ROWS=1 tile-sched --emit=text >"$SCRATCH/smc.txt"
+	tile-read "$CORPUS/13.3/softmax.tileirbc" | tile-lower --gpu-name=sm_80 | TILE_SCHED_CONTIGUOUS_ROWS=1 tile-sched --emit=text >"$SCRATCH/smc.txt"
 	grep -q 'layout(%[0-9]* = "(8,32,4):(1,8,256)")' "$SCRATCH/smc.txt"
 	grep -q 'layout(%[0-9]* = "(1,32,4):(0,0,1)")' "$SCRATCH/softmax.txt"
 	[ "$(count 'bar.sync' "$SCRATCH/softmax.sm_90.ptx")" -eq 0 ]
@@ -91,7 +91,7 @@ count() { grep -c -- "$1" "$2" || true; }
 
 @test "transpose and permute3d: one padded shared-memory conversion, no shuffles" {
 	for k in transpose permute3d; do
-		tile-read "$CORPUS/13.3/$k.tileirbc" | tile-lower | tile-sched --emit=text >"$SCRATCH/$k.txt"
+		tile-read "$CORPUS/13.3/$k.tileirbc" | tile-lower --gpu-name=sm_80 | tile-sched --emit=text >"$SCRATCH/$k.txt"
 		[ "$(count 'nv_tileas.convert_layout' "$SCRATCH/$k.txt")" -eq 1 ] || fail "$k: not one conversion"
 		assemble_named "$CORPUS/13.3/$k.tileirbc" "$k"
 		f=$SCRATCH/$k.sm_90.ptx
@@ -122,7 +122,7 @@ count() { grep -c -- "$1" "$2" || true; }
 	[ "$(count 'bar.sync' "$SCRATCH/rlp.sm_90.ptx")" -eq 2 ]
 	# a scan whose layout (from a transpose and a reshape) is not registers-
 	# lanes-warps along the dim runs in a blocked layout between two conversions
-	tile-read "$RCORPUS/scan_permuted.tileirbc" | tile-lower | tile-sched --emit=text >"$SCRATCH/sp.txt"
+	tile-read "$RCORPUS/scan_permuted.tileirbc" | tile-lower --gpu-name=sm_80 | tile-sched --emit=text >"$SCRATCH/sp.txt"
 	[ "$(count 'nv_tileas.convert_layout' "$SCRATCH/sp.txt")" -eq 2 ]
 	# a reverse scan shuffles down
 	grep -q 'shfl.sync.down' "$SCRATCH/cumsum_rows_rev.sm_90.ptx"

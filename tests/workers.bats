@@ -66,9 +66,9 @@ assert d["module"]["ops"][0]["attrs"]["optimization_hints"]["dict"]["default"]["
 		run tileiras --gpu-name=sm_90 --emit=ptx -o x.ptx bad.tileirbc
 		assert_success
 		if [ "$n" = 64 ]; then
-			assert_output --partial "loc(\"tests/workers/workers.py\":22:0): warning: num_worker_warps_per_cta 64 is more than 32: 32 warps"
+			assert_output --partial "tests/workers/workers.py:22:0: warning: num_worker_warps_per_cta 64 is more than 32: 32 warps"
 		else
-			assert_output --partial "loc(\"tests/workers/workers.py\":22:0): warning: num_worker_warps_per_cta $n is not a power of two from 1 to 32: ignored"
+			assert_output --partial "tests/workers/workers.py:22:0: warning: num_worker_warps_per_cta $n is not a power of two from 1 to 32: ignored"
 		fi
 	done
 }

@@ -218,8 +218,10 @@ static int run_errors(const char *file)
 	       "input does not correspond to Tile IR bytecode");
 	expect("get output: after failed compile", tileirasProgramGetOutput(p, &v), 4, "program has not been compiled");
 	tileirasProgramGetLog(p, &v);
-	if (!memmem(v.data, v.size, "tile-read: ", 11)) {
-		printf("FAIL the log of a bad bytecode has no tile-read diagnostic:\n%.*s", (int)v.size,
+	/* the reader's message, in the user's form (no tool name, the offset) */
+	if (!memmem(v.data, v.size, "error: ", 7) || !memmem(v.data, v.size, " (offset 0x", 11) ||
+	    memmem(v.data, v.size, "tile-read", 9)) {
+		printf("FAIL the log of a bad bytecode has no reader diagnostic in the user's form:\n%.*s", (int)v.size,
 		       (const char *)v.data);
 		failures++;
 	}

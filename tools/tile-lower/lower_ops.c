@@ -131,14 +131,14 @@ static bool view_addresses(B *b, Op *user, Value *view, Value **idx, const Attr 
 	const Type *vt = view->type;
 	if (!mv || (mv->info->code != CT_make_partition_view && mv->info->code != CT_make_strided_view &&
 		    mv->info->code != CT_make_gather_scatter_view)) {
-		diag_error(user->loc, "'%s' op: a view that is not made in the same kernel is not supported yet",
+		diag_error(user->loc, "'%s' op: a view that is not made in the same kernel is not supported",
 			   user->info->name);
 		return false;
 	}
 	Value *memref = mv->operands[0];
 	if (!memref->def || memref->def->info->code != AA_make_memref) {
 		diag_error(user->loc, "'%s' op: a tensor view that is not made by make_tensor_view "
-			   "in the same kernel is not supported yet", user->info->name);
+			   "in the same kernel is not supported", user->info->name);
 		return false;
 	}
 	const Type *tv = vt->view;
@@ -342,7 +342,7 @@ bool lower_pointer_view_shape(Module *m, Op *fn, Op *op)
 	if ((vt->kind != TY_STRIDED_VIEW && vt->kind != TY_GATHER_SCATTER_VIEW) || !mv ||
 	    (mv->info->code != CT_make_strided_view && mv->info->code != CT_make_gather_scatter_view) ||
 	    !mv->operands[0]->def || mv->operands[0]->def->info->code != AA_make_memref) {
-		diag_error(op->loc, "'%s' op on this view is not supported yet", op->info->name);
+		diag_error(op->loc, "'%s' op on this view is not supported", op->info->name);
 		return false;
 	}
 	B b = { m, op, op->loc };

@@ -61,7 +61,7 @@ int main(int argc, char **argv)
 		.summary = "Lower cuda_tile IR to nv_tileaa and nv_tileas (explicit memory, copy choice).",
 		.options_help =
 			TOOL_TARGET_OPTIONS_HELP
-			"                     (the level has no effect on this stage yet)\n"
+			"                     (the level has no effect on this stage)\n"
 			"  --stop-at=STAGE    stop after nv_tileaa or nv_tileas (default nv_tileas)\n"
 			"  --tma              the cubin will fill TMA tensor maps (a TILEIR cubin's host\n"
 			"                     callback: the driver asks tile-pack): recorded in the\n"

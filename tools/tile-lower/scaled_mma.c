@@ -64,7 +64,7 @@ bool lower_scaled_mma(Module *m, Op *fn, Op *op, int sm)
 	Value *xs = op->operands[3], *ys = op->operands[4];
 	int r = acc->type->rank;
 	if (acc->type->elem->kind != TY_SCALAR || acc->type->elem->scalar != SC_F32 || r < 2 || r > 3) {
-		diag_error(op->loc, "'%s' op: a %s accumulator is not supported yet (f32 of rank 2 or 3 is)",
+		diag_error(op->loc, "'%s' op: a %s accumulator is not supported (f32 of rank 2 or 3 is)",
 			   op->info->name, acc->type->str);
 		return false;
 	}

@@ -94,7 +94,7 @@ static bool view_of(Value *v, View *out, Op *user)
 	if (!v->def || (v->def->info->code != CT_make_partition_view &&
 			v->def->info->code != CT_make_strided_view)) {
 		diag_error(user->loc, "'%s' op: a view that is not made by make_partition_view "
-			   "in the same kernel is not supported yet", user->info->name);
+			   "in the same kernel is not supported", user->info->name);
 		return false;
 	}
 	out->pv = v->def;
@@ -103,7 +103,7 @@ static bool view_of(Value *v, View *out, Op *user)
 	if (!out->memref->def || (out->memref->def->info->code != AA_make_memref &&
 				  out->memref->def->info->code != CT_make_tensor_view)) {
 		diag_error(user->loc, "'%s' op: a tensor view that is not made by make_tensor_view "
-			   "in the same kernel is not supported yet", user->info->name);
+			   "in the same kernel is not supported", user->info->name);
 		return false;
 	}
 	return true;
@@ -265,7 +265,7 @@ static bool lower_shape_query(Module *m, Op *op, Op *fn)
 		memref = v.memref;
 	} else if (!memref->def || memref->def->info->code != AA_make_memref) {
 		diag_error(op->loc, "'%s' op on a tensor view not made by make_tensor_view "
-			   "in the same kernel is not supported yet", op->info->name);
+			   "in the same kernel is not supported", op->info->name);
 		return false;
 	}
 	for (int i = 0; i < op->nresults; i++) {
@@ -303,7 +303,7 @@ static void lower_op(L *l, Op *op)
 {
 	Module *m = l->m;
 	if (!op_lower_accepts(op->info)) {
-		diag_error(op->loc, "'%s' op is not supported yet", op->info->name);
+		diag_error(op->loc, "'%s' op is not supported by this compiler", op->info->name);
 		l->errors++;
 		return;
 	}
@@ -396,7 +396,7 @@ static int drop_views(Op *op, void *ctx)
 	    op->info->code == CT_make_gather_scatter_view) {
 		if (has_uses(l->fn, op->results[0])) {
 			diag_error(op->loc, "'%s' op: a partition view used other than by a load, "
-				   "store or shape query is not supported yet", op->info->name);
+				   "store or shape query is not supported", op->info->name);
 			l->errors++;
 		} else {
 			op_remove(op);
@@ -412,7 +412,7 @@ int lower_to_aa(Module *m, const Target *t)
 		if (fn->info->code == CT_global)
 			continue;        /* globals stay as they are (tile-ptx defines them) */
 		if (fn->info->code != CT_entry) {
-			diag_error(fn->loc, "'%s' op is not supported yet", fn->info->name);
+			diag_error(fn->loc, "'%s' op is not supported by this compiler", fn->info->name);
 			l.errors++;
 			continue;
 		}

@@ -107,7 +107,7 @@ static int to_as(Op *op, void *ctx)
 		bool tiled_f4 = (op->info->code == AA_tiled_load || op->info->code == AA_tiled_store) &&
 				v->type->elem->kind == TY_SCALAR && v->type->elem->scalar == SC_F4E2M1FN;
 		if (elem_bytes(v->type->elem) == 0 && !tiled_f4) {
-			diag_error(op->loc, "'%s' op: memory access to %s elements is not supported yet%s",
+			diag_error(op->loc, "'%s' op: memory access to %s elements is not supported%s",
 				   op->info->name, v->type->elem->str,
 				   v->type->elem->scalar == SC_F4E2M1FN ? " (only through a partition view)" : "");
 			s->errors++;

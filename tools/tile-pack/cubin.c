@@ -131,13 +131,13 @@ static bool needs_callbacks(const PackOptions *o, const PtxInput *in, bool tilei
 	if (!maps)
 		return false;
 	if (!tileir) {
-		diag_plain("the PTX takes TMA tensor maps as hidden parameters (tile-sched --tma), which only a "
+		diag_plain("the PTX takes TMA tensor maps as hidden parameters (compiled with TMA), which only a "
 			   "TILEIR cubin's host callback fills; ptxas %s (release %d.%d) makes plain-PTX cubins "
 			   "(TILEIR needs ptxas 13.2 or newer; or compile without --tma)", ptxas, ver->major, ver->minor);
 		return true;
 	}
 	if (o->nv_host && strcmp(o->nv_host, "none") == 0) {
-		diag_plain("--nv-host=none: the PTX takes TMA tensor maps as hidden parameters (tile-sched --tma), "
+		diag_plain("--nv-host=none: the PTX takes TMA tensor maps as hidden parameters (compiled with TMA), "
 			   "which only the host callback fills");
 		return true;
 	}

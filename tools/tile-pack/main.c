@@ -157,7 +157,7 @@ static int run(ToolRun *r)
 		return EXIT_INPUT;
 	}
 	if (memchr(r->input, 0, r->input_len)) {
-		diag_plain("the input is not PTX text (it holds NUL bytes; Tile IR bytecode goes to tile-read)");
+		diag_plain("the input is not PTX text (it holds NUL bytes: Tile IR bytecode, say, is not PTX)");
 		return EXIT_INPUT;
 	}
 	PtxInput in = { .text = r->input, .len = r->input_len, .display = diag_input };

@@ -26,7 +26,7 @@ static int option(ToolRun *r, const char *name, const char *value, bool *takes_v
 			*takes_value = true;
 			return 0;
 		}
-		diag_plain("--sanitize=%s is not supported yet", value);
+		diag_plain("--sanitize=%s is not supported", value);
 		return -1;
 	}
 	if (strcmp(name, "--lineinfo") == 0 || strcmp(name, "--device-debug") == 0) {

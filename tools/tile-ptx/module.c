@@ -51,7 +51,7 @@ static void emit_kernel(E *e, Op *fn)
 	for (int i = 0; i < body->nargs; i++) {
 		const Type *t = body->args[i]->type;
 		if (t->kind != TY_TILE || t->rank != 0) {
-			diag_error(fn->loc, "entry '%s': parameter %d of type %s is not supported yet",
+			diag_error(fn->loc, "entry '%s': parameter %d of type %s is not supported",
 				   name->u.s, i, t->str);
 			e->errors++;
 			free(params);
@@ -181,7 +181,7 @@ LLVMModuleRef emit_module(Module *m, LLVMContextRef ctx, const PtxOpts *o, bool 
 			continue;
 		}
 		if (fn->info->code != CT_entry) {
-			diag_error(fn->loc, "'%s' op is not supported yet", fn->info->name);
+			diag_error(fn->loc, "'%s' op is not supported by this compiler", fn->info->name);
 			e->errors++;
 			continue;
 		}

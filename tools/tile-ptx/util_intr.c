@@ -10,7 +10,7 @@
 
 void unsupported(E *e, const Op *op, const char *what)
 {
-	diag_error(op->loc, "'%s' op: %s is not supported yet", op->info->name, what);
+	diag_error(op->loc, "'%s' op: %s is not supported", op->info->name, what);
 	e->errors++;
 }
 

@@ -34,7 +34,7 @@ void emit_op(E *e, Op *op)
 		f(e, op);
 		return;
 	}
-	diag_error(op->loc, "'%s' op is not supported yet", op->info->name);
+	diag_error(op->loc, "'%s' op is not supported by this compiler", op->info->name);
 	e->errors++;
 	for (int i = 0; i < op->nresults; i++)
 		if (op->results[i]->type->kind == TY_TILE)

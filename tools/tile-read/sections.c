@@ -18,6 +18,8 @@ static const unsigned sec_align[SEC_COUNT] = { 0, 4, 8, 8, 8, 4, 0, 0 };
 static bool read_header(Reader *rd, Cur *c)
 {
 	for (size_t i = 0; i < sizeof magic; i++) {
+		if (rd->len == 0)
+			return rd_fail(rd, 0, "the file is empty (a Tile IR bytecode file starts with 7f 'TileIR' 00)");
 		if (i >= rd->len)
 			return rd_fail(rd, i, "unexpected end of file in the magic number "
 				       "(a Tile IR bytecode file starts with 7f 'TileIR' 00)");

@@ -117,7 +117,7 @@ int main(int argc, char **argv)
 		.options_help = "  --num-warps=N      warps per CTA, a power of two 1..32 (default 4; 1 for an\n"
 				"                     entry whose tiles all have one element)\n"
 				"  --gpu-name=SM      the module's target (an error when it is not: tile-lower\n"
-				"                     decides the target); --opt-level=N: no effect yet\n"
+				"                     decides the target); --opt-level=N: no effect\n"
 				"  --remarks-output-file=F  write memory and layout remarks to F\n"
 				"  --remark-format=yaml|command-line  their form (default yaml)\n"
 				"  --remark-kinds=LIST  only these kinds: passed,missed,failed,analysis\n"
