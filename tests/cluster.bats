@@ -234,9 +234,9 @@ print("ok")' "$SCRATCH/in.npy" "$SCRATCH/o/1.npy"
 	[[ $stderr == *"barrier.cluster.arrive again before barrier.cluster.wait"* ]]
 }
 
-# nv_ptx NAME: NVIDIA's sm_90 PTX of tests/cluster/nvidia/NAME.tileirbc as $SCRATCH/NAME.ptx
+# nv_ptx NAME [SM]: NVIDIA's PTX (default sm_90) of tests/cluster/nvidia/NAME.tileirbc as $SCRATCH/NAME.ptx
 nv_ptx() {
-	env -u CUDA_HOME "$SCRATCH/tw/bin/tileiras" --gpu-name sm_90 "$C/nvidia/$1.tileirbc" -o "$SCRATCH/$1.cubin" ||
+	env -u CUDA_HOME "$SCRATCH/tw/bin/tileiras" --gpu-name "${2:-sm_90}" "$C/nvidia/$1.tileirbc" -o "$SCRATCH/$1.cubin" ||
 		fail "NVIDIA's tileiras on $1"
 	mv "$SCRATCH/nv.ptx" "$SCRATCH/$1.ptx"
 	grep -q '^\.reqnctapercluster 2$' "$SCRATCH/$1.ptx" || fail "$1: no .reqnctapercluster 2"
@@ -300,4 +300,29 @@ sys.exit(not (np.load(sys.argv[1]) == a @ b).all())'
 	for k in exchange sregs remote_mbar mcast deadlock; do
 		ptxas -arch=sm_90a "$C/$k.ptx" -o "$SCRATCH/$k.cubin" || fail "$k"
 	done
+}
+
+@test "cluster: NVIDIA's num_ctas=2 sm_100a matmul (tcgen05.mma.cta_group::2: A split by M over the CTA pair, B by N, each CTA's D in its own tensor memory; alloc, commit multicast) matches numpy exactly, memcheck and racecheck; as 1-CTA clusters it cannot run" {
+	need_run
+	require_nvidia
+	nvidia_capture "$SCRATCH/tw"
+	nv_ptx matmul2 sm_100
+	grep -q 'tcgen05.mma.cta_group::2' "$SCRATCH/matmul2.ptx" || fail "NVIDIA's sm_100 matmul2 has no cta_group::2 product any more"
+	cd "$SCRATCH"
+	"$PY" -c 'import numpy as np
+r = np.random.default_rng(7)
+np.save("ma.npy", r.integers(-4, 5, (256, 192)).astype(np.float16)); np.save("mb.npy", r.integers(-4, 5, (192, 256)).astype(np.float16))
+np.save("mc.npy", np.zeros((256, 256), np.float32))'
+	mm_ok='import numpy as np, sys
+a, b = np.load("ma.npy").astype(np.float64), np.load("mb.npy").astype(np.float64)
+sys.exit(not (np.load(sys.argv[1]) == a @ b).all())'
+	for check in memcheck "racecheck --seed 3"; do
+		rm -rf o
+		# shellcheck disable=SC2086
+		run tile-run matmul2.ptx --grid 2,2 --check $check --out o ma.npy 256 192 192 1 mb.npy 192 256 256 1 mc.npy 256 256 256 1
+		assert_success
+		"$PY" -c "$mm_ok" o/10.npy || fail "sm_100 matmul2 ($check)"
+	done
+	run tile-run matmul2.flat.ptx --grid 2,2 ma.npy 256 192 192 1 mb.npy 192 256 256 1 mc.npy 256 256 256 1
+	[ "$status" -eq 3 ]
 }

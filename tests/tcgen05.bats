@@ -108,7 +108,7 @@ fault() {
 	echo "$output"
 	[ "$status" -eq 1 ]
 	assert_output --partial "takes a vector of 8 registers"
-	sed 's/cta_group::1.kind::f16/cta_group::2.kind::f16/' "$T/mma_f16.ptx" >"$SCRATCH/bad2.ptx"
+	sed 's/cta_group::1.kind::f16/cta_group::1.kind::mxf4/' "$T/mma_f16.ptx" >"$SCRATCH/bad2.ptx"
 	run "$BIN/tile-run" "$SCRATCH/bad2.ptx" --grid 1 "$SCRATCH/A.npy" "$SCRATCH/B.npy" "$SCRATCH/D.npy"
 	echo "$output"
 	[ "$status" -eq 1 ]

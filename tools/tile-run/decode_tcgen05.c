@@ -184,17 +184,19 @@ static int mma(DecodeCtx *dc, Insn *in, const char *opc, char **parts, int np, R
 				found = j;
 		if (found)
 			in->ty = (uint8_t)found;
-		else if (strcmp(s, "cta_group::1") == 0)
-			in->vec = 1;
+		else if (strcmp(s, "cta_group::1") == 0 || strcmp(s, "cta_group::2") == 0)
+			in->vec = (uint8_t)(s[11] - '0');
 		else if (strcmp(s, "block_scale") == 0)
 			scaled = true;
 		else if (strcmp(s, "block32") && strcmp(s, "scale_vec::1X") && !skip_part(s))
 			return dc_bad(dc, "unsupported modifier .%s in '%s'", s, opc), -1;
 	}
-	if (!in->ty || in->vec != 1 || scaled != (in->ty == T5K_MXF8F6F4))
-		return bad(dc, "unsupported tcgen05.mma form (tile-run runs cta_group::1 of kinds f16, tf32, f8f6f4, i8 and mxf8f6f4.block_scale.block32)", opc);
+	if (!in->ty || !in->vec || scaled != (in->ty == T5K_MXF8F6F4) || (scaled && in->vec != 1))
+		return bad(dc, "unsupported tcgen05.mma form (tile-run runs kinds f16, tf32, f8f6f4, i8 and, with cta_group::1, mxf8f6f4.block_scale.block32)", opc);
 	if (scaled)
 		return mma_scaled(dc, in, opc, ops, nops);
+	if (in->vec == 2)
+		in->flags |= F_CLUSTER;         /* reads the peer CTA's shared memory */
 	/* [d], a, b, idesc, [{lanes}], enable-input-d[, scale-input-d] */
 	int k = 4;
 	bool lanes = nops > 4 && ops[4].kind == RO_VEC;
@@ -216,10 +218,11 @@ static int mma(DecodeCtx *dc, Insn *in, const char *opc, char **parts, int np, R
 	if (!dc_src(dc, &ops[2], TY_B64, &in->s[2]) || !dc_src(dc, &ops[3], TY_B32, &in->s[3]))
 		return -1;
 	if (lanes) {
-		if (ops[4].nsub != 4)
-			return bad(dc, "cta_group::1 takes 4 disable-output-lane registers", opc);
+		if (ops[4].nsub != 4 * in->vec)
+			return bad(dc, in->vec == 1 ? "cta_group::1 takes 4 disable-output-lane registers"
+						    : "cta_group::2 takes 8 disable-output-lane registers", opc);
 		in->boolop |= T5F_DISABLE;
-		for (int j = 0; j < 4; j++)
+		for (int j = 0; j < 4 * in->vec; j++)
 			if (!dc_src(dc, &ops[4].sub[j], TY_B32, &in->s[6 + j]))
 				return -1;
 		k = 5;
@@ -237,7 +240,7 @@ static int mma(DecodeCtx *dc, Insn *in, const char *opc, char **parts, int np, R
 		if (!dc_src(dc, &ops[k + 1], TY_U32, &in->s[5]))
 			return -1;
 	}
-	in->ns = 10;
+	in->ns = 14;
 	return 0;
 }
 
@@ -256,18 +259,19 @@ int decode_tcgen05(DecodeCtx *dc, Insn *in, const char *opc, char **parts, int n
 		in->mode = strncmp(kind, "wait", 4) == 0 ? T5_WAIT : T5_FENCE;
 		return nops == 0 ? 0 : bad(dc, "wrong number of operands", opc);
 	}
-	bool group1 = false, multicast = false;
+	int group = 0;
+	bool multicast = false;
 	for (int k = 2; k < np; k++) {
-		if (strcmp(parts[k], "cta_group::1") == 0)
-			group1 = true;
+		if (strcmp(parts[k], "cta_group::1") == 0 || strcmp(parts[k], "cta_group::2") == 0)
+			group = parts[k][11] - '0';
 		else if (strcmp(parts[k], "multicast::cluster") == 0)
 			multicast = true;
 		else if (!skip_part(parts[k]))
 			return dc_bad(dc, "unsupported modifier .%s in '%s'", parts[k], opc), -1;
 	}
-	if (!group1)
-		return bad(dc, "unsupported tcgen05 form (tile-run runs cta_group::1)", opc);
-	in->vec = 1;
+	if (!group)
+		return bad(dc, "a tcgen05 instruction without .cta_group::1 or ::2", opc);
+	in->vec = (uint8_t)group;
 	if (strcmp(kind, "alloc") == 0) {
 		in->mode = T5_ALLOC;
 		if (nops != 2 || !dc_addr(dc, &ops[0], in, &in->s[0]) || !dc_src(dc, &ops[1], TY_U32, &in->s[1]))

@@ -129,8 +129,10 @@ static int mbarrier(Thread *t, const Insn *in)
 	uint32_t v = (uint32_t)R[in->s[1]];
 	switch (in->mode) {
 	case MB_INIT:
-		if (v < 1 || v >= (1u << 20)) {
-			fault(t, in, "mbarrier.init count %u out of range (1 to 2^20-1)", v);
+		/* 0: NVIDIA's cta_group::2 kernels init a barrier only the pair's
+		 * leader uses with popc(its multicast mask), 0 in the peer */
+		if (v >= (1u << 20)) {
+			fault(t, in, "mbarrier.init count %u out of range (0 to 2^20-1)", v);
 			return ST_FAULT;
 		}
 		*w = make(v, v, 0, 0);

@@ -325,7 +325,8 @@ static bool idesc(Thread *t, const Insn *in, uint32_t v, MmaShape *s)
 		why = "its A/B types";
 	else if (!s->dty || (in->ty == T5K_I8) != (s->dty == TY_S32) || (in->ty == T5K_TF32 && s->dty != TY_F32))
 		why = "its D type";
-	else if (!(s->m == 64 || s->m == 128) || !s->n || s->n > 256 || (s->m == 128 && s->n % 16))
+	else if (in->vec == 1 ? !(s->m == 64 || s->m == 128) || !s->n || s->n > 256 || (s->m == 128 && s->n % 16)
+			      : !(s->m == 128 || s->m == 256) || !s->n || s->n > 256 || s->n % 16)
 		why = "its M x N shape";
 	if (why) {
 		fault(t, in, "tcgen05.mma instruction descriptor 0x%08x: tile-run does not run %s", v, why);
@@ -347,8 +348,8 @@ static double fval(uint32_t bits, int ty)
 
 /* operand X (rows x K) into v: from shared memory by descriptor, or (A)
  * from tensor memory at taddr */
-static bool operand(Thread *t, const Insn *in, const MmaShape *s, bool is_a, uint64_t descv, uint32_t taddr, double *v,
-		    int64_t *iv)
+static bool operand_of(Thread *t, const Insn *in, const MmaShape *s, bool is_a, uint64_t descv, uint32_t taddr, double *v,
+		       int64_t *iv, int rank)
 {
 	int ty = is_a ? s->aty : s->bty, rows = is_a ? s->m : s->n;
 	uint32_t e = type_bytes[ty];
@@ -369,7 +370,7 @@ static bool operand(Thread *t, const Insn *in, const MmaShape *s, bool is_a, uin
 					return false;
 				bits = tm->cell[c] >> (8 * ((uint32_t)k * e % 4));
 			} else {
-				uint8_t *p = mem_at(t, in, SP_SHARED, cluster_addr(desc_elem(&d, mn, e, (uint32_t)x, (uint32_t)k), t->cta->rank), e, ACC_READ);
+				uint8_t *p = mem_at(t, in, SP_SHARED, cluster_addr(desc_elem(&d, mn, e, (uint32_t)x, (uint32_t)k), rank), e, ACC_READ);
 				if (!p)
 					return false;
 				memcpy(&bits, p, e);
@@ -382,6 +383,12 @@ static bool operand(Thread *t, const Insn *in, const MmaShape *s, bool is_a, uin
 				v[i] = fval(bits, ty);
 		}
 	return true;
+}
+
+static bool operand(Thread *t, const Insn *in, const MmaShape *s, bool is_a, uint64_t descv, uint32_t taddr, double *v,
+		    int64_t *iv)
+{
+	return operand_of(t, in, s, is_a, descv, taddr, v, iv, t->cta->rank);
 }
 
 /* block scaling: the scale of row x (of A, or column x of B) at the scale
@@ -401,6 +408,96 @@ static bool scales(Thread *t, const Insn *in, uint32_t sa, uint32_t id, int rows
 	return true;
 }
 
+/* cta_group::2: a pair of CTAs (ranks p, p + 1, p = rank & ~1) computes one
+ * product issued by a thread of either. M (128 or 256) is split between
+ * them: CTA q's A is its M/2 rows at the descriptor's address in its own
+ * shared memory; B's first N/2 rows (N x K) are CTA p's, the rest CTA
+ * p + 1's, each at the descriptor's address in its own; CTA q's D (M/2 x N)
+ * is in its own tensor memory at the same address: M 256 row i in lane i,
+ * column j; M 128 row i in lane i + 64 (j / (N/2)), column j % (N/2) (each
+ * CTA's 64 rows in all 128 lanes). Disable-output-lane registers 4(q - p)
+ * on are CTA q's. Measured: NVIDIA's sm_100a num_ctas=2 matmul (M 128,
+ * N 128) matches numpy read this way. The commit rule and racecheck follow
+ * the issuing CTA's cells only. */
+static int t5_mma2(Thread *t, const Insn *in, const MmaShape *s0)
+{
+	uint64_t *R = t->R;
+	Run *r = t->run;
+	const int32_t *xs = &r->m->xs[in->target];
+	int p = t->cta->rank & ~1;
+	if (p + 1 >= r->ncl) {
+		fault(t, in, "tcgen05.mma.cta_group::2 in CTA rank %d: its peer (rank %d) is not in the cluster of %d", t->cta->rank,
+		      t->cta->rank ^ 1, r->ncl);
+		return ST_FAULT;
+	}
+	if (in->boolop & T5F_A_TMEM) {
+		fault(t, in, "tcgen05.mma.cta_group::2 with A in tensor memory is not modelled");
+		return ST_FAULT;
+	}
+	MmaShape s = *s0;
+	int mh = s.m / 2, nh = s.n / 2;
+	uint32_t d = (uint32_t)(R[in->s[0]] + (uint64_t)(int64_t)xs[0]);
+	size_t na = (size_t)mh * (size_t)s.k, nb = (size_t)s.n * (size_t)s.k;
+	double *fa = xcalloc(2 * na + nb, sizeof *fa), *fb = fa + 2 * na;
+	int64_t *ia = xcalloc(2 * na + nb, sizeof *ia), *ib = ia + 2 * na;
+	int st = ST_FAULT;
+	MmaShape half = s;
+	half.m = mh, half.n = nh;
+	for (int q = 0; q < 2; q++)
+		if (!operand_of(t, in, &half, true, R[in->s[1]], UINT32_MAX, fa + q * na, ia + q * na, p + q) ||
+		    !operand_of(t, in, &half, false, R[in->s[2]], UINT32_MAX, fb + q * (nb / 2), ib + q * (nb / 2), p + q))
+			goto out;
+	bool acc = R[in->s[4]] & 1, integer = s.dty == TY_S32;
+	double scale_d = (in->boolop & T5F_SCALE_D) ? ldexp(1.0, -(int)R[in->s[5]]) : 1.0;
+	double sgn = (s.neg_a ? -1.0 : 1.0) * (s.neg_b ? -1.0 : 1.0);
+	for (int q = 0; q < 2; q++) {
+		Cta *c = &r->cl[p + q];
+		struct Tmem *tm = tmem_of(c);
+		bool own = c == t->cta;
+		for (int m = 0; m < mh; m++)
+			for (int n = 0; n < s.n; n++) {
+				uint32_t lane = (d >> 16) + (uint32_t)(s.m == 256 ? m : m + 64 * (n / nh));
+				uint32_t col = (d & 0xffff) + (uint32_t)(s.m == 256 ? n : n % nh);
+				if ((in->boolop & T5F_DISABLE) && lane < LANES && (R[in->s[6 + 4 * q + lane / 32]] >> (lane % 32) & 1))
+					continue;
+				if (lane >= LANES || col >= COLS || !tm->used[col]) {
+					fault(t, in, "tcgen05.mma.cta_group::2: tensor-memory lane %u column %u of CTA rank %d is not allocated",
+					      lane, col, p + q);
+					goto out;
+				}
+				int x = (int)(lane * COLS + col);
+				if (own && !access_ok(t, in, x, true, true))
+					goto out;
+				const double *a = fa + q * na + (size_t)m * (size_t)s.k, *b = fb + (size_t)n * (size_t)s.k;
+				const int64_t *ai = ia + q * na + (size_t)m * (size_t)s.k, *bi = ib + (size_t)n * (size_t)s.k;
+				uint32_t old = tm->cell[x];
+				if (integer) {
+					int64_t sum = acc ? (int32_t)old : 0;
+					for (int k = 0; k < s.k; k++)
+						sum += ai[k] * bi[k];
+					if (s.sat)
+						sum = sum > INT32_MAX ? INT32_MAX : sum < INT32_MIN ? INT32_MIN : sum;
+					tm->cell[x] = (uint32_t)sum;
+				} else {
+					double sum = !acc ? 0 : (s.dty == TY_F16 ? small_to_double(old & 0xffff, TY_F16) : u2f(old)) * scale_d;
+					for (int k = 0; k < s.k; k++)
+						sum += sgn * a[k] * b[k];
+					tm->cell[x] = s.dty == TY_F16 ? double_to_small(sum, TY_F16, RND_RN, false, false, false)
+								      : f2u(round_f32(sum, RND_RN));
+				}
+				if (own) {
+					tm->pend_tid[x] = t->tid + 1;
+					tm->pend_ep[x] = tm->epoch[t->tid];
+				}
+			}
+	}
+	st = ST_NEXT;
+out:
+	free(fa);
+	free(ia);
+	return st;
+}
+
 static int t5_mma(Thread *t, const Insn *in)
 {
 	uint64_t *R = t->R;
@@ -409,6 +506,8 @@ static int t5_mma(Thread *t, const Insn *in)
 	MmaShape s;
 	if (!idesc(t, in, (uint32_t)R[in->s[3]], &s))
 		return ST_FAULT;
+	if (in->vec == 2)
+		return t5_mma2(t, in, &s);
 	uint32_t d = (uint32_t)(R[in->s[0]] + (uint64_t)(int64_t)xs[0]);
 	uint32_t at = (in->boolop & T5F_A_TMEM) ? (uint32_t)(R[in->s[1]] + (uint64_t)(int64_t)xs[1]) : UINT32_MAX;
 	size_t na = (size_t)s.m * (size_t)s.k, nb = (size_t)s.n * (size_t)s.k;
@@ -512,9 +611,10 @@ static int t5_commit(Thread *t, const Insn *in)
 	struct Tmem *tm = tmem_of(t->cta);
 	tm->epoch[t->tid]++;
 	uint64_t a = t->R[in->s[0]] + (uint64_t)in->off;
-	if (in->boolop & T5F_MULTICAST) {       /* the mbarrier at a's offset in each CTA of the mask */
+	if (in->boolop & T5F_MULTICAST) {       /* the mbarrier at a's offset in each CTA of the mask (none:
+						 * NVIDIA's cta_group::2 peer commits with an empty mask) */
 		uint32_t mask = (uint32_t)t->R[in->s[1]];
-		if (!mask || mask >> t->run->ncl) {
+		if (mask >> t->run->ncl) {
 			fault(t, in, "tcgen05.commit multicast to CTA mask 0x%x: ranks outside the cluster of %d CTAs", mask,
 			      t->run->ncl);
 			return ST_FAULT;
