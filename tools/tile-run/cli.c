@@ -45,6 +45,7 @@ static const char usage_text[] =
 	"  --check memcheck|racecheck|none   (default memcheck)\n"
 	"  --seed N         randomize the thread schedule\n"
 	"  --stats          print emulated instruction counts to stderr\n"
+	"  --max-insns N    fault (exit 3) once the kernel has run N thread-instructions (default: no limit)\n"
 	"  --nv-host OBJ    the cubin's host object (ptxas --nv-host=): its callbacks fill the\n"
 	"                   kernel's hidden parameters (TMA tensor maps) as the driver's would\n"
 	"ARG: FILE.npy (array; FILE.npy@N: placed N bytes, 0..255, past a 256-byte boundary)\n"
@@ -393,7 +394,7 @@ int run_main(int argc, char **argv)
 	uint32_t grid[3], block[3];
 	int check = CHECK_MEMCHECK;
 	bool seeded = false;
-	uint64_t seed = 0;
+	uint64_t seed = 0, max_insns = 0;
 	diag_tool = "tile-run";
 	args = xcalloc((size_t)argc, sizeof *args);
 	int nargs = 0;
@@ -420,7 +421,7 @@ int run_main(int argc, char **argv)
 			memcpy(name, a, nl);
 			name[nl] = 0;
 			static const char *const valued[] = { "--gpu-name", "--arch", "--entry", "--grid", "--block", "--out",
-							      "--check", "--seed", "--nv-host", NULL };
+							      "--check", "--seed", "--nv-host", "--max-insns", NULL };
 			int j;
 			for (j = 0; valued[j]; j++)
 				if (strcmp(valued[j], name) == 0)
@@ -469,6 +470,12 @@ int run_main(int argc, char **argv)
 				if (*e || e == val || errno)
 					return usage("bad --seed '%s'", val);
 				seeded = true;
+			} else if (strcmp(name, "--max-insns") == 0) {
+				char *e;
+				errno = 0;
+				max_insns = strtoull(val, &e, 10);
+				if (*e || e == val || errno || *val == '-' || max_insns == 0)
+					return usage("bad --max-insns '%s' (want a positive count)", val);
 			}
 			continue;
 		}
@@ -580,6 +587,7 @@ int run_main(int argc, char **argv)
 	r->check = check;
 	r->seeded = seeded;
 	r->seed = seed;
+	r->max_insns = max_insns;
 	mem_setup_vars(r);
 	r->kparam_size = f->pbytes;
 	r->kparams = xcalloc(f->pbytes ? f->pbytes : 1, 1);

@@ -46,13 +46,29 @@ static bool fail(P *p, const char *fmt, const char *arg)
 	return false;
 }
 
+/* a token as an error message quotes it: its own text (at most 40 bytes;
+ * t->s runs on into the rest of the source), control bytes as '?' so the
+ * message stays one line */
+static const char *tok_text(const Token *t, char *buf, size_t cap)
+{
+	if (t->kind == TK_EOF)
+		return "end";
+	size_t n = t->len > 40 ? 40 : t->len;
+	if (n >= cap)
+		n = cap - 1;
+	for (size_t k = 0; k < n; k++)
+		buf[k] = (unsigned char)t->s[k] < 0x20 || t->s[k] == 0x7f ? '?' : t->s[k];
+	buf[n] = 0;
+	return buf;
+}
+
 static bool expect(P *p, const char *s)
 {
 	if (accept(p, s))
 		return true;
 	char got[64];
 	Token *t = TK(p);
-	snprintf(got, sizeof got, "%.*s", t->kind == TK_EOF ? 3 : (int)(t->len > 40 ? 40 : t->len), t->kind == TK_EOF ? "end" : t->s);
+	tok_text(t, got, sizeof got);
 	char msg[160];
 	snprintf(msg, sizeof msg, "expected '%s', found '%s'", s, got);
 	return fail(p, "%s", msg);
@@ -729,7 +745,7 @@ static bool body(P *p, DecodeCtx *dc)
 			continue;
 		}
 		if (t->kind == TK_IDENT && t->s[0] == '.')
-			return fail(p, "unsupported directive in a function body: %.40s", t->s);
+			return fail(p, "unsupported directive in a function body: %s", tok_text(t, (char[64]){0}, 64));
 		if (!instruction(p, dc))
 			return false;
 	}
@@ -1025,7 +1041,7 @@ static bool module(P *p)
 				return false;
 			continue;
 		}
-		return fail(p, "unexpected '%.40s' at module level", t->kind == TK_EOF ? "end" : t->s);
+		return fail(p, "unexpected '%s' at module level", tok_text(t, (char[64]){0}, 64));
 	}
 	if (!seen_version)
 		return fail(p, "not PTX: no .version directive%s", "");
