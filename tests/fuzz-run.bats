@@ -5,6 +5,7 @@
 # the ASan/UBSan tile-run (when built) must find none; and the reproducers of
 # the defects fuzz-run found, fixed since.
 load helpers
+bats_require_minimum_version 1.5.0
 
 setup() {
 	setup_scratch
@@ -114,4 +115,87 @@ fake() {
 	echo "$output"
 	assert_success
 	assert_line --regexp '^\| all \| [1-9][0-9]* \| [0-9]+ \| [0-9]+ \| [0-9]+ \| [0-9]+ \| 0 \|$'
+}
+
+# the defects scripts/fuzz-run found (docs/robustness.md "tile-run"), each a
+# minimal kernel: one error line, or a fault, never a sanitizer report
+
+# kptx BODY: a one-thread (.reqntid 1) sm_90 kernel without parameters, BODY its body
+kptx() {
+	printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n.reqntid 1\n{\n\t.reg .pred %%p<2>;\n\t.reg .b32 %%r<4>;\n\t.shared .align 8 .b64 bars[2];\n%s\n}\n' "$1" >"$SCRATCH/k.ptx"
+}
+
+@test "fuzz-run found: bra with two operands is one error line, not two" {
+	kptx $'L1:\n\tbra L1, L1;\n\tret;'
+	run --separate-stderr "$BIN/tile-run" --grid 1 "$SCRATCH/k.ptx"
+	assert_failure 1
+	[ "$stderr" = "tile-run: error: $SCRATCH/k.ptx:11: wrong number of operands for 'bra'" ] || fail "$stderr"
+}
+
+@test "fuzz-run found: a parse error quotes the token, not the source lines after it" {
+	printf '.version 8.0\n.target sm_90\n.address_size 64\nmov.u32 %%r1, 1;\n.visible .entry k()\n{\n\tret;\n}\n' >"$SCRATCH/k.ptx"
+	run --separate-stderr "$BIN/tile-run" --grid 1 "$SCRATCH/k.ptx"
+	assert_failure 1
+	[ "$stderr" = "tile-run: error: $SCRATCH/k.ptx:4: unexpected 'mov.u32' at module level" ] || fail "$stderr"
+	# the file ends inside an instruction: 'end', not the stack's bytes
+	printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\t.reg .b32 %%r<2>;\n\tadd.u32 %%' >"$SCRATCH/k.ptx"
+	run --separate-stderr "$BIN/tile-run" --grid 1 "$SCRATCH/k.ptx"
+	assert_failure 1
+	assert_equal "$stderr" "tile-run: error: $SCRATCH/k.ptx:7: expected ';', found 'end'"
+	printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\t.maxnreg 32\n\tret;\n}\n' >"$SCRATCH/k.ptx"
+	run --separate-stderr "$BIN/tile-run" --grid 1 "$SCRATCH/k.ptx"
+	assert_failure 1
+	[ "$(echo "$stderr" | wc -l)" -eq 1 ] || fail "$stderr"
+}
+
+@test "fuzz-run found: a misaligned mbarrier faults under --check none too (it was a misaligned host store)" {
+	kptx $'\tmov.u32 %r1, 1;\n\tmbarrier.init.shared::cta.b64 [bars+1], %r1;\n\tret;'
+	for chk in memcheck none; do
+		run --separate-stderr "$BIN/tile-run" --grid 1 --check $chk "$SCRATCH/k.ptx"
+		assert_failure 3
+		[ "$(echo "$stderr" | wc -l)" -eq 1 ] || fail "$stderr"
+	done
+	assert_equal "$stderr" "tile-run: error: mbarrier at 0x1 is not 8-byte aligned, thread (0,0,0) of block (0,0,0) (PTX line 11)"
+}
+
+@test "tile-run --max-insns N: a kernel that never ends is a fault after N thread-instructions; a bad N is a usage error" {
+	kptx $'L1:\n\tadd.u32 %r1, %r1, 1;\n\tbra L1;'
+	run --separate-stderr timeout 60 "$BIN/tile-run" --grid 1 --max-insns 1000000 "$SCRATCH/k.ptx"
+	assert_failure 3
+	[[ "$stderr" == "tile-run: error: the kernel ran "*" thread-instructions without finishing (--max-insns), thread ("*") of block (0,0,0) (PTX line "*")" ]] || fail "$stderr"
+	# with barriers in the loop (no thread ever yields on its own)
+	kptx $'L1:\n\tbar.sync 0;\n\tbra L1;'
+	run --separate-stderr timeout 60 "$BIN/tile-run" --grid 1 --max-insns 100000 "$SCRATCH/k.ptx"
+	assert_failure 3
+	assert_equal "$(echo "$stderr" | wc -l)" 1
+	# a kernel that ends within the limit is untouched
+	kptx $'\tret;'
+	run "$BIN/tile-run" --grid 1 --max-insns 1000 "$SCRATCH/k.ptx"
+	assert_success
+	for bad in 0 -1 x 18446744073709551616; do
+		run "$BIN/tile-run" --grid 1 --max-insns "$bad" "$SCRATCH/k.ptx"
+		assert_failure 2
+		assert_output --partial "bad --max-insns '$bad'"
+	done
+}
+
+@test "fuzz-run found: shape times stride past 2^63 in a cuTile argument is refused, not a signed overflow" {
+	pipe "$CORPUS/13.4/saxpy.tileirbc" sm_90 >"$SCRATCH/sx.ptx" || skip "the stages are not built"
+	"$PY" -c "import numpy as np; np.save('$SCRATCH/x.npy', np.zeros(100, np.float32))" || skip "no numpy"
+	run --separate-stderr "$BIN/tile-run" "$SCRATCH/sx.ptx" --entry saxpy_Kt1_Sf32_A1f32_1l0_w_A1f32_1l0_w_A1f32_1l0_w_I256 --grid 1 \
+		2 "$SCRATCH/x.npy" 1000 4636737291354636287 "$SCRATCH/x.npy" 100 1 "$SCRATCH/x.npy" 100 1
+	assert_failure 1
+	assert_equal "$stderr" "tile-run: error: argument 1 ($SCRATCH/x.npy): 400 bytes, but shape [1000] with strides [4636737291354636287] reaches 18446744073709551615 bytes"
+}
+
+@test "fuzz-run found: a .npy whose shape is larger than its file is refused before the array is allocated" {
+	"$PY" -c "
+import numpy as np
+np.save('$SCRATCH/a.npy', np.zeros(40, np.float32))
+h = \"{'descr': '<f4', 'fortran_order': False, 'shape': (65536, 65536), }\"
+h += ' ' * (63 - (10 + len(h)) % 64) + '\\n'
+open('$SCRATCH/big.npy', 'wb').write(b'\\x93NUMPY\\x01\\x00' + len(h).to_bytes(2, 'little') + h.encode() + bytes(160))" || skip "no numpy"
+	run --separate-stderr timeout 10 "$BIN/tile-run" "$ROOT/tests/run-cli/add1.ptx" --grid 1 "$SCRATCH/big.npy" "$SCRATCH/a.npy" 8
+	assert_failure 1
+	assert_equal "$stderr" "tile-run: error: $SCRATCH/big.npy: not a usable .npy file: data shorter than the shape says"
 }

@@ -51,8 +51,10 @@ static bool fail(P *p, const char *fmt, const char *arg)
  * message stays one line */
 static const char *tok_text(const Token *t, char *buf, size_t cap)
 {
-	if (t->kind == TK_EOF)
-		return "end";
+	if (t->kind == TK_EOF) {
+		snprintf(buf, cap, "end");
+		return buf;
+	}
 	size_t n = t->len > 40 ? 40 : t->len;
 	if (n >= cap)
 		n = cap - 1;
