@@ -199,3 +199,27 @@ open('$SCRATCH/big.npy', 'wb').write(b'\\x93NUMPY\\x01\\x00' + len(h).to_bytes(2
 	assert_failure 1
 	assert_equal "$stderr" "tile-run: error: $SCRATCH/big.npy: not a usable .npy file: data shorter than the shape says"
 }
+
+@test "fuzz-run found: more shared or local memory than any GPU has is refused before the CTA is allocated (racecheck took minutes)" {
+	kptx $'\tret;'
+	sed -i 's/bars\[2\]/bars[134217728]/' "$SCRATCH/k.ptx"
+	run --separate-stderr timeout 20 "$BIN/tile-run" --grid 1 --check racecheck "$SCRATCH/k.ptx"
+	assert_failure 1
+	assert_equal "$stderr" "tile-run: error: the kernel declares 1073741824 bytes of shared memory; a CTA has at most 232448 (227 KiB)"
+	# sizes that wrapped 32 bits
+	sed -i 's/bars\[134217728\]/bars[65536][65536]/' "$SCRATCH/k.ptx"
+	run --separate-stderr "$BIN/tile-run" --grid 1 "$SCRATCH/k.ptx"
+	assert_failure 1
+	assert_equal "$stderr" "tile-run: error: $SCRATCH/k.ptx:9: array too large"
+	kptx $'\t.local .align 16 .b8 buf[1048576];\n\tret;'
+	run --separate-stderr "$BIN/tile-run" --grid 1 "$SCRATCH/k.ptx"
+	assert_failure 1
+	assert_equal "$stderr" "tile-run: error: the kernel declares 1048576 bytes of local memory a thread; a thread has at most 524288 (512 KiB)"
+}
+
+@test "fuzz-run found: a number for a parameter of no bytes is an error (was a shift by -1)" {
+	printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .b8 p[0])\n.reqntid 1\n{\n\tret;\n}\n' >"$SCRATCH/k.ptx"
+	run --separate-stderr "$BIN/tile-run" --grid 1 "$SCRATCH/k.ptx" 7
+	assert_failure 1
+	assert_equal "$stderr" "tile-run: error: argument 0: parameter 0 has no bytes"
+}

@@ -260,6 +260,10 @@ static bool scalar_arg(int pos, const char *s, const Param *pa, uint8_t *dst, in
 		diag_plain("argument %d: '%s' is not a number%s", pos, s, errno ? " in range" : "");
 		return false;
 	}
+	if (size == 0) {
+		diag_plain("argument %d: parameter %d has no bytes", pos, pos);
+		return false;
+	}
 	if (size < 8) {
 		int64_t lo = -(1ll << (8 * size - 1));
 		uint64_t hi = (1ull << (8 * size)) - 1;
@@ -541,6 +545,19 @@ int run_main(int argc, char **argv)
 	if (f->reqntid[0] && (block[0] != f->reqntid[0] || block[1] != f->reqntid[1] || block[2] != f->reqntid[2])) {
 		diag_plain("the kernel requires a block of %ux%ux%u (.reqntid), not %ux%ux%u", f->reqntid[0], f->reqntid[1],
 			  f->reqntid[2], block[0], block[1], block[2]);
+		return RUN_INPUT;
+	}
+	/* no GPU gives a CTA more shared memory than 227 KiB (sm_90, sm_100) or a
+	 * thread more local memory than 512 KiB: larger declarations are refused
+	 * before the CTA is allocated (racecheck keeps state per shared byte) */
+	uint32_t smem = f->shared_end > m->shared_static ? f->shared_end : m->shared_static;
+	if (smem > 232448) {
+		diag_plain("the kernel declares %u bytes of shared memory; a CTA has at most 232448 (227 KiB)", smem);
+		return RUN_INPUT;
+	}
+	if (m->local_total > 512 * 1024) {
+		diag_plain("the kernel declares %u bytes of local memory a thread; a thread has at most 524288 (512 KiB)",
+			  m->local_total);
 		return RUN_INPUT;
 	}
 	/* hidden maps: filled by the host object's callback (--nv-host), or those

@@ -194,7 +194,7 @@ static bool decl_head(P *p, Decl *d)
 		uint64_t n;
 		if (!integer(p, &n) || !expect(p, "]"))
 			return false;
-		if (n > (1u << 30))
+		if (n > (1u << 30) || (uint64_t)d->count * n * type_bytes[d->ty] * (uint64_t)d->vec > (1u << 30))
 			return fail(p, "array too large%s", "");
 		d->count *= (uint32_t)n;
 	}
@@ -329,6 +329,8 @@ static bool var_decl(P *p, int space, bool visible, bool external, DecodeCtx *dc
 			return fail(p, "a .shared variable declared in a .func is not supported%s", "");
 		if (f->shared_end < p->m->shared_static)
 			f->shared_end = p->m->shared_static;
+		if ((uint64_t)f->shared_end + d.align + v->size > (1u << 31))
+			return fail(p, "too much shared memory%s", "");
 		v->addr = align_up32(f->shared_end, d.align);
 		f->shared_end = (uint32_t)v->addr + v->size;
 	} else if (space == SP_SHARED) {
@@ -337,6 +339,8 @@ static bool var_decl(P *p, int space, bool visible, bool external, DecodeCtx *dc
 		for (int k = 0; k < p->m->nfuncs; k++)
 			if (p->m->funcs[k].shared_end > end)
 				end = p->m->funcs[k].shared_end;
+		if ((uint64_t)end + d.align + v->size > (1u << 31))
+			return fail(p, "too much shared memory%s", "");
 		v->addr = align_up32(end, d.align);
 		p->m->shared_static = (uint32_t)v->addr + v->size;
 	}
@@ -454,6 +458,8 @@ static bool body_local(P *p, DecodeCtx *dc)
 	if (!nm)
 		return false;
 	Func *f = dc->f;
+	if ((uint64_t)f->lbase + f->lbytes + d.align + 16 + decl_size(&d) > (1u << 31))
+		return fail(p, "too much local memory%s", "");
 	uint32_t off = align_up32(f->lbytes, d.align < 16 ? 16 : d.align);
 	f->lbytes = off + decl_size(&d);
 	nm->addr = f->lbase + off;
