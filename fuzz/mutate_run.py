@@ -378,12 +378,13 @@ def mutate_npy(data, rng):
 BAD_NUMBERS = ["", "-", "1e999", "-1e999", "0x", "0x1p", "-1", "18446744073709551616", "99999999999999999999",
                "1.5", "abc", "nan", "-nan", "inf", "-inf", "0x1p-3", "1e-400", "0b101", "1_000", " 1", "1 ",
                "0x8000000000000000", "-9223372036854775809", "2147483648", "-2147483649", "4294967296",
-               "%d", "\xff"]
+               "%d", "\xff", "1\n2", "4\t", "\x1b[2J", "x\ry"]
 BAD_TMAPS = ["tmap:", "tmap:0", "tmap:0,", "tmap:99,64x64", "tmap:-1,64x64", "tmap:0,0x0", "tmap:0,64x",
              "tmap:0,x64", "tmap:0,64x64,swizzle=7", "tmap:0,64x64,swizzle=", "tmap:0,64x64,oob=zero",
              "tmap:0,64x64,dims=", "tmap:0,64x64,dims=0.0", "tmap:0,64x64,dims=9.9.9.9.9.9",
              "tmap:0,4294967296x64", "tmap:0,256x256", "tmap:0,1x1x1x1x1x1", "tmap:0,64x64,tf32,tf32",
-             "tmap:0,64x64,bogus", "tmap:1,16x16,swizzle=128", "tmap:0,64x64,swizzle=32,oob=nan,tf32"]
+             "tmap:0,64x64,bogus", "tmap:1,16x16,swizzle=128", "tmap:0,64x64,swizzle=32,oob=nan,tf32",
+             "tmap:0,64x64\n,swizzle=32"]
 
 
 def mutate_args(cmd, rng, npys):
@@ -426,7 +427,7 @@ def mutate_args(cmd, rng, npys):
                                                   "1025", "2048", "32,32", "32,33", "1,1,1025", "", "x",
                                                   "4294967296", "65536,65536"]))
         elif c == "opt_entry":
-            _set_opt(opts, "--entry", rng.choice(["", "nosuch", "x" * 300, "main", "vprintf", "__assertfail"]))
+            _set_opt(opts, "--entry", rng.choice(["", "nosuch", "x" * 300, "main", "vprintf", "__assertfail", "a\nb"]))
         elif c == "opt_seed":
             _set_opt(opts, "--seed", rng.choice(["0", "1", "12345", "-1", "x", "18446744073709551616"]))
     return {"opts": opts, "args": args}, classes

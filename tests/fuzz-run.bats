@@ -223,3 +223,12 @@ open('$SCRATCH/big.npy', 'wb').write(b'\\x93NUMPY\\x01\\x00' + len(h).to_bytes(2
 	assert_failure 1
 	assert_equal "$stderr" "tile-run: error: argument 0: parameter 0 has no bytes"
 }
+
+@test "tile-run: a command-line word with a control byte is a usage error (its quote would span lines)" {
+	for w in "--grid=1"$'\n'"2" "$ROOT/tests/run-cli/add1.ptx"; do
+		run --separate-stderr "$BIN/tile-run" --grid 1 "$w" a.npy $'4\t' 8
+		assert_failure 2
+		[ "${#stderr_lines[@]}" -eq 2 ] || fail "$stderr"
+	done
+	assert_equal "${stderr_lines[0]}" "tile-run: error: command-line word 5 holds control byte 0x09"
+}

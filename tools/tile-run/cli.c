@@ -402,6 +402,12 @@ int run_main(int argc, char **argv)
 	diag_tool = "tile-run";
 	args = xcalloc((size_t)argc, sizeof *args);
 	int nargs = 0;
+	/* every error quotes the word it is about: one with a newline or another
+	 * control byte would make that message several lines */
+	for (int k = 1; k < argc; k++)
+		for (const char *c = argv[k]; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				return usage("command-line word %d holds control byte 0x%02x", k, (unsigned char)*c);
 	for (int k = 1; k < argc; k++) {
 		char *a = argv[k];
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
