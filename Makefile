@@ -191,13 +191,15 @@ example: deps
 	scripts/example $(GPU)
 
 # The suite with ASan/UBSan, then FUZZ_SECONDS of structured fuzzing of the
-# stages (scripts/fuzz-stages, docs/robustness.md); fails if either finds a fault.
+# stages (scripts/fuzz-stages) and of tile-run (scripts/fuzz-run,
+# docs/robustness.md); fails if any finds a fault.
 FUZZ_SECONDS ?= 60
 check-asan:
 	$(MAKE) BUILD=build-asan EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" LDFLAGS="-fsanitize=address,undefined" all
 	st=0; ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		BIN=$(abspath build-asan/bin) scripts/run-tests || st=1; \
 	scripts/fuzz-stages --bin build-asan/bin $(FUZZ_SECONDS) || st=1; \
+	scripts/fuzz-run --bin build-asan/bin $(FUZZ_SECONDS) || st=1; \
 	exit $$st
 
 # libtileiras's threads under ThreadSanitizer (docs/libtileiras.md): api-test

@@ -114,13 +114,17 @@ bool abi_check(const Func *f, const uint8_t *kparams, char **args, int nargs, co
 				empty = true;
 			if (str < 0)
 				return true;    /* negative strides: leave it to memcheck */
-			span += (ext - 1) * str;
+			int64_t step;
+			if (__builtin_mul_overflow(ext - 1, str, &step) || __builtin_add_overflow(span, step, &span))
+				span = INT64_MAX - 1;   /* past any array: refused below */
 			sl += (size_t)snprintf(shape + sl, sizeof shape - sl, "%s%lld", d ? ", " : "", (long long)ext);
 			tl += (size_t)snprintf(strides + tl, sizeof strides - tl, "%s%lld", d ? ", " : "", (long long)str);
 		}
 		if (empty)
 			continue;
-		uint64_t need = (uint64_t)(span + 1) * (uint64_t)eb;
+		uint64_t need;
+		if (__builtin_mul_overflow((uint64_t)span + 1, (uint64_t)eb, &need))
+			need = UINT64_MAX;
 		if (need > arrays[k].bytes) {
 			diag_plain("argument %d (%s): %llu bytes, but shape [%s] with strides [%s] reaches %llu bytes", k,
 				  args[k], (unsigned long long)arrays[k].bytes, shape, strides, (unsigned long long)need);

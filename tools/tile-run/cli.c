@@ -46,6 +46,7 @@ static const char usage_text[] =
 	"  --check memcheck|racecheck|none   (default memcheck)\n"
 	"  --seed N         randomize the thread schedule\n"
 	"  --stats          print emulated instruction counts to stderr\n"
+	"  --max-insns N    fault (exit 3) once the kernel has run N thread-instructions (default: no limit)\n"
 	"  --nv-host OBJ    the cubin's host object (ptxas --nv-host=): its callbacks fill the\n"
 	"                   kernel's hidden parameters (TMA tensor maps) as the driver's would\n"
 	"ARG: FILE.npy (array; FILE.npy@N: placed N bytes, 0..255, past a 256-byte boundary)\n"
@@ -311,6 +312,10 @@ static bool scalar_arg(int pos, const char *s, const Param *pa, uint8_t *dst, in
 		diag_plain("argument %d: '%s' is not a number%s", pos, s, errno ? " in range" : "");
 		return false;
 	}
+	if (size == 0) {
+		diag_plain("argument %d: parameter %d has no bytes", pos, pos);
+		return false;
+	}
 	if (size < 8) {
 		int64_t lo = -(1ll << (8 * size - 1));
 		uint64_t hi = (1ull << (8 * size)) - 1;
@@ -445,10 +450,16 @@ int run_main(int argc, char **argv)
 	uint32_t grid[3], block[3], cluster[3];
 	int check = CHECK_MEMCHECK;
 	bool seeded = false;
-	uint64_t seed = 0;
+	uint64_t seed = 0, max_insns = 0;
 	diag_tool = "tile-run";
 	args = xcalloc((size_t)argc, sizeof *args);
 	int nargs = 0;
+	/* every error quotes the word it is about: one with a newline or another
+	 * control byte would make that message several lines */
+	for (int k = 1; k < argc; k++)
+		for (const char *c = argv[k]; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				return usage("command-line word %d holds control byte 0x%02x", k, (unsigned char)*c);
 	for (int k = 1; k < argc; k++) {
 		char *a = argv[k];
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -472,7 +483,7 @@ int run_main(int argc, char **argv)
 			memcpy(name, a, nl);
 			name[nl] = 0;
 			static const char *const valued[] = { "--gpu-name", "--arch", "--entry", "--grid", "--block", "--out",
-							      "--check", "--seed", "--nv-host", "--cluster", NULL };
+							      "--check", "--seed", "--nv-host", "--cluster", "--max-insns", NULL };
 			int j;
 			for (j = 0; valued[j]; j++)
 				if (strcmp(valued[j], name) == 0)
@@ -525,6 +536,12 @@ int run_main(int argc, char **argv)
 				if (*e || e == val || errno)
 					return usage("bad --seed '%s'", val);
 				seeded = true;
+			} else if (strcmp(name, "--max-insns") == 0) {
+				char *e;
+				errno = 0;
+				max_insns = strtoull(val, &e, 10);
+				if (*e || e == val || errno || *val == '-' || max_insns == 0)
+					return usage("bad --max-insns '%s' (want a positive count)", val);
 			}
 			continue;
 		}
@@ -592,6 +609,19 @@ int run_main(int argc, char **argv)
 			  f->reqntid[2], block[0], block[1], block[2]);
 		return RUN_INPUT;
 	}
+	/* no GPU gives a CTA more shared memory than 227 KiB (sm_90, sm_100) or a
+	 * thread more local memory than 512 KiB: larger declarations are refused
+	 * before the CTA is allocated (racecheck keeps state per shared byte) */
+	uint32_t smem = f->shared_end > m->shared_static ? f->shared_end : m->shared_static;
+	if (smem > 232448) {
+		diag_plain("the kernel declares %u bytes of shared memory; a CTA has at most 232448 (227 KiB)", smem);
+		return RUN_INPUT;
+	}
+	if (m->local_total > 512 * 1024) {
+		diag_plain("the kernel declares %u bytes of local memory a thread; a thread has at most 524288 (512 KiB)",
+			  m->local_total);
+		return RUN_INPUT;
+	}
 	/* hidden maps: filled by the host object's callback (--nv-host), or those
 	 * tile-ptx noted here, unless passed (tmap:) */
 	int nhidden = 0;
@@ -638,6 +668,7 @@ int run_main(int argc, char **argv)
 	r->check = check;
 	r->seeded = seeded;
 	r->seed = seed;
+	r->max_insns = max_insns;
 	mem_setup_vars(r);
 	r->kparam_size = f->pbytes;
 	r->kparams = xcalloc(f->pbytes ? f->pbytes : 1, 1);

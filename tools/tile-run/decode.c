@@ -212,7 +212,9 @@ static bool dec_cp(Dec *x)
 
 static bool dec_bra(Dec *x)
 {
-	if (!dc_need(x->dc, x->nops, 1, 1, x->opcode) || x->ops[0].kind != RO_SYM)
+	if (!dc_need(x->dc, x->nops, 1, 1, x->opcode))
+		return false;
+	if (x->ops[0].kind != RO_SYM)
 		return BAD(x, "bra needs a label");
 	return dc_add_fix(x->dc, x->ops[0].name);
 }

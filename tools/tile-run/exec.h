@@ -95,6 +95,7 @@ struct Run {
 	bool explicit_cluster;  /* launched with a cluster shape (.reqnctapercluster or --cluster) */
 	struct { int arrived; uint32_t gen; } cbar;     /* barrier.cluster: live arrivals, completed phases */
 	uint64_t ninsn, gtimer;
+	uint64_t max_insns;     /* --max-insns: a fault past this many thread-instructions (0: no limit) */
 	int status;             /* RUN_OK, or RUN_FAULT after a report */
 	bool shared_hit;        /* the last mem_at resolved to shared memory ... */
 	uint32_t shared_off;    /* ... at this offset (for race_write) ... */

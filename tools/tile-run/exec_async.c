@@ -51,6 +51,10 @@ static uint64_t *mbar_at(Thread *t, const Insn *in, int space, uint64_t a, Cta *
 		fault(t, in, "mbarrier at 0x%llx is not in shared memory", (unsigned long long)a);
 		return NULL;
 	}
+	if (a & 7) {    /* memcheck reports it first; under --check none it must still not be dereferenced */
+		fault(t, in, "mbarrier at 0x%llx is not 8-byte aligned", (unsigned long long)a);
+		return NULL;
+	}
 	*off = t->run->shared_off;
 	*c = t->run->shared_cta;
 	uint64_t *w = (uint64_t *)(void *)p;

@@ -126,6 +126,20 @@ bool npy_read(const char *path, Npy *out)
 	free(h);
 	out->count = count;
 	out->bytes = count * out->itemsize;
+	/* a shape larger than the file: refused before allocating for it (up to
+	 * 2^40 elements; ASan's calloc of that takes tens of seconds) */
+	long at = ftell(f);
+	if (at >= 0 && fseek(f, 0, SEEK_END) == 0) {
+		long end = ftell(f);
+		if (end >= at && (uint64_t)(end - at) < out->bytes) {
+			fclose(f);
+			return npy_fail(path, "data shorter than the shape says");
+		}
+		if (fseek(f, at, SEEK_SET) != 0) {
+			fclose(f);
+			return npy_fail(path, "cannot seek");
+		}
+	}
 	out->data = calloc(out->bytes ? out->bytes : 1, 1);
 	if (!out->data) {
 		fclose(f);

@@ -46,13 +46,31 @@ static bool fail(P *p, const char *fmt, const char *arg)
 	return false;
 }
 
+/* a token as an error message quotes it: its own text (at most 40 bytes;
+ * t->s runs on into the rest of the source), control bytes as '?' so the
+ * message stays one line */
+static const char *tok_text(const Token *t, char *buf, size_t cap)
+{
+	if (t->kind == TK_EOF) {
+		snprintf(buf, cap, "end");
+		return buf;
+	}
+	size_t n = t->len > 40 ? 40 : t->len;
+	if (n >= cap)
+		n = cap - 1;
+	for (size_t k = 0; k < n; k++)
+		buf[k] = (unsigned char)t->s[k] < 0x20 || t->s[k] == 0x7f ? '?' : t->s[k];
+	buf[n] = 0;
+	return buf;
+}
+
 static bool expect(P *p, const char *s)
 {
 	if (accept(p, s))
 		return true;
 	char got[64];
 	Token *t = TK(p);
-	snprintf(got, sizeof got, "%.*s", t->kind == TK_EOF ? 3 : (int)(t->len > 40 ? 40 : t->len), t->kind == TK_EOF ? "end" : t->s);
+	tok_text(t, got, sizeof got);
 	char msg[160];
 	snprintf(msg, sizeof msg, "expected '%s', found '%s'", s, got);
 	return fail(p, "%s", msg);
@@ -176,7 +194,7 @@ static bool decl_head(P *p, Decl *d)
 		uint64_t n;
 		if (!integer(p, &n) || !expect(p, "]"))
 			return false;
-		if (n > (1u << 30))
+		if (n > (1u << 30) || (uint64_t)d->count * n * type_bytes[d->ty] * (uint64_t)d->vec > (1u << 30))
 			return fail(p, "array too large%s", "");
 		d->count *= (uint32_t)n;
 	}
@@ -311,6 +329,8 @@ static bool var_decl(P *p, int space, bool visible, bool external, DecodeCtx *dc
 			return fail(p, "a .shared variable declared in a .func is not supported%s", "");
 		if (f->shared_end < p->m->shared_static)
 			f->shared_end = p->m->shared_static;
+		if ((uint64_t)f->shared_end + d.align + v->size > (1u << 31))
+			return fail(p, "too much shared memory%s", "");
 		v->addr = align_up32(f->shared_end, d.align);
 		f->shared_end = (uint32_t)v->addr + v->size;
 	} else if (space == SP_SHARED) {
@@ -319,6 +339,8 @@ static bool var_decl(P *p, int space, bool visible, bool external, DecodeCtx *dc
 		for (int k = 0; k < p->m->nfuncs; k++)
 			if (p->m->funcs[k].shared_end > end)
 				end = p->m->funcs[k].shared_end;
+		if ((uint64_t)end + d.align + v->size > (1u << 31))
+			return fail(p, "too much shared memory%s", "");
 		v->addr = align_up32(end, d.align);
 		p->m->shared_static = (uint32_t)v->addr + v->size;
 	}
@@ -436,6 +458,8 @@ static bool body_local(P *p, DecodeCtx *dc)
 	if (!nm)
 		return false;
 	Func *f = dc->f;
+	if ((uint64_t)f->lbase + f->lbytes + d.align + 16 + decl_size(&d) > (1u << 31))
+		return fail(p, "too much local memory%s", "");
 	uint32_t off = align_up32(f->lbytes, d.align < 16 ? 16 : d.align);
 	f->lbytes = off + decl_size(&d);
 	nm->addr = f->lbase + off;
@@ -729,7 +753,7 @@ static bool body(P *p, DecodeCtx *dc)
 			continue;
 		}
 		if (t->kind == TK_IDENT && t->s[0] == '.')
-			return fail(p, "unsupported directive in a function body: %.40s", t->s);
+			return fail(p, "unsupported directive in a function body: %s", tok_text(t, (char[64]){0}, 64));
 		if (!instruction(p, dc))
 			return false;
 	}
@@ -1053,7 +1077,7 @@ static bool module(P *p)
 				return false;
 			continue;
 		}
-		return fail(p, "unexpected '%.40s' at module level", t->kind == TK_EOF ? "end" : t->s);
+		return fail(p, "unexpected '%s' at module level", tok_text(t, (char[64]){0}, 64));
 	}
 	if (!seen_version)
 		return fail(p, "not PTX: no .version directive%s", "");

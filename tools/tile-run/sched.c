@@ -178,6 +178,13 @@ static int run_cluster(Run *r, int *order)
 					if (r->status)
 						return RUN_FAULT;
 				}
+				/* a thread returns here at least every QUANTUM instructions
+				 * (interp.c): a kernel that never ends stops here */
+				if (r->max_insns && r->ninsn >= r->max_insns && st != ST_EXIT) {
+					fault(t, &t->code[t->pc], "the kernel ran %llu thread-instructions without finishing (--max-insns)",
+					      (unsigned long long)r->ninsn);
+					return RUN_FAULT;
+				}
 				if (st == ST_YIELD)
 					break;
 			}
