@@ -408,6 +408,44 @@ static bool scales(Thread *t, const Insn *in, uint32_t sa, uint32_t id, int rows
 	return true;
 }
 
+/* the products of one D cell: old its value, a / b (ai / bi for integers)
+ * the K elements of its row of A and column of B, already scaled */
+typedef struct Dot {
+	bool acc;               /* enable-input-d */
+	double scale_d, sgn;    /* scale-input-d's 2^-s, the negations */
+} Dot;
+
+static uint32_t dot_cell(const MmaShape *s, const Dot *dt, uint32_t old, const double *a, const double *b,
+			 const int64_t *ai, const int64_t *bi)
+{
+	if (s->dty == TY_S32) {
+		int64_t sum = dt->acc ? (int32_t)old : 0;
+		for (int k = 0; k < s->k; k++)
+			sum += ai[k] * bi[k];
+		if (s->sat)
+			sum = sum > INT32_MAX ? INT32_MAX : sum < INT32_MIN ? INT32_MIN : sum;
+		return (uint32_t)sum;
+	}
+	double sum = !dt->acc ? 0 : (s->dty == TY_F16 ? small_to_double(old & 0xffff, TY_F16) : u2f(old)) * dt->scale_d;
+	for (int k = 0; k < s->k; k++)
+		sum += dt->sgn * a[k] * b[k];
+	return s->dty == TY_F16 ? double_to_small(sum, TY_F16, RND_RN, false, false, false) : f2u(round_f32(sum, RND_RN));
+}
+
+static Dot dot_of(const Thread *t, const Insn *in, const MmaShape *s)
+{
+	const uint64_t *R = t->R;
+	return (Dot){ R[in->s[4]] & 1, (in->boolop & T5F_SCALE_D) ? ldexp(1.0, -(int)R[in->s[5]]) : 1.0,
+		      (s->neg_a ? -1.0 : 1.0) * (s->neg_b ? -1.0 : 1.0) };
+}
+
+/* cell x written by t's tcgen05 pipe (mma, cp): pending until t's next commit */
+static void pend(struct Tmem *tm, const Thread *t, int x)
+{
+	tm->pend_tid[x] = t->tid + 1;
+	tm->pend_ep[x] = tm->epoch[t->tid];
+}
+
 /* cta_group::2: a pair of CTAs (ranks p, p + 1, p = rank & ~1) computes one
  * product issued by a thread of either. M (128 or 256) is split between
  * them: CTA q's A is its M/2 rows at the descriptor's address in its own
@@ -447,9 +485,7 @@ static int t5_mma2(Thread *t, const Insn *in, const MmaShape *s0)
 		if (!operand_of(t, in, &half, true, R[in->s[1]], UINT32_MAX, fa + q * na, ia + q * na, p + q) ||
 		    !operand_of(t, in, &half, false, R[in->s[2]], UINT32_MAX, fb + q * (nb / 2), ib + q * (nb / 2), p + q))
 			goto out;
-	bool acc = R[in->s[4]] & 1, integer = s.dty == TY_S32;
-	double scale_d = (in->boolop & T5F_SCALE_D) ? ldexp(1.0, -(int)R[in->s[5]]) : 1.0;
-	double sgn = (s.neg_a ? -1.0 : 1.0) * (s.neg_b ? -1.0 : 1.0);
+	Dot dt = dot_of(t, in, &s);
 	for (int q = 0; q < 2; q++) {
 		Cta *c = &r->cl[p + q];
 		struct Tmem *tm = tmem_of(c);
@@ -468,27 +504,10 @@ static int t5_mma2(Thread *t, const Insn *in, const MmaShape *s0)
 				int x = (int)(lane * COLS + col);
 				if (own && !access_ok(t, in, x, true, true))
 					goto out;
-				const double *a = fa + q * na + (size_t)m * (size_t)s.k, *b = fb + (size_t)n * (size_t)s.k;
-				const int64_t *ai = ia + q * na + (size_t)m * (size_t)s.k, *bi = ib + (size_t)n * (size_t)s.k;
-				uint32_t old = tm->cell[x];
-				if (integer) {
-					int64_t sum = acc ? (int32_t)old : 0;
-					for (int k = 0; k < s.k; k++)
-						sum += ai[k] * bi[k];
-					if (s.sat)
-						sum = sum > INT32_MAX ? INT32_MAX : sum < INT32_MIN ? INT32_MIN : sum;
-					tm->cell[x] = (uint32_t)sum;
-				} else {
-					double sum = !acc ? 0 : (s.dty == TY_F16 ? small_to_double(old & 0xffff, TY_F16) : u2f(old)) * scale_d;
-					for (int k = 0; k < s.k; k++)
-						sum += sgn * a[k] * b[k];
-					tm->cell[x] = s.dty == TY_F16 ? double_to_small(sum, TY_F16, RND_RN, false, false, false)
-								      : f2u(round_f32(sum, RND_RN));
-				}
-				if (own) {
-					tm->pend_tid[x] = t->tid + 1;
-					tm->pend_ep[x] = tm->epoch[t->tid];
-				}
+				size_t ra = q * na + (size_t)m * (size_t)s.k, rb = (size_t)n * (size_t)s.k;
+				tm->cell[x] = dot_cell(&s, &dt, tm->cell[x], fa + ra, fb + rb, ia + ra, ib + rb);
+				if (own)
+					pend(tm, t, x);
 			}
 	}
 	st = ST_NEXT;
@@ -526,9 +545,7 @@ static int t5_mma(Thread *t, const Insn *in)
 		for (size_t i = 0; i < nb; i++)
 			fb[i] *= sb[i / (size_t)s.k];
 	}
-	bool acc = R[in->s[4]] & 1, integer = s.dty == TY_S32;
-	double scale_d = (in->boolop & T5F_SCALE_D) ? ldexp(1.0, -(int)R[in->s[5]]) : 1.0;
-	double sgn = (s.neg_a ? -1.0 : 1.0) * (s.neg_b ? -1.0 : 1.0);
+	Dot dt = dot_of(t, in, &s);
 	for (int m = 0; m < s.m; m++) {
 		uint32_t lane = d_lane(&s, d >> 16, m);
 		if ((in->boolop & T5F_DISABLE) && lane < LANES && (R[in->s[6 + lane / 32]] >> (lane % 32) & 1))
@@ -537,23 +554,9 @@ static int t5_mma(Thread *t, const Insn *in)
 			int x = cell(t, in, lane, (d & 0xffff) + (uint32_t)n, false);
 			if (x < 0 || !access_ok(t, in, x, true, true))
 				goto out;
-			uint32_t old = tm->cell[x];
-			if (integer) {
-				int64_t sum = acc ? (int32_t)old : 0;
-				for (int k = 0; k < s.k; k++)
-					sum += ia[(size_t)m * (size_t)s.k + (size_t)k] * ib[(size_t)n * (size_t)s.k + (size_t)k];
-				if (s.sat)
-					sum = sum > INT32_MAX ? INT32_MAX : sum < INT32_MIN ? INT32_MIN : sum;
-				tm->cell[x] = (uint32_t)sum;
-			} else {
-				double sum = !acc ? 0 : (s.dty == TY_F16 ? small_to_double(old & 0xffff, TY_F16) : u2f(old)) * scale_d;
-				for (int k = 0; k < s.k; k++)
-					sum += sgn * fa[(size_t)m * (size_t)s.k + (size_t)k] * fb[(size_t)n * (size_t)s.k + (size_t)k];
-				tm->cell[x] = s.dty == TY_F16 ? double_to_small(sum, TY_F16, RND_RN, false, false, false)
-							      : f2u(round_f32(sum, RND_RN));
-			}
-			tm->pend_tid[x] = t->tid + 1;
-			tm->pend_ep[x] = tm->epoch[t->tid];
+			size_t ra = (size_t)m * (size_t)s.k, rb = (size_t)n * (size_t)s.k;
+			tm->cell[x] = dot_cell(&s, &dt, tm->cell[x], fa + ra, fb + rb, ia + ra, ib + rb);
+			pend(tm, t, x);
 		}
 	}
 	st = ST_NEXT;
@@ -598,8 +601,7 @@ static int t5_cp(Thread *t, const Insn *in)
 				if (x < 0 || !access_ok(t, in, x, true, true))
 					return ST_FAULT;
 				tm->cell[x] = v;
-				tm->pend_tid[x] = t->tid + 1;
-				tm->pend_ep[x] = tm->epoch[t->tid];
+				pend(tm, t, x);
 			}
 		}
 	}
