@@ -170,6 +170,10 @@ void tcgen05_acc_from_tmem(E *e, Op *op, const MmaTiling *t, LLVMValueRef *acc);
 
 /* ------------------------------------------------------------ util_smem.c */
 LLVMValueRef smem_scratch(E *e, int64_t bytes);      /* the module's scratch buffer, >= bytes */
+/* a kernel's own shared-memory global, "__tile_WHAT_<kernel>" (undefined
+ * contents, internal); smem_kernel_name: that name, to look it up */
+void smem_kernel_name(E *e, const char *what, char *name, size_t cap);
+LLVMValueRef smem_kernel_global(E *e, const char *what, LLVMTypeRef type, unsigned align);
 int64_t smem_of_function(E *e, LLVMValueRef f);     /* bytes of the shared-memory globals f uses */
 void smem_broadcast(E *e, TV *t, const Type *el);    /* owners' registers to every copy */
 LLVMValueRef xchg_begin(E *e, Op *op);               /* an exchange-buffer region; barrier first if needed */

@@ -76,10 +76,8 @@ bool mma_resident(const Op *mma, int k)
 
 LLVMValueRef mma_stage_buf(E *e, Op *op)
 {
-	size_t n;
-	const char *fname = LLVMGetValueName2(e->fn, &n);
 	char name[300];
-	snprintf(name, sizeof name, "__tile_mma_%.*s", (int)(n > 250 ? 250 : n), fname);
+	smem_kernel_name(e, "mma", name, sizeof name);
 	LLVMValueRef g = LLVMGetNamedGlobal(e->mod, name);
 	if (g)
 		return g;
@@ -92,12 +90,8 @@ LLVMValueRef mma_stage_buf(E *e, Op *op)
 		e->errors++;
 		max = 128;
 	}
-	LLVMTypeRef at = LLVMArrayType2(LLVMInt8TypeInContext(e->ctx), (uint64_t)max);
-	g = LLVMAddGlobalInAddressSpace(e->mod, at, name, 3);
-	LLVMSetInitializer(g, LLVMGetUndef(at));
-	LLVMSetLinkage(g, LLVMInternalLinkage);
-	LLVMSetAlignment(g, need.align1024 ? 1024 : 128);      /* mma_stage_align */
-	return g;
+	return smem_kernel_global(e, "mma", LLVMArrayType2(LLVMInt8TypeInContext(e->ctx), (uint64_t)max),
+				  need.align1024 ? 1024 : 128);      /* mma_stage_align */
 }
 
 /* base + swizzled(byte offset x, i32), an i8 addrspace(3) pointer */

@@ -69,6 +69,24 @@ int64_t smem_of_function(E *e, LLVMValueRef f)
 
 /* ------------------------------------------------------------ scratch */
 
+void smem_kernel_name(E *e, const char *what, char *name, size_t cap)
+{
+	size_t n;
+	const char *fname = LLVMGetValueName2(e->fn, &n);
+	snprintf(name, cap, "__tile_%s_%.*s", what, (int)(n > 250 ? 250 : n), fname);
+}
+
+LLVMValueRef smem_kernel_global(E *e, const char *what, LLVMTypeRef type, unsigned align)
+{
+	char name[300];
+	smem_kernel_name(e, what, name, sizeof name);
+	LLVMValueRef g = LLVMAddGlobalInAddressSpace(e->mod, type, name, 3);
+	LLVMSetInitializer(g, LLVMGetUndef(type));
+	LLVMSetLinkage(g, LLVMInternalLinkage);
+	LLVMSetAlignment(g, align);
+	return g;
+}
+
 LLVMValueRef smem_scratch(E *e, int64_t bytes)
 {
 	if (bytes > e->smem_bytes)
@@ -182,15 +200,8 @@ static void xchg_make(E *e, Op *op)
 		S->regions = 1;
 		S->region_bytes = 16;
 	}
-	size_t n;
-	const char *fname = LLVMGetValueName2(e->fn, &n);
-	char name[300];
-	snprintf(name, sizeof name, "__tile_xchg_%.*s", (int)(n > 250 ? 250 : n), fname);
-	LLVMTypeRef at = LLVMArrayType2(LLVMInt8TypeInContext(e->ctx), (uint64_t)(S->regions * S->region_bytes));
-	S->buf = LLVMAddGlobalInAddressSpace(e->mod, at, name, 3);
-	LLVMSetInitializer(S->buf, LLVMGetUndef(at));
-	LLVMSetLinkage(S->buf, LLVMInternalLinkage);
-	LLVMSetAlignment(S->buf, 16);
+	S->buf = smem_kernel_global(e, "xchg", LLVMArrayType2(LLVMInt8TypeInContext(e->ctx),
+							     (uint64_t)(S->regions * S->region_bytes)), 16);
 }
 
 /* Start a use: the region's base (i8 addrspace(3) pointer), after a

@@ -106,15 +106,7 @@ void tcgen05_kernel_begin(E *e, Op *fn)
 	e->t5_cols = cols;
 	need_ptx(e, 86);
 	need_arch(e);
-	size_t n;
-	const char *fname = LLVMGetValueName2(e->fn, &n);
-	char name[300];
-	snprintf(name, sizeof name, "__tile_tmem_%.*s", (int)(n > 250 ? 250 : n), fname);
-	LLVMTypeRef at = LLVMArrayType2(ty_i64(e), 2);
-	e->t5_slots = LLVMAddGlobalInAddressSpace(e->mod, at, name, 3);
-	LLVMSetInitializer(e->t5_slots, LLVMGetUndef(at));
-	LLVMSetLinkage(e->t5_slots, LLVMInternalLinkage);
-	LLVMSetAlignment(e->t5_slots, 8);
+	e->t5_slots = smem_kernel_global(e, "tmem", LLVMArrayType2(ty_i64(e), 2), 8);
 	LLVMBasicBlockRef here = LLVMGetInsertBlock(e->b);
 	LLVMPositionBuilderBefore(e->b, e->entry_br);
 	e->t5_phase = LLVMBuildAlloca(e->b, ty_i32(e), "tmem.phase");

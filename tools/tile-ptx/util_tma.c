@@ -203,10 +203,6 @@ void tma_kernel_begin(E *e)
 {
 	if (!e->ntma)
 		return;
-	size_t n;
-	const char *fname = LLVMGetValueName2(e->fn, &n);
-	char name[300];
-	snprintf(name, sizeof name, "__tile_mbar_%.*s", (int)(n > 250 ? 250 : n), fname);
 	Op **ps = xcalloc((size_t)e->ntma + 1, sizeof *ps);
 	int np = tma_products(e, ps), nbar = 0, deepest = 1;
 	for (int i = 0; i < np; i++) {
@@ -221,11 +217,7 @@ void tma_kernel_begin(E *e)
 		nbar = deepest;
 	/* full barriers 0..nbar-1, then the empty ones (tma_ring) */
 	e->tma_nbar = nbar;
-	LLVMTypeRef at = LLVMArrayType2(ty_i64(e), (uint64_t)(2 * nbar));
-	e->tma_bar = LLVMAddGlobalInAddressSpace(e->mod, at, name, 3);
-	LLVMSetInitializer(e->tma_bar, LLVMGetUndef(at));
-	LLVMSetLinkage(e->tma_bar, LLVMInternalLinkage);
-	LLVMSetAlignment(e->tma_bar, 8);
+	e->tma_bar = smem_kernel_global(e, "mbar", LLVMArrayType2(ty_i64(e), (uint64_t)(2 * nbar)), 8);
 	/* the phase bits, zero at the start */
 	LLVMBasicBlockRef here = LLVMGetInsertBlock(e->b);
 	LLVMPositionBuilderBefore(e->b, e->entry_br);
