@@ -119,6 +119,8 @@ LLVMValueRef half_directed(E *e, Op *op, const char *rnd, const Type *el, LLVMVa
 /* ------------------------------------------------------------ util_sync.c */
 void barrier(E *e);                                  /* bar.sync 0 */
 LLVMValueRef thread0(E *e);                          /* is this thread 0 of the tile block */
+/* spin on mbarrier.try_wait.parity until bar's phase `parity` completes (blocks NAME.wait / NAME.ready) */
+void mbar_wait(E *e, LLVMValueRef bar, LLVMValueRef parity, const char *name);
 void order_after(E *e, const Value *tok, const Op *op);     /* a barrier unless tok needs none */
 void mark_token(E *e, const Value *v, bool dirty, const Op *prod);
 void token_like(E *e, const Value *out, const Value *in, bool dirty_if_unknown);   /* out orders like in */

@@ -4,6 +4,7 @@
  * op ordered after a token waits at a barrier, unless every op the token
  * stands for touched exactly the same elements from the same threads (then
  * each thread only reads back what it wrote itself). */
+#include <stdio.h>
 #include "emit.h"
 #include "irutil.h"
 
@@ -11,6 +12,23 @@ void barrier(E *e)
 {
 	LLVMValueRef z = c_i32(e, 0);
 	call_intr(e, "llvm.nvvm.barrier.cta.sync.aligned.all", NULL, &z, 1);
+}
+
+void mbar_wait(E *e, LLVMValueRef bar, LLVMValueRef parity, const char *name)
+{
+	char wait[64], ready[64];
+	snprintf(wait, sizeof wait, "%s.wait", name);
+	snprintf(ready, sizeof ready, "%s.ready", name);
+	LLVMBasicBlockRef spin = LLVMAppendBasicBlockInContext(e->ctx, e->fn, wait);
+	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(e->ctx, e->fn, ready);
+	LLVMBuildBr(e->b, spin);
+	LLVMPositionBuilderAtEnd(e->b, spin);
+	LLVMValueRef a[2] = { bar, parity };
+	LLVMValueRef ok = asm_call(e, ty_i32(e),
+				   "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [$1], $2;\n"
+				   "selp.u32 $0, 1, 0, p;\n}", "=r,r,r,~{memory}", a, 2);
+	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntNE, ok, c_i32(e, 0), ""), done, spin);
+	LLVMPositionBuilderAtEnd(e->b, done);
 }
 
 LLVMValueRef thread0(E *e)

@@ -292,16 +292,7 @@ void tcgen05_product(E *e, Op *op, const MmaTiling *t, LLVMValueRef abase, LLVMV
 	guard_end(e, after);
 	/* every thread: the phase, then its registers back */
 	LLVMValueRef ph = LLVMBuildLoad2(e->b, ty_i32(e), e->t5_phase, "");
-	LLVMBasicBlockRef spin = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "tmem.wait");
-	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "tmem.ready");
-	LLVMBuildBr(e->b, spin);
-	LLVMPositionBuilderAtEnd(e->b, spin);
-	LLVMValueRef wa[2] = { slot(e, 0), ph };
-	LLVMValueRef ok = asm_conv(e, ty_i32(e),
-				   "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [$1], $2;\n"
-				   "selp.u32 $0, 1, 0, p;\n}", "=r,r,r,~{memory}", wa, 2);
-	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntNE, ok, c_i32(e, 0), ""), done, spin);
-	LLVMPositionBuilderAtEnd(e->b, done);
+	mbar_wait(e, slot(e, 0), ph, "tmem");
 	LLVMBuildStore(e->b, LLVMBuildXor(e->b, ph, c_i32(e, 1), ""), e->t5_phase);
 	asm_void(e, "tcgen05.fence::after_thread_sync;", NULL, 0, "~{memory}");
 	if (!resident) {

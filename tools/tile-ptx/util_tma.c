@@ -262,16 +262,7 @@ static void wait_phase(E *e, LLVMValueRef bar, LLVMValueRef bits_at, LLVMValueRe
 {
 	LLVMValueRef bits = LLVMBuildLoad2(e->b, ty_i32(e), bits_at, "");
 	LLVMValueRef ph = LLVMBuildAnd(e->b, LLVMBuildLShr(e->b, bits, sel, ""), c_i32(e, 1), "");
-	LLVMBasicBlockRef spin = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "tma.wait");
-	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(e->ctx, e->fn, "tma.ready");
-	LLVMBuildBr(e->b, spin);
-	LLVMPositionBuilderAtEnd(e->b, spin);
-	LLVMValueRef a[2] = { bar, ph };
-	LLVMValueRef ok = asm_call(e, ty_i32(e),
-				   "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [$1], $2;\n"
-				   "selp.u32 $0, 1, 0, p;\n}", "=r,r,r,~{memory}", a, 2);
-	LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntNE, ok, c_i32(e, 0), ""), done, spin);
-	LLVMPositionBuilderAtEnd(e->b, done);
+	mbar_wait(e, bar, ph, "tma");
 	LLVMBuildStore(e->b, LLVMBuildXor(e->b, bits, LLVMBuildShl(e->b, c_i32(e, 1), sel, ""), ""), bits_at);
 }
 
