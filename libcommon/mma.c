@@ -365,6 +365,22 @@ int mma_wgmma_stage_w(const MmaTiling *t, int k, const Type *el)
 	return mma_wgmma_row_bytes(t->k, eb);
 }
 
+void mma_wgmma_group_strides(const MmaTiling *t, int w, bool bmn, int eb, int64_t *a, int64_t *b)
+{
+	int64_t nw = t->n / t->wn;
+	*a = t->m / t->wm * w;
+	*b = bmn ? nw * eb * t->k : nw * w;
+}
+
+void mma_wgmma_step_offsets(const MmaTiling *t, int w, int wb, bool bmn, int64_t kk, int64_t j, int64_t *a, int64_t *b)
+{
+	int64_t kstep = 32;     /* bytes of K per instruction */
+	int64_t kb = kk * kstep / w, ko = kk * kstep % w;
+	*a = kb * t->m * w + 64 * j * w + ko;
+	/* MN-major: the K step's rows (katom of them, wb bytes each) */
+	*b = bmn ? kk * t->atom->k * wb : kb * t->n * w + ko;
+}
+
 int64_t mma_stage_budget(int sm)
 {
 	return sm == 90 || mma_tcgen05_target(sm) ? 160 * 1024 : 40 * 1024;

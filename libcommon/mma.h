@@ -159,6 +159,14 @@ bool mma_stage_as_is(const MmaTiling *t, int k, const Type *el);
 /* wgmma's row bytes W (mma_wgmma_offset) of operand k staged for tiling t:
  * A and transposed B min(128, K * eb), MN-major B min(128, n * eb) */
 int mma_wgmma_stage_w(const MmaTiling *t, int k, const Type *el);
+/* The warpgroup path's staged operands, as util_wgmma.c stages them (w, wb:
+ * A's and B's row bytes, mma_wgmma_stage_w; bmn: B staged MN-major; eb: the
+ * element bytes): how far apart two warpgroups' A rows and B parts start
+ * (mma_wgmma_group_strides: warpgroup (gi, gj)'s at gi * *a, gj * *b), and
+ * where m64 block j's K step kk starts within them (mma_wgmma_step_offsets),
+ * in bytes from the staged A and B */
+void mma_wgmma_group_strides(const MmaTiling *t, int w, bool bmn, int eb, int64_t *a, int64_t *b);
+void mma_wgmma_step_offsets(const MmaTiling *t, int w, int wb, bool bmn, int64_t kk, int64_t j, int64_t *a, int64_t *b);
 
 /* A tile product: mmaf, mmai, or an mmaf_scaled the lower stages kept
  * for the block-scaled mma.sync (operands x, y, acc, x_scale, y_scale:

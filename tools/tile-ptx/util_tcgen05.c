@@ -264,19 +264,17 @@ void tcgen05_product(E *e, Op *op, const MmaTiling *t, LLVMValueRef abase, LLVMV
 	snprintf(mma, sizeof mma, "{\n.reg .pred p;\nsetp.ne.b32 p, $3, 0;\ntcgen05.mma.cta_group::1.kind::%s [$0], $1, $2, %u, p;\n}",
 		 kind, id);
 	LLVMBasicBlockRef after = guard_begin(e, thread0(e));
-	int64_t kstep = 32;
+	int64_t astride, bstride;
+	mma_wgmma_group_strides(t, w, bmn, elem_bytes(tile_elem(op->operands[0]->type)), &astride, &bstride);
 	for (int64_t gi = 0; gi < t->wm; gi++)
 		for (int64_t gj = 0; gj < t->wn; gj++) {
 			int64_t gg = gi + t->wm * gj;            /* the warpgroup (W mode (4, wm, wn)) */
-			LLVMValueRef arow = c_i64(e, gi * (t->m / t->wm) * w);
-			LLVMValueRef brow = c_i64(e, bmn ? gj * nw * elem_bytes(tile_elem(op->operands[0]->type)) * t->k : gj * nw * w);
 			for (int64_t kk = 0; kk < t->kt; kk++) {
-				int64_t kb = kk * kstep / w, ko = kk * kstep % w;
 				for (int64_t j = 0; j < t->mt; j++) {
-					LLVMValueRef aaddr = LLVMBuildAdd(e->b, LLVMBuildAdd(e->b, abase, arow, ""),
-									  c_i64(e, kb * t->m * w + 64 * j * w + ko), "");
-					LLVMValueRef baddr = LLVMBuildAdd(e->b, LLVMBuildAdd(e->b, bb, brow, ""),
-									  c_i64(e, bmn ? kk * t->atom->k * wb : kb * t->n * w + ko), "");
+					int64_t ao, bo;
+					mma_wgmma_step_offsets(t, w, wb, bmn, kk, j, &ao, &bo);
+					LLVMValueRef aaddr = LLVMBuildAdd(e->b, abase, c_i64(e, gi * astride + ao), "");
+					LLVMValueRef baddr = LLVMBuildAdd(e->b, bb, c_i64(e, gj * bstride + bo), "");
 					LLVMValueRef m[4] = {
 						LLVMBuildAdd(e->b, e->t5_taddr, c_i32(e, (int)((gg * t->mt + j) * nw)), ""),
 						LLVMBuildOr(e->b, desc(e, aaddr, w, 0), c_i64(e, 1ll << 46), ""),

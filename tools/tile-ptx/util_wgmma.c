@@ -110,7 +110,7 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 	const Type *ea = tile_elem(op->operands[0]->type), *ec = tile_elem(op->operands[2]->type);
 	int eb = elem_bytes(ea);
 	int w = mma_wgmma_stage_w(t, 0, ea);
-	int64_t nw = t->n / t->wn, mg = t->m / t->wm;
+	int64_t nw = t->n / t->wn;
 	/* 16-bit B as it is (K x N, MN-major, transpose-B): rows of the
 	 * instruction's n, whole swizzle rows; else transposed (N x K, K-major) */
 	bool bmn = mma_stage_as_is(t, 1, ea);
@@ -153,18 +153,21 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 	LLVMValueRef g = LLVMBuildLShr(e->b, e->warp, c_i32(e, 2), "");
 	LLVMValueRef gi = LLVMBuildAnd(e->b, g, c_i32(e, t->wm - 1), "");
 	LLVMValueRef gj = LLVMBuildLShr(e->b, g, c_i32(e, __builtin_ctz((unsigned)t->wm)), "");
-	LLVMValueRef arow = LLVMBuildZExt(e->b, LLVMBuildMul(e->b, gi, c_i32(e, (int)(mg * w)), ""), ty_i64(e), "");
-	/* B's part for warpgroup column gj: nw rows (K-major) or nw columns,
-	 * whole W-byte column blocks of K rows (MN-major) */
-	LLVMValueRef brow = LLVMBuildZExt(e->b, LLVMBuildMul(e->b, gj, c_i32(e, (int)(bmn ? nw * eb * t->k : nw * w)), ""),
-					  ty_i64(e), "");
+	/* A's rows for warpgroup row gi; B's part for warpgroup column gj: nw
+	 * rows (K-major) or nw columns, whole W-byte column blocks of K rows
+	 * (MN-major) */
+	int64_t astride, bstride;
+	mma_wgmma_group_strides(t, w, bmn, eb, &astride, &bstride);
+	LLVMValueRef arow = LLVMBuildZExt(e->b, LLVMBuildMul(e->b, gi, c_i32(e, (int)astride), ""), ty_i64(e), "");
+	LLVMValueRef brow = LLVMBuildZExt(e->b, LLVMBuildMul(e->b, gj, c_i32(e, (int)bstride), ""), ty_i64(e), "");
 	LLVMValueRef abase = LLVMBuildAdd(e->b, smem_addr(e, abuf), arow, "");
 	LLVMValueRef bb = LLVMBuildAdd(e->b, smem_addr(e, bbase), brow, "");
 
 	if (e->t5_taddr) {      /* a tcgen05 target (TILE_TCGEN05): the same staging, tcgen05.mma */
 		if (areg)
 			ice("tile-ptx: a tcgen05 product planned with A in registers");
-		tcgen05_product(e, op, t, abase, bb, w, wb, bmn, dt, at, bt, acc,
+		/* thread 0 issues every warpgroup's products: from the staging's start */
+		tcgen05_product(e, op, t, smem_addr(e, abuf), smem_addr(e, bbase), w, wb, bmn, dt, at, bt, acc,
 				mma_stage_pipelined(op) && mma_async_depth(op) == 1, descriptor);
 		if (tma_ring(e, op))
 			tma_release(e, op, mma_stage_sel(e, op));
@@ -213,14 +216,13 @@ void mma_wgmma(E *e, Op *op, const MmaTiling *t, TV *A, TV *B, const char *dt, c
 	if (napk)
 		tie_through(e, "", apk, (int)napk, ty_i32(e), 'r');
 	asm_plain(e, "wgmma.fence.sync.aligned;");
-	int64_t kstep = 32;                            /* bytes of K per instruction */
 	LLVMValueRef *args = xcalloc((size_t)nd + 6, sizeof *args);
 	for (int64_t kk = 0; kk < t->kt; kk++) {
-		int64_t kb = kk * kstep / w, ko = kk * kstep % w;
 		for (int64_t j = 0; j < t->mt; j++) {
-			LLVMValueRef aaddr = LLVMBuildAdd(e->b, abase, c_i64(e, kb * t->m * w + 64 * j * w + ko), "");
-			/* MN-major: the K step's rows (katom of them, W bytes each) */
-			LLVMValueRef baddr = LLVMBuildAdd(e->b, bb, c_i64(e, bmn ? kk * t->atom->k * wb : kb * t->n * w + ko), "");
+			int64_t ao, bo;
+			mma_wgmma_step_offsets(t, w, wb, bmn, kk, j, &ao, &bo);
+			LLVMValueRef aaddr = LLVMBuildAdd(e->b, abase, c_i64(e, ao), "");
+			LLVMValueRef baddr = LLVMBuildAdd(e->b, bb, c_i64(e, bo), "");
 			for (int i = 0; i < nd; i++)
 				args[i] = regs[j * nd + i];
 			int x = nd;
