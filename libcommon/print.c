@@ -6,6 +6,7 @@
 #include <string.h>
 #include "print.h"
 #include "opinfo.h"
+#include "diag.h"
 
 static void put_string(StrBuf *b, const char *s)
 {
@@ -26,6 +27,39 @@ static void put_ints(StrBuf *b, const Attr *a)
 {
 	for (int i = 0; i < a->u.ints.n; i++)
 		sb_printf(b, "%s%lld", i ? ", " : "", (long long)a->u.ints.v[i]);
+}
+
+void print_assumption(StrBuf *b, const Attr *a)
+{
+	switch (a->kind) {
+	case AT_DIV_BY:
+		sb_printf(b, "div_by<%lld", (long long)a->u.div_by.divisor);
+		if (a->u.div_by.has_every)
+			sb_printf(b, ", every %lld along %lld", (long long)a->u.div_by.every,
+				  (long long)a->u.div_by.along);
+		sb_putc(b, '>');
+		return;
+	case AT_SAME_ELEMENTS:
+		sb_puts(b, "same_elements<[");
+		put_ints(b, a);
+		sb_puts(b, "]>");
+		return;
+	case AT_BOUNDED:
+		sb_puts(b, "bounded<");
+		if (a->u.bounded.has_lb)
+			sb_printf(b, "%lld", (long long)a->u.bounded.lb);
+		else
+			sb_putc(b, '?');
+		sb_puts(b, ", ");
+		if (a->u.bounded.has_ub)
+			sb_printf(b, "%lld", (long long)a->u.bounded.ub);
+		else
+			sb_putc(b, '?');
+		sb_putc(b, '>');
+		return;
+	default:
+		ice("print_assumption: attribute kind %d", a->kind);
+	}
 }
 
 void print_attr(StrBuf *b, const Attr *a)
@@ -70,30 +104,8 @@ void print_attr(StrBuf *b, const Attr *a)
 			sb_printf(b, "%02X", a->u.dense.bytes[i]);
 		sb_printf(b, "\"> : %s", a->type->str);
 		return;
-	case AT_DIV_BY:
-		sb_printf(b, "div_by<%lld", (long long)a->u.div_by.divisor);
-		if (a->u.div_by.has_every)
-			sb_printf(b, ", every %lld along %lld", (long long)a->u.div_by.every,
-				  (long long)a->u.div_by.along);
-		sb_putc(b, '>');
-		return;
-	case AT_SAME_ELEMENTS:
-		sb_puts(b, "same_elements<[");
-		put_ints(b, a);
-		sb_puts(b, "]>");
-		return;
-	case AT_BOUNDED:
-		sb_puts(b, "bounded<");
-		if (a->u.bounded.has_lb)
-			sb_printf(b, "%lld", (long long)a->u.bounded.lb);
-		else
-			sb_putc(b, '?');
-		sb_puts(b, ", ");
-		if (a->u.bounded.has_ub)
-			sb_printf(b, "%lld", (long long)a->u.bounded.ub);
-		else
-			sb_putc(b, '?');
-		sb_putc(b, '>');
+	case AT_DIV_BY: case AT_SAME_ELEMENTS: case AT_BOUNDED:
+		print_assumption(b, a);
 		return;
 	}
 }

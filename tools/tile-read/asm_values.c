@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "asm.h"
+#include "print.h"
 
 /* ------------------------------------------------------------------ types */
 
@@ -281,31 +282,8 @@ void asm_attr(StrBuf *b, const Attr *a, bool with_type)
 	case AT_DENSE:
 		asm_dense(b, a, a->type);
 		return;
-	case AT_DIV_BY:
-		sb_printf(b, "div_by<%lld", (long long)a->u.div_by.divisor);
-		if (a->u.div_by.has_every)
-			sb_printf(b, ", every %lld along %lld", (long long)a->u.div_by.every,
-				  (long long)a->u.div_by.along);
-		sb_putc(b, '>');
-		return;
-	case AT_SAME_ELEMENTS:
-		sb_puts(b, "same_elements<[");
-		for (int i = 0; i < a->u.ints.n; i++)
-			sb_printf(b, "%s%lld", i ? ", " : "", (long long)a->u.ints.v[i]);
-		sb_puts(b, "]>");
-		return;
-	case AT_BOUNDED:
-		sb_puts(b, "bounded<");
-		if (a->u.bounded.has_lb)
-			sb_printf(b, "%lld", (long long)a->u.bounded.lb);
-		else
-			sb_putc(b, '?');
-		sb_puts(b, ", ");
-		if (a->u.bounded.has_ub)
-			sb_printf(b, "%lld", (long long)a->u.bounded.ub);
-		else
-			sb_putc(b, '?');
-		sb_putc(b, '>');
+	case AT_DIV_BY: case AT_SAME_ELEMENTS: case AT_BOUNDED:
+		print_assumption(b, a);
 		return;
 	}
 }
