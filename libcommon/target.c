@@ -6,7 +6,7 @@
 #include "diag.h"
 
 const Target target_table[] = {
-#define TARGET(name, sm, ptx, smem, cbank, feat) { #name, sm, ptx, smem, cbank, feat },
+#define TARGET(name, sm, ptx, smem, cbank, feat, llvm_as) { #name, sm, ptx, smem, cbank, feat, llvm_as },
 #include "targets.def"
 #undef TARGET
 };
@@ -36,12 +36,12 @@ long long target_smem_limit(int sm)
 
 /* the arch- and family-specific spellings, by row */
 static const char *const arch_a[] = {
-#define TARGET(name, sm, ptx, smem, cbank, feat) #name "a",
+#define TARGET(name, sm, ptx, smem, cbank, feat, llvm_as) #name "a",
 #include "targets.def"
 #undef TARGET
 };
 static const char *const arch_f[] = {
-#define TARGET(name, sm, ptx, smem, cbank, feat) #name "f",
+#define TARGET(name, sm, ptx, smem, cbank, feat, llvm_as) #name "f",
 #include "targets.def"
 #undef TARGET
 };
@@ -58,9 +58,17 @@ const char *target_ptx_arch(const Target *t, TargetVariant v)
 	return t->name;
 }
 
+const char *target_llvm_arch(const Target *t, TargetVariant v)
+{
+	const Target *as = t->llvm_as ? target_by_name(t->llvm_as) : t;
+	if (!as)
+		ice("targets.def: %s is generated as '%s', which is not a row", t->name, t->llvm_as);
+	return target_ptx_arch(as, v);
+}
+
 /* built with a leading ", " that target_list() skips */
 static const char list[] = ""
-#define TARGET(name, sm, ptx, smem, cbank, feat) ", " #name
+#define TARGET(name, sm, ptx, smem, cbank, feat, llvm_as) ", " #name
 #include "targets.def"
 #undef TARGET
 	;

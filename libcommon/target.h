@@ -30,6 +30,7 @@ typedef struct Target {
 	int smem_kib;
 	int param_cbank;        /* constant-bank offset of the kernel parameters, 0: not known */
 	unsigned features;
+	const char *llvm_as;    /* NULL, or the row LLVM generates this target's PTX as (targets.def) */
 } Target;
 
 extern const Target target_table[];
@@ -45,6 +46,9 @@ static inline bool target_has(const Target *t, unsigned f) { return (t->features
 /* PTX ".target" / LLVM CPU: "sm_90a" / "sm_100f" when the target has that
  * variant, else the plain "sm_90". */
 const char *target_ptx_arch(const Target *t, TargetVariant v);
+/* The processor LLVM generates t's PTX for, in the same variant: t's own
+ * name, or its llvm_as row's ("sm_100a" for sm_107a). */
+const char *target_llvm_arch(const Target *t, TargetVariant v);
 /* Comma-separated list of supported names, for messages. */
 const char *target_list(void);
 #endif

@@ -44,7 +44,7 @@
 #endif
 
 static const char *const targets[] = {
-#define TARGET(name, sm, min_ptx, smem_kib, param_cbank, features) #name,
+#define TARGET(name, sm, min_ptx, smem_kib, param_cbank, features, llvm_as) #name,
 #include "targets.def"
 #undef TARGET
 	NULL

@@ -483,13 +483,37 @@ require_stage() { [ -x "$BIN/$1" ] || skip "$1 is not built yet"; }
 	assert_equal "$(printf '%s' "$stderr" | head -1)" "error: no input file provided"
 }
 
-@test "sm_107: accepted as NVIDIA's, then NVIDIA's exit-2 message (LLVM 22 cannot target it)" {
-	run tileiras "$V" --gpu-name=sm_107
-	assert_failure 2
-	assert_output "error: GPU architecture sm_107 is not supported by this version of tileiras. You may need a newer toolchain that supports this architecture (bytecode in file is version 13.4)."
+@test "sm_107 (Rubin): compiled as NVIDIA's 13.5 accepts it: LLVM writes sm_100's PTX, retargeted to .target sm_107 / PTX ISA 9.4" {
+	run tileiras "$V" --gpu-name=sm_107 --emit=ptx -o "$SCRATCH/v.ptx"
+	assert_success
+	run grep -E '^\.(version|target)' "$SCRATCH/v.ptx"
+	assert_output $'.version 9.4\n.target sm_107'
+	# a matmul (TMA and mma.sync on the sm_100 family) too
+	run tileiras "$ROOT/tests/mma/launch/matmul.matmul.ln6.5si_mkgq.tileirbc" --gpu-name=sm_107 --emit=ptx -o "$SCRATCH/m.ptx"
+	assert_success
+	run grep -cE '^\.target sm_107a?$' "$SCRATCH/m.ptx"
+	assert_output 1
 	run tileiras "$V" --gpu-name=sm_107a
 	assert_failure 1
 	assert_output "tileiras: for the --gpu-name option: Cannot find option named 'sm_107a'!"
+}
+
+@test "sm_107 with a ptxas older than 13.4: one message saying what is needed, exit 5 (not ptxas's 'sm_107a is not defined')" {
+	printf '#!/bin/sh\necho "Cuda compilation tools, release 13.0, V13.0.88"; exit 0\n' >"$SCRATCH/ptxas"
+	chmod +x "$SCRATCH/ptxas"
+	run env TILEIRAS_NO_CACHE=1 TILEIRAS_PTXAS="$SCRATCH/ptxas" tileiras "$V" --gpu-name=sm_107 -o "$SCRATCH/v.cubin"
+	assert_failure 5
+	assert_line --index 0 "error: sm_107 takes PTX ISA 9.4, which ptxas $SCRATCH/ptxas (release 13.0) cannot assemble: ptxas 13.4 or newer is needed (make venv installs one from pip, nvidia-cuda-nvcc; or set TILEIRAS_PTXAS)"
+	[ ! -e "$SCRATCH/v.cubin" ]
+}
+
+@test "sm_107 cubin from pip's ptxas 13.5: ELF for sm_107, as NVIDIA's" {
+	p="$ROOT/.venv/lib/python3.11/site-packages/nvidia/cu13/bin"
+	[ -x "$p/ptxas" ] && [ -x "$p/cuobjdump" ] || skip "no pip ptxas/cuobjdump in .venv: run 'make venv'"
+	run env TILEIRAS_PTXAS="$p/ptxas" tileiras "$V" --gpu-name=sm_107 -o "$SCRATCH/v.cubin"
+	assert_success
+	run "$p/cuobjdump" -elf "$SCRATCH/v.cubin"
+	assert_output --partial "sm=107"
 }
 
 @test "real stages: --sanitize=memcheck compiles (exit 0, as NVIDIA's) and ptxas instruments it" {

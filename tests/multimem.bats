@@ -42,7 +42,7 @@ GOOD="load_reduce_f32_add reduce_f32_add store_f32 reduce_i32_min load_reduce_i3
 	assert_failure 3
 	assert_output --partial "'cuda_tile.multimem_load_reduce_view_tko' op and/or/xor/umin/umax reductions require integer element types"
 	[ ! -e x.cubin ]
-	# multicast memory only on sm_100 / sm_103 (NVIDIA: and sm_107), at the view's line
+	# multicast memory only on sm_100 / sm_103 / sm_107 (NVIDIA's rule), at the view's line
 	for g in sm_80 sm_90 sm_120; do
 		run tileiras --gpu-name $g -o x.cubin "$M/mm_store_f32.tileirbc"
 		assert_failure 5
@@ -55,8 +55,8 @@ GOOD="load_reduce_f32_add reduce_f32_add store_f32 reduce_i32_min load_reduce_i3
 	assert_failure 1
 }
 
-@test "multimem: NVIDIA's PTX on sm_100 and sm_103 (one multimem.* per element), ptxas accepts" {
-	for g in sm_100 sm_103; do
+@test "multimem: NVIDIA's PTX on sm_100, sm_103 and sm_107 (one multimem.* per element), ptxas accepts" {
+	for g in sm_100 sm_103 sm_107; do
 		tileiras --gpu-name $g --emit=ptx -o a.ptx "$M/mm_load_reduce_f32_add.tileirbc"
 		grep -q "multimem.ld_reduce.relaxed.sys.global.add.f32 %r[0-9]*, \[%rd[0-9]*\];" a.ptx
 		tileiras --gpu-name $g --emit=ptx -o b.ptx "$M/mm_reduce_f32_add.tileirbc"

@@ -117,7 +117,8 @@ static int to_as(Op *op, void *ctx)
 	switch (op->info->code) {
 	case AA_make_memref:
 		/* NVIDIA's rule and message (13.5): multicast memory only on these */
-		if (op->results[0]->type->ptr_attr == PTR_ATTR_MULTICAST && s->t->sm != 100 && s->t->sm != 103) {
+		if (op->results[0]->type->ptr_attr == PTR_ATTR_MULTICAST && s->t->sm != 100 && s->t->sm != 103 &&
+		    s->t->sm != 107) {
 			diag_error(op->loc, "Incompatibility with architecture '%s': multicast pointers require "
 				   "sm_100 or sm_103 or sm_107", s->t->name);
 			s->errors++;

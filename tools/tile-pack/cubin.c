@@ -452,6 +452,42 @@ static int attempt(PackJob *j, const PtxInput *in, const char *text, size_t len,
 	return pack_assemble(j->argv, j->ptx_arg, j->ptx_arg + 2, j->in_process, pr);
 }
 
+/* The PTX's ".version" M.m, 0 when it has none (ptxas says so then). */
+static int ptx_isa(const PtxInput *in)
+{
+	const char *s = (const char *)in->text, *end = s + in->len;
+	for (const char *p = s; p && p < end; ) {
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		unsigned major, minor;
+		if (end - p > 9 && memcmp(p, ".version", 8) == 0 && sscanf(p + 8, " %u.%u", &major, &minor) == 2 &&
+		    major < 100 && minor < 10)
+			return (int)(major * 10 + minor);
+		p = memchr(p, '\n', (size_t)(end - p));
+		p = p ? p + 1 : NULL;
+	}
+	return 0;
+}
+
+/* PTX ISA 9.m is ptxas 13.m's (9.5 in 13.5): an older ptxas refuses the
+ * target or the version with a message that names neither the fix nor why
+ * (sm_107's PTX is 9.4: "Value 'sm_107a' is not defined"). false after one
+ * message saying what is needed. */
+static bool ptxas_knows_isa(const PackJob *j, const PtxInput *in, const char *arch)
+{
+	int isa = ptx_isa(in);
+	if (isa < 90 || !j->ver.known || j->ver.major > 13 || (j->ver.major == 13 && j->ver.minor >= isa - 90))
+		return true;
+	size_t n = strlen(arch);
+	if (n && (arch[n - 1] == 'a' || arch[n - 1] == 'f'))
+		n--;            /* the GPU's name, as the user gave it */
+	diag_plain("%.*s takes PTX ISA %d.%d, which ptxas %s (release %d.%d) cannot assemble: ptxas 13.%d or newer is "
+		   "needed (make venv installs one from pip, nvidia-cuda-nvcc; or set TILEIRAS_PTXAS)",
+		   (int)n, arch, isa / 10, isa % 10, j->in_process ? pack_inproc_name() : j->ptxas, j->ver.major,
+		   j->ver.minor, isa - 90);
+	return false;
+}
+
 static int job_finish(PackJob *j, const PtxInput *in, StrBuf *cubin, char arch[16])
 {
 	const PackOptions *o = j->o;
@@ -466,6 +502,8 @@ static int job_finish(PackJob *j, const PtxInput *in, StrBuf *cubin, char arch[1
 		job_cancel(j);      /* started for another command line */
 	snprintf(j->arch, sizeof j->arch, "%s", arch);
 	if (needs_callbacks(o, in, j->tileir, j->ptxas, &j->ver))
+		goto out;
+	if (!ptxas_knows_isa(j, in, arch))
 		goto out;
 	bool retried = false;
 	int prc;

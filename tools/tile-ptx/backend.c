@@ -45,6 +45,14 @@ static const char *first_line(char *msg)
 	return msg;
 }
 
+/* the newest PTX ISA LLVM 22's NVPTX back end writes (+ptx90) */
+#define LLVM_MAX_PTX 90
+
+static TargetVariant variant(const PtxOpts *o)
+{
+	return o->arch ? TARGET_ARCH : o->family ? TARGET_FAMILY : TARGET_PLAIN;
+}
+
 static int ptx_version(const Target *t)
 {
 	int v = t->min_ptx;
@@ -80,11 +88,14 @@ LLVMTargetMachineRef backend_target_machine(const PtxOpts *o)
 	}
 	char features[32];
 	int v = ptx_version(o->target);
-	snprintf(features, sizeof features, "+ptx%d", o->min_ptx > v ? o->min_ptx : v);
+	if (o->min_ptx > v)
+		v = o->min_ptx;
+	if (v > LLVM_MAX_PTX)
+		v = LLVM_MAX_PTX;       /* a target LLVM generates as another (retarget()) */
+	snprintf(features, sizeof features, "+ptx%d", v);
 	LLVMCodeGenOptLevel lvl = o->opt == 0 ? LLVMCodeGenLevelNone : o->opt == 1 ? LLVMCodeGenLevelLess
 				 : o->opt == 2 ? LLVMCodeGenLevelDefault : LLVMCodeGenLevelAggressive;
-	return LLVMCreateTargetMachine(t, TRIPLE, target_ptx_arch(o->target, o->arch ? TARGET_ARCH : o->family ? TARGET_FAMILY : TARGET_PLAIN),
-				       features, lvl,
+	return LLVMCreateTargetMachine(t, TRIPLE, target_llvm_arch(o->target, variant(o)), features, lvl,
 				       LLVMRelocDefault, LLVMCodeModelDefault);
 }
 
@@ -157,6 +168,41 @@ static void tensormap_notes(LLVMModuleRef mod, StrBuf *notes)
 		sb_putc(notes, '\n');
 	}
 	free(ops);
+}
+
+/* A target LLVM generates as another (targets.def llvm_as): the text's
+ * ".version" and ".target" lines rewritten in place to the target's own
+ * (its PTX ISA at least its min_ptx), the rest as LLVM wrote it. */
+static void retarget(StrBuf *ptx, const PtxOpts *o)
+{
+	const char *as = target_llvm_arch(o->target, variant(o)), *own = target_ptx_arch(o->target, variant(o));
+	StrBuf out = { 0 };
+	size_t at = 0;
+	bool version = false, target = false;
+	while (at < ptx->len) {
+		const char *line = ptx->s + at, *nl = memchr(line, '\n', ptx->len - at);
+		size_t n = nl ? (size_t)(nl - line) + 1 : ptx->len - at;
+		unsigned major, minor;
+		size_t asn = strlen(as);
+		if (!version && sscanf(line, ".version %u.%u", &major, &minor) == 2) {
+			unsigned v = major * 10 + minor, want = (unsigned)o->target->min_ptx;
+			sb_printf(&out, ".version %u.%u\n", (v > want ? v : want) / 10, (v > want ? v : want) % 10);
+			version = true;
+		} else if (!target && n > 8 + asn && memcmp(line, ".target ", 8) == 0 && memcmp(line + 8, as, asn) == 0 &&
+			   (line[8 + asn] == '\n' || line[8 + asn] == ',')) {
+			sb_puts(&out, ".target ");
+			sb_puts(&out, own);
+			sb_putn(&out, line + 8 + asn, n - 8 - asn);
+			target = true;
+		} else {
+			sb_putn(&out, line, n);
+		}
+		at += n;
+	}
+	if (!version || !target)
+		ice("tile-ptx: LLVM's PTX for %s has no .version or no '.target %s' line", o->target->name, as);
+	sb_free(ptx);
+	*ptx = out;
 }
 
 /* The PTX with each noted map's parameter declared .hidden (LLVM cannot:
@@ -284,11 +330,16 @@ int backend_run(LLVMModuleRef mod, LLVMContextRef ctx, const PtxOpts *o, bool ne
 		char *err = NULL;
 		if (LLVMTargetMachineEmitToMemoryBuffer(tm, mod, LLVMAssemblyFile, &err, &buf))
 			ice("tile-ptx: NVPTX code generation failed: %s", err ? err : "?");
+		StrBuf ptx = { 0 };
 		if (notes.len)
-			mark_hidden(out, LLVMGetBufferStart(buf), LLVMGetBufferSize(buf), &notes);
+			mark_hidden(&ptx, LLVMGetBufferStart(buf), LLVMGetBufferSize(buf), &notes);
 		else
-			sb_putn(out, LLVMGetBufferStart(buf), LLVMGetBufferSize(buf));
+			sb_putn(&ptx, LLVMGetBufferStart(buf), LLVMGetBufferSize(buf));
 		LLVMDisposeMemoryBuffer(buf);
+		if (o->target->llvm_as)
+			retarget(&ptx, o);
+		sb_putn(out, ptx.s, ptx.len);
+		sb_free(&ptx);
 	}
 	sb_free(&notes);
 	LLVMDisposeModule(mod);
