@@ -222,5 +222,12 @@ venv:
 clean:
 	rm -rf build build-asan build-tsan
 
-.PHONY: all deps deps-check test example check-asan check-tsan-lib venv clean
+# What scripts/cutile-suite-cpu needs beside .venv's cuda-tile: torch (PyPI's
+# build; its CUDA libraries come along, ~4 GB, only torch's CPU side is used),
+# pytest and pytest-timeout. Not part of `make test`.
+SUITE_PKGS = torch==2.15.0 pytest==9.2.0 pytest-timeout==2.4.0 pytest-benchmark==5.3.1 pytest-env==1.2.0
+venv-suite: venv
+	.venv/bin/python -m pip install -q --disable-pip-version-check $(SUITE_PKGS)
+
+.PHONY: all deps deps-check test example check-asan check-tsan-lib venv venv-suite clean
 -include $(shell find $(BUILD)/obj $(BUILD)/pic -name '*.d' 2>/dev/null)
