@@ -27,7 +27,7 @@ compilation/_name_mangling.py cuTile Python: kernel name mangling
 # tree. Skipped: patterns (*, {, <, $), paths outside the checkout (../),
 # absolute and hidden ones, and build outputs (build/, build-*/).
 stale_names() {
-	(cd "$ROOT" && find tools libcommon libtileiras scripts tests fuzz examples docs \
+	(cd "$ROOT" && find tools libcommon libtileiras libtilerun scripts tests fuzz examples docs \
 		-name '.*' -prune -o -print) >"$SCRATCH/paths"
 	printf '%s\n' "$ALLOWED" | awk 'NF { print $1 }' >"$SCRATCH/allowed"
 	for f in "$@"; do
@@ -55,7 +55,7 @@ stale_names() {
 		if (t ~ /[*{<$]/ || t ~ /^(\.|\/|build\/|build-)/)
 			next
 		if (t !~ /\.(c|h|def|bats|bash|py|sh)$/ &&
-		    t !~ /^(scripts|tools|libcommon|libtileiras|tests|fuzz|examples|docs)\//)
+		    t !~ /^(scripts|tools|libcommon|libtileiras|libtilerun|tests|fuzz|examples|docs)\//)
 			next
 		if (!(t in have) && !(t in ok))
 			print file ":" line ": " t
