@@ -147,6 +147,18 @@ $(BUILD)/tests/api-test-so: $(BUILD)/obj/tests/lib/api_test_so.o $(BUILD)/lib/li
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $< -L$(BUILD)/lib -ltileiras -Wl,-rpath,'$$ORIGIN/../lib' -lpthread
 
+# tileiras_cpu's CPU driver (python/tileiras_cpu/fakecuda, docs/cutile-cpu.md):
+# a shared library with the soname libcuda.so.1 that cuTile Python loads in
+# place of NVIDIA's; it opens libtilerun at run time (no link to it).
+FAKECUDA_SRC = $(wildcard python/tileiras_cpu/fakecuda/*.c)
+$(BUILD)/pic/python/%.o: python/%.c python/tileiras_cpu/fakecuda/fakecuda.h libtilerun/tilerun.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -fPIC -Ilibtilerun -c $< -o $@
+$(BUILD)/lib/tileiras_cpu/libcuda.so.1: $(FAKECUDA_SRC:python/%.c=$(BUILD)/pic/python/%.o)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -shared -Wl,-soname,libcuda.so.1 -o $@ $^ -ldl -lpthread
+all: $(BUILD)/lib/tileiras_cpu/libcuda.so.1
+
 # the build's identity (scripts/build-id: a hash of the compiler's sources),
 # rewritten only when it changes; the installed script's --version shows it
 $(BUILD)/build-id: FORCE
@@ -214,7 +226,7 @@ check-tsan-lib:
 # tileiras. Pinned: the comparisons are with this release.
 NV_VERSION = 13.5.37
 VENV_PKGS = nvidia-cuda-tileiras==$(NV_VERSION) nvidia-cuda-cuobjdump==$(NV_VERSION) nvidia-cuda-nvdisasm==$(NV_VERSION) \
-            nvidia-cuda-nvcc==$(NV_VERSION) nvidia-nvptxcompiler==$(NV_VERSION) cuda-tile==1.7.0 numpy==2.4.6
+            nvidia-cuda-nvcc==$(NV_VERSION) nvidia-nvptxcompiler==$(NV_VERSION) cuda-tile==1.7.0 numpy==2.4.6 ml_dtypes==0.5.4
 venv:
 	test -x .venv/bin/python || python3 -m venv .venv
 	.venv/bin/python -m pip install -q --disable-pip-version-check $(VENV_PKGS)
