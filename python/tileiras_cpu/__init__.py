@@ -6,7 +6,7 @@
 
 Importing it loads the project's CPU driver as libcuda.so.1 (before cuTile
 loads the real one), points cuTile's compile at the project's tileiras
-(PTX with line info, sm_89) and wraps cuda.tile.launch (numpy arrays and
+(PTX with line info, sm_100 without TMA) and wraps cuda.tile.launch (numpy arrays and
 torch CPU tensors, results in place, synchronous, device printf to
 sys.stdout, faults as KernelFault naming the kernel's file and line).
 cuTile's installed files are not changed. `python -m tileiras_cpu script.py`

@@ -2,15 +2,17 @@
 files are not touched):
 
 - compile: cuTile's tileiras becomes the project's bin/tileiras with
-  --emit=ptx appended to every compile (cuda.tile._compile._find_compiler_bin),
-  so the "cubin" cuTile loads is PTX with line info, which the CPU driver
-  runs; the compiler version cuTile keys its disk cache with gains a line
+  --emit=ptx appended to every compile and TILEIRAS_NO_TMA=1 in its
+  environment (cuda.tile._compile._find_compiler_bin), so the "cubin" cuTile
+  loads is PTX with line info and no TMA (whose tensor maps no host code
+  fills on the CPU), for the device's sm_100, which the CPU driver runs; the compiler version cuTile keys its disk cache with gains a line
   naming tileiras_cpu, and the cache moves to a tileiras_cpu subdirectory, so
   a real cubin is never handed to the CPU driver nor PTX to a real one;
 - launch: cuda.tile.launch (see _launch.py).
 """
 import importlib.metadata
 import os
+import subprocess
 import warnings
 
 KNOWN_CUTILE_VERSIONS = ("1.7.0",)
@@ -36,14 +38,26 @@ def patch_compile(build):
     bindir = os.path.join(build, "bin")
 
     class PtxCompiler(c._CompilerBinary):
+        """_CompilerBinary.run with PTX out and no TMA (its errors as cuTile's)."""
+
         def run(self, args, flags, timeout_sec=None):
             if "-o" in args:
                 flags = [*flags, "--emit=ptx"]
-            return super().run(args, flags, timeout_sec)
+            env = dict(os.environ, PATH=self.bin_path, TILEIRAS_NO_TMA="1")
+            try:
+                subprocess.run([self.path, *args, *flags], env=env, check=True,
+                               capture_output=True, timeout=timeout_sec)
+            except subprocess.CalledProcessError as e:
+                message, loc = c._parse_tileir_stderr(e.stderr.decode())
+                raise c.TileCompilerExecutionError(e.returncode, message, loc, " ".join(flags),
+                                                   c._try_get_compiler_version(self.path))
+            except subprocess.TimeoutExpired:
+                raise c.TileCompilerTimeoutError(
+                    "`tileiras` compiler exceeded timeout %ss" % timeout_sec, " ".join(flags),
+                    c._try_get_compiler_version(self.path))
 
     binary = PtxCompiler(os.path.join(bindir, "tileiras"),
-                         bindir + os.pathsep + os.environ.get("PATH", ""),
-                         os.environ.get("LD_LIBRARY_PATH", ""), True)
+                         bindir + os.pathsep + os.environ.get("PATH", ""), "", True)
     version = ((c._try_get_compiler_version(binary.path) or "tileiras (unknown version)\n")
                + "tileiras_cpu: PTX for the CPU driver\n")
     c._find_compiler_bin = lambda: binary

@@ -79,11 +79,11 @@ def make_launch(driver, cutile_launch):
         _register(driver, views)
         try:
             cutile_launch(0 if stream is None else stream, grid, kernel, args, **kwargs)
-        except Exception as e:
+        except Exception:
             fault = driver.take_fault()
             if fault is None:
                 raise
-            raise KernelFault(*fault) from e
+            raise KernelFault(*fault) from None
         finally:
             driver.clear()
             out = driver.take_output()
@@ -92,3 +92,6 @@ def make_launch(driver, cutile_launch):
                 sys.stdout.flush()
     launch.__doc__ = cutile_launch.__doc__
     return launch
+
+
+KernelFault.__module__ = "tileiras_cpu"

@@ -3,7 +3,7 @@
  * resolves through cuGetProcAddress_v2, written from the driver API's
  * public documentation: the handful of types and constants those entry
  * points take. Device memory is host memory (a device pointer is a host
- * address); a device is the CPU, reporting compute capability FAKECUDA_CC;
+ * address); a device is the CPU, reporting compute capability FAKECUDA_CC_*;
  * launches are synchronous, run by libtilerun (libtilerun/tilerun.h),
  * loaded with dlopen by fakecudaInit so that this library builds without it.
  *
@@ -50,11 +50,12 @@ enum {
 	CUDA_ERROR_UNKNOWN = 999,
 };
 
-/* The device: compute capability and the Tile IR target tileiras_cpu
- * compiles for. sm_89: mma.sync with every f8, no TMA (whose tensor maps a
- * PTX module on the CPU has no host object to fill). */
-#define FAKECUDA_CC_MAJOR 8
-#define FAKECUDA_CC_MINOR 9
+/* The device: its compute capability is the target cuTile compiles for.
+ * sm_100: every element type cuTile 1.7 takes but f8E5M3FNU (sm_107), f8
+ * and f8E8M0FNU included (cuTile refuses f8 below sm_90); tileiras_cpu
+ * compiles it without TMA (TILEIRAS_NO_TMA) and products are mma.sync. */
+#define FAKECUDA_CC_MAJOR 10
+#define FAKECUDA_CC_MINOR 0
 #define FAKECUDA_DRIVER_VERSION 13020   /* 13.2: what cuTile 1.7 asks for */
 
 /* driver.c: the entry points by name. */
