@@ -20,14 +20,15 @@ COMMON_SRC = $(wildcard libcommon/*.c)
 COMMON_OBJ = $(COMMON_SRC:%.c=$(BUILD)/obj/%.o)
 COMMON_HDR = $(wildcard libcommon/*.h libcommon/*.def)
 
-BINS = $(foreach t,$(TOOLS),$(if $(wildcard tools/$(t)/main.c),$(BUILD)/bin/$(t)))
+BINS = $(foreach t,$(TOOLS),$(if $(wildcard tools/$(t)/main.c),$(BUILD)/bin/$(t))) $(BUILD)/bin/tile-run
 
 # C test programs, built here and run by the Bats files from $(BUILD)/tests
 # (rules below, after the tools)
 UNIT_TESTS = $(addprefix $(BUILD)/tests/,unit-libcommon unit-layout unit-layout-map unit-verify read-truncate)
 
 all: deps-check $(BINS) $(UNIT_TESTS) $(if $(wildcard scripts/tileiras),$(BUILD)/bin/tileiras $(BUILD)/bin/tileiras-stages) \
-     $(BUILD)/lib/libtileiras.a $(BUILD)/lib/libtileiras.so $(BUILD)/bin/tileiras-inproc $(BUILD)/tests/api-test $(BUILD)/tests/api-test-so
+     $(BUILD)/lib/libtileiras.a $(BUILD)/lib/libtileiras.so $(BUILD)/bin/tileiras-inproc $(BUILD)/tests/api-test $(BUILD)/tests/api-test-so \
+     $(BUILD)/lib/libtilerun.a $(BUILD)/lib/libtilerun.so $(BUILD)/tests/tilerun-test
 
 deps-check:
 	@command -v $(LLVM_CONFIG) >/dev/null 2>&1 || { echo "error: $(LLVM_CONFIG) not found: install the Debian package llvm-22-dev (or run scripts/install-deps as root)" >&2; exit 1; }
@@ -54,11 +55,14 @@ $(1)_OBJ = $$($(1)_SRC:%.c=$(BUILD)/obj/%.o)
 $(BUILD)/lib/lib$(1).a: $$($(1)_OBJ)
 	@mkdir -p $$(dir $$@)
 	rm -f $$@ && ar rcs $$@ $$^
+endef
+define tool_bin_rule
 $(BUILD)/bin/$(1): $(BUILD)/obj/tools/$(1)/main.o $(BUILD)/lib/lib$(1).a $(BUILD)/lib/libcommon.a
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(CFLAGS_ALL) $$(LDFLAGS) -o $$@ $$^ $(LDLIBS_COMMON) $(if $(filter $(1),tile-pack),$(HOST_BACKENDS)) $(if $(filter $(1),$(LLVM_TOOLS)),$$$$($(LLVM_CONFIG) --ldflags --libs nvptx x86 aarch64 bitwriter bitreader linker ipo passes target mc) $$$$($(LLVM_CONFIG) --system-libs))
 endef
 $(foreach t,$(TOOLS),$(eval $(call tool_rules,$(t))))
+$(foreach t,$(TOOLS),$(if $(wildcard tools/$(t)/main.c),$(eval $(call tool_bin_rule,$(t)))))
 
 # C test programs: each links the libraries it tests (same flags as the tools,
 # so check-asan builds them sanitized too).
@@ -146,6 +150,41 @@ $(BUILD)/obj/tests/lib/api_test_so.o: tests/lib/api_test.c libtileiras/tileiras.
 $(BUILD)/tests/api-test-so: $(BUILD)/obj/tests/lib/api_test_so.o $(BUILD)/lib/libtileiras.so
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $< -L$(BUILD)/lib -ltileiras -Wl,-rpath,'$$ORIGIN/../lib' -lpthread
+
+# libtilerun (docs/tile-run.md "The library"): tile-run as a library, its
+# engine tools/tile-run's objects under libtilerun/'s API (all but cli.c and
+# run_main.c, the command's). libtilerun.a holds the engine and the API; a
+# program links libcommon.a (or libtileiras.a, which holds it) after it. Its
+# bytecode call (bytecode.o) needs libtileiras.a and LLVM, and is left out
+# by a program that does not call it (the tile-run command). libtilerun.so
+# takes of libcommon only what it calls (a PIC archive). It links
+# libtileiras.so (rpath $$ORIGIN) rather than its objects: a process using
+# both (cuTile on the CPU compiles and runs) maps one compiler and one LLVM,
+# and a program using only PTX loads LLVM lazily with the compiler; it
+# exports only the tilerun* calls (libtilerun/exports.map).
+LIBTILERUN_SRC = libtilerun/call.c libtilerun/module.c libtilerun/shape.c libtilerun/launch.c libtilerun/bytecode.c
+LIBTILERUN_ALL_SRC = $(LIBTILERUN_SRC) $(tile-run_SRC)
+$(BUILD)/obj/libtilerun/%.o $(BUILD)/pic/libtilerun/%.o: CFLAGS_ALL += -Ilibtilerun -Itools/tile-run -Ilibtileiras
+$(BUILD)/lib/libtilerun.a: $(LIBTILERUN_ALL_SRC:%.c=$(BUILD)/obj/%.o)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar qc $@ $^ && ranlib $@
+$(BUILD)/pic/libcommon.a: $(COMMON_SRC:%.c=$(BUILD)/pic/%.o)
+	rm -f $@ && ar rcs $@ $^
+$(BUILD)/lib/libtilerun.so: $(LIBTILERUN_ALL_SRC:%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/libcommon.a libtilerun/exports.map \
+		$(BUILD)/lib/libtileiras.so
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -shared -Wl,-soname,libtilerun.so -Wl,--version-script=libtilerun/exports.map \
+		-o $@ $(filter %.o %.a,$^) -L$(BUILD)/lib -ltileiras -Wl,-rpath,'$$ORIGIN' $(LDLIBS_COMMON) -lpthread
+# the tile-run command: its main and options (libtilerun/cli.c) over libtilerun.a
+$(BUILD)/bin/tile-run: $(BUILD)/obj/libtilerun/run_main.o $(BUILD)/obj/libtilerun/cli.o $(BUILD)/lib/libtilerun.a \
+		$(BUILD)/lib/libcommon.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LDLIBS_COMMON)
+# tests/lib/tilerun_test.c (librun.bats) against libtilerun.so
+$(BUILD)/obj/tests/lib/tilerun_test.o: CFLAGS_ALL += -Ilibtilerun
+$(BUILD)/tests/tilerun-test: $(BUILD)/obj/tests/lib/tilerun_test.o $(BUILD)/lib/libtilerun.so
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $< -L$(BUILD)/lib -ltilerun -Wl,-rpath,'$$ORIGIN/../lib' -lpthread
 
 # tileiras_cpu's CPU driver (python/tileiras_cpu/fakecuda, docs/cutile-cpu.md):
 # a shared library with the soname libcuda.so.1 that cuTile Python loads in

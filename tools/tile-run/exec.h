@@ -7,10 +7,27 @@
  * run->cl[0 .. ncl) (index = %cluster_ctarank; one CTA without clusters). */
 #ifndef TILE_RUN_EXEC_H
 #define TILE_RUN_EXEC_H
+#include <stdio.h>
 #include <string.h>
 #include "run.h"
 
 enum { CHECK_NONE, CHECK_MEMCHECK, CHECK_RACECHECK };
+
+/* what a fault is (libtilerun's TILERUN_KIND_* have the same numbers) */
+enum { FK_NONE, FK_ERROR, FK_OUT_OF_BOUNDS, FK_MISALIGNED, FK_RACE, FK_ASSERT, FK_TRAP, FK_DEADLOCK, FK_LIMIT,
+       FK_OTHER };
+
+/* the launch's first fault, as fault.c recorded it (Run.fault) */
+typedef struct Fault {
+	int kind;               /* FK_* */
+	uint64_t addr;          /* memory faults: the address */
+	int arg;                /* the nearest buffer's Buffer.arg (-1: none or not an argument's) */
+	uint32_t thread[3], block[3];
+	uint32_t ptx_line;
+	const char *file;       /* from .loc (the module's string), NULL unknown */
+	uint32_t line, col;
+	char msg[1024];         /* the report's one line, without "tile-run: error: " */
+} Fault;
 
 typedef struct Run Run;
 typedef struct Race Race;       /* racecheck's clocks (race.c) */
@@ -100,15 +117,26 @@ struct Run {
 	bool shared_hit;        /* the last mem_at resolved to shared memory ... */
 	uint32_t shared_off;    /* ... at this offset (for race_write) ... */
 	Cta *shared_cta;        /* ... of this CTA's (another's through .shared::cluster) */
+	FILE *out;              /* device printf (stdout for the command) */
+	FILE *assert_out;       /* a failed device assert's line (stderr for the command) */
+	Fault fault;            /* the first fault (status RUN_FAULT) */
 };
 
-/* sched.c: run every CTA of r's grid; RUN_OK or RUN_FAULT (after the report) */
+/* sched.c: run every CTA of r's grid; RUN_OK or RUN_FAULT (after the report).
+ * launch_free frees what the launch and the kernel allocated (CTAs, racecheck
+ * and tensor-memory state, call frames, the .global copies and device malloc
+ * buffers: those of Buffer.arg < 0); r->m and the argument buffers stay. */
 int launch(Run *r);
+void launch_free(Run *r);
 
 /* fault.c: the one report of a fault (the first; later ones are dropped):
  * "tile-run: error: MSG, thread (x,y,z) of block (x,y,z) (PTX line N, file:line:col)";
  * sets t->run->status to RUN_FAULT */
 void fault(Thread *t, const Insn *in, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* the same with what it is (FK_*), and for a memory fault the address and
+ * the nearest buffer (NULL none) */
+void fault_as(Thread *t, const Insn *in, int kind, uint64_t addr, const Buffer *near, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
 
 /* mem.c */
 Buffer *mem_add(Run *r, uint64_t dev, uint64_t size, uint8_t *host, const char *name, int arg);
@@ -121,6 +149,7 @@ void mem_setup_vars(Run *r);            /* r->m's .global/.const variables as bu
  * (or barrier) it is, t the accessing thread (of any CTA of the cluster) */
 #define RACE_MANY 0xffffffffu
 void race_setup(Run *r);        /* --check racecheck: every r->cl[k].race */
+void race_free(Run *r);         /* what race_setup made */
 void race_reset(Run *r);        /* a new cluster */
 bool race_read(Thread *t, const Insn *in, Cta *c, uint32_t a, uint32_t size);
 bool race_write(Thread *t, const Insn *in, Cta *c, uint32_t a, const uint8_t *v, uint32_t size);
@@ -164,10 +193,12 @@ bool mbar_arrive_one(Thread *t, const Insn *in, uint64_t a, int space);  /* exec
  * false after a fault (memory still allocated) */
 void tmem_cta_start(Cta *c);
 bool tmem_cta_end(Cta *c);
+void tmem_free(Cta *c);
 void tcgen05_resolve(Cta *c, Thread **L, const Insn *in);   /* alloc, dealloc, relinquish */
 /* exec_setmaxnreg.c: the CTA's register pool, fresh at its start; whether a
  * warp's setmaxnreg can go now (an .inc waits for registers), and doing it */
 void regpool_cta_start(Cta *c);
+void regpool_free(Cta *c);
 bool setmaxnreg_ready(Cta *c, int warp, const Insn *in);
 void setmaxnreg_resolve(Cta *c, Thread **L, const Insn *in);
 int exec_cluster(Thread *t, const Insn *in);    /* mapa, getctarank, barrier.cluster; may return ST_BLOCK */

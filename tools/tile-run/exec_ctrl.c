@@ -166,10 +166,10 @@ int exec_ctrl(Thread *t, const Insn *in)
 		    !read_cstr(t, in, fn, func, sizeof func))
 			return ST_FAULT;
 		Cta *c = t->cta;
-		fflush(stdout);
-		fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file, line, func,
+		fflush(r->out);
+		fprintf(r->assert_out, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file, line, func,
 			c->id[0], c->id[1], c->id[2], t->t[0], t->t[1], t->t[2], msg);
-		fault(t, in, "device-side assertion failed");
+		fault_as(t, in, FK_ASSERT, 0, NULL, "device-side assertion failed");
 		return ST_FAULT;
 	}
 	}

@@ -11,6 +11,7 @@
  * at the setmaxnreg. .inc below or .dec above the warp's current count is a
  * fault. A warp collective (exec_warp.c calls setmaxnreg_ready, then
  * setmaxnreg_resolve); the immediate's range is decode.c's check. */
+#include <stdlib.h>
 #include "exec.h"
 
 struct RegPool {
@@ -69,4 +70,13 @@ void setmaxnreg_resolve(Cta *c, Thread **L, const Insn *in)
 	else
 		p->free += (cur - n) * 32;
 	p->cur[t->warp] = (uint16_t)n;
+}
+
+void regpool_free(Cta *c)
+{
+	if (!c->regpool)
+		return;
+	free(c->regpool->cur);
+	free(c->regpool);
+	c->regpool = NULL;
 }

@@ -224,12 +224,12 @@ static bool access_ok(Thread *t, const Insn *in, int x, bool write, bool pipe)
 	if (t->run->check != CHECK_RACECHECK)
 		return true;
 	if (!race_after(t, tm->wr[x], tm->wr_clk[x])) {
-		fault(t, in, "tensor-memory race: %s of lane %u column %u by thread %u after a write by thread %u with no completed mbarrier phase or barrier between",
+		fault_as(t, in, FK_RACE, 0, NULL, "tensor-memory race: %s of lane %u column %u by thread %u after a write by thread %u with no completed mbarrier phase or barrier between",
 		      write ? "write" : "read", lane, col, t->tid, tm->wr[x] - 1);
 		return false;
 	}
 	if (write && !race_after(t, tm->rd[x], tm->rd_clk[x])) {
-		fault(t, in, "tensor-memory race: write of lane %u column %u by thread %u while thread %u may still be reading it (tcgen05.ld) with no barrier between",
+		fault_as(t, in, FK_RACE, 0, NULL, "tensor-memory race: write of lane %u column %u by thread %u while thread %u may still be reading it (tcgen05.ld) with no barrier between",
 		      lane, col, t->tid, tm->rd[x] - 1);
 		return false;
 	}
@@ -643,4 +643,13 @@ int exec_tcgen05(Thread *t, const Insn *in)
 	default:                /* wait::ld/st, fences: accesses complete at issue */
 		return ST_NEXT;
 	}
+}
+
+void tmem_free(Cta *c)
+{
+	if (!c->tmem)
+		return;
+	free(c->tmem->epoch);
+	free(c->tmem);
+	c->tmem = NULL;
 }

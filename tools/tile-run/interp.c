@@ -135,7 +135,7 @@ int run_thread(Thread *t)
 			break;
 		case OP_TRAP:
 			t->pc = pc;
-			fault(t, in, in->mode == TRAP_FELL_OFF ? "ran past the end of the function (no ret or exit)" : "trap");
+			fault_as(t, in, FK_TRAP, 0, NULL, in->mode == TRAP_FELL_OFF ? "ran past the end of the function (no ret or exit)" : "trap");
 			st = ST_FAULT;
 			goto out;
 		}

@@ -117,7 +117,9 @@ static void global_fault(Thread *t, const Insn *in, uint64_t a, uint32_t size, i
 				 near->name, (unsigned long long)near->size, (unsigned long long)near->dev,
 				 near->freed ? ", already freed" : "");
 	}
-	fault(t, in, "%s global %s of %u bytes at 0x%llx: %s", why, acc_name(acc), size, (unsigned long long)a, nb);
+	int kind = why[0] == 'm' ? FK_MISALIGNED : why[0] == 'o' ? FK_OUT_OF_BOUNDS : FK_OTHER;
+	fault_as(t, in, kind, a, near, "%s global %s of %u bytes at 0x%llx: %s", why, acc_name(acc), size, (unsigned long long)a,
+		 nb);
 }
 
 uint8_t *mem_at(Thread *t, const Insn *in, int space, uint64_t a, uint32_t size, int acc)
@@ -146,7 +148,7 @@ uint8_t *mem_at(Thread *t, const Insn *in, int space, uint64_t a, uint32_t size,
 			global_fault(t, in, a, size, acc, "misaligned");
 			return NULL;
 		}
-		fault(t, in, "misaligned %s %s of %u bytes at 0x%llx", space_name(space), acc_name(acc), size,
+		fault_as(t, in, FK_MISALIGNED, a, NULL, "misaligned %s %s of %u bytes at 0x%llx", space_name(space), acc_name(acc), size,
 		      (unsigned long long)a);
 		return NULL;
 	}
@@ -175,7 +177,7 @@ uint8_t *mem_at(Thread *t, const Insn *in, int space, uint64_t a, uint32_t size,
 			uint64_t rank = a >> SHARED_RANK_SHIFT;
 			a &= SHARED_OFF_MASK;
 			if (rank >= (uint64_t)r->ncl) {
-				fault(t, in, "shared::cluster %s of %u bytes at offset 0x%llx of CTA rank %llu, outside the cluster of %d CTAs",
+				fault_as(t, in, FK_OUT_OF_BOUNDS, a, NULL, "shared::cluster %s of %u bytes at offset 0x%llx of CTA rank %llu, outside the cluster of %d CTAs",
 				      acc_name(acc), size, (unsigned long long)a, (unsigned long long)rank, r->ncl);
 				return NULL;
 			}
@@ -195,7 +197,7 @@ uint8_t *mem_at(Thread *t, const Insn *in, int space, uint64_t a, uint32_t size,
 			}
 		}
 		if (a + size > c->shared_size || a + size < a) {
-			fault(t, in, "out-of-bounds shared %s of %u bytes at shared offset 0x%llx%s (the CTA has %u bytes of shared memory)",
+			fault_as(t, in, FK_OUT_OF_BOUNDS, a, NULL, "out-of-bounds shared %s of %u bytes at shared offset 0x%llx%s (the CTA has %u bytes of shared memory)",
 			      acc_name(acc), size, (unsigned long long)a, whose, c->shared_size);
 			return NULL;
 		}
@@ -209,7 +211,7 @@ uint8_t *mem_at(Thread *t, const Insn *in, int space, uint64_t a, uint32_t size,
 	case SP_LOCAL: {
 		uint32_t total = r->m->local_total;
 		if (a + size > total || a + size < a) {
-			fault(t, in, "out-of-bounds local %s of %u bytes at local offset 0x%llx (the thread has %u bytes of local memory)",
+			fault_as(t, in, FK_OUT_OF_BOUNDS, a, NULL, "out-of-bounds local %s of %u bytes at local offset 0x%llx (the thread has %u bytes of local memory)",
 			      acc_name(acc), size, (unsigned long long)a, total);
 			return NULL;
 		}
@@ -218,7 +220,7 @@ uint8_t *mem_at(Thread *t, const Insn *in, int space, uint64_t a, uint32_t size,
 	case SP_PARAM: {
 		uint32_t total = t->depth == 0 ? r->entry->pbytes : r->m->funcs[t->func].pbytes;
 		if (a + size > total || a + size < a) {
-			fault(t, in, "out-of-bounds param %s of %u bytes at param offset 0x%llx", acc_name(acc), size,
+			fault_as(t, in, FK_OUT_OF_BOUNDS, a, NULL, "out-of-bounds param %s of %u bytes at param offset 0x%llx", acc_name(acc), size,
 			      (unsigned long long)a);
 			return NULL;
 		}

@@ -1084,7 +1084,7 @@ static bool module(P *p)
 	return true;
 }
 
-void module_free(Module *m)
+void ptx_module_free(Module *m)
 {
 	if (!m)
 		return;
@@ -1148,7 +1148,7 @@ Module *ptx_parse(const char *path, const char *text, size_t len)
 	bool ok = module(&p);
 	free(p.t);
 	if (!ok) {
-		module_free(m);
+		ptx_module_free(m);
 		return NULL;
 	}
 	return m;

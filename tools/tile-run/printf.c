@@ -1,8 +1,8 @@
 /* printf.c: device vprintf(format, args). The argument buffer holds each
  * argument at its natural alignment: 4-byte ints (8 with l/ll), 8-byte
  * doubles (floats are promoted), 8-byte pointers for %s/%p. Output goes to
- * stdout through the host's printf with the same conversion, as the device
- * runtime prints it. */
+ * the launch's stream (Run.out: stdout for the command) through the host's
+ * printf with the same conversion, as the device runtime prints it. */
 #include <stdio.h>
 #include <string.h>
 #include "exec.h"
@@ -38,14 +38,15 @@ int device_printf(Thread *t, const Insn *in, uint64_t fmt, uint64_t args)
 	}
 	uint64_t cur = args;
 	int total = 0;
+	FILE *out = t->run->out;
 	for (size_t i = 0; i < n; i++) {
 		if (f[i] != '%') {
-			putchar(f[i]);
+			fputc(f[i], out);
 			total++;
 			continue;
 		}
 		if (f[i + 1] == '%') {
-			putchar('%');
+			fputc('%', out);
 			total++;
 			i++;
 			continue;
@@ -65,7 +66,7 @@ int device_printf(Thread *t, const Insn *in, uint64_t fmt, uint64_t args)
 			j++;
 		}
 		if (j >= n) {
-			fputs(spec, stdout);
+			fputs(spec, out);
 			break;
 		}
 		char conv = f[j];
@@ -79,18 +80,18 @@ int device_printf(Thread *t, const Insn *in, uint64_t fmt, uint64_t args)
 			spec[s++] = conv;
 			spec[s] = 0;
 			if (conv == 'c')
-				total += printf("%c", (int)(uint8_t)v);
+				total += fprintf(out, "%c", (int)(uint8_t)v);
 			else if (conv == 'd' || conv == 'i')
-				total += printf(spec, longs ? (long long)v : (long long)(int32_t)(uint32_t)v);
+				total += fprintf(out, spec, longs ? (long long)v : (long long)(int32_t)(uint32_t)v);
 			else
-				total += printf(spec, longs ? (unsigned long long)v : (unsigned long long)(uint32_t)v);
+				total += fprintf(out, spec, longs ? (unsigned long long)v : (unsigned long long)(uint32_t)v);
 			break;
 		case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A':
 			if (!arg_bytes(t, in, &cur, 8, &v))
 				return -1;
 			spec[s++] = conv;
 			spec[s] = 0;
-			total += printf(spec, u2d(v));
+			total += fprintf(out, spec, u2d(v));
 			break;
 		case 's': {
 			if (!arg_bytes(t, in, &cur, 8, &v))
@@ -108,18 +109,18 @@ int device_printf(Thread *t, const Insn *in, uint64_t fmt, uint64_t args)
 			str[k] = 0;
 			spec[s++] = 's';
 			spec[s] = 0;
-			total += printf(spec, str);
+			total += fprintf(out, spec, str);
 			break;
 		}
 		case 'p':
 			if (!arg_bytes(t, in, &cur, 8, &v))
 				return -1;
-			total += printf("0x%llx", (unsigned long long)v);
+			total += fprintf(out, "0x%llx", (unsigned long long)v);
 			break;
 		default:
 			spec[s++] = conv;
 			spec[s] = 0;
-			fputs(spec, stdout);
+			fputs(spec, out);
 			break;
 		}
 		i = j;

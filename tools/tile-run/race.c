@@ -170,10 +170,10 @@ static void race_fault(const Race *rc, Thread *t, const Insn *in, size_t x, cons
 	const char *me = rank_of(rc, b2, sizeof b2, (uint32_t)t->cta->rank);
 	uint32_t off = (uint32_t)(x % (rc->ssize ? rc->ssize : 1));
 	if (other == RACE_MANY)
-		fault(t, in, "shared-memory race: %s of shared offset 0x%x%s by thread %u%s after a different write by another thread with no barrier between",
+		fault_as(t, in, FK_RACE, 0, NULL, "shared-memory race: %s of shared offset 0x%x%s by thread %u%s after a different write by another thread with no barrier between",
 		      what, off, own, t->tid, me);
 	else
-		fault(t, in, "shared-memory race: %s of shared offset 0x%x%s by thread %u%s after a %s by thread %u%s with no barrier between",
+		fault_as(t, in, FK_RACE, 0, NULL, "shared-memory race: %s of shared offset 0x%x%s by thread %u%s after a %s by thread %u%s with no barrier between",
 		      what, off, own, t->tid, me, strcmp(what, "read") == 0 ? "write" : "read", other % (uint32_t)rc->cn,
 		      rank_of(rc, b3, sizeof b3, other / (uint32_t)rc->cn));
 }
@@ -364,4 +364,27 @@ bool race_after(const Thread *t, uint32_t who, uint32_t clk)
 	if (who && who != RACE_MANY)
 		who += (uint32_t)t->cta->rank * (uint32_t)rc->cn;
 	return !unordered(rc, t, who, clk);
+}
+
+void race_free(Run *r)
+{
+	Race *rc = r->ncl ? r->cl[0].race : NULL;
+	if (!rc)
+		return;
+	race_reset(r);          /* frees the mbarrier clocks */
+	free(rc->mb);
+	free(rc->wr);
+	free(rc->wr_clk);
+	free(rc->rd);
+	free(rc->rd_clk);
+	free(rc->vc);
+	for (int i = 0; i < r->ncl * 16; i++)
+		free(rc->bar[i]);
+	free(rc->bar);
+	free(rc->cbar);
+	free(rc->cbar_done);
+	free(rc->tmp);
+	free(rc);
+	for (int k = 0; k < r->ncl; k++)
+		r->cl[k].race = NULL;
 }

@@ -264,7 +264,7 @@ enum {
 /* ---- lex.c / parse.c ---- */
 /* Parse PTX text. NULL after a message naming path:line. */
 Module *ptx_parse(const char *path, const char *text, size_t len);
-void module_free(Module *m);
+void ptx_module_free(Module *m);
 int type_from_name(const char *s);      /* TY_..., 0 if not a type */
 extern const char *const type_names[TY_COUNT];
 extern const uint8_t type_bytes[TY_COUNT];

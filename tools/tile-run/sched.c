@@ -86,7 +86,7 @@ static void deadlock(Run *r)
 			}
 	if (!first)
 		ice("deadlock with no waiting thread");
-	fault(first, first->wait, "deadlock: %d threads wait at barriers, mbarriers or warp collectives that can never complete (this one: %s)",
+	fault_as(first, first->wait, FK_DEADLOCK, 0, NULL, "deadlock: %d threads wait at barriers, mbarriers or warp collectives that can never complete (this one: %s)",
 	      n, first->state == TS_BAR ? "barrier" : first->state == TS_MBAR ? "mbarrier" :
 	      first->state == TS_CBAR ? "cluster barrier" :
 	      first->wait && first->wait->op == OP_SETMAXNREG ? "setmaxnreg.inc, for registers no warp gives back" :
@@ -181,7 +181,7 @@ static int run_cluster(Run *r, int *order)
 				/* a thread returns here at least every QUANTUM instructions
 				 * (interp.c): a kernel that never ends stops here */
 				if (r->max_insns && r->ninsn >= r->max_insns && st != ST_EXIT) {
-					fault(t, &t->code[t->pc], "the kernel ran %llu thread-instructions without finishing (--max-insns)",
+					fault_as(t, &t->code[t->pc], FK_LIMIT, 0, NULL, "the kernel ran %llu thread-instructions without finishing (--max-insns)",
 					      (unsigned long long)r->ninsn);
 					return RUN_FAULT;
 				}
@@ -247,12 +247,47 @@ int launch(Run *r)
 				}
 				int rc = run_cluster(r, order);
 				if (rc != RUN_OK) {
-					fflush(stdout);
+					fflush(r->out);
 					free(order);
 					return rc;
 				}
 			}
-	fflush(stdout);
+	fflush(r->out);
 	free(order);
 	return RUN_OK;
+}
+
+void launch_free(Run *r)
+{
+	race_free(r);
+	for (int q = 0; q < r->ncl; q++) {
+		Cta *c = &r->cl[q];
+		for (int k = 0; k < c->n && c->th; k++) {
+			Thread *t = &c->th[k];
+			if (t->depth == 0)
+				continue;
+			free(t->R);     /* the callees' frames (the entry's is c->regs) */
+			free(t->P);
+			for (int d = 1; d < t->depth; d++) {
+				free(t->frames[d].R);
+				free(t->frames[d].P);
+			}
+		}
+		tmem_free(c);
+		regpool_free(c);
+		free(c->th);
+		free(c->shared);
+		free(c->regs);
+		free(c->params);
+		free(c->local);
+	}
+	free(r->cl);
+	r->cl = NULL;
+	r->ncl = 0;
+	for (int k = 0; k < r->nbufs; k++)
+		if (r->bufs[k].arg < 0)
+			free(r->bufs[k].host);
+	free(r->bufs);
+	r->bufs = NULL;
+	r->nbufs = r->capbufs = 0;
 }

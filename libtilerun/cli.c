@@ -1,4 +1,8 @@
-/* cli.c: the command line (docs/tile-run.md).
+/* cli.c: the tile-run command (docs/tile-run.md), a thin layer over
+ * libtilerun: options, the input read (and compiled by the tileiras driver
+ * beside it), the arguments made into buffers and a parameter block, the
+ * launch through the library (internal.h tilerun_launch: its messages
+ * straight to stderr, the command's exit codes), the arrays written out.
  *
  *   tile-run [options] INPUT ARG...
  *
@@ -20,7 +24,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "exec.h"
+#include "internal.h"
 #include "npy.h"
 #include "tensormap.h"
 #include "tmap.h"
@@ -28,10 +32,6 @@
 #include "target.h"
 
 bool abi_check(const Func *f, const uint8_t *kparams, char **args, int nargs, const Npy *arrays, const bool *is_array);
-
-/* the module's PTX text, kept for the whole run (the process exits after one launch) */
-static char *ptx_text;
-static size_t ptx_len;
 
 static const char usage_text[] =
 	"usage: tile-run [options] INPUT ARG...\n"
@@ -84,57 +84,6 @@ static bool dims(const char *s, uint32_t out[3])
 		s = e + 1;
 	}
 	return false;
-}
-
-/* r's cluster shape: .reqnctapercluster, else --cluster (opt, if have),
- * else 1x1x1; with .blocksareclusters r->grid (--grid) counts clusters and
- * becomes the grid of CTAs, as the driver launches such a kernel. RUN_OK,
- * or after the message RUN_INPUT (the kernel's directives or grid
- * disagree) or RUN_USAGE (the option's value does) */
-static int cluster_shape(Run *r, const Func *f, bool have, const uint32_t opt[3])
-{
-	const uint32_t *req = f->reqncluster;
-	if (have && req[0] && (opt[0] != req[0] || opt[1] != req[1] || opt[2] != req[2])) {
-		diag_plain("the kernel requires a cluster of %ux%ux%u (.reqnctapercluster), not %ux%ux%u", req[0], req[1], req[2],
-			   opt[0], opt[1], opt[2]);
-		return RUN_INPUT;
-	}
-	if (!have && !req[0] && f->explicitcluster) {
-		diag_plain("the kernel must be launched with a cluster (.explicitcluster): give --cluster X[,Y[,Z]]");
-		return RUN_INPUT;
-	}
-	int bad = have ? RUN_USAGE : RUN_INPUT;
-	const uint32_t *cs = have ? opt : req;
-	uint32_t one[3] = { 1, 1, 1 };
-	if (!cs[0])
-		cs = one;
-	uint64_t n = (uint64_t)cs[0] * cs[1] * cs[2];
-	const char *src = have ? "--cluster" : ".reqnctapercluster";
-	if (n == 0 || n > 16) {
-		diag_plain("a cluster of %ux%ux%u CTAs (%s): 1 to 16 CTAs", cs[0], cs[1], cs[2], src);
-		return bad;
-	}
-	if (f->maxclusterrank && n > f->maxclusterrank) {
-		diag_plain("a cluster of %llu CTAs, over the kernel's .maxclusterrank %u", (unsigned long long)n, f->maxclusterrank);
-		return RUN_INPUT;
-	}
-	if (f->blocksareclusters)
-		for (int k = 0; k < 3; k++) {
-			if ((uint64_t)r->grid[k] * cs[k] > 0x7fffffffu) {
-				diag_plain("the grid of %ux%ux%u clusters (.blocksareclusters) has too many CTAs", r->grid[0],
-					   r->grid[1], r->grid[2]);
-				return RUN_USAGE;
-			}
-			r->grid[k] *= cs[k];
-		}
-	if (r->grid[0] % cs[0] || r->grid[1] % cs[1] || r->grid[2] % cs[2]) {
-		diag_plain("the grid %ux%ux%u is not a whole number of %ux%ux%u clusters (%s)", r->grid[0], r->grid[1],
-			   r->grid[2], cs[0], cs[1], cs[2], src);
-		return bad;
-	}
-	memcpy(r->cluster, cs, sizeof r->cluster);
-	r->explicit_cluster = have || req[0];
-	return RUN_OK;
 }
 
 static char *read_file(const char *path, size_t *len)
@@ -328,14 +277,13 @@ static bool scalar_arg(int pos, const char *s, const Param *pa, uint8_t *dst, in
 	return true;
 }
 
-/* tile-ptx's tensor-map notes (libcommon tmap.h): hidden parameters tile-run fills */
-static TmapNote *notes;
-static int nnotes;
-
-/* f's noted maps: they must be its last parameters, 128-byte hidden ones,
- * built from a pointer and 4-byte integers; their number, or -1 */
-static int noted_maps(const Func *f)
+/* f's noted maps (tile-ptx's tensor-map notes, libcommon tmap.h: hidden
+ * parameters tile-run fills): they must be its last parameters, 128-byte
+ * hidden ones, built from a pointer and 4-byte integers; their number, or -1 */
+static int noted_maps(const TilerunModule *tm, const Func *f)
 {
+	const TmapNote *notes = tm->notes;
+	int nnotes = tm->nnotes;
 	int n = 0;
 	for (int i = 0; i < nnotes; i++)
 		if (strcmp(notes[i].entry, f->name) == 0)
@@ -375,11 +323,11 @@ static uint64_t param_read(const void *ctx, int param, int bytes)
 }
 
 /* each noted map, built as the host callback would from the user's parameters */
-static void fill_noted_maps(const Func *f, uint8_t *kp)
+static void fill_noted_maps(const TilerunModule *tm, const Func *f, uint8_t *kp)
 {
 	ParamBlock pb = { f, kp };
-	for (int i = 0; i < nnotes; i++) {
-		const TmapNote *t = &notes[i];
+	for (int i = 0; i < tm->nnotes; i++) {
+		const TmapNote *t = &tm->notes[i];
 		if (strcmp(t->entry, f->name) != 0)
 			continue;
 		TmapArgs a;
@@ -388,7 +336,7 @@ static void fill_noted_maps(const Func *f, uint8_t *kp)
 	}
 }
 
-static Module *load(const char *self, const char *input, const char *gpu, int *rc)
+static TilerunModule *load(const char *self, const char *input, const char *gpu, int *rc)
 {
 	size_t len;
 	char *text = read_file(input, &len);
@@ -413,35 +361,13 @@ static Module *load(const char *self, const char *input, const char *gpu, int *r
 			return NULL;
 		name = input;
 	}
-	if (memchr(text, 0, len)) {
-		diag_plain("%s: not PTX text (NUL bytes)", input);
-		free(text);
-		*rc = RUN_INPUT;
-		return NULL;
-	}
-	Module *m = ptx_parse(name, text, len);
-	ptx_text = text;        /* for --nv-host: ptxas's parameter layout */
-	ptx_len = len;
-	if (m) {
-		int bad;
-		const char *why;
-		if (!tmap_notes_of(text, len, &notes, &nnotes, &bad, &why)) {
-			diag_plain("%s:%d: malformed tensor-map note: %s", name, bad, why);
-			m = NULL;
-		}
-	}
-	if (!m)
-		*rc = RUN_INPUT;
-	return m;
+	TilerunModule *tm = NULL;
+	*rc = tilerun_load(&tm, text, len, name);
+	free(text);
+	return tm;
 }
 
 int abi_scalar_type(const Func *f, int param);
-
-/* kept reachable for the whole run (the process exits after one launch) */
-static char **args;
-static Npy *arrays;
-static bool *is_array;
-static Run launch_state;        /* handed down from here (no code reads it by name) */
 
 int run_main(int argc, char **argv)
 {
@@ -452,7 +378,7 @@ int run_main(int argc, char **argv)
 	bool seeded = false;
 	uint64_t seed = 0, max_insns = 0;
 	diag_tool = "tile-run";
-	args = xcalloc((size_t)argc, sizeof *args);
+	char **args = xcalloc((size_t)argc, sizeof *args);
 	int nargs = 0;
 	/* every error quotes the word it is about: one with a newline or another
 	 * control byte would make that message several lines */
@@ -555,73 +481,21 @@ int run_main(int argc, char **argv)
 	if (!have_grid)
 		return usage("--grid is required%s", "");
 	int rc = RUN_OK;
-	Module *m = load(argv[0], input, gpu, &rc);
-	if (!m)
+	TilerunModule *tm = load(argv[0], input, gpu, &rc);
+	if (!tm)
 		return rc;
-	Run *r = &launch_state;
-	r->m = m;
-	/* the entry */
-	int fidx = -1, nentries = 0;
-	for (int k = 0; k < m->nfuncs; k++) {
-		if (!m->funcs[k].entry || !m->funcs[k].defined)
-			continue;
-		nentries++;
-		if (entry ? strcmp(m->funcs[k].name, entry) == 0 : true)
-			fidx = entry || fidx < 0 ? k : fidx;
-	}
-	if (entry && fidx < 0) {
-		diag_plain("%s: no kernel named '%s'", input, entry);
-		return RUN_INPUT;
-	}
-	if (nentries == 0) {
-		diag_plain("%s: no kernel (.entry) in the module", input);
-		return RUN_INPUT;
-	}
-	if (!entry && nentries > 1) {
-		StrBuf names = { 0 };
-		for (int k = 0; k < m->nfuncs; k++)
-			if (m->funcs[k].entry && m->funcs[k].defined)
-				sb_printf(&names, " %s", m->funcs[k].name);
-		diag_plain("%s has %d kernels; choose one with --entry:%s", input, nentries, sb_cstr(&names));
-		sb_free(&names);
-		return RUN_INPUT;
-	}
-	Func *f = &m->funcs[fidx];
-	if (!have_block) {
-		const uint32_t *src = f->reqntid[0] ? f->reqntid : f->maxntid[0] ? f->maxntid : NULL;
-		if (src)
-			memcpy(block, src, sizeof block);
-		else
-			block[0] = 128, block[1] = block[2] = 1;
-	}
-	if (!grid[0] || !grid[1] || !grid[2]) {
-		diag_plain("the grid %ux%ux%u is empty", grid[0], grid[1], grid[2]);
-		return RUN_INPUT;
-	}
-	uint64_t nthreads = (uint64_t)block[0] * block[1] * block[2];
-	if (nthreads == 0 || nthreads > 1024) {
-		diag_plain("the block %ux%ux%u has %llu threads (1 to 1024)", block[0], block[1], block[2],
-			  (unsigned long long)nthreads);
-		return RUN_INPUT;
-	}
-	if (f->reqntid[0] && (block[0] != f->reqntid[0] || block[1] != f->reqntid[1] || block[2] != f->reqntid[2])) {
-		diag_plain("the kernel requires a block of %ux%ux%u (.reqntid), not %ux%ux%u", f->reqntid[0], f->reqntid[1],
-			  f->reqntid[2], block[0], block[1], block[2]);
-		return RUN_INPUT;
-	}
-	/* no GPU gives a CTA more shared memory than 227 KiB (sm_90, sm_100) or a
-	 * thread more local memory than 512 KiB: larger declarations are refused
-	 * before the CTA is allocated (racecheck keeps state per shared byte) */
-	uint32_t smem = f->shared_end > m->shared_static ? f->shared_end : m->shared_static;
-	if (smem > 232448) {
-		diag_plain("the kernel declares %u bytes of shared memory; a CTA has at most 232448 (227 KiB)", smem);
-		return RUN_INPUT;
-	}
-	if (m->local_total > 512 * 1024) {
-		diag_plain("the kernel declares %u bytes of local memory a thread; a thread has at most 524288 (512 KiB)",
-			  m->local_total);
-		return RUN_INPUT;
-	}
+	Module *m = tm->m;
+	TilerunLaunch l = { .entry = entry, .check = check, .seed = seed, .max_insns = max_insns };
+	memcpy(l.grid, grid, sizeof grid);
+	if (have_block)
+		memcpy(l.block, block, sizeof block);
+	if (have_cluster)
+		memcpy(l.cluster, cluster, sizeof cluster);
+	Shape shape;
+	if ((rc = tilerun_shape(tm, &l, true, &shape)) != RUN_OK)
+		return rc;
+	Func *f = &m->funcs[shape.fidx];
+	l.entry = f->name;
 	/* hidden maps: filled by the host object's callback (--nv-host), or those
 	 * tile-ptx noted here, unless passed (tmap:) */
 	int nhidden = 0;
@@ -633,7 +507,7 @@ int run_main(int argc, char **argv)
 		for (int k = 0; k < nhidden; k++)
 			args[nargs++] = "tmap:nvhost";
 	}
-	int nauto = by_host ? 0 : noted_maps(f);
+	int nauto = by_host ? 0 : noted_maps(tm, f);
 	if (nauto < 0)
 		return RUN_INPUT;
 	if (nauto && nargs == f->nparams - nauto) {
@@ -659,21 +533,14 @@ int run_main(int argc, char **argv)
 		diag_plain("%s takes %d parameters, %d arguments given", f->name, f->nparams, nargs);
 		return RUN_INPUT;
 	}
-	r->entry = f;
-	r->fidx = fidx;
-	memcpy(r->grid, grid, sizeof grid);
-	memcpy(r->block, block, sizeof block);
-	if ((rc = cluster_shape(r, f, have_cluster, cluster)) != RUN_OK)
-		return rc;
-	r->check = check;
-	r->seeded = seeded;
-	r->seed = seed;
-	r->max_insns = max_insns;
-	mem_setup_vars(r);
-	r->kparam_size = f->pbytes;
-	r->kparams = xcalloc(f->pbytes ? f->pbytes : 1, 1);
-	arrays = xcalloc((size_t)nargs + 1, sizeof *arrays);
-	is_array = xcalloc((size_t)nargs + 1, sizeof *is_array);
+	/* the arrays: buffers at addresses of the command's own choosing (from
+	 * DEV_HEAP_BASE, 256-byte aligned unless @N, a 256-byte gap between) */
+	uint8_t *kparams = xcalloc(f->pbytes ? f->pbytes : 1, 1);
+	Npy *arrays = xcalloc((size_t)nargs + 1, sizeof *arrays);
+	bool *is_array = xcalloc((size_t)nargs + 1, sizeof *is_array);
+	TilerunBuffer *bufs = xcalloc((size_t)nargs + 1, sizeof *bufs);
+	uint64_t *devs = xcalloc((size_t)nargs + 1, sizeof *devs), dev_next = DEV_HEAP_BASE;
+	int nbufs = 0;
 	for (int k = 0; k < nargs; k++) {
 		const Param *pa = &f->params[k];
 		const char *a = args[k];
@@ -691,11 +558,13 @@ int run_main(int argc, char **argv)
 			if (!npy_read(a, &arrays[k]))
 				return RUN_INPUT;
 			is_array[k] = true;
-			uint64_t dev = mem_alloc_dev(r, arrays[k].bytes + (uint64_t)off) + (uint64_t)off;
-			char name[96];
-			snprintf(name, sizeof name, "argument %d (%s)", k, a);
-			mem_add(r, dev, arrays[k].bytes, arrays[k].data, name, k);
-			memcpy(r->kparams + pa->offset, &dev, 8);
+			uint64_t dev = dev_next + (uint64_t)off;
+			dev_next += (arrays[k].bytes + (uint64_t)off + 255) / 256 * 256 + 256;
+			char *name = xcalloc(96, 1);
+			snprintf(name, 96, "argument %d (%s)", k, a);
+			devs[nbufs] = dev;
+			bufs[nbufs++] = (TilerunBuffer){ arrays[k].data, arrays[k].bytes, name, 0 };
+			memcpy(kparams + pa->offset, &dev, 8);
 			continue;
 		}
 		if (strncmp(a, "tmap:", 5) == 0)
@@ -704,12 +573,12 @@ int run_main(int argc, char **argv)
 			diag_plain("argument %d: '%s' is neither a .npy file nor a number", k, a);
 			return RUN_INPUT;
 		}
-		if (!scalar_arg(k, a, pa, r->kparams + pa->offset, abi_scalar_type(f, k)))
+		if (!scalar_arg(k, a, pa, kparams + pa->offset, abi_scalar_type(f, k)))
 			return RUN_INPUT;
 	}
 	if (nauto)
-		fill_noted_maps(f, r->kparams);
-	if (by_host && !nvhost_fill(nvhost, ptx_text, ptx_len, f, m->sm, r->kparams))
+		fill_noted_maps(tm, f, kparams);
+	if (by_host && !nvhost_fill(nvhost, tm->text, tm->len, f, m->sm, kparams))
 		return RUN_INPUT;
 	for (int k = 0; k < nargs - nauto; k++) {      /* tensor maps (tensormap.c) */
 		if (strncmp(args[k], "tmap:", 5) != 0 || strcmp(args[k], "tmap:nvhost") == 0)
@@ -719,20 +588,27 @@ int run_main(int argc, char **argv)
 			diag_plain("argument %d: a tensor map for parameter %d, which is not a 128-byte .b8 array", k, k);
 			return RUN_INPUT;
 		}
-		uint64_t *devs = xcalloc((size_t)nargs, sizeof *devs);
+		uint64_t *argdevs = xcalloc((size_t)nargs, sizeof *argdevs);
 		for (int j = 0; j < nargs; j++)
 			if (is_array[j])
-				memcpy(&devs[j], r->kparams + f->params[j].offset, 8);
-		bool ok = tensormap_from_arg(r->kparams + pa->offset, args[k], arrays, is_array, nargs, devs, k);
-		free(devs);
+				memcpy(&argdevs[j], kparams + f->params[j].offset, 8);
+		bool ok = tensormap_from_arg(kparams + pa->offset, args[k], arrays, is_array, nargs, argdevs, k);
+		free(argdevs);
 		if (!ok)
 			return RUN_INPUT;
 	}
-	if (!abi_check(f, r->kparams, args, nargs, arrays, is_array))
+	if (!abi_check(f, kparams, args, nargs, arrays, is_array))
 		return RUN_INPUT;
-	rc = launch(r);
+	uint64_t ninsn = 0;
+	l.params = kparams;
+	l.param_size = tilerunEntryParamSize(tm, f->name);
+	l.buffers = bufs;
+	l.nbuffers = nbufs;
+	l.insns_run = &ninsn;
+	LaunchExt x = { .cli = true, .seeded = seeded, .devs = devs };
+	rc = tilerun_launch(tm, &l, &x, NULL);
 	if (stats)
-		fprintf(stderr, "tile-run: %llu thread-instructions\n", (unsigned long long)r->ninsn);
+		fprintf(stderr, "tile-run: %llu thread-instructions\n", (unsigned long long)ninsn);
 	if (rc != RUN_OK)
 		return rc;
 	if (outdir) {
