@@ -88,8 +88,7 @@ LWCache *lw_of(E *e, const Layout *l)
 	}
 	LWCache *c = &e->lw[e->nlw++];
 	c->key = xstrdup(key);
-	LLVMBasicBlockRef here = LLVMGetInsertBlock(e->b);
-	LLVMPositionBuilderBefore(e->b, e->entry_br);
+	EntryPos pos = entry_begin(e);
 	LLVMValueRef off = c_i32(e, 0), prim = LLVMConstInt(LLVMInt1TypeInContext(e->ctx), 1, 0);
 	for (int m = 1; m <= 2; m++) {
 		LLVMValueRef x = m == 1 ? e->lane : e->warp;
@@ -110,7 +109,7 @@ LWCache *lw_of(E *e, const Layout *l)
 	}
 	c->off = off;
 	c->primary = prim;
-	LLVMPositionBuilderAtEnd(e->b, here);
+	entry_end(e, pos);
 	return c;
 }
 
