@@ -63,7 +63,7 @@ out = np.zeros_like(m)
 ct.launch(None, (1,), reverse2d, (m, out, 8, 16))
 check("gather/scatter 2-D", out, m[::-1])
 
-v = rng.integers(-3, 20, 1000).astype(np.int32)
+v = rng.integers(-3, 20, 1024).astype(np.int32)
 hist = np.zeros(16, np.int32)
 ct.launch(None, (8,), histogram, (v, hist, 16, 128))
 check("histogram atomic_add", hist, np.bincount(np.clip(v, 0, 15), minlength=16))
