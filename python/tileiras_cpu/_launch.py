@@ -26,14 +26,14 @@ class KernelFault(RuntimeError):
         self.block, self.thread = tuple(err.block), tuple(err.thread)
         self.address = err.address
         text = err.message.decode("utf-8", "replace")
-        place = "%s:%d" % (self.file, self.line) if self.file else ""
-        if place and place not in text:
-            text = "%s:%s: %s" % (place, self.col, text) if self.col else "%s: %s" % (place, text)
+        if self.file:           # the place first, as a compiler's message: FILE:LINE:COL: ...
+            place = "%s:%d:%d" % (self.file, self.line, self.col) if self.col else \
+                "%s:%d" % (self.file, self.line)
+            text = "%s: %s" % (place, text.replace(", %s)" % place, ")"))
         if err.kind == 1:
             super().__init__("tileiras_cpu: cannot run %s on the CPU: %s" % (entry, text))
         else:
-            super().__init__("%s (kernel %s, block %s, thread %s)"
-                             % (text, entry, self.block, self.thread))
+            super().__init__("%s (kernel %s)" % (text, entry))
 
 
 def _param_names(kernel):
