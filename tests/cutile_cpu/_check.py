@@ -6,6 +6,7 @@ cuda.tile, and checks results against numpy. Each program prints one
 missing. Run one by hand: .venv/bin/python tests/cutile_cpu/elementwise.py
 (or python -m tileiras_cpu tests/cutile_cpu/elementwise.py)."""
 import importlib
+import inspect
 import os
 import sys
 
@@ -15,6 +16,12 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 import tileiras_cpu  # noqa: E402,F401  (before cuda.tile)
 import cuda.tile as ct  # noqa: E402,F401
 import numpy as np  # noqa: E402
+
+
+def corpus(name):
+    """A module of tests/kernels (the corpus kernels, reused here)."""
+    sys.path.insert(0, os.path.join(HERE, "..", "kernels"))
+    return importlib.import_module(name)
 
 
 def optional(name):
@@ -46,3 +53,20 @@ def check(name, got, want, rtol=0.0, atol=0.0):
 
 def skip(name, why):
     print("skip %s: %s" % (name, why))
+
+
+def expect_fault(name, kind, kernel, marker, launch):
+    """launch() raises tileiras_cpu.KernelFault of this kind whose place is
+    the line of kernel's source that holds marker (a comment)."""
+    src, first = inspect.getsourcelines(kernel._pyfunc)
+    line = first + [i for i, text in enumerate(src) if marker in text][0]
+    path = os.path.abspath(inspect.getsourcefile(kernel._pyfunc))
+    try:
+        launch()
+    except tileiras_cpu.KernelFault as e:
+        print("KernelFault:", e)
+        check(name + " kind", e.kind, kind)
+        check(name + " place", (e.file, e.line), (path, line))
+        check(name + " message names file:line", "%s:%d:" % (path, line) in str(e), True)
+        return
+    raise AssertionError("%s: no KernelFault" % name)

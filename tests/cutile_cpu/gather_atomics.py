@@ -1,24 +1,13 @@
-"""Gather/scatter and atomics on the CPU: a masked gather/scatter, an
+"""Gather/scatter and atomics on the CPU (tests/kernels' gather_scatter and
+histogram kernels, and three of its own): a masked gather/scatter, an
 indirect gather through an index array, a histogram by atomic_add (many
 blocks on one counter), atomic_max, and a compare-and-swap claim."""
-from _check import ct, np, check
+from _check import ct, np, check, corpus
+
+gather_scatter, indirect = corpus("gather_scatter").gather_scatter, corpus("gather_scatter").indirect_gather
+histogram = corpus("histogram").histogram
 
 rng = np.random.default_rng(3)
-
-
-@ct.kernel
-def gather_scatter(x, out, n, tile: ct.Constant[int]):
-    idx = ct.bid(0) * tile + ct.arange(tile, dtype=ct.int32)
-    mask = idx < n
-    v = ct.gather(x, idx, mask=mask, padding_value=0.0)
-    ct.scatter(out, idx, v * 2.0, mask=mask)
-
-
-@ct.kernel
-def indirect(x, idx, out, tile: ct.Constant[int]):
-    i = ct.bid(0)
-    ti = ct.load(idx, index=(i,), shape=(tile,))
-    ct.store(out, index=(i,), tile=ct.gather(x, ti))
 
 
 @ct.kernel
@@ -27,12 +16,6 @@ def reverse2d(x, out, tm: ct.Constant[int], tn: ct.Constant[int]):
     c = ct.arange(tn, dtype=ct.int32)[None, :]
     v = ct.gather(x, (r, c))
     ct.scatter(out, (tm - 1 - r, c), v)
-
-
-@ct.kernel
-def histogram(x, hist, nbins, tile: ct.Constant[int]):
-    v = ct.load(x, index=(ct.bid(0),), shape=(tile,), padding_mode=ct.PaddingMode.ZERO)
-    ct.atomic_add(hist, ct.minimum(ct.maximum(v, 0), nbins - 1), 1)
 
 
 @ct.kernel

@@ -1,23 +1,14 @@
-"""Reductions and scans on the CPU: row sums and column maxima of a 2-D
+"""Reductions and scans on the CPU (tests/kernels' reduce, prefix_sum and
+softmax kernels, and two of its own): row sums and column maxima of a 2-D
 array (partial tiles padded with the identity), a 3-D sum over the middle
 axis, a cumulative sum, argmax, and a softmax (max, exp, sum, divide)."""
-from _check import ct, np, check
+from _check import ct, np, check, corpus
+
+row_sum, col_max = corpus("reduce").reduce_sum, corpus("reduce").reduce_max
+prefix = corpus("prefix_sum").prefix_sum
+softmax = corpus("softmax").softmax
 
 rng = np.random.default_rng(2)
-
-
-@ct.kernel
-def row_sum(x, out, tm: ct.Constant[int], tn: ct.Constant[int]):
-    i = ct.bid(0)
-    t = ct.load(x, index=(i, 0), shape=(tm, tn), padding_mode=ct.PaddingMode.ZERO)
-    ct.store(out, index=(i,), tile=ct.sum(t, axis=1))
-
-
-@ct.kernel
-def col_max(x, out, tm: ct.Constant[int], tn: ct.Constant[int]):
-    j = ct.bid(0)
-    t = ct.load(x, index=(0, j), shape=(tm, tn), padding_mode=ct.PaddingMode.NEG_INF)
-    ct.store(out, index=(j,), tile=ct.max(t, axis=0))
 
 
 @ct.kernel
@@ -28,25 +19,10 @@ def mid_sum(x, out, a: ct.Constant[int], b: ct.Constant[int], c: ct.Constant[int
 
 
 @ct.kernel
-def prefix(x, out, tile: ct.Constant[int]):
-    i = ct.bid(0)
-    t = ct.load(x, index=(i,), shape=(tile,))
-    ct.store(out, index=(i,), tile=ct.cumsum(t, axis=0))
-
-
-@ct.kernel
 def row_argmax(x, out, tm: ct.Constant[int], tn: ct.Constant[int]):
     i = ct.bid(0)
     t = ct.load(x, index=(i, 0), shape=(tm, tn))
     ct.store(out, index=(i,), tile=ct.argmax(t, axis=1).astype(out.dtype))
-
-
-@ct.kernel
-def softmax(x, out, tm: ct.Constant[int], tn: ct.Constant[int]):
-    i = ct.bid(0)
-    t = ct.load(x, index=(i, 0), shape=(tm, tn), padding_mode=ct.PaddingMode.NEG_INF)
-    e = ct.exp(t - ct.max(t, axis=1, keepdims=True))
-    ct.store(out, index=(i, 0), tile=e / ct.sum(e, axis=1, keepdims=True))
 
 
 x = rng.standard_normal((50, 30)).astype(np.float32)

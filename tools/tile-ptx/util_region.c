@@ -26,19 +26,6 @@ void set_loc(E *e, const Loc *l)
 	LLVMSetCurrentDebugLocation2(e->b, loc);
 }
 
-EntryPos entry_begin(E *e)
-{
-	EntryPos p = { LLVMGetInsertBlock(e->b), LLVMGetCurrentDebugLocation2(e->b) };
-	LLVMPositionBuilderBefore(e->b, e->entry_br);
-	return p;
-}
-
-void entry_end(E *e, EntryPos p)
-{
-	LLVMPositionBuilderAtEnd(e->b, p.here);
-	LLVMSetCurrentDebugLocation2(e->b, p.loc);
-}
-
 void emit_op(E *e, Op *op)
 {
 	set_loc(e, op->loc);

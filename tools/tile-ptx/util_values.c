@@ -186,3 +186,16 @@ void unpack_b32(E *e, LLVMValueRef r, LLVMTypeRef el, LLVMValueRef *out, int k)
 	for (int i = 0; i < k; i++)
 		out[i] = LLVMBuildExtractElement(e->b, v, c_i32(e, i), "");
 }
+
+EntryPos entry_begin(E *e)
+{
+	EntryPos p = { LLVMGetInsertBlock(e->b), LLVMGetCurrentDebugLocation2(e->b) };
+	LLVMPositionBuilderBefore(e->b, e->entry_br);
+	return p;
+}
+
+void entry_end(E *e, EntryPos p)
+{
+	LLVMPositionBuilderAtEnd(e->b, p.here);
+	LLVMSetCurrentDebugLocation2(e->b, p.loc);
+}
