@@ -126,3 +126,37 @@ run_program() {
 	assert_success
 	assert_output "-32.0"
 }
+
+@test "cutile-cpu: the driver's entry points called directly: lookup, device, load errors read back, memory" {
+	run_program driver_calls 13
+}
+
+@test "cutile-cpu: a cuTile version it does not know is named once, with the ones it knows" {
+	run "$PY" -W always -c '
+import importlib.metadata as m
+real = m.version
+m.version = lambda name: "9.9.9" if name == "cuda-tile" else real(name)
+import tileiras_cpu'
+	assert_success
+	assert_output --partial "UserWarning: tileiras_cpu knows cuTile 1.7.0; this is cuTile 9.9.9"
+	[ "$(grep -c 'tileiras_cpu knows' <<<"$output")" -eq 1 ] || fail "said more than once: $output"
+}
+
+@test "cutile-cpu: found through the tileiras on PATH when outside the checkout; cuTile's installed files unchanged" {
+	cp -r "$ROOT/python/tileiras_cpu" "$SCRATCH/"
+	unset TILEIRAS_CPU_BUILD
+	PYTHONPATH="$SCRATCH" PATH="$BIN:$PATH" run "$PY" -c 'import tileiras_cpu, os; print(os.path.realpath(tileiras_cpu.build_dir))'
+	assert_success
+	assert_output "$(realpath "$BIN/..")"
+	PYTHONPATH="$SCRATCH" PATH=/usr/bin:/bin run "$PY" -c 'import tileiras_cpu'
+	assert_failure
+	assert_output --partial "ImportError: tileiras_cpu: no build with bin/tileiras"
+	# pip's RECORD hashes of cuda-tile's files still hold
+	run "$PY" -c '
+import base64, hashlib, importlib.metadata as m
+bad = [f for f in m.files("cuda-tile") if f.hash and f.hash.mode == "sha256" and
+       base64.urlsafe_b64encode(hashlib.sha256(f.read_binary()).digest()).rstrip(b"=").decode() != f.hash.value]
+print(len(bad), bad[:3])'
+	assert_success
+	assert_output "0 []"
+}

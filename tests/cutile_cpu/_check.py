@@ -13,7 +13,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 
-import tileiras_cpu  # noqa: E402,F401  (before cuda.tile)
+import tileiras_cpu  # noqa: E402  (before cuda.tile)
 import cuda.tile as ct  # noqa: E402,F401
 import numpy as np  # noqa: E402
 

@@ -8,6 +8,7 @@
  * it (an out-of-bounds access: CUDA_ERROR_ILLEGAL_ADDRESS, a failed assert:
  * CUDA_ERROR_ASSERT); the kernel's buffers are then as they were. */
 #define _GNU_SOURCE             /* open_memstream */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,11 +67,13 @@ static CUresult cuLibraryLoadData(CUlibrary *lib, const void *code, void *jo, vo
 }
 
 static struct FakeKernel *kernels;      /* every kernel handed out, freed with its library */
+static pthread_mutex_t kernels_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static CUresult cuLibraryUnload(CUlibrary lib)
 {
 	if (!lib)
 		return CUDA_ERROR_INVALID_HANDLE;
+	pthread_mutex_lock(&kernels_lock);
 	for (struct FakeKernel **k = &kernels; *k;) {
 		struct FakeKernel *dead = *k;
 		if (dead->library == lib) {
@@ -81,6 +84,7 @@ static CUresult cuLibraryUnload(CUlibrary lib)
 			k = &dead->next;
 		}
 	}
+	pthread_mutex_unlock(&kernels_lock);
 	if (fakecuda_tilerun())
 		fakecuda_tilerun()->module_release(lib->module);
 	free(lib);
@@ -104,8 +108,10 @@ static CUresult cuLibraryGetKernel(CUkernel *k, CUlibrary lib, const char *name)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	}
 	(*k)->library = lib;
+	pthread_mutex_lock(&kernels_lock);
 	(*k)->next = kernels;
 	kernels = *k;
+	pthread_mutex_unlock(&kernels_lock);
 	return CUDA_SUCCESS;
 }
 
