@@ -56,7 +56,7 @@ stale_names() {
 		if (t ~ /[*{<$]/ || t ~ /^(\.|\/|build\/|build-)/)
 			next
 		if (t !~ /\.(c|h|def|bats|bash|py|sh)$/ &&
-		    t !~ /^(scripts|tools|libcommon|libtileiras|tests|fuzz|examples|docs)\//)
+		    t !~ /^(scripts|tools|libcommon|libtileiras|libtilerun|tests|fuzz|examples|docs)\//)
 			next
 		if (!(t in have) && !(t in ok))
 			print file ":" line ": " t

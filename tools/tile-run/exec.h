@@ -1,7 +1,8 @@
 /* exec.h: the running machine: device memory, CTAs, threads, and the helpers
  * every exec_*.c family uses (operand access, float bit views, faults).
  *
- * The launch's state is one Run (cli.c makes it, launch() runs it); there is
+ * The launch's state is one Run (libtilerun's launch.c makes it, launch()
+ * runs it, launch_free() frees it); there is
  * no global. Code reaches it from what it is handed: a Thread's run and cta,
  * a Cta's run, or a Run * parameter. The CTAs of the cluster running now are
  * run->cl[0 .. ncl) (index = %cluster_ctarank; one CTA without clusters). */

@@ -14,7 +14,9 @@
  *   fault.c    a kernel fault's report: the bottom of the call graph
  *   npy.c      NumPy .npy in/out        printf.c  device vprintf
  *   abi.c      cuTile's parameter ABI read from the mangled kernel name
- *   cli.c      options and arguments    main.c    thin main
+ * Above it, libtilerun/ (tilerun.h): the C API that loads a module and
+ * launches it on a caller's buffers, and the command (libtilerun/cli.c:
+ * options and arguments; run_main.c its main).
  *
  * Values: every register slot is a uint64_t. Integer results of signed
  * types are stored sign-extended to 64 bits, every other result
@@ -24,8 +26,9 @@
  * R[slot] in the hot loop.
  *
  * Errors: user errors (bad PTX, unsupported instruction, bad arguments)
- * print one line "tile-run: error: ..." and exit 1 (2 for usage); kernel
- * faults exit 3; internal bugs abort (ice()). All of it is libcommon's
+ * are one line "tile-run: error: ..." through diag (the command prints it
+ * and exits 1, 2 for usage; the library returns it as its message); kernel
+ * faults are 3 (fault.c); nothing here exits; internal bugs abort (ice()). All of it is libcommon's
  * (diag.h with diag_tool "tile-run", xalloc.h): tile-run has no allocator
  * or message printer of its own. */
 #ifndef TILE_RUN_H
