@@ -47,6 +47,10 @@ run_program() {
 	run_program gather_atomics 6
 }
 
+@test "cutile-cpu: control flow, shapes, casts and scalars (loops, break, topk, layer norm, transpose, permute)" {
+	run_program control_shapes 11
+}
+
 @test "cutile-cpu: matmul by ct.mma: f16, f32, i8, bf16, batched 3-D" {
 	run_program matmul 4
 }
