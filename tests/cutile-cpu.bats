@@ -164,3 +164,11 @@ print(len(bad), bad[:3])'
 	assert_success
 	assert_output "0 []"
 }
+
+@test "cutile-cpu: TILEIRAS_CPU_CHECK=racecheck finds no race in the matmul and attention programs; a bad check is one error" {
+	TILEIRAS_CPU_CHECK=racecheck run_program matmul 4
+	TILEIRAS_CPU_CHECK=racecheck run_program attention 2
+	TILEIRAS_CPU_CHECK=bogus run "$PY" -c 'import tileiras_cpu'
+	assert_failure
+	assert_line --partial "ValueError: tileiras_cpu: check must be one of none, memcheck, racecheck"
+}
