@@ -39,6 +39,10 @@ run_program() {
 	fi
 }
 
+@test "cutile-cpu: math functions (sqrt, log, exp2, sin, tanh, pow, ...) on f32, integer and bitwise operators on i32/i64" {
+	run_program math_bits 30
+}
+
 @test "cutile-cpu: reductions and scans (sum, max, 3-D sum, cumsum, argmax, softmax)" {
 	run_program reductions 7
 }
