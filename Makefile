@@ -186,6 +186,18 @@ $(BUILD)/tests/tilerun-test: $(BUILD)/obj/tests/lib/tilerun_test.o $(BUILD)/lib/
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $< -L$(BUILD)/lib -ltilerun -Wl,-rpath,'$$ORIGIN/../lib' -lpthread
 
+# tileiras_cpu's CPU driver (python/tileiras_cpu/fakecuda, docs/cutile-cpu.md):
+# a shared library with the soname libcuda.so.1 that cuTile Python loads in
+# place of NVIDIA's; it opens libtilerun at run time (no link to it).
+FAKECUDA_SRC = $(wildcard python/tileiras_cpu/fakecuda/*.c)
+$(BUILD)/pic/python/%.o: python/%.c python/tileiras_cpu/fakecuda/fakecuda.h libtilerun/tilerun.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -fPIC -Ilibtilerun -c $< -o $@
+$(BUILD)/lib/tileiras_cpu/libcuda.so.1: $(FAKECUDA_SRC:python/%.c=$(BUILD)/pic/python/%.o)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -shared -Wl,-soname,libcuda.so.1 -o $@ $^ -ldl -lpthread
+all: $(BUILD)/lib/tileiras_cpu/libcuda.so.1
+
 # the build's identity (scripts/build-id: a hash of the compiler's sources),
 # rewritten only when it changes; the installed script's --version shows it
 $(BUILD)/build-id: FORCE
@@ -250,13 +262,16 @@ check-tsan-lib:
 
 # NVIDIA's tools from their pip wheels in .venv (~550 MB the first time, needs
 # the network; `make test` runs it), for the tests that compare with NVIDIA's
-# tileiras. Pinned: the comparisons are with this release.
+# tileiras, and cuTile Python with ml_dtypes for tileiras_cpu, which a .pth
+# file puts on .venv's path (docs/cutile-cpu.md). Pinned: the comparisons are
+# with this release.
 NV_VERSION = 13.5.37
 VENV_PKGS = nvidia-cuda-tileiras==$(NV_VERSION) nvidia-cuda-cuobjdump==$(NV_VERSION) nvidia-cuda-nvdisasm==$(NV_VERSION) \
-            nvidia-cuda-nvcc==$(NV_VERSION) nvidia-nvptxcompiler==$(NV_VERSION) cuda-tile==1.7.0 numpy==2.4.6
+            nvidia-cuda-nvcc==$(NV_VERSION) nvidia-nvptxcompiler==$(NV_VERSION) cuda-tile==1.7.0 numpy==2.4.6 ml_dtypes==0.5.4
 venv:
 	test -x .venv/bin/python || python3 -m venv .venv
 	.venv/bin/python -m pip install -q --disable-pip-version-check $(VENV_PKGS)
+	.venv/bin/python -c 'import site, sys; open(site.getsitepackages()[0] + "/tileiras_cpu.pth", "w").write(sys.argv[1] + "\n")' $(abspath python)
 
 clean:
 	rm -rf build build-asan build-tsan

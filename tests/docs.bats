@@ -14,6 +14,7 @@ my_kernels.py                 the user program in the README cuTile recipe
 vecadd.py                     a user kernel file in the IR examples (docs/ir.md)
 kernels/add1.py               a user kernel file in tile-run sample output (docs/tile-run.md)
 cuda/tile/_compile.py         cuTile Python (the cuda-tile wheel)
+cuda/tile/_load_libcuda.py    cuTile Python: where it loads the CUDA driver
 cuda/tile/_ir/ops_utils.py    cuTile Python: its conversion table
 compilation/_name_mangling.py cuTile Python: kernel name mangling
 '
@@ -27,7 +28,7 @@ compilation/_name_mangling.py cuTile Python: kernel name mangling
 # tree. Skipped: patterns (*, {, <, $), paths outside the checkout (../),
 # absolute and hidden ones, and build outputs (build/, build-*/).
 stale_names() {
-	(cd "$ROOT" && find tools libcommon libtileiras libtilerun scripts tests fuzz examples docs \
+	(cd "$ROOT" && find tools libcommon libtileiras libtilerun scripts tests fuzz examples docs python \
 		-name '.*' -prune -o -print) >"$SCRATCH/paths"
 	printf '%s\n' "$ALLOWED" | awk 'NF { print $1 }' >"$SCRATCH/allowed"
 	for f in "$@"; do

@@ -45,6 +45,15 @@ LLVMValueRef tile_index_i64(E *e, const Value *v);
 LLVMValueRef extent_i64(E *e, const Value *v);
 
 /* ------------------------------------------------------------ util_values.c */
+/* Prologue code: entry_begin puts the builder before the entry's branch,
+ * entry_end back where it was, with the debug location it had (positioning
+ * before an instruction takes that instruction's location). */
+typedef struct EntryPos {
+	LLVMBasicBlockRef here;
+	LLVMMetadataRef loc;
+} EntryPos;
+EntryPos entry_begin(E *e);
+void entry_end(E *e, EntryPos p);
 TV *tv_new(E *e, const Value *v);                    /* registers for v's layout (unset) */
 /* the registers of a result: tv_new, or in a fused group (util_fuse.c) the
  * ones an earlier window of the group made */

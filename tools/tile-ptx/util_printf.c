@@ -29,12 +29,11 @@ static LLVMValueRef vprintf_fn(E *e)
 /* An alloca in the entry block (so loops do not grow the stack). */
 static LLVMValueRef entry_alloca(E *e, int64_t bytes)
 {
-	LLVMBasicBlockRef here = LLVMGetInsertBlock(e->b);
-	LLVMPositionBuilderBefore(e->b, e->entry_br);
+	EntryPos pos = entry_begin(e);
 	LLVMTypeRef at = LLVMArrayType2(LLVMInt8TypeInContext(e->ctx), (uint64_t)(bytes ? bytes : 8));
 	LLVMValueRef a = LLVMBuildAlloca(e->b, at, "vprintfBuffer");
 	LLVMSetAlignment(a, 8);
-	LLVMPositionBuilderAtEnd(e->b, here);
+	entry_end(e, pos);
 	return a;
 }
 

@@ -107,11 +107,10 @@ void tcgen05_kernel_begin(E *e, Op *fn)
 	need_ptx(e, 86);
 	need_arch(e);
 	e->t5_slots = smem_kernel_global(e, "tmem", LLVMArrayType2(ty_i64(e), 2), 8);
-	LLVMBasicBlockRef here = LLVMGetInsertBlock(e->b);
-	LLVMPositionBuilderBefore(e->b, e->entry_br);
+	EntryPos pos = entry_begin(e);
 	e->t5_phase = LLVMBuildAlloca(e->b, ty_i32(e), "tmem.phase");
 	LLVMBuildStore(e->b, c_i32(e, 0), e->t5_phase);
-	LLVMPositionBuilderAtEnd(e->b, here);
+	entry_end(e, pos);
 	LLVMBasicBlockRef after = guard_begin(e, LLVMBuildICmp(e->b, LLVMIntEQ, e->warp, c_i32(e, 0), ""));
 	LLVMValueRef a[2] = { slot(e, 1), c_i32(e, cols) };
 	asm_void(e, "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [$0], $1;\n"

@@ -219,15 +219,14 @@ void tma_kernel_begin(E *e)
 	e->tma_nbar = nbar;
 	e->tma_bar = smem_kernel_global(e, "mbar", LLVMArrayType2(ty_i64(e), (uint64_t)(2 * nbar)), 8);
 	/* the phase bits, zero at the start */
-	LLVMBasicBlockRef here = LLVMGetInsertBlock(e->b);
-	LLVMPositionBuilderBefore(e->b, e->entry_br);
+	EntryPos pos = entry_begin(e);
 	e->tma_phase = LLVMBuildAlloca(e->b, ty_i32(e), "tma.phase");
 	LLVMBuildStore(e->b, c_i32(e, 0), e->tma_phase);
 	/* the producer's empty-barrier phases start at 1: its first wait on
 	 * each (a fresh stage) returns at once */
 	e->tma_ephase = LLVMBuildAlloca(e->b, ty_i32(e), "tma.ephase");
 	LLVMBuildStore(e->b, c_i32(e, (1 << nbar) - 1), e->tma_ephase);
-	LLVMPositionBuilderAtEnd(e->b, here);
+	entry_end(e, pos);
 	LLVMBasicBlockRef after = guard_begin(e, thread0(e));
 	for (int s = 0; s < 2 * nbar; s++) {
 		LLVMValueRef a[2] = { bar_addr(e, c_i32(e, s)), c_i32(e, s < nbar ? 1 : e->warps) };

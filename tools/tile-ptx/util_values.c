@@ -88,8 +88,7 @@ LWCache *lw_of(E *e, const Layout *l)
 	}
 	LWCache *c = &e->lw[e->nlw++];
 	c->key = xstrdup(key);
-	LLVMBasicBlockRef here = LLVMGetInsertBlock(e->b);
-	LLVMPositionBuilderBefore(e->b, e->entry_br);
+	EntryPos pos = entry_begin(e);
 	LLVMValueRef off = c_i32(e, 0), prim = LLVMConstInt(LLVMInt1TypeInContext(e->ctx), 1, 0);
 	for (int m = 1; m <= 2; m++) {
 		LLVMValueRef x = m == 1 ? e->lane : e->warp;
@@ -110,7 +109,7 @@ LWCache *lw_of(E *e, const Layout *l)
 	}
 	c->off = off;
 	c->primary = prim;
-	LLVMPositionBuilderAtEnd(e->b, here);
+	entry_end(e, pos);
 	return c;
 }
 
@@ -186,4 +185,17 @@ void unpack_b32(E *e, LLVMValueRef r, LLVMTypeRef el, LLVMValueRef *out, int k)
 	LLVMValueRef v = LLVMBuildBitCast(e->b, r, LLVMVectorType(el, (unsigned)k), "");
 	for (int i = 0; i < k; i++)
 		out[i] = LLVMBuildExtractElement(e->b, v, c_i32(e, i), "");
+}
+
+EntryPos entry_begin(E *e)
+{
+	EntryPos p = { LLVMGetInsertBlock(e->b), LLVMGetCurrentDebugLocation2(e->b) };
+	LLVMPositionBuilderBefore(e->b, e->entry_br);
+	return p;
+}
+
+void entry_end(E *e, EntryPos p)
+{
+	LLVMPositionBuilderAtEnd(e->b, p.here);
+	LLVMSetCurrentDebugLocation2(e->b, p.loc);
 }
