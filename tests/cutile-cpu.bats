@@ -77,6 +77,10 @@ run_program() {
 	assert_output --regexp "KernelFault: $P/oob.py:[0-9]+"
 }
 
+@test "cutile-cpu: four Python threads launch at once, each on its own arrays; a fault in one is that thread's" {
+	run_program threads 8
+}
+
 @test "cutile-cpu: python -m tileiras_cpu runs an unmodified cuTile script on the CPU" {
 	cat >"$SCRATCH/plain.py" <<-'PYEOF'
 	import sys

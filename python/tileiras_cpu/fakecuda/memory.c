@@ -3,7 +3,8 @@
  * touch are every live allocation plus the host arrays tileiras_cpu
  * registers for the launch (fakecudaRegister: numpy arrays, torch CPU
  * tensors), handed to libtilerun as its TilerunBuffers, so that an access
- * outside them is a memcheck fault. Pointer attributes say "device memory
+ * outside them is a memcheck fault. Registered ranges belong to the thread
+ * that registered them: threads launching at once see their own. Pointer attributes say "device memory
  * of device 0" for any address: cuTile asks them of its array arguments. */
 #define _POSIX_C_SOURCE 200809L    /* clock_gettime, strdup */
 #include <pthread.h>
@@ -16,6 +17,7 @@ typedef struct Range {
 	size_t size;
 	char *name;             /* NULL for an allocation */
 	int harness;            /* registered by fakecudaRegister, dropped by fakecudaClear */
+	pthread_t owner;        /* the registering thread (harness ranges) */
 } Range;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -32,7 +34,7 @@ static int add_range(CUdeviceptr base, size_t size, const char *name, int harnes
 		ranges = r;
 		cap = ncap;
 	}
-	ranges[nranges++] = (Range){ base, size, name ? strdup(name) : NULL, harness };
+	ranges[nranges++] = (Range){ base, size, name ? strdup(name) : NULL, harness, pthread_self() };
 	return 0;
 }
 
@@ -56,23 +58,23 @@ void fakecudaClear(void)
 {
 	pthread_mutex_lock(&lock);
 	for (int i = nranges - 1; i >= 0; i--)
-		if (ranges[i].harness)
+		if (ranges[i].harness && pthread_equal(ranges[i].owner, pthread_self()))
 			drop(i);
 	pthread_mutex_unlock(&lock);
 }
 
 int fakecuda_ranges(TilerunBuffer **out)
 {
-	int n;
+	int n = 0;
 	pthread_mutex_lock(&lock);
-	n = nranges;
-	*out = calloc(n ? n : 1, sizeof **out);
+	*out = calloc(nranges ? nranges : 1, sizeof **out);
+	for (int i = 0; *out && i < nranges; i++)
+		if (!ranges[i].harness || pthread_equal(ranges[i].owner, pthread_self()))
+			(*out)[n++] = (TilerunBuffer){ (void *)(uintptr_t)ranges[i].base, ranges[i].size,
+						       ranges[i].name ? ranges[i].name : "a cuMemAlloc allocation", 0 };
 	if (!*out)
 		n = -1;
-	for (int i = 0; i < n; i++)
-		(*out)[i] = (TilerunBuffer){ (void *)(uintptr_t)ranges[i].base, ranges[i].size,
-					     ranges[i].name ? ranges[i].name : "a cuMemAlloc allocation", 0 };
-	/* names stay owned by the table: launches and fakecudaClear are not concurrent */
+	/* names stay owned by the table: only this thread's fakecudaClear drops its own */
 	pthread_mutex_unlock(&lock);
 	return n;
 }
