@@ -63,6 +63,10 @@ run_program() {
 	run_program attention 2
 }
 
+@test "cutile-cpu: cuTile's export path takes CPU arrays (KernelSignature.from_kernel_args), and the launch after it runs" {
+	run_program export_sig 5
+}
+
 @test "cutile-cpu: device printf reaches sys.stdout in order; a failed assert is a KernelFault at the assert's file:line" {
 	run_program printf_assert 7
 	[ "${lines[0]}" = "before launch" ] || fail "first line: ${lines[0]}"

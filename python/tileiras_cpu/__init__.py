@@ -19,7 +19,7 @@ import sys
 from tileiras_cpu import _cutile
 from tileiras_cpu._cutile import KNOWN_CUTILE_VERSIONS
 from tileiras_cpu._driver import CHECKS, Driver
-from tileiras_cpu._launch import KernelFault, make_launch
+from tileiras_cpu._launch import KernelFault, make_from_kernel_args, make_launch
 from tileiras_cpu._paths import find_build
 
 __all__ = ["KernelFault", "KNOWN_CUTILE_VERSIONS", "set_check", "build_dir", "cutile_version"]
@@ -46,3 +46,6 @@ import cuda.tile  # noqa: E402  (after the driver is loaded)
 
 _cutile.patch_compile(build_dir)
 cuda.tile.launch = make_launch(_driver, cuda.tile.launch)
+import cuda.tile.compilation  # noqa: E402
+_sig = cuda.tile.compilation.KernelSignature
+_sig.from_kernel_args = make_from_kernel_args(_sig.from_kernel_args)

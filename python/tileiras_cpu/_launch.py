@@ -94,4 +94,18 @@ def make_launch(driver, cutile_launch):
     return launch
 
 
+def make_from_kernel_args(cutile_from_kernel_args):
+    """KernelSignature.from_kernel_args (a static method) with CPU arrays, taken
+    as launch takes them (cuTile's export reads an array's dtype, shape,
+    strides and alignment); nothing is launched, so nothing is registered."""
+    def from_kernel_args(kernel, kernel_args, *args, **kwargs):
+        names = _param_names(kernel)
+        views = []
+        converted = tuple(_convert(a, names[i] if i < len(names) else "argument %d" % i, views)
+                          for i, a in enumerate(kernel_args))
+        return cutile_from_kernel_args(kernel, converted, *args, **kwargs)
+    from_kernel_args.__doc__ = cutile_from_kernel_args.__doc__
+    return staticmethod(from_kernel_args)
+
+
 KernelFault.__module__ = "tileiras_cpu"
