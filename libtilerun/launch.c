@@ -117,7 +117,7 @@ static int run(Run *r, const TilerunLaunch *l, const LaunchExt *x, const Shape *
 	r->max_insns = l->max_insns;
 	r->dyn_smem = l->dynamic_shared;
 	r->out = l->printf_stream ? l->printf_stream : stdout;
-	r->assert_out = x->cli ? stderr : r->out;
+	r->assert_out = x->cli ? stderr : l->assert_stream ? l->assert_stream : r->out;
 	mem_setup_vars(r);
 	int rc = map_buffers(r, l, x->devs);
 	if (rc != RUN_OK)

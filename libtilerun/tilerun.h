@@ -122,6 +122,9 @@ typedef struct TilerunLaunch {
 	uint64_t max_insns;             /* 0: no limit */
 	uint64_t seed;                  /* 0: the fixed schedule; else shuffled with this seed */
 	uint64_t *insns_run;            /* if set: thread-instructions the launch ran */
+	FILE *assert_stream;            /* a failed device assert's "FILE:LINE: FUNC: block: [..], thread: [..]
+					   Assertion `MSG` failed." line (a GPU's driver prints it to stderr);
+					   NULL: printf_stream */
 } TilerunLaunch;
 
 /* Run the kernel to completion: TILERUN_SUCCESS (buffers updated),

@@ -6,6 +6,7 @@
 # check). Needs .venv's cuTile and numpy (`make venv`): skipped without
 # them, failed without them when $CI is set.
 load helpers
+bats_require_minimum_version 1.5.0
 
 setup() {
 	setup_scratch
@@ -74,6 +75,12 @@ run_program() {
 		fail "printf lines: $output"
 	[ "${lines[3]}" = "after launch" ] || fail "fourth line: ${lines[3]}"
 	assert_output --regexp "KernelFault: $P/printf_assert.py:[0-9]+"
+	# the failed assert's own line is on stderr, as a GPU's driver prints it; printf's text on stdout
+	run --separate-stderr "$PY" "$P/printf_assert.py"
+	assert_success
+	[[ "$stderr" == *"Assertion \`negative input\` failed."* ]] || fail "no assert line on stderr: $stderr"
+	[[ "$output" != *"Assertion"* ]] || fail "the assert line on stdout: $output"
+	[[ "$output" == *"block 0 sum 496"* ]] || fail "printf text not on stdout: $output"
 }
 
 @test "cutile-cpu: an out-of-bounds write is a KernelFault naming the file and line, and writes nothing" {

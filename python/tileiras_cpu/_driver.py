@@ -37,7 +37,7 @@ class Driver:
         lib.fakecudaSetCheck.argtypes = [ctypes.c_int]
         lib.fakecudaTakeFault.argtypes = [ctypes.POINTER(TilerunError), ctypes.c_char_p,
                                           ctypes.c_size_t]
-        lib.fakecudaTakeOutput.argtypes = [ctypes.POINTER(ctypes.c_size_t)]
+        lib.fakecudaTakeOutput.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_size_t)]
         lib.fakecudaTakeOutput.restype = ctypes.c_void_p
         lib.fakecudaFree.argtypes = [ctypes.c_void_p]
         why = ctypes.create_string_buffer(1024)
@@ -56,9 +56,11 @@ class Driver:
     def clear(self):
         self.lib.fakecudaClear()
 
-    def take_output(self):
+    def take_output(self, channel=0):
+        """The launches' device printf text (channel 0) or failed asserts'
+        lines (1, what a GPU's driver prints to stderr) since the last call."""
         n = ctypes.c_size_t()
-        p = self.lib.fakecudaTakeOutput(ctypes.byref(n))
+        p = self.lib.fakecudaTakeOutput(channel, ctypes.byref(n))
         if not p:
             return ""
         text = ctypes.string_at(p, n.value).decode("utf-8", "replace")

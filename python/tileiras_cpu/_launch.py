@@ -86,10 +86,11 @@ def make_launch(driver, cutile_launch):
             raise KernelFault(*fault) from None
         finally:
             driver.clear()
-            out = driver.take_output()
-            if out:
-                sys.stdout.write(out)
-                sys.stdout.flush()
+            for stream, channel in ((sys.stdout, 0), (sys.stderr, 1)):
+                out = driver.take_output(channel)
+                if out:
+                    stream.write(out)
+                    stream.flush()
     launch.__doc__ = cutile_launch.__doc__
     return launch
 

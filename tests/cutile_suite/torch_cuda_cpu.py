@@ -16,6 +16,9 @@ What it does, once, when pytest loads it:
     one device whose capability is the CPU driver's, streams that cuTile
     accepts as the default stream, events that record wall time,
     synchronize() doing nothing (launches are synchronous).
+Python processes a test starts (cuTile's test_assert.py runs itself as a
+script) get the same through tests/cutile_suite/sitecustomize.py when
+TORCH_CUDA_CPU=1 is in their environment (scripts/cutile-suite-cpu sets it).
 CUDA graphs, IPC and several devices are not emulated: their calls raise
 RuntimeError("... not available on the CPU"), which the suite's runner counts
 as a class of its own."""
@@ -156,8 +159,18 @@ def _patch_torch_cuda():
         setattr(c, name, f)
 
 
-def pytest_configure(config):
+_active = []
+
+
+def activate():
+    """torch's CUDA side on the CPU from now on, in this thread (once)."""
+    if _active:
+        return
     _patch_torch_cuda()
     mode = CudaOnCpu()
-    mode.__enter__()            # for the whole session, in pytest's thread
-    config._torch_cuda_cpu_mode = mode
+    mode.__enter__()            # for the whole process, in this thread
+    _active.append(mode)
+
+
+def pytest_configure(config):
+    activate()

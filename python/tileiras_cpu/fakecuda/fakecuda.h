@@ -92,7 +92,8 @@ int fakecuda_tilerun_open(const char *path, char *why, size_t whylen);
 
 /* harness.c: the launch's fault and printf output, per thread. */
 void fakecuda_record_fault(const TilerunError *err, const char *entry);
-void fakecuda_record_output(const char *text, size_t len);
+enum { FAKECUDA_STDOUT = 0, FAKECUDA_STDERR = 1 };
+void fakecuda_record_output(int channel, const char *text, size_t len);
 int fakecuda_check_mode(void);
 void fakecuda_trace(const char *fmt, ...);
 #endif

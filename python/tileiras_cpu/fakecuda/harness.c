@@ -2,7 +2,8 @@
  * through ctypes beside the driver API: fakecudaInit (open libtilerun),
  * fakecudaSetCheck (memcheck, racecheck or none for the next launches),
  * fakecudaTakeFault (the last launch's fault or load error, with the
- * kernel's source place) and fakecudaTakeOutput (its device printf text).
+ * kernel's source place) and fakecudaTakeOutput (its device printf text, or
+ * its failed asserts' lines, which a GPU's driver prints to stderr).
  * fakecudaRegister / fakecudaClear are memory.c's. The fault and the
  * output belong to the thread that launched (launches are synchronous). */
 #include <stdarg.h>
@@ -15,8 +16,8 @@ static int check_mode = TILERUN_CHECK_MEMCHECK;
 static _Thread_local TilerunError fault;
 static _Thread_local char fault_entry[256];
 static _Thread_local int has_fault;
-static _Thread_local char *output;
-static _Thread_local size_t output_len;
+static _Thread_local char *output[2];     /* FAKECUDA_STDOUT, FAKECUDA_STDERR */
+static _Thread_local size_t output_len[2];
 
 int fakecudaInit(const char *libtilerun, char *why, size_t whylen)
 {
@@ -51,23 +52,29 @@ int fakecudaTakeFault(TilerunError *out, char *entry, size_t entrylen)
 	return 1;
 }
 
-void fakecuda_record_output(const char *text, size_t len)
+void fakecuda_record_output(int channel, const char *text, size_t len)
 {
 	char *grown;
-	if (!len || !(grown = realloc(output, output_len + len)))
+	if (!len || !(grown = realloc(output[channel], output_len[channel] + len)))
 		return;
-	memcpy(grown + output_len, text, len);
-	output = grown;
-	output_len += len;
+	memcpy(grown + output_len[channel], text, len);
+	output[channel] = grown;
+	output_len[channel] += len;
 }
 
-/* The device printf text since the last call (malloc'd; fakecudaFree it). */
-char *fakecudaTakeOutput(size_t *len)
+/* What the launches wrote to a channel since the last call: FAKECUDA_STDOUT
+ * the device printf text, FAKECUDA_STDERR failed asserts' lines (malloc'd;
+ * fakecudaFree it). */
+char *fakecudaTakeOutput(int channel, size_t *len)
 {
-	char *text = output;
-	*len = output_len;
-	output = NULL;
-	output_len = 0;
+	if (channel != FAKECUDA_STDOUT && channel != FAKECUDA_STDERR) {
+		*len = 0;
+		return NULL;
+	}
+	char *text = output[channel];
+	*len = output_len[channel];
+	output[channel] = NULL;
+	output_len[channel] = 0;
 	return text;
 }
 

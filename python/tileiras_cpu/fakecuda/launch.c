@@ -187,8 +187,8 @@ static CUresult launch(CUfunction f, const uint32_t grid[3], const uint32_t bloc
 	TilerunLaunch l = { 0 };
 	TilerunBuffer *bufs = NULL;
 	TilerunError err;
-	char *out = NULL;
-	size_t outlen = 0, psize;
+	char *out = NULL, *aout = NULL;
+	size_t outlen = 0, aoutlen = 0, psize;
 	void *pblock;
 	int rc;
 	if (!f)
@@ -209,13 +209,18 @@ static CUresult launch(CUfunction f, const uint32_t grid[3], const uint32_t bloc
 	l.buffers = bufs;
 	l.check = fakecuda_check_mode();
 	l.printf_stream = open_memstream(&out, &outlen);
+	l.assert_stream = open_memstream(&aout, &aoutlen);
 	fakecuda_trace("launch %s grid %u,%u,%u block %u,%u,%u, %d buffers", f->entry, grid[0], grid[1], grid[2],
 		       block[0], block[1], block[2], l.nbuffers);
-	rc = l.nbuffers < 0 || !l.printf_stream ? -1 : api->launch(f->library->module, &l, &err);
+	rc = l.nbuffers < 0 || !l.printf_stream || !l.assert_stream ? -1 : api->launch(f->library->module, &l, &err);
 	if (l.printf_stream)
 		fclose(l.printf_stream);
-	fakecuda_record_output(out, outlen);
+	if (l.assert_stream)
+		fclose(l.assert_stream);
+	fakecuda_record_output(FAKECUDA_STDOUT, out, outlen);
+	fakecuda_record_output(FAKECUDA_STDERR, aout, aoutlen);
 	free(out);
+	free(aout);
 	free(bufs);
 	free(pblock);
 	if (rc < 0)
