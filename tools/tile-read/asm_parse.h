@@ -11,6 +11,7 @@
  *   asm_ploc.c      loc(...) and the #alias definitions of -g text
  *   asm_pformat.c   an op by its row of asm_ops.def's declarative format
  *   asm_pcustom.c   the ops with C printers (asm_custom.c) read back
+ *   asm_pgroups.c   an op being read: attributes, operand groups, result types
  *   asm_pop.c       one op: results, name, its row, defaults, location
  *   asm_pmodule.c   the module: top-level ops, regions, blocks
  *
@@ -31,6 +32,7 @@
 typedef struct PNames PNames;
 typedef struct PAliases PAliases;
 
+struct POp;
 typedef struct Parser {
 	const char *src;          /* the text, NUL-terminated */
 	const char *p, *end;      /* the cursor; end = src + length */
@@ -41,6 +43,11 @@ typedef struct Parser {
 	int depth;                /* regions open */
 	PNames *names;
 	PAliases *aliases;
+	/* asm_pmodule.c's region readers, for the op readers below it (no
+	 * calls back up) */
+	struct Region *(*region)(struct Parser *P, int nargs, const Type *const *types, const char *const *names,
+				 const size_t *name_lens, const char *const *name_at, int implicit);
+	struct Region *(*arg_region)(struct Parser *P, struct POp *o, const Attr **arg_attrs, int *nargs_out);
 } Parser;
 
 /* asm_lex.c */
@@ -125,11 +132,17 @@ bool pop_check_types(Parser *P, POp *o, int g, const Type *const *t, int n, cons
 
 /* a region "{ ... }" whose block has these arguments; the implicit
  * terminator `implicit` (an OpCode, or -1) added when the block has none */
-Region *ps_region(Parser *P, int nargs, const Type *const *types, const char *const *names,
-		  const size_t *name_lens, const char *const *name_at, int implicit);
+static inline Region *ps_region(Parser *P, int nargs, const Type *const *types, const char *const *names,
+				const size_t *name_lens, const char *const *name_at, int implicit)
+{
+	return P->region(P, nargs, types, names, name_lens, name_at, implicit);
+}
 /* "(%a: T, %b: U {attrs})" then a region: reduce/scan bodies, entry (with
  * "optimization_hints=<..>" between, set on o; arg_attrs NULL: none taken) */
-Region *ps_arg_region(Parser *P, POp *o, const Attr **arg_attrs, int *nargs_out);
+static inline Region *ps_arg_region(Parser *P, POp *o, const Attr **arg_attrs, int *nargs_out)
+{
+	return P->arg_region(P, o, arg_attrs, nargs_out);
+}
 
 bool pformat_op(Parser *P, POp *o);                 /* asm_pformat.c */
 typedef bool PCustomFn(Parser *P, POp *o);          /* asm_pcustom.c */

@@ -199,6 +199,7 @@ void ps_aliases_scan(Parser *P)
 			continue;
 		P->p = q + 1;
 		size_t n = ps_ident_len(P);
+		P->p += n;
 		if (!n || !ps_eat(P, "="))
 			continue;
 		PAliases *t = P->aliases;

@@ -9,7 +9,7 @@
 #include "opinfo.h"
 #include "xalloc.h"
 
-Region *ps_region(Parser *P, int nargs, const Type *const *types, const char *const *names,
+static Region *region(Parser *P, int nargs, const Type *const *types, const char *const *names,
 		  const size_t *name_lens, const char *const *name_at, int implicit)
 {
 	if (P->failed)
@@ -47,7 +47,7 @@ Region *ps_region(Parser *P, int nargs, const Type *const *types, const char *co
 	return P->failed ? NULL : r;
 }
 
-Region *ps_arg_region(Parser *P, POp *o, const Attr **arg_attrs, int *nargs_out)
+static Region *arg_region(Parser *P, POp *o, const Attr **arg_attrs, int *nargs_out)
 {
 	enum { MAX_ARGS = 256 };
 	const Type *types[MAX_ARGS];
@@ -99,7 +99,7 @@ Region *ps_arg_region(Parser *P, POp *o, const Attr **arg_attrs, int *nargs_out)
 	if (arg_attrs)
 		*arg_attrs = any ? attr_array(P->m, n, dicts) : NULL;
 	*nargs_out = n;
-	return ps_region(P, n, types, names, lens, ats, -1);
+	return region(P, n, types, names, lens, ats, -1);
 }
 
 static void top_level(Parser *P, Block *body, int depth)
@@ -150,7 +150,8 @@ Module *asm_parse_module(const char *text, size_t len, const char *file, int ver
 	char *src = xmalloc(len + 1);
 	memcpy(src, text, len);
 	src[len] = 0;
-	Parser P = { .src = src, .p = src, .end = src + len, .file = file, .version = version };
+	Parser P = { .src = src, .p = src, .end = src + len, .file = file, .version = version, .region = region,
+		     .arg_region = arg_region };
 	P.m = module_new("cuda_tile");
 	module_set_attr(P.m, "bytecode_version", attr_string(P.m, bytecode_version_name(version)));
 	P.names = ps_names_new();
