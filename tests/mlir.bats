@@ -5,6 +5,7 @@
 # locations), tileiras compiles a .mlir, and bad text is one located line,
 # exit 1, no output. scripts/mlir-roundtrip does every test bytecode file.
 load helpers
+bats_require_minimum_version 1.5.0
 
 setup() { setup_scratch; }
 teardown() { teardown_scratch; }
@@ -59,16 +60,19 @@ RT="$BATS_TEST_DIRNAME/../scripts/mlir-roundtrip"
 	[ -s "$SCRATCH/mm.cubin" ]
 }
 
-# bad TEXT MESSAGE: exit 1, one line "FILE:LINE:COL...error: MESSAGE", no output
+# bad TEXT LINE:COL MESSAGE: exit 1, no output, and exactly one line: the
+# user's form "FILE:LINE:COL: error: MESSAGE" (TILEIRAS_USER_DIAG=1, as
+# tileiras runs it)
 bad() {
 	printf '%s' "$1" >"$SCRATCH/bad.mlir"
-	run tile-read "$SCRATCH/bad.mlir" -o "$SCRATCH/out.json"
-	[ "$status" -eq 1 ] || { echo "status $status: $output"; false; }
-	[ "${#lines[@]}" -eq 1 ] || { echo "$output"; false; }
-	[[ "$output" == *"bad.mlir\":"[0-9]*:[0-9]*")"*"error: $2"* ]] || { echo "$output"; false; }
+	rm -f "$SCRATCH/out.json"
+	TILEIRAS_USER_DIAG=1 run --separate-stderr tile-read "$SCRATCH/bad.mlir" -o "$SCRATCH/out.json"
+	[ "$status" -eq 1 ] || { echo "status $status: $stderr"; false; }
+	[ "$stderr" = "$SCRATCH/bad.mlir:$2: error: $3" ] || { echo "got:  $stderr"; echo "want: $SCRATCH/bad.mlir:$2: error: $3"; false; }
 	[ ! -e "$SCRATCH/out.json" ]
 }
 
+NL=$'\n'
 K='entry @k(%a: tile<i32>) {
   %0 = addi %a, %a : tile<i32>
   return
@@ -76,15 +80,59 @@ K='entry @k(%a: tile<i32>) {
 '
 
 @test "mlir: bad text is one located error line, exit 1, no output" {
-	bad "${K:0:40}" "expected"                                              # truncated
-	bad "${K/addi/adi}" "unknown op 'adi' (did you mean 'addi'?)"
-	bad "${K/\%0 = addi %a, %a : tile<i32>/%0 = addi %a, %a : tile<i7>}" "unknown type 'i7'"
-	bad "${K/\%0 = addi %a, %a/%0 = addi %a}" "expected ','"                 # wrong operand count
-	bad "${K/\%0 = addi %a, %a/%0 = addi %a, %b}" "use of undefined value '%b'"
-	bad "${K/tile<i32>) /tile<3xi32>) }" "tile dimension 0 is 3"
-	bad "$(printf '\x7fELF\x01\x02garbage\x00\x00')" "expected an op"       # binary garbage named .mlir
-	bad "entry @k() { $(head -c 1048576 /dev/zero | tr '\0' ' ') %x = }" "expected an op"   # a 1 MB line
-	bad "entry @k() { $(for i in $(seq 80); do printf 'if %%c { '; done)" "use of undefined value '%c'"
+	bad "${K:0:40}" 2:15 "expected ',', found end of input"                # truncated
+	bad "${K/addi/adi}" 2:8 "unknown op 'adi' (did you mean 'addi'?)"
+	bad "${K/entry/enty}" 1:1 "unknown op 'enty' (did you mean 'entry'?)"
+	bad "${K}garbage" 5:1 "unknown op 'garbage'"
+	bad "${K/\%0 = addi %a, %a : tile<i32>/%0 = addi %a, %a : tile<i7>}" 2:27 "unknown type 'i7'"
+	bad "${K/\%0 = addi %a, %a/%0 = addi %a}" 2:16 "expected ',', found ':'"  # an operand short
+	bad "${K/\%0 = addi %a, %a/%0 = addi %a, %a, %a}" 2:19 "expected ':', found ','"
+	bad "${K/\%0 =/%0, %1 =}" 2:3 "'cuda_tile.addi' has 1 result, not 2"
+	bad "${K/\%0 = addi %a, %a/%0 = addi %a, %b}" 2:17 "use of undefined value '%b'"
+	bad "${K/\%0 = addi %a, %a/%0 = addi %a, %0}" 2:17 "use of undefined value '%0'"
+	bad "${K/\%0 = addi %a, %a/%a = addi %a, %a}" 2:3 "redefinition of SSA value '%a'"
+	bad "${K/tile<i32>) /tile<3xi32>) }" 1:19 "tile dimension 0 is 3; tile dimensions must be positive powers of two"
+	bad "${K/: tile<i32>$NL/: tile<f32>$NL}" 2:3 "'cuda_tile.addi' op requires all operands and results to have the same type, got tile<i32> and tile<f32>"
+	bad "${K/\%0 = addi %a, %a : tile<i32>/%0 = constant <i8: 300> : tile<i8>}" 2:22 "300 does not fit in i8"
+	bad "${K/\%0 = addi %a, %a : tile<i32>/%0 = constant <i32: 99999999999999999999999> : tile<i32>}" 2:23 \
+		"integer 99999999999999999999999 does not fit in 64 bits"
+	bad "${K/  return$NL\}/}" 1:25 "unterminated region: no '}' for this '{'"
+	bad 'entry @k() { %x = constant <f32: "abc> : tile<f32> }' 1:34 "unterminated string"
+	bad "${K/\%0 = addi %a, %a : tile<i32>/%0 = \"cuda_tile.addi\"(%a, %a) : (tile<i32>, tile<i32>) -> tile<i32>}" 2:8 \
+		"MLIR's generic op form (\"cuda_tile.op\"(...)) is not read; write the op as tileirdisasm prints it"
+	bad "$(printf '\x7fELF\x01\x02garbage')" 1:1 "expected an op, found byte 0x7f"  # binary garbage named .mlir
+	bad "entry @k() { $(head -c 1048576 /dev/zero | tr '\0' ' ') %x = }" 1:1048596 "expected an op, found '}'"  # a 1 MB line
+	bad "entry @k() { $(for i in $(seq 80); do printf 'if %%c { '; done)" 1:17 "use of undefined value '%c'"
+}
+
+@test "mlir: nesting too deep (types, dense constants) is one located line" {
+	bad "entry @k(%a: $(printf '%.0stile<' $(seq 40))i32$(printf '%.0s>' $(seq 40))) { return }" 1:59 "types nested more than 8 deep"
+	bad "entry @k() { %x = constant <i32: $(printf '%.0s[' $(seq 40))1$(printf '%.0s]' $(seq 40))> : tile<i32> return }" 1:51 \
+		"dense elements nested more than 16 deep"
+}
+
+# tileiras BAD.mlir: exit 3 (as bad bytecode), the one located line in the
+# user's form and nothing else (no stage named, no bytecode line), no cubin
+tileiras_bad() {
+	printf '%s' "${K/addi/adi}" >"$SCRATCH/bad.mlir"
+	run --separate-stderr tileiras "$SCRATCH/bad.mlir" --gpu-name=sm_90 -o "$SCRATCH/x.cubin"
+	[ "$status" -eq 3 ] || { echo "status $status: $stderr"; false; }
+	[ "$stderr" = "$SCRATCH/bad.mlir:2:8: error: unknown op 'adi' (did you mean 'addi'?)" ] || { echo "$stderr"; false; }
+	[ ! -e "$SCRATCH/x.cubin" ]
+}
+
+@test "mlir: tileiras bad.mlir: one line FILE:LINE:COL: error, exit 3, no cubin" {
+	tileiras_bad
+}
+
+@test "mlir: tileiras bad.mlir through the stages (TILEIRAS_NO_INPROC=1): the same line, exit 3" {
+	TILEIRAS_NO_INPROC=1 tileiras_bad
+}
+
+@test "mlir: --bytecode-version names the versions it takes (exit 2)" {
+	run --separate-stderr tile-read --bytecode-version=9.9 "$SCRATCH/none.mlir"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "tile-read: error: unknown bytecode version '9.9' (one of 13.1, 13.2, 13.3, 13.4, 13.5)" ] || { echo "$stderr"; false; }
 }
 
 @test "mlir: regions nested too deep are refused, not a crash" {

@@ -35,10 +35,8 @@ bool ps_fail(Parser *P, const char *at, const char *fmt, ...)
 	P->failed = true;
 	va_list ap;
 	va_start(ap, fmt);
-	char msg[512];
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	diag_verror_at_loc(ps_loc_at(P, at), fmt, ap);
 	va_end(ap);
-	diag_error(ps_loc_at(P, at), "%s", msg);
 	return false;
 }
 

@@ -154,7 +154,7 @@ bool ps_float_bits(Parser *P, const char *at, ScalarKind k, uint64_t *bits)
 	if (!n) {
 		if (ps_eat_kw(P, "inf") || ps_eat_kw(P, "nan"))
 			return round_to(k, at[0] == 'i' ? INFINITY : NAN, bits) ||
-			       ps_fail(P, at, "%s has no %.3s", scalar_name(k), at);
+			       ps_fail(P, at, "'%s' has no %.3s", scalar_name(k), at);
 		return ps_fail(P, P->p, "expected a number, found %s", ps_token_text(P));
 	}
 	if (!float_of(P, P->p, n, hex, k, bits))
@@ -359,7 +359,7 @@ static const Attr *named_list(Parser *P, int depth, const char *close, bool hint
 				/* untyped integers in hints are i32, as the dialect's parser makes them */
 				NamedAttr w[64];
 				if (a->u.dict.n > 64)
-					return ps_fail(P, vat, "too many hints"), NULL;
+					return ps_fail(P, vat, "more than 64 hints for one target"), NULL;
 				for (int i = 0; i < a->u.dict.n; i++) {
 					w[i] = a->u.dict.v[i];
 					if (w[i].attr->kind == AT_INT && !w[i].attr->type)
@@ -373,7 +373,7 @@ static const Attr *named_list(Parser *P, int depth, const char *close, bool hint
 		return NULL;
 	const Attr *d = attr_dict(P->m, n, v);
 	if (!d)
-		ps_fail(P, at, "bad dictionary");
+		ps_fail(P, at, "an attribute name cannot be empty");
 	return d;
 }
 

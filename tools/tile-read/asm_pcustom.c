@@ -117,7 +117,7 @@ static bool iter_values(Parser *P, Iters *it)
 	if (!ps_at(P, ")"))
 		do {
 			if (it->n == 255)
-				return ps_fail(P, P->p, "too many iter_values");
+				return ps_fail(P, P->p, "more than 255 iter_values");
 			int i = it->n;
 			if (!arg_name(P, &it->names[i], &it->lens[i], &it->ats[i]) || !ps_expect(P, "=") ||
 			    !(it->init[i] = ps_value(P)))

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "asm_parse.h"
+#include "diag.h"
 #include "opinfo.h"
 #include "wire_layout.h"
 #include "xalloc.h"
@@ -104,7 +105,7 @@ static bool attr_var(Parser *P, POp *o, const char *name)
 				  : f->kind == F_BOOLARR ? a->kind == AT_ARRAY
 				  : true;
 			if (!good)
-				return ps_fail(P, at, "bad value for '%s' of '%s'", name, o->info->name);
+				return ps_fail(P, at, "the value of '%s' of '%s' has the wrong kind", name, o->info->name);
 			if (f->kind == F_I32ARR && a->kind == AT_ARRAY)
 				a = attr_ints(P->m, 0, NULL);
 			if (f->kind == F_TARRAY)
@@ -151,7 +152,7 @@ static bool types(Parser *P, POp *o, const char *name)
 	char w[64], k = 0;
 	int r = asm_word_index(o->row->results, name);
 	if (r < 0)
-		return ps_fail(P, at, "internal: '%s' has no operand or result '%s'", o->info->name, name);
+		ice("'%s' has no operand or result '%s'", o->info->name, name);
 	asm_word_at(o->row->results, r, w, sizeof w, &k);
 	int n = ps_type_list(P, &t, k == '*' ? (o->nres >= 0 ? o->nres : -1) : 1);
 	bool ok = n >= 0 && pop_result_types(P, o, name, t, n);
@@ -225,7 +226,7 @@ static bool directive(Parser *P, POp *o, const AsmElem *e)
 		o->regions[0] = r;
 		return r != NULL;
 	}
-	return ps_fail(P, P->p, "internal: no parser for custom<%s>", d);
+	ice("no parser for custom<%s>", d);
 }
 
 /* is an optional group there? */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "asm_parse.h"
+#include "diag.h"
 #include "opinfo.h"
 #include "xalloc.h"
 
@@ -16,7 +17,7 @@ void pop_set_attr(Parser *P, POp *o, const char *name, const Attr *a)
 			return;
 		}
 	if (o->nattrs == (int)(sizeof o->attrs / sizeof o->attrs[0])) {
-		ps_fail(P, P->p, "too many attributes");
+		ps_fail(P, P->p, "more than %d attributes on one op", o->nattrs);
 		return;
 	}
 	o->attrs[o->nattrs++] = (NamedAttr){ arena_strdup(P->m->arena, name), a };
@@ -35,7 +36,7 @@ int pop_group(const POp *o, const char *name) { return asm_word_index(o->row->op
 bool pop_set_group(Parser *P, POp *o, int g, Value **v, int n)
 {
 	if (g < 0 || g >= 8)
-		return ps_fail(P, P->p, "internal: operand group %d", g);
+		ice("operand group %d of '%s'", g, o->info->name);
 	free(o->grp[g]);
 	o->grp[g] = v;
 	o->ngrp[g] = n;
@@ -50,7 +51,7 @@ bool pop_result_types(Parser *P, POp *o, const char *name, const Type *const *t,
 	if (name) {
 		int g = asm_word_index(o->row->results, name);
 		if (g < 0)
-			return ps_fail(P, P->p, "internal: '%s' has no result '%s'", o->info->name, name);
+			ice("'%s' has no result '%s'", o->info->name, name);
 		asm_word_at(o->row->results, g, w, sizeof w, &k);
 		at = g;
 	}
@@ -64,7 +65,7 @@ bool pop_result_types(Parser *P, POp *o, const char *name, const Type *const *t,
 		return ps_fail(P, P->p, "expected one type for result '%s'", name);
 	}
 	if (at + n > (int)(sizeof o->rtypes / sizeof o->rtypes[0]))
-		return ps_fail(P, P->p, "too many results");
+		return ps_fail(P, P->p, "more than %d results", (int)(sizeof o->rtypes / sizeof o->rtypes[0]));
 	for (int i = 0; i < n; i++)
 		o->rtypes[at + i] = t[i];
 	return true;

@@ -130,7 +130,7 @@ static bool fields(Parser *P, const char *key_str, const char **str, const char 
 	int guard = 0;
 	do {
 		if (++guard > 64)
-			return ps_fail(P, P->p, "too many fields");
+			return ps_fail(P, P->p, "more than 64 fields in a location attribute");
 		const char *k = ps_ident(P, "a field name");
 		if (!k || !ps_expect(P, "="))
 			return false;

@@ -191,11 +191,11 @@ static int result_defs(Parser *P, Def *defs, int max)
 			if (!ps_int(P, &k))
 				return -1;
 			if (k < 1 || k > 256)
-				return ps_fail(P, at, "bad result count %lld", (long long)k), -1;
+				return ps_fail(P, at, "result count %lld is not in 1..256", (long long)k), -1;
 			n = (int)k;
 		}
 		if (nd == max)
-			return ps_fail(P, at, "too many result names"), -1;
+			return ps_fail(P, at, "more than %d result names", max), -1;
 		defs[nd++] = (Def){ s, at, len, n };
 	} while (ps_eat(P, ",") && ps_at_value(P));
 	return ps_expect(P, "=") ? nd : -1;
