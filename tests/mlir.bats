@@ -105,6 +105,36 @@ K='entry @k(%a: tile<i32>) {
 	bad "entry @k() { $(for i in $(seq 80); do printf 'if %%c { '; done)" 1:17 "use of undefined value '%c'"
 }
 
+@test "mlir: bad types, constants, names, locations and regions: one located line each" {
+	bad 'entry @k(%a: ptr<tile<i32>>) { return }' 1:18 "pointer to 'tile<i32>': the pointee must be a number type"
+	bad 'entry @k(%a: tile<?xi32>) { return }' 1:19 "a tile has no dynamic dimensions"
+	bad 'entry @k(%a: tile<token>) { return }' 1:19 "tile of 'token': the element must be a scalar or pointer type"
+	bad 'entry @k(%a: tensor_view<4xtoken, strides=[1]>) { return }' 1:28 "tensor_view of 'token': the element must be a number type"
+	bad 'entry @k(%a: tensor_view<4x4xi32, strides=[1]>) { return }' 1:35 "tensor_view has 2 dimensions but 1 strides"
+	bad 'entry @k(%a: tensor_view<4xi32, strides=[0]>) { return }' 1:33 "tensor_view strides[0] = 0 must be positive (or dynamic)"
+	bad 'entry @k(%a: tile<ptr<i32, foo>>) { return }' 1:28 "expected a pointer attribute, found 'foo'"
+	bad 'entry @k(%a) { return }' 1:12 "expected ':', found ')'"
+	bad 'entry @k() { %c = constant <i1: 2> : tile<i1> return }' 1:33 "an i1 is true or false, not 2"
+	bad 'entry @k() { %c = constant <f32: 1.0> : tile<i32> return }' 1:41 "the constant's type must be a tile of f32, not 'tile<i32>'"
+	bad 'entry @k() { %c = constant <i32: [1, 2]> : tile<4xi32> return }' 1:34 "2 elements for 'tile<4xi32>' (4 elements)"
+	bad 'entry @k() { %c = constant <f8E4M3FN: inf> : tile<f8E4M3FN> return }' 1:39 "'f8E4M3FN' has no inf"
+	bad 'entry @k() { %c = constant <i32: "0xZZ"> : tile<i32> return }' 1:34 'dense bytes must be "0x" and pairs of hex digits'
+	bad 'entry @k() { %c = constant <i32: 1> : tile<i32> loc(#zz) return }' 1:53 "unknown alias '#zz'"
+	bad 'entry @k() { %c = constant <i32: 1> : tile<i32> return } loc("a.py":99999999999:1)' 1:82 "line or column out of range"
+	bad 'entry @k() { %c = constant <i32: 1> : tile<i32> %d = addi %c#3, %c : tile<i32> return }' 1:59 "'%c' has 1 value, no #3"
+	bad 'entry @k() { %0 = get_tile_block_id : tile<i32> return }' 1:14 "'cuda_tile.get_tile_block_id' has 3 results, not 1"
+	bad 'entry @k() { % = constant <i32: 1> : tile<i32> return }' 1:14 "expected a result name after '%'"
+	bad 'return' 1:1 "'cuda_tile.return' cannot be at the top level; only entry and global can"
+	bad 'entry @k() { }' 1:14 "empty block: a region ends with a terminator"
+	bad 'entry @k() { %c = constant <i32: 1> : tile<i32> }' 1:49 "a region ends with 'cuda_tile.constant', not a terminator"
+	bad 'entry @k() { %c = constant <i32: 1> : tile<i32> {a = 1, a = 2} return }' 1:57 "duplicate attribute 'a'"
+	bad 'entry @k(%a: tile<i32>) { %0 = cmpi foo %a, %a : tile<i32> -> tile<i1> return }' 1:37 \
+		"unknown comparison predicate 'foo' for 'comparison_predicate' (one of: equal, not_equal, less_than, less_than_or_equal, greater_than, greater_than_or_equal)"
+	bad 'entry @k(%a: tile<i32>) { %0 = assume foo<1>, %a : tile<i32> return }' 1:39 \
+		"expected an assume predicate (div_by, same_elements, bounded), found 'foo'"
+	bad 'module { cuda_tile.module @m { module { } } }' 1:32 "modules nested more than 2 deep"
+}
+
 @test "mlir: nesting too deep (types, dense constants) is one located line" {
 	bad "entry @k(%a: $(printf '%.0stile<' $(seq 40))i32$(printf '%.0s>' $(seq 40))) { return }" 1:59 "types nested more than 8 deep"
 	bad "entry @k() { %x = constant <i32: $(printf '%.0s[' $(seq 40))1$(printf '%.0s]' $(seq 40))> : tile<i32> return }" 1:51 \

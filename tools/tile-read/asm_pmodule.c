@@ -115,7 +115,7 @@ static void top_level(Parser *P, Block *body, int depth)
 		bool builtin = ps_at_kw(P, "module"), ours = ps_at_kw(P, "cuda_tile.module");
 		if (builtin || ours) {
 			const char *at = P->p;
-			if (depth > 2) {
+			if (depth >= 2) {
 				ps_fail(P, at, "modules nested more than 2 deep");
 				return;
 			}

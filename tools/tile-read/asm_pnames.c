@@ -136,7 +136,7 @@ Value *ps_value(Parser *P)
 		return NULL;
 	}
 	if (idx >= e->n) {
-		ps_fail(P, at, "'%%%.*s' has %d values, no #%ld", (int)len, s, e->n, idx);
+		ps_fail(P, at, "'%%%.*s' has %d value%s, no #%ld", (int)len, s, e->n, e->n == 1 ? "" : "s", idx);
 		return NULL;
 	}
 	return e->v[idx < 0 ? 0 : idx];
