@@ -43,7 +43,7 @@ SEED_FILES = ["tests/read/allops-13.5.tileirbc", "tests/read/allops-13.1.tileirb
 NOTE_OR_ERROR = re.compile(r"^tile-read: .*\b(error|note): ")
 
 
-def make_seeds(out):
+def make_seeds():
     seeds = []
     reader = os.path.join(ROOT, "build", "bin", "tile-read")
     for rel in SEED_FILES:
@@ -99,7 +99,7 @@ def main():
     ddir = os.path.join(a.out, "defects")
     os.makedirs(work, exist_ok=True)
     os.makedirs(ddir, exist_ok=True)
-    seeds = make_seeds(a.out)
+    seeds = make_seeds()
     rng = random.Random(a.random_seed)
     env = fs.sanitizer_env()
     counts, kept, distinct = {}, {}, {}
