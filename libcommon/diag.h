@@ -67,6 +67,9 @@ void diag_warning(const struct Loc *loc, const char *fmt, ...) __attribute__((fo
 void diag_error_where(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void diag_verror(const char *where, const char *kind, const char *fmt, va_list ap);
 void diag_verror_at_offset(size_t offset, const char *fmt, va_list ap);
+/* diag_error's va_list form (a reader's own fail function passes its
+ * caller's format on) */
+void diag_verror_at_loc(const struct Loc *loc, const char *fmt, va_list ap);
 /* A user error with no location: "TOOL: error: MSG". */
 void diag_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

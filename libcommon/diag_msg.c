@@ -280,6 +280,11 @@ static void diag_vat_loc(const Loc *loc, const char *kind, const char *fmt, va_l
 	report(loc, NULL, true, kind, fmt, ap);
 }
 
+void diag_verror_at_loc(const Loc *loc, const char *fmt, va_list ap)
+{
+	diag_vat_loc(loc, "error", fmt, ap);
+}
+
 void diag_error(const Loc *loc, const char *fmt, ...)
 {
 	WITH_AP(diag_vat_loc(loc, "error", fmt, ap));

@@ -59,6 +59,7 @@ enum {
 
 /* ------------------------------------------------------------ asm_rows.c, asm_groups.c */
 const AsmRow *asm_row(const Op *op);
+const AsmRow *asm_row_code(int code);     /* by OpCode; NULL when none */
 /* Every cuda_tile op has a row whose operand groups are the verifier's
  * (verify_rule_operands); ice() otherwise. Run before each --emit=asm. */
 void asm_check_rows(void);
@@ -85,6 +86,19 @@ const int *asm_names_group_size(const Namer *nm);
 void asm_names_free(Namer *nm);
 
 /* ------------------------------------------------------------ asm_format.c */
+/* A declarative format as elements (parsed once per op, cached) */
+enum { E_LIT, E_SPACE, E_VAR, E_TYPE, E_CUSTOM, E_DICT, E_GROUP, E_OILIST };
+typedef struct AsmElem {
+	int kind;
+	char text[64];            /* literal, variable or directive name */
+	int nargs;
+	char args[4][64];         /* custom<..>(args): "$x" or "type($x)" */
+	bool keyword;             /* attr-dict-with-keyword */
+	bool anchor;              /* marked ^ inside its group */
+	struct AsmElem *kids;     /* group / oilist clause elements */
+	int nkids;
+} AsmElem;
+const AsmElem *asm_format_elems(int code, const AsmRow *row, int *n);
 void asm_print_format(AsmCtx *c, const Op *op, const AsmRow *row);
 
 /* ------------------------------------------------------------ asm_print.c, asm_out.c */
@@ -120,6 +134,9 @@ void asm_newline(AsmCtx *c);
 /* the format's custom<Name>(args) directives, args as written */
 bool asm_directive(AsmCtx *c, const Op *op, const AsmRow *row, const char *name,
 		   int nargs, const char *const *args);
+/* the rounding mode a custom<...RoundingMode> directive leaves out; NULL
+ * for other directives */
+const char *asm_rounding_default(const char *directive);
 #define ASM_CUSTOM_FNS(X) X(entry) X(for) X(loop) X(load_view_tko) \
 	X(store_view_tko) X(atomic_red_view_tko) X(make_tensor_view) X(make_view) \
 	X(get_shape) X(multimem_load_reduce) X(multimem_reduce) X(multimem_store)
@@ -156,6 +173,15 @@ const char *asm_constant_name(Arena *a, const Attr *dense);
 const char *asm_enum(const char *attr_name, const char *s);
 
 /* ------------------------------------------------------------ asm_float.c */
+/* A float format as APFloat sees it: precision counts the integer bit.
+ * nan: 0 none (f4E2M1FN), 1 the all-ones exponent is inf (mantissa 0) or
+ * NaN (IEEE), 2 only the all-ones pattern is NaN (the FN/FNU formats). */
+typedef struct AsmFloatSem {
+	int ebits, mbits, bias, precision;
+	bool has_sign;
+	int nan;
+} AsmFloatSem;
+bool asm_float_sem(ScalarKind k, AsmFloatSem *s);   /* false: not a float kind */
 /* a float of scalar kind k given by its bits, as printFloatValue spells it */
 void asm_float(StrBuf *b, ScalarKind k, uint64_t bits);
 /* a splat float constant's part of its SSA name: "_NaN", "_0", "_3" or "" */

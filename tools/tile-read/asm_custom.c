@@ -19,6 +19,19 @@ static const char *str_attr(const Op *op, const char *name)
 
 /* ------------------------------------------------------------------ directives */
 
+/* the rounding mode a custom<...RoundingMode> directive leaves out */
+const char *asm_rounding_default(const char *directive)
+{
+	if (strcmp(directive, "IEEERoundingMode") == 0 || strcmp(directive, "DivFOpRoundingMode") == 0 ||
+	    strcmp(directive, "SqrtOpRoundingMode") == 0)
+		return "nearest_even";
+	if (strcmp(directive, "TanHOpRoundingMode") == 0 || strcmp(directive, "ExpOpRoundingMode") == 0)
+		return "full";
+	if (strcmp(directive, "IntegerRoundingMode") == 0)
+		return "nearest_int_to_zero";
+	return NULL;
+}
+
 static void rounding_unless(AsmCtx *c, const Op *op, const char *dflt)
 {
 	const char *m = str_attr(op, "rounding_mode");
@@ -66,13 +79,8 @@ bool asm_directive(AsmCtx *c, const Op *op, const AsmRow *row, const char *name,
 	(void)nargs;
 	const char *attr = nargs && args[0][0] == '$' ? args[0] + 1 : "";
 	const char *s = str_attr(op, attr);
-	if (strcmp(name, "IEEERoundingMode") == 0 || strcmp(name, "DivFOpRoundingMode") == 0 ||
-	    strcmp(name, "SqrtOpRoundingMode") == 0)
-		rounding_unless(c, op, "nearest_even");
-	else if (strcmp(name, "TanHOpRoundingMode") == 0 || strcmp(name, "ExpOpRoundingMode") == 0)
-		rounding_unless(c, op, "full");
-	else if (strcmp(name, "IntegerRoundingMode") == 0)
-		rounding_unless(c, op, "nearest_int_to_zero");
+	if (asm_rounding_default(name))
+		rounding_unless(c, op, asm_rounding_default(name));
 	else if (strcmp(name, "Signedness") == 0 || strcmp(name, "ComparisonPredicate") == 0 ||
 		 strcmp(name, "ComparisonOrdering") == 0)
 		put(c, s ? s : "");

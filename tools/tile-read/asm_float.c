@@ -13,16 +13,9 @@
 #include <string.h>
 #include "asm.h"
 
-/* A float format as APFloat sees it: precision counts the integer bit.
- * nan: 0 none (f4E2M1FN), 1 the all-ones exponent is inf (mantissa 0) or
- * NaN (IEEE), 2 only the all-ones pattern is NaN (the FN/FNU formats). */
-typedef struct FloatSem {
-	int ebits, mbits, bias, precision;
-	bool has_sign;
-	int nan;
-} FloatSem;
+typedef AsmFloatSem FloatSem;
 
-static bool float_sem(ScalarKind k, FloatSem *s)
+bool asm_float_sem(ScalarKind k, AsmFloatSem *s)
 {
 	switch (k) {
 	case SC_F16: *s = (FloatSem){ 5, 10, 15, 11, true, 1 }; return true;
@@ -330,7 +323,7 @@ static bool reads_back(ScalarKind k, const FloatSem *s, uint64_t bits, const cha
 void asm_float(StrBuf *b, ScalarKind k, uint64_t bits)
 {
 	FloatSem s;
-	if (!float_sem(k, &s)) {
+	if (!asm_float_sem(k, &s)) {
 		sb_printf(b, "0x%llX", (unsigned long long)bits);
 		return;
 	}
@@ -367,7 +360,7 @@ const char *asm_float_name_part(ScalarKind k, uint64_t bits)
 	static char buf[32];
 	FloatSem fs;
 	buf[0] = 0;
-	if (!float_sem(k, &fs))
+	if (!asm_float_sem(k, &fs))
 		return buf;
 	int nb = scalar_bits(k);
 	if (nb < 64)

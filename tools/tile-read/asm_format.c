@@ -12,19 +12,7 @@
 #include "asm.h"
 #include "opinfo.h"
 
-enum { E_LIT, E_SPACE, E_VAR, E_TYPE, E_CUSTOM, E_DICT, E_GROUP, E_OILIST };
-
-typedef struct Elem {
-	int kind;
-	char text[64];            /* literal, variable or directive name */
-	int nargs;
-	char args[4][64];         /* custom<..>(args): "$x" or "type($x)" */
-	bool keyword;             /* attr-dict-with-keyword */
-	bool anchor;              /* marked ^ inside its group */
-	struct Elem *kids;        /* group / oilist clause elements */
-	int nkids;
-} Elem;
-
+typedef AsmElem Elem;
 typedef struct Fmt { const char *p; } Fmt;
 
 static void skip_ws(Fmt *f)
@@ -148,9 +136,9 @@ static int parse_elems(Fmt *f, Elem **out, const char *stop)
 typedef struct Parsed { const char *src; Elem *elems; int n; } Parsed;
 static Parsed parsed[OPCODE_COUNT];
 
-static const Elem *format_of(const Op *op, const AsmRow *row, int *n)
+const AsmElem *asm_format_elems(int code, const AsmRow *row, int *n)
 {
-	Parsed *p = &parsed[op->info->code];
+	Parsed *p = &parsed[code];
 	if (p->src != row->format) {
 		Fmt f = { row->format };
 		p->n = parse_elems(&f, &p->elems, "");
@@ -366,7 +354,7 @@ static void run_elems(Run *r, const Elem *v, int n, bool on)
 void asm_print_format(AsmCtx *c, const Op *op, const AsmRow *row)
 {
 	int n;
-	const Elem *v = format_of(op, row, &n);
+	const Elem *v = asm_format_elems((int)op->info->code, row, &n);
 	Run r = { c, op, row, true, false, {0} };
 	sb_puts(&r.used, "");
 	/* attributes named anywhere in the format are not in attr-dict */

@@ -49,3 +49,11 @@ void asm_check_rows(void)
 			ice("asm_ops.def: '%s': a format or a printer, not both", o->name);
 	}
 }
+
+const AsmRow *asm_row_code(int code)
+{
+	if (code < 0 || code >= (int)(sizeof rows / sizeof rows[0]) || !rows[code].mnemonic ||
+	    op_table[code].dialect != DIALECT_CUDA_TILE)
+		return NULL;
+	return &rows[code];
+}

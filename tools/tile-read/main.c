@@ -2,7 +2,9 @@
  *
  * Reads:      Tile IR bytecode, versions 13.1 to 13.5 (the
  *             container, every section, types, attributes, constants,
- *             globals, debug info, all opcodes; docs/bytecode.md).
+ *             globals, debug info, all opcodes; docs/bytecode.md); or the
+ *             cuda_tile dialect's text (a .mlir name, or text that starts
+ *             as MLIR does: asm_parse.h), as of --bytecode-version.
  * Writes:     the cuda_tile stage of the JSON IR (docs/ir.md), module attrs
  *             bytecode_version and (13.3+) producer; --emit=text prints it
  *             in the generic text form of every stage (libcommon/print.c),
@@ -23,28 +25,58 @@
 #include "tile_read.h"
 #include "asm.h"
 #include "debug_info.h"
+#include "asm_parse.h"
+#include "diag.h"
+#include "verify.h"
 
 static const char *const emits[] = { "json", "text", "asm", "asm-debug", NULL };
 
 static bool no_verify;
+static int version;       /* --bytecode-version, 0: the newest */
 
 static int option(ToolRun *r, const char *name, const char *value, bool *takes_value)
 {
 	(void)r;
-	(void)value;
-	(void)takes_value;
 	if (strcmp(name, "--no-verify") == 0) {
 		no_verify = true;
 		return 1;
 	}
+	if (strcmp(name, "--bytecode-version") == 0) {
+		if (!value) {
+			*takes_value = true;
+			return 1;
+		}
+		version = bytecode_version_parse(value);
+		if (!bytecode_version_known(version)) {
+			diag_error(NULL, "unknown bytecode version '%s' (one of %s)", value, bytecode_version_list());
+			return -1;
+		}
+		return 1;
+	}
 	return 0;
+}
+
+/* the dialect's text (asm_parse.h), verified unless --no-verify */
+static Module *read_text(ToolRun *r)
+{
+	const char *name = strcmp(r->input_name, "-") == 0 ? "<stdin>" : r->input_name;
+	Module *m = asm_parse_module((const char *)r->input, r->input_len, name,
+				     version ? version : bytecode_latest());
+	if (m && !no_verify && verify_cuda_tile(m) > 0) {
+		module_free(m);
+		return NULL;
+	}
+	return m;
 }
 
 static int run(ToolRun *r)
 {
 	bool debug = strcmp(r->emit, "asm-debug") == 0;
 	DebugRecords keep = {0};
-	r->out = tile_read_run_keep(r->input, r->input_len, !no_verify, debug ? &keep : NULL);
+	if (asm_is_text(r->input_name, r->input, r->input_len))
+		r->out = read_text(r);
+	else
+		r->out = tile_read_run_keep(r->input, r->input_len, !no_verify, debug ? &keep : NULL);
 	if (r->out && strncmp(r->emit, "asm", 3) == 0) {
 		asm_print_module(&r->bytes, r->out, debug ? &keep : NULL);
 		r->out_is_bytes = true;
@@ -58,7 +90,8 @@ int main(int argc, char **argv)
 	static const Tool t = {
 		.name = "tile-read",
 		.summary = "Decode Tile IR bytecode (13.1 to 13.5) into cuda_tile JSON IR.",
-		.options_help = "  --no-verify        skip the cuda_tile verifier (structure is still checked)\n",
+		.options_help = "  --no-verify        skip the cuda_tile verifier (structure is still checked)\n"
+				"  --bytecode-version=13.N  the version of text input (default the newest)\n",
 		TOOL_STAGE(NULL, "json"),
 	};
 	return tool_main(argc, argv, &t);
