@@ -251,6 +251,7 @@ check-asan:
 		BIN=$(abspath build-asan/bin) scripts/run-tests || st=1; \
 	scripts/fuzz-stages --bin build-asan/bin $(FUZZ_SECONDS) || st=1; \
 	scripts/fuzz-run --bin build-asan/bin $(FUZZ_SECONDS) || st=1; \
+	scripts/fuzz-read --mlir $(FUZZ_SECONDS) --bin build-asan/bin || st=1; \
 	exit $$st
 
 # libtileiras's threads under ThreadSanitizer (docs/libtileiras.md): api-test
