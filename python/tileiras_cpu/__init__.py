@@ -45,7 +45,18 @@ set_check(os.environ.get("TILEIRAS_CPU_CHECK", "memcheck"))
 import cuda.tile  # noqa: E402  (after the driver is loaded)
 
 _cutile.patch_compile(build_dir)
-cuda.tile.launch = make_launch(_driver, cuda.tile.launch)
+import cuda.tile._cext as _cext  # noqa: E402
+# ct.launch is _cext.launch; tests and tools call _cext's own entry points too
+_cext.launch = cuda.tile.launch = make_launch(_driver, _cext.launch)
+_cext.launch_extended = make_launch(_driver, _cext.launch_extended, kernel_at=3, args_at=4)
+if hasattr(cuda.tile, "launch_extended"):
+    cuda.tile.launch_extended = _cext.launch_extended
+_cext._benchmark = make_launch(_driver, _cext._benchmark)
+try:    # cuTile's autotuner holds _benchmark by name
+    import cuda.tile.tune._tune as _tune, cuda.tile.tune._tune_utils as _tune_utils  # noqa: E402
+    _tune._benchmark = _tune_utils._benchmark = _cext._benchmark
+except ImportError:
+    pass
 import cuda.tile.compilation  # noqa: E402
 _sig = cuda.tile.compilation.KernelSignature
 _sig.from_kernel_args = make_from_kernel_args(_sig.from_kernel_args)

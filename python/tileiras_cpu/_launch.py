@@ -68,17 +68,33 @@ def _register(driver, views):
         driver.register(lo, size, name)
 
 
-def make_launch(driver, cutile_launch):
-    def launch(stream, grid, kernel, kernel_args, /, **kwargs):
-        names = _param_names(kernel)
-        views = []
-        args = tuple(_convert(a, names[i] if i < len(names) else "argument %d" % i, views)
-                     for i, a in enumerate(kernel_args))
+def _convert_args(kernel, kernel_args, views):
+    names = _param_names(kernel)
+    return tuple(_convert(a, names[i] if i < len(names) else "argument %d" % i, views)
+                 for i, a in enumerate(kernel_args))
+
+
+def make_launch(driver, cutile_launch, kernel_at=2, args_at=3, many=False):
+    """cutile_launch (cuTile's launch, launch_extended, or _cext._benchmark,
+    whose positional arguments hold the stream first, the kernel at kernel_at
+    and its arguments at args_at -- a tuple of argument tuples when many)
+    taking CPU arrays, synchronous, its output and faults as above."""
+    def launch(*pos, **kwargs):
+        pos = list(pos)
+        if len(pos) > max(kernel_at, args_at):
+            views = []
+            kernel = pos[kernel_at]
+            pos[args_at] = (tuple(_convert_args(kernel, t, views) for t in pos[args_at]) if many
+                            else _convert_args(kernel, pos[args_at], views))
+            if pos[0] is None:
+                pos[0] = 0
+        else:
+            views = []          # cuTile says what is missing
         sys.stdout.flush()
         driver.take_fault()
         _register(driver, views)
         try:
-            cutile_launch(0 if stream is None else stream, grid, kernel, args, **kwargs)
+            return cutile_launch(*pos, **kwargs)
         except Exception:
             fault = driver.take_fault()
             if fault is None:
@@ -100,11 +116,7 @@ def make_from_kernel_args(cutile_from_kernel_args):
     as launch takes them (cuTile's export reads an array's dtype, shape,
     strides and alignment); nothing is launched, so nothing is registered."""
     def from_kernel_args(kernel, kernel_args, *args, **kwargs):
-        names = _param_names(kernel)
-        views = []
-        converted = tuple(_convert(a, names[i] if i < len(names) else "argument %d" % i, views)
-                          for i, a in enumerate(kernel_args))
-        return cutile_from_kernel_args(kernel, converted, *args, **kwargs)
+        return cutile_from_kernel_args(kernel, _convert_args(kernel, kernel_args, []), *args, **kwargs)
     from_kernel_args.__doc__ = cutile_from_kernel_args.__doc__
     return staticmethod(from_kernel_args)
 
