@@ -1027,7 +1027,89 @@ def tilegym151_cases():
         return ([A(x), A(z(M, N)), A(w), A(b), A(z(M)), A(z(M))], (M, 1, 1),
                 {1: (refs.bf16_to_f32, want), 4: (refs.bf16_to_f32, mean[:, 0]), 5: (refs.bf16_to_f32, rstd[:, 0])})
 
+    def half(dt, rng, shape, lo=-2.0, hi=2.0):
+        """(bits or array as passed, its values as f64) of a bf16 / f16 / f32 array"""
+        v = rng.uniform(lo, hi, shape).astype(np.float32)
+        if dt == "bf16":
+            x = refs.f32_to_bf16(v)
+            return x, refs.bf16_to_f32(x).astype(np.float64)
+        x = v.astype(np.float16 if dt == "f16" else np.float32)
+        return x, x.astype(np.float64)
+
+    def out(dt, shape):
+        return np.zeros(shape, {"bf16": np.uint16, "f16": np.float16, "f32": np.float32}[dt])
+
+    def want(dt, w):
+        return (refs.bf16_to_f32, w) if dt == "bf16" else w
+
+    def softmax_p(dt, M, N):
+        def b(rng):
+            x, xv = half(dt, rng, (M, N))
+            e = np.exp(xv - xv.max(1, keepdims=True))
+            return [A(out(dt, (M, N))), A(x)], (6, 1, 1), {0: want(dt, e / e.sum(1, keepdims=True))}
+        return b
+
+    def rms_mw(dt, M, N, offset):
+        def b(rng):
+            x, xv = half(dt, rng, (M, N))
+            w, wv = half(dt, rng, (N,), -1.0, 1.0)
+            rstd = 1.0 / np.sqrt((xv * xv).mean(1, keepdims=True) + 1e-6)
+            return ([A(x), A(w), A(out(dt, (M, N))), A(np.zeros(M, np.float32))], (M, 1, 1),
+                    {2: want(dt, xv * rstd * (offset + wv)), 3: rstd[:, 0]})
+        return b
+
+    def silu(v):
+        return v / (1.0 + np.exp(-v))
+
+    def swiglu_f(dt, M, N):
+        def b(rng):
+            a, av = half(dt, rng, (M, N), -4.0, 4.0)
+            bb, bv = half(dt, rng, (M, N))
+            sa = silu(av)
+            if dt == "bf16":       # silu(a) is rounded to a's type before the product
+                sa = refs.bf16_to_f32(refs.f32_to_bf16(sa.astype(np.float32))).astype(np.float64)
+            return [A(a), A(bb), A(out(dt, (M, N)))], (M, 1, 1), {2: want(dt, sa * bv)}
+        return b
+
+    def silu_mul(dt, M, H):
+        def b(rng):
+            x, xv = half(dt, rng, (M, 2 * H), -4.0, 4.0)
+            return ([A(x), A(out(dt, (M, H)))], (M, 1, 1), {1: want(dt, silu(xv[:, :H]) * xv[:, H:])})
+        return b
+
+    def gelu_f(dt, n, block):
+        def b(rng):
+            x, xv = half(dt, rng, (n,), -5.0, 5.0)
+            g = 0.5 * xv * (1.0 + np.tanh(0.7978845608028654 * (xv + 0.044715 * xv ** 3)))
+            return [A(out(dt, (n,))), A(x)], (n // block, 1, 1), {0: want(dt, g)}
+        return b
+
+    G = "_gelu_kernel_Kt1_A1"
     return {
+        "tilegym151/softmax_persistent_bf16": X(f"{TG151}/softmax_persistent.tileirbc", "_softmax_kernel_Kt1_A2bf16",
+                                                softmax_p("bf16", 64, 4096), 1e-2, ("sm_80", "sm_90", "sm_100")),
+        "tilegym151/softmax_persistent_f32": X(f"{TG151}/softmax_persistent.tileirbc", "_softmax_kernel_Kt1_A2f32",
+                                               softmax_p("f32", 64, 1008), 1e-5, ("sm_80", "sm_90", "sm_100")),
+        "tilegym151/rms_norm_multi_wave_cached_bf16": X(f"{TG151}/rms_norm_multi_wave_cached.tileirbc",
+                                                          "_rms_norm_kernel_multi_wave_cached_Kt1_A2bf16",
+                                                          rms_mw("bf16", 8, 4096, 0.0), 1e-2, ("sm_80", "sm_90", "sm_100")),
+        "tilegym151/rms_norm_multi_wave_cached_f32": X(f"{TG151}/rms_norm_multi_wave_cached.tileirbc",
+                                                         "_rms_norm_kernel_multi_wave_cached_Kt1_A2f32",
+                                                         rms_mw("f32", 4, 8192, 1.0), 1e-5, ("sm_80", "sm_90", "sm_100")),
+        "tilegym151/swiglu_fwd_bf16": X(f"{TG151}/swiglu_fwd.tileirbc", "_swiglu_forward_kernel_Kt1_A2bf16",
+                                        swiglu_f("bf16", 8, 4096), 2e-2, ("sm_80", "sm_90", "sm_100")),
+        "tilegym151/swiglu_fwd_f32": X(f"{TG151}/swiglu_fwd.tileirbc", "_swiglu_forward_kernel_Kt1_A2f32",
+                                       swiglu_f("f32", 8, 2000), 1e-5, ("sm_80", "sm_90", "sm_100")),
+        "tilegym151/silu_and_mul_bf16": X(f"{TG151}/silu_and_mul.tileirbc", "_silu_and_mul_kernel_row_wise_Kt1_A2bf16",
+                                          silu_mul("bf16", 8, 4096), 2e-2, ("sm_80", "sm_90", "sm_100")),
+        "tilegym151/silu_and_mul_f16": X(f"{TG151}/silu_and_mul.tileirbc", "_silu_and_mul_kernel_row_wise_Kt1_A2f16",
+                                         silu_mul("f16", 8, 1536), 1e-2, ("sm_80", "sm_90", "sm_100")),
+        "tilegym151/gelu_tanh_f32": X(f"{TG151}/gelu.tileirbc", G + "f32_1i16t1_p16_A1f32_1i16t1_p16_I1048576_I1024_I1",
+                                      gelu_f("f32", 8192, 1024), 1e-5, ("sm_80", "sm_90", "sm_100")),
+        "tilegym151/gelu_exact_f32": X(f"{TG151}/gelu.tileirbc", G + "f32_1i16t1_p16_A1f32_1i16t1_p16_I1048576_I1024_I0",
+                                       gelu_f("f32", 8192, 1024), 1e-5, ("sm_80", "sm_90", "sm_100")),
+        "tilegym151/gelu_tanh_bf16": X(f"{TG151}/gelu.tileirbc", G + "bf16", gelu_f("bf16", 16384, 4096), 2e-2,
+                                       ("sm_80", "sm_90", "sm_100")),
         "tilegym151/liger_layer_norm_fwd": X(f"{TG151}/liger_layer_norm_fwd.tileirbc", "_layer_norm_fwd_kernel_ct_",
                                             liger_ln, 2e-2, ("sm_80", "sm_90", "sm_100", "sm_120")),
         "tilegym151/rms_norm_static_persistent_bf16": X(f"{TG151}/rms_norm_static_persistent.tileirbc",
