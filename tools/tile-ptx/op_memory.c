@@ -611,11 +611,11 @@ static int ptr_run_width(const Op *op, const Layout *l, const Type *el, bool ord
 /* the vector form: one access of vec elements at each run's first pointer,
  * under its first mask bit, the padding from the run's own registers */
 static void ptr_mem_runs(E *e, const Type *el, TV *t, TV *ptrs, TV *mask, TV *other, bool store,
-			 LLVMValueRef primary, int vec)
+			 LLVMValueRef primary, int vec, int lo, int hi)
 {
 	LLVMTypeRef mt = mem_ty(e, el), et = elem_ty(e, el), vt = LLVMVectorType(mt, (unsigned)vec);
 	unsigned align = (unsigned)(elem_bytes(el) * vec);
-	for (int r = 0; r < t->n; r += vec) {
+	for (int r = lo; r < hi; r += vec) {
 		LLVMValueRef pred = mask ? mask->r[r] : NULL;
 		LLVMValueRef x = LLVMGetUndef(vt);
 		if (store && !layout_reg_is_primary(&t->lay, r))
@@ -650,22 +650,24 @@ void emit_ptr_mem(E *e, Op *op)
 	TV *mask = maskv ? get(e, maskv) : NULL, *other = otherv ? get(e, otherv) : NULL;
 	const Value *val = store ? op->operands[1] : op->results[0];
 	const Type *el = val->type->elem;
-	TV *t = store ? get(e, val) : tv_new(e, val);
+	TV *t = store ? get(e, val) : tv_result(e, val);
 	LLVMTypeRef mt = mem_ty(e, el), et = elem_ty(e, el);
 	unsigned align = (unsigned)(elem_bytes(el) ? elem_bytes(el) : 1);
+	int lo, hi;     /* a fused group's window (util_fuse.c: whole runs) */
+	fuse_window(e, t->n, &lo, &hi);
 	/* an ordered load of a replicated tile (a scalar flag, say) is done once,
 	 * by each element's first owner, and broadcast: every copy must agree */
 	bool bcast = !store && ord.ord != LLVMAtomicOrderingNotAtomic && lay_has_copies(&t->lay);
 	LLVMValueRef primary = store || bcast ? owner_pred(e, &t->lay) : NULL;
 	int vec = ptr_run_width(op, &t->lay, el, ord.ord != LLVMAtomicOrderingNotAtomic);
 	if (vec > 1) {
-		ptr_mem_runs(e, el, t, ptrs, mask, other, store, primary, vec);
+		ptr_mem_runs(e, el, t, ptrs, mask, other, store, primary, vec, lo, hi);
 		if (!store)
 			set(e, val, t);
 		mark_token(e, op->results[store ? 0 : 1], true, op);
 		return;
 	}
-	for (int k = 0; k < t->n; k++) {
+	for (int k = lo; k < hi; k++) {
 		LLVMValueRef pred = mask ? mask->r[k] : NULL;
 		if (store) {
 			if (!layout_reg_is_primary(&t->lay, k))
