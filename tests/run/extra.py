@@ -1084,6 +1084,30 @@ def tilegym151_cases():
             return [A(out(dt, (n,))), A(x)], (n // block, 1, 1), {0: want(dt, g)}
         return b
 
+    def dropout_f(dt, n, p, seed):
+        def b(rng):
+            x, xv = half(dt, rng, (n,))
+            o = np.arange(n, dtype=np.int64)
+            h = ((o * 1103515245 + seed) & 0xFFFFFFFF).astype(np.uint32).view(np.int32)
+            h = h ^ (h >> 16)
+            h = h ^ (h << 8)
+            h = h ^ (h >> 4)
+            keep = (h & 0x7FFFFFFF).astype(np.float32) / np.float32(2147483647.0) > np.float32(p)
+            scale = np.float32(1.0 / (1.0 - p))
+            w = np.where(keep, (xv.astype(np.float32) * scale).astype(np.float64), 0.0)
+            return [A(x), A(out(dt, (n,)))], (n // 1024, 1, 1), {1: want(dt, w)}
+        return b
+
+    def geglu_f(dt, M, N):
+        def b(rng):
+            a, av = half(dt, rng, (M, N), -4.0, 4.0)
+            bb, bv = half(dt, rng, (M, N))
+            g = 0.5 * av * (1.0 + np.tanh(0.7978845608028654 * (av + 0.044715 * av * av * av)))
+            if dt == "bf16":       # gelu(a) is rounded to b's type before the product
+                g = refs.bf16_to_f32(refs.f32_to_bf16(g.astype(np.float32))).astype(np.float64)
+            return [A(a), A(bb), A(out(dt, (M, N)))], (M, 1, 1), {2: want(dt, g * bv)}
+        return b
+
     G = "_gelu_kernel_Kt1_A1"
     return {
         "tilegym151/softmax_persistent_bf16": X(f"{TG151}/softmax_persistent.tileirbc", "_softmax_kernel_Kt1_A2bf16",
@@ -1110,6 +1134,14 @@ def tilegym151_cases():
                                        gelu_f("f32", 8192, 1024), 1e-5, ("sm_80", "sm_90", "sm_100")),
         "tilegym151/gelu_tanh_bf16": X(f"{TG151}/gelu.tileirbc", G + "bf16", gelu_f("bf16", 16384, 4096), 2e-2,
                                        ("sm_80", "sm_90", "sm_100")),
+        "tilegym151/dropout_f32": X(f"{TG151}/dropout.tileirbc", "_dropout_kernel_Kt1_A1f32",
+                                    dropout_f("f32", 8192, 0.1, -182847734), 1e-6, ("sm_80", "sm_90", "sm_100")),
+        "tilegym151/dropout_bf16": X(f"{TG151}/dropout.tileirbc", "_dropout_kernel_Kt1_A1bf16",
+                                     dropout_f("bf16", 8192, 0.5, 1401181143), 1e-2, ("sm_80", "sm_90", "sm_100")),
+        "tilegym151/liger_geglu_fwd_bf16": X(f"{TG151}/liger_geglu_fwd.tileirbc", "_geglu_fwd_kernel_ct_Kt1_A2bf16",
+                                             geglu_f("bf16", 4, 8192), 2e-2, ("sm_80", "sm_90", "sm_100")),
+        "tilegym151/liger_geglu_fwd_f32": X(f"{TG151}/liger_geglu_fwd.tileirbc", "_geglu_fwd_kernel_ct_Kt1_A2f32",
+                                            geglu_f("f32", 4, 3008), 1e-5, ("sm_80", "sm_90", "sm_100")),
         "tilegym151/liger_layer_norm_fwd": X(f"{TG151}/liger_layer_norm_fwd.tileirbc", "_layer_norm_fwd_kernel_ct_",
                                             liger_ln, 2e-2, ("sm_80", "sm_90", "sm_100", "sm_120")),
         "tilegym151/rms_norm_static_persistent_bf16": X(f"{TG151}/rms_norm_static_persistent.tileirbc",
