@@ -57,7 +57,7 @@ void fuse_window(const E *e, int n, int *lo, int *hi);
  * or a vector gather's run), its invariant ops (fuse_invariant) whole */
 enum { FUSE_WINDOW = 2 };
 bool fuse_group(E *e, Op *op, Op **end, int *nregs, int *window);
-bool fuse_invariant(const Op *op, const Op *first);
+bool fuse_invariant(E *e, Op *op, Op *first);
 TV *get(E *e, const Value *v);                       /* v's registers (an internal error if none) */
 /* a phi here of a coming from block from_a and b from from_b */
 LLVMValueRef phi2(E *e, LLVMValueRef a, LLVMBasicBlockRef from_a, LLVMValueRef b, LLVMBasicBlockRef from_b);

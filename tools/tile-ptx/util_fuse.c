@@ -60,11 +60,14 @@ static const Value *fused_tile(E *e, Op *op)
 	return NULL;
 }
 
-/* a pure op without regions whose operands all come from before the group
- * (a constant, a scalar's reshape or broadcast): emitted whole, once */
-bool fuse_invariant(const Op *op, const Op *first)
+/* an op of the group that is no member (not of the first's layout): pure,
+ * no regions, every operand from before the group (a constant, a scalar's
+ * reshape or broadcast); emitted whole, once */
+bool fuse_invariant(E *e, Op *op, Op *first)
 {
-	if (!(op->info->traits & OPT_PURE) || op->nregions || op == first)
+	const Value *v = fused_tile(e, op), *v0 = fused_tile(e, first);
+	if (!(op->info->traits & OPT_PURE) || op->nregions || op == first ||
+	    (v && v->lay && v0 && v0->lay && layout_equal(v->lay, v0->lay)))
 		return false;
 	for (int i = 0; i < op->noperands; i++)
 		for (const Op *o = first; o && o != op; o = o->next)
@@ -96,7 +99,7 @@ bool fuse_group(E *e, Op *op, Op **end, int *nregs, int *window)
 	for (; o; o = o->next) {
 		const Value *v = fused_tile(e, o);
 		if (!v || !v->lay || !layout_equal(v->lay, lay)) {
-			if (fuse_invariant(o, op))
+			if (fuse_invariant(e, o, op))
 				continue;
 			break;
 		}

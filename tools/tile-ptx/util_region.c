@@ -59,7 +59,7 @@ void emit_region(E *e, Block *blk, Ctx *loop, Ctx *ifc)
 			e->fuse_lo = lo;
 			e->fuse_hi = lo + w;
 			for (Op *o = op; o != next && !e->errors; o = o->next) {
-				bool inv = fuse_invariant(o, op);
+				bool inv = fuse_invariant(e, o, op);
 				if (inv && lo > 0)
 					continue;
 				e->fusing = !inv;
