@@ -129,7 +129,10 @@ e = nv["saxpy_Kt1_Sf32_A1f32_1l0_A1f32_1l0_A1f32_1l0_I256"]
 assert e["params"][:3] == [[0, 0, 4], [1, 8, 8], [2, 16, 4]] and e["param_bytes"] == 56, e
 assert e["reqntid"] == [128, 1, 1] and e["regs"] > 0 and e["sass"] > 0, e
 assert d["summary"]["nvidia_accepted"] == 1
+v = d["summary"]["rule_violations"]
+assert isinstance(v, list) and all(x.startswith("saxpy ") for x in v), v
 PY
+	assert_line --regexp "^summary: above NVIDIA's \(registers > 1.2x with lower occupancy, or more stack; values NVIDIA/ours\): [01] of 2 entries"
 }
 
 @test "compare-nvidia reports a compiler that rejects everything, and exits 1" {

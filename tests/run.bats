@@ -65,7 +65,7 @@ family() {
 @test "run-corpus: matmul (mmaf through mma.sync: f16 and bf16 -> f32, ragged sizes)" { family matmul; }
 @test "run-corpus: mma (f16 acc, tf32, i8, f64, f32 by FMA; sm_75 f16 m16n8k8)" { family mma --targets sm_75,sm_80,sm_90; }
 @test "run-corpus: mma f8 (e4m3, e5m2 -> f32 and f16 by mma.sync m16n8k32; sm_89, sm_90, sm_120)" { family mm_e4m3 mm_e5m2 mm_e4m3_f16 --targets sm_89,sm_90,sm_120; }
-@test "run-corpus: TileGym-style row kernels (layernorm, rms_norm, softmax, relu^2, swiglu, cross_entropy, rope; 4096-wide rows)" { family tilegym --targets sm_80,sm_90; }
+@test "run-corpus: TileGym-style row kernels (layernorm, rms_norm, softmax, relu^2, swiglu, cross_entropy, rope; 4096-wide rows) and TileGym 1.5.1's own (tests/tilegym/v151)" { family tilegym --targets sm_80,sm_90; }
 @test "run-corpus: TileGym-style row kernels with opt-in versioned accesses (TILE_PTX_VERSIONING=1; sm_90, 4 warps)" { TILE_PTX_VERSIONING=1 family tilegym shifted_tile --targets sm_90 --warps 4 --versions 13.4; }
 @test "run-corpus: batched mma (rank-3 f16 and i8, ragged; sm_75 to sm_120)" { family bmm_f16 bmm_i8 --targets sm_75,sm_80,sm_90,sm_120; }
 @test "run-corpus: every MMA kernel on sm_89, sm_100, sm_120 too (matmul, tests/mma with cuTile's launch bytecode, tests/mma2, fmha; issue 15's targets beyond sm_80/sm_90)" { family matmul mma mma2 fmha --targets sm_89,sm_100,sm_120; }

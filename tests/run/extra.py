@@ -1027,7 +1027,111 @@ def tilegym151_cases():
         return ([A(x), A(z(M, N)), A(w), A(b), A(z(M)), A(z(M))], (M, 1, 1),
                 {1: (refs.bf16_to_f32, want), 4: (refs.bf16_to_f32, mean[:, 0]), 5: (refs.bf16_to_f32, rstd[:, 0])})
 
+    def half(dt, rng, shape, lo=-2.0, hi=2.0):
+        """(bits or array as passed, its values as f64) of a bf16 / f16 / f32 array"""
+        v = rng.uniform(lo, hi, shape).astype(np.float32)
+        if dt == "bf16":
+            x = refs.f32_to_bf16(v)
+            return x, refs.bf16_to_f32(x).astype(np.float64)
+        x = v.astype(np.float16 if dt == "f16" else np.float32)
+        return x, x.astype(np.float64)
+
+    def out(dt, shape):
+        return np.zeros(shape, {"bf16": np.uint16, "f16": np.float16, "f32": np.float32}[dt])
+
+    def want(dt, w):
+        return (refs.bf16_to_f32, w) if dt == "bf16" else w
+
+    def softmax_p(dt, M, N):
+        def b(rng):
+            x, xv = half(dt, rng, (M, N))
+            e = np.exp(xv - xv.max(1, keepdims=True))
+            return [A(out(dt, (M, N))), A(x)], (6, 1, 1), {0: want(dt, e / e.sum(1, keepdims=True))}
+        return b
+
+    def rms_mw(dt, M, N, offset):
+        def b(rng):
+            x, xv = half(dt, rng, (M, N))
+            w, wv = half(dt, rng, (N,), -1.0, 1.0)
+            rstd = 1.0 / np.sqrt((xv * xv).mean(1, keepdims=True) + 1e-6)
+            return ([A(x), A(w), A(out(dt, (M, N))), A(np.zeros(M, np.float32))], (M, 1, 1),
+                    {2: want(dt, xv * rstd * (offset + wv)), 3: rstd[:, 0]})
+        return b
+
+    def silu(v):
+        return v / (1.0 + np.exp(-v))
+
+    def swiglu_f(dt, M, N):
+        def b(rng):
+            a, av = half(dt, rng, (M, N), -4.0, 4.0)
+            bb, bv = half(dt, rng, (M, N))
+            sa = silu(av)
+            if dt == "bf16":       # silu(a) is rounded to a's type before the product
+                sa = refs.bf16_to_f32(refs.f32_to_bf16(sa.astype(np.float32))).astype(np.float64)
+            return [A(a), A(bb), A(out(dt, (M, N)))], (M, 1, 1), {2: want(dt, sa * bv)}
+        return b
+
+    def silu_mul(dt, M, H):
+        def b(rng):
+            x, xv = half(dt, rng, (M, 2 * H), -4.0, 4.0)
+            return ([A(x), A(out(dt, (M, H)))], (M, 1, 1), {1: want(dt, silu(xv[:, :H]) * xv[:, H:])})
+        return b
+
+    def gelu_f(dt, n, block):
+        def b(rng):
+            x, xv = half(dt, rng, (n,), -5.0, 5.0)
+            g = 0.5 * xv * (1.0 + np.tanh(0.7978845608028654 * (xv + 0.044715 * xv ** 3)))
+            return [A(out(dt, (n,))), A(x)], (n // block, 1, 1), {0: want(dt, g)}
+        return b
+
+    def dropout_f(dt, n, p, seed):
+        def b(rng):
+            x, xv = half(dt, rng, (n,))
+            o = np.arange(n, dtype=np.int64)
+            h = ((o * 1103515245 + seed) & 0xFFFFFFFF).astype(np.uint32).view(np.int32)
+            h = h ^ (h >> 16)
+            h = h ^ (h << 8)
+            h = h ^ (h >> 4)
+            keep = (h & 0x7FFFFFFF).astype(np.float32) / np.float32(2147483647.0) > np.float32(p)
+            scale = np.float32(1.0 / (1.0 - p))
+            w = np.where(keep, (xv.astype(np.float32) * scale).astype(np.float64), 0.0)
+            return [A(x), A(out(dt, (n,)))], (n // 1024, 1, 1), {1: want(dt, w)}
+        return b
+
+    def geglu_f(dt, M, N):
+        def b(rng):
+            a, av = half(dt, rng, (M, N), -4.0, 4.0)
+            bb, bv = half(dt, rng, (M, N))
+            g = 0.5 * av * (1.0 + np.tanh(0.7978845608028654 * (av + 0.044715 * av * av * av)))
+            if dt == "bf16":       # gelu(a) is rounded to b's type before the product
+                g = refs.bf16_to_f32(refs.f32_to_bf16(g.astype(np.float32))).astype(np.float64)
+            return [A(a), A(bb), A(out(dt, (M, N)))], (M, 1, 1), {2: want(dt, g * bv)}
+        return b
+
+    G = "_gelu_kernel_Kt1_A1"
+    G32 = G + "f32_1i16t1_p16_A1f32_1i16t1_p16_I1048576_I1024_I"
+    rows = [   # label, module, entry (prefix), inputs, tolerance: on sm_80, sm_90, sm_100
+        ("softmax_persistent_bf16", "softmax_persistent", "_softmax_kernel_Kt1_A2bf16", softmax_p("bf16", 64, 4096), 1e-2),
+        ("softmax_persistent_f32", "softmax_persistent", "_softmax_kernel_Kt1_A2f32", softmax_p("f32", 64, 1008), 1e-5),
+        ("rms_norm_multi_wave_cached_bf16", "rms_norm_multi_wave_cached", "_rms_norm_kernel_multi_wave_cached_Kt1_A2bf16",
+         rms_mw("bf16", 8, 4096, 0.0), 1e-2),
+        ("rms_norm_multi_wave_cached_f32", "rms_norm_multi_wave_cached", "_rms_norm_kernel_multi_wave_cached_Kt1_A2f32",
+         rms_mw("f32", 4, 8192, 1.0), 1e-5),
+        ("swiglu_fwd_bf16", "swiglu_fwd", "_swiglu_forward_kernel_Kt1_A2bf16", swiglu_f("bf16", 8, 4096), 2e-2),
+        ("swiglu_fwd_f32", "swiglu_fwd", "_swiglu_forward_kernel_Kt1_A2f32", swiglu_f("f32", 8, 2000), 1e-5),
+        ("silu_and_mul_bf16", "silu_and_mul", "_silu_and_mul_kernel_row_wise_Kt1_A2bf16", silu_mul("bf16", 8, 4096), 2e-2),
+        ("silu_and_mul_f16", "silu_and_mul", "_silu_and_mul_kernel_row_wise_Kt1_A2f16", silu_mul("f16", 8, 1536), 1e-2),
+        ("gelu_tanh_f32", "gelu", G32 + "1", gelu_f("f32", 8192, 1024), 1e-5),
+        ("gelu_exact_f32", "gelu", G32 + "0", gelu_f("f32", 8192, 1024), 1e-5),
+        ("gelu_tanh_bf16", "gelu", G + "bf16", gelu_f("bf16", 16384, 4096), 2e-2),
+        ("dropout_f32", "dropout", "_dropout_kernel_Kt1_A1f32", dropout_f("f32", 8192, 0.1, -182847734), 1e-6),
+        ("dropout_bf16", "dropout", "_dropout_kernel_Kt1_A1bf16", dropout_f("bf16", 8192, 0.5, 1401181143), 1e-2),
+        ("liger_geglu_fwd_bf16", "liger_geglu_fwd", "_geglu_fwd_kernel_ct_Kt1_A2bf16", geglu_f("bf16", 4, 8192), 2e-2),
+        ("liger_geglu_fwd_f32", "liger_geglu_fwd", "_geglu_fwd_kernel_ct_Kt1_A2f32", geglu_f("f32", 4, 3008), 1e-5),
+    ]
+    cases = {"tilegym151/" + n: X(f"{TG151}/{m}.tileirbc", e, b, t, ("sm_80", "sm_90", "sm_100")) for n, m, e, b, t in rows}
     return {
+        **cases,
         "tilegym151/liger_layer_norm_fwd": X(f"{TG151}/liger_layer_norm_fwd.tileirbc", "_layer_norm_fwd_kernel_ct_",
                                             liger_ln, 2e-2, ("sm_80", "sm_90", "sm_100", "sm_120")),
         "tilegym151/rms_norm_static_persistent_bf16": X(f"{TG151}/rms_norm_static_persistent.tileirbc",

@@ -42,6 +42,10 @@ Op *lower_k_chunks(Module *m, Op *fn, Op *op, int sm, Op **out, int cap, int *no
 /* scaled_mma.c: mmaf_scaled as decoded, scaled f32 operands of an mmaf
  * (where the target has no block-scaled MMA for it: libcommon mma_block_scaled_ok) */
 bool lower_scaled_mma(Module *m, Op *fn, Op *op, int sm);
+/* ptr_vec.c: the widest access (bytes, <= 16) a load / store through a tile
+ * of pointers may make: one element, or a run whose pointers are consecutive
+ * and aligned and whose mask and padding agree */
+int64_t lower_ptr_vector_bytes(const Op *op);
 bool lower_is_pointer_view(Value *v);
 bool lower_pointer_view_mem(Module *m, Op *fn, Op *op);
 bool lower_pointer_view_shape(Module *m, Op *fn, Op *op);   /* get_index_space_shape */

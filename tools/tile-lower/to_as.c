@@ -147,10 +147,8 @@ static int to_as(Op *op, void *ctx)
 	}
 	case AA_load:
 	case AA_store: {
-		const Type *pt = op->operands[0]->type;
-		int eb = elem_bytes(pt->elem->elem);
 		op_set_attr(m, op, "copy", attr_string(m, "vec_ldst"));
-		op_set_attr(m, op, "vector_bytes", attr_int(m, eb ? eb : 1, NULL));
+		op_set_attr(m, op, "vector_bytes", attr_int(m, lower_ptr_vector_bytes(op), NULL));
 		op->info = &op_table[op->info->code == AA_load ? AS_load : AS_store];
 		break;
 	}

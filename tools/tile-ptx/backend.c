@@ -69,13 +69,30 @@ static void init_nvptx(void)
 	LLVMInitializeNVPTXTarget();
 	LLVMInitializeNVPTXTargetMC();
 	LLVMInitializeNVPTXAsmPrinter();
-	if (!knobs()->TILE_PTX_LONG_SHARED) {
-		const char *argv[] = { "tile-ptx", "-nvptx-short-ptr" };
-		LLVMParseCommandLineOptions(2, argv, NULL);
-	}
 }
 
-LLVMTargetMachineRef backend_target_machine(const PtxOpts *o)
+/* LLVM reads -nvptx-short-ptr once, when it makes a target machine (its data
+ * layout): set and read under one lock, as libtileiras's threads may ask
+ * for either width at once */
+static pthread_mutex_t short_ptr_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static LLVMTargetMachineRef create_target_machine(LLVMTargetRef t, const char *cpu, const char *features,
+						  LLVMCodeGenOptLevel lvl, bool short_ptr)
+{
+	static int now = -1;      /* the option's value, -1 before the first */
+	pthread_mutex_lock(&short_ptr_lock);
+	if (now != (int)short_ptr) {
+		const char *argv[] = { "tile-ptx", short_ptr ? "-nvptx-short-ptr=true" : "-nvptx-short-ptr=false" };
+		LLVMParseCommandLineOptions(2, argv, NULL);
+		now = short_ptr;
+	}
+	LLVMTargetMachineRef tm = LLVMCreateTargetMachine(t, TRIPLE, cpu, features, lvl, LLVMRelocDefault,
+							  LLVMCodeModelDefault);
+	pthread_mutex_unlock(&short_ptr_lock);
+	return tm;
+}
+
+LLVMTargetMachineRef backend_target_machine(const PtxOpts *o, bool long_local)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	pthread_once(&once, init_nvptx);
@@ -95,8 +112,8 @@ LLVMTargetMachineRef backend_target_machine(const PtxOpts *o)
 	snprintf(features, sizeof features, "+ptx%d", v);
 	LLVMCodeGenOptLevel lvl = o->opt == 0 ? LLVMCodeGenLevelNone : o->opt == 1 ? LLVMCodeGenLevelLess
 				 : o->opt == 2 ? LLVMCodeGenLevelDefault : LLVMCodeGenLevelAggressive;
-	return LLVMCreateTargetMachine(t, TRIPLE, target_llvm_arch(o->target, variant(o)), features, lvl,
-				       LLVMRelocDefault, LLVMCodeModelDefault);
+	return create_target_machine(t, target_llvm_arch(o->target, variant(o)), features, lvl,
+				     !knobs()->TILE_PTX_LONG_SHARED && !long_local);
 }
 
 static LLVMModuleRef load_libdevice(LLVMContextRef ctx)
@@ -235,6 +252,27 @@ static void mark_hidden(StrBuf *out, const char *ptx, size_t len, const StrBuf *
 	sb_putn(out, notes->s, notes->len);
 }
 
+/* Does a libdevice function the module calls keep an array in local
+ * memory (the f32 sin/cos/tan/pow argument reduction's Payne-Hanek
+ * table)? ptxas keeps it on the stack (32 bytes) when local addresses
+ * are 32-bit and in registers when they are 64-bit, so such a module
+ * gets 64-bit local (and shared, const) pointers: LLVM sets the three
+ * together. */
+static bool libdevice_local_array(LLVMModuleRef mod)
+{
+	for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f)) {
+		size_t n;
+		const char *name = LLVMGetValueName2(f, &n);
+		if (LLVMIsDeclaration(f) || (strncmp(name, "__nv_", 5) != 0 && strncmp(name, "__internal_", 11) != 0))
+			continue;
+		for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b))
+			for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
+				if (LLVMGetInstructionOpcode(i) == LLVMAlloca)
+					return true;
+	}
+	return false;
+}
+
 int backend_run(LLVMModuleRef mod, LLVMContextRef ctx, const PtxOpts *o, bool needs_libdevice, StrBuf *out)
 {
 	PtxOpts with = *o;
@@ -271,15 +309,6 @@ int backend_run(LLVMModuleRef mod, LLVMContextRef ctx, const PtxOpts *o, bool ne
 	o = &with;
 	StrBuf notes = { 0 };
 	tensormap_notes(mod, &notes);
-	LLVMTargetMachineRef tm = backend_target_machine(o);
-	if (!tm) {
-		LLVMDisposeModule(mod);
-		return EXIT_INPUT;
-	}
-	LLVMSetTarget(mod, TRIPLE);
-	LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(tm);
-	LLVMSetModuleDataLayout(mod, dl);
-	LLVMDisposeTargetData(dl);
 	char *msg = NULL;
 	if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg))
 		ice("tile-ptx built invalid LLVM IR: %s", first_line(msg));
@@ -288,7 +317,6 @@ int backend_run(LLVMModuleRef mod, LLVMContextRef ctx, const PtxOpts *o, bool ne
 		LLVMModuleRef ld = load_libdevice(ctx);
 		if (!ld) {
 			LLVMDisposeModule(mod);
-			LLVMDisposeTargetMachine(tm);
 			return EXIT_INPUT;
 		}
 		LLVMSetTarget(ld, TRIPLE);
@@ -303,6 +331,15 @@ int backend_run(LLVMModuleRef mod, LLVMContextRef ctx, const PtxOpts *o, bool ne
 		LLVMAddModuleFlag(mod, LLVMModuleFlagBehaviorOverride, "nvvm-reflect-ftz", 16,
 				  LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(ctx), 0, 0)));
 	}
+	LLVMTargetMachineRef tm = backend_target_machine(o, needs_libdevice && libdevice_local_array(mod));
+	if (!tm) {
+		LLVMDisposeModule(mod);
+		return EXIT_INPUT;
+	}
+	LLVMSetTarget(mod, TRIPLE);
+	LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(tm);
+	LLVMSetModuleDataLayout(mod, dl);
+	LLVMDisposeTargetData(dl);
 	/* -O3 runs LLVM's O2 pipeline: over every corpus, MMA, attention and
 	 * TileGym module for sm_80/90/100/120 (768 PTX) the two give the same
 	 * PTX, and O2 takes ~1 ms less of a compile's ~10 in LLVM (O3's extra

@@ -61,10 +61,12 @@ TV *tv_result(E *e, const Value *v);
 /* the registers [*lo, *hi) of n an emitter fills now: all, or the fused window */
 void fuse_window(const E *e, int n, int *lo, int *hi);
 /* util_fuse.c: does a fused group start at op? true with *end (the op
- * after it, NULL at the block's end) and the registers of its layout;
- * util_region.c emits it FUSE_WINDOW registers at a time */
+ * after it, NULL at the block's end), the registers of its layout and its
+ * window: util_region.c emits it *window registers at a time (FUSE_WINDOW,
+ * or a vector gather's run), its invariant ops (fuse_invariant) whole */
 enum { FUSE_WINDOW = 2 };
-bool fuse_group(E *e, Op *op, Op **end, int *nregs);
+bool fuse_group(E *e, Op *op, Op **end, int *nregs, int *window);
+bool fuse_invariant(E *e, Op *op, Op *first);
 TV *get(E *e, const Value *v);                       /* v's registers (an internal error if none) */
 /* a phi here of a coming from block from_a and b from from_b */
 LLVMValueRef phi2(E *e, LLVMValueRef a, LLVMBasicBlockRef from_a, LLVMValueRef b, LLVMBasicBlockRef from_b);

@@ -592,6 +592,52 @@ void emit_tiled(E *e, Op *op)
 	mark_token(e, op->results[store ? 0 : 1], true, op);
 }
 
+/* Registers a gather / scatter moves in one vector access: runs of
+ * consecutive elements up to its vector_bytes (tile-lower proved the
+ * pointers of such a run consecutive and aligned, its mask and padding
+ * alike), weak accesses of a layout without register copies; else 1. */
+static int ptr_run_width(const Op *op, const Layout *l, const Type *el, bool ordered)
+{
+	int eb = elem_bytes(el);
+	int cap = eb > 0 ? (int)(op_attr_int(op, "vector_bytes", eb) / eb) : 1;
+	if (cap < 2 || ordered || lay_has_copies(l))
+		return 1;
+	for (int i = l->begin[0]; i < l->begin[1]; i++)
+		if (l->stride[i] == 0 && l->shape[i] > 1)
+			return 1;
+	return layout_run_width(l, cap);
+}
+
+/* the vector form: one access of vec elements at each run's first pointer,
+ * under its first mask bit, the padding from the run's own registers */
+static void ptr_mem_runs(E *e, const Type *el, TV *t, TV *ptrs, TV *mask, TV *other, bool store,
+			 LLVMValueRef primary, int vec, int lo, int hi)
+{
+	LLVMTypeRef mt = mem_ty(e, el), et = elem_ty(e, el), vt = LLVMVectorType(mt, (unsigned)vec);
+	unsigned align = (unsigned)(elem_bytes(el) * vec);
+	for (int r = lo; r < hi; r += vec) {
+		LLVMValueRef pred = mask ? mask->r[r] : NULL;
+		LLVMValueRef x = LLVMGetUndef(vt);
+		if (store && !layout_reg_is_primary(&t->lay, r))
+			continue;
+		for (int k = 0; k < vec && (store || other); k++) {
+			LLVMValueRef y = store ? t->r[r + k] : other->r[r + k];
+			x = LLVMBuildInsertElement(e->b, x, mt != et ? LLVMBuildZExt(e->b, y, mt, "") : y, c_i32(e, k), "");
+		}
+		if (store) {
+			guarded_store(e, x, ptrs->r[r], align, and_pred(e, pred, primary), &order_weak);
+			continue;
+		}
+		if (!other)
+			x = LLVMConstNull(vt);
+		x = guarded_load(e, vt, ptrs->r[r], align, pred, x, &order_weak);
+		for (int k = 0; k < vec; k++) {
+			LLVMValueRef y = LLVMBuildExtractElement(e->b, x, c_i32(e, k), "");
+			t->r[r + k] = mt != et ? LLVMBuildTrunc(e->b, y, et, "") : y;
+		}
+	}
+}
+
 /* load / store through a tile of pointers (gather / scatter) */
 void emit_ptr_mem(E *e, Op *op)
 {
@@ -604,14 +650,24 @@ void emit_ptr_mem(E *e, Op *op)
 	TV *mask = maskv ? get(e, maskv) : NULL, *other = otherv ? get(e, otherv) : NULL;
 	const Value *val = store ? op->operands[1] : op->results[0];
 	const Type *el = val->type->elem;
-	TV *t = store ? get(e, val) : tv_new(e, val);
+	TV *t = store ? get(e, val) : tv_result(e, val);
 	LLVMTypeRef mt = mem_ty(e, el), et = elem_ty(e, el);
 	unsigned align = (unsigned)(elem_bytes(el) ? elem_bytes(el) : 1);
+	int lo, hi;     /* a fused group's window (util_fuse.c: whole runs) */
+	fuse_window(e, t->n, &lo, &hi);
 	/* an ordered load of a replicated tile (a scalar flag, say) is done once,
 	 * by each element's first owner, and broadcast: every copy must agree */
 	bool bcast = !store && ord.ord != LLVMAtomicOrderingNotAtomic && lay_has_copies(&t->lay);
 	LLVMValueRef primary = store || bcast ? owner_pred(e, &t->lay) : NULL;
-	for (int k = 0; k < t->n; k++) {
+	int vec = ptr_run_width(op, &t->lay, el, ord.ord != LLVMAtomicOrderingNotAtomic);
+	if (vec > 1) {
+		ptr_mem_runs(e, el, t, ptrs, mask, other, store, primary, vec, lo, hi);
+		if (!store)
+			set(e, val, t);
+		mark_token(e, op->results[store ? 0 : 1], true, op);
+		return;
+	}
+	for (int k = lo; k < hi; k++) {
 		LLVMValueRef pred = mask ? mask->r[k] : NULL;
 		if (store) {
 			if (!layout_reg_is_primary(&t->lay, k))

@@ -41,8 +41,9 @@ int backend_run(LLVMModuleRef mod, LLVMContextRef ctx, const PtxOpts *o,
  * intrinsic of the same instruction */
 void backend_libdevice_intrinsics(LLVMModuleRef mod);
 
-/* The nvptx target machine for o (NULL after a diagnostic). */
+/* The nvptx target machine for o (NULL after a diagnostic): 32-bit shared,
+ * const and local pointers, unless long_local or TILE_PTX_LONG_SHARED */
 struct LLVMOpaqueTargetMachine;
-struct LLVMOpaqueTargetMachine *backend_target_machine(const PtxOpts *o);
+struct LLVMOpaqueTargetMachine *backend_target_machine(const PtxOpts *o, bool long_local);
 
 #endif

@@ -43,6 +43,12 @@ static const Value *fused_tile(E *e, Op *op)
 			return NULL;
 		return v;
 	}
+	if (i->code == AS_load || i->code == AS_store) {
+		const Value *tok = op_group_value(op, 3);
+		if (!op_is_weak(op) || !tok || !tok->def || tok->def->info->code != AS_create_mem_token)
+			return NULL;
+		return i->code == AS_store ? op->operands[1] : op->results[0];
+	}
 	/* every elementwise op's emitter (arith, convert, math in
 	 * dialect_cuda_tile.def) goes through emit_elementwise */
 	if (op_is_elementwise(i) && op->nresults == 1)
@@ -54,7 +60,33 @@ static const Value *fused_tile(E *e, Op *op)
 	return NULL;
 }
 
-bool fuse_group(E *e, Op *op, Op **end, int *nregs)
+/* an op of the group that is no member (not of the first's layout): pure,
+ * no regions, every operand from before the group (a constant, a scalar's
+ * reshape or broadcast); emitted whole, once */
+bool fuse_invariant(E *e, Op *op, Op *first)
+{
+	const Value *v = fused_tile(e, op), *v0 = fused_tile(e, first);
+	if (!(op->info->traits & OPT_PURE) || op->nregions || op == first ||
+	    (v && v->lay && v0 && v0->lay && layout_equal(v->lay, v0->lay)))
+		return false;
+	for (int i = 0; i < op->noperands; i++)
+		for (const Op *o = first; o && o != op; o = o->next)
+			if (op->operands[i]->def == o)
+				return false;
+	return true;
+}
+
+/* registers a gather / scatter of the group moves at once (op_memory.c) */
+static int mem_window(E *e, Op *op, const Value *v)
+{
+	int eb = elem_bytes(v->type->elem);
+	if (op->info->code != AS_load && op->info->code != AS_store)
+		return 1;
+	int cap = eb > 0 ? (int)(op_attr_int(op, "vector_bytes", eb) / eb) : 1;
+	return cap > 1 ? layout_run_width(v->lay, cap) : 1;
+}
+
+bool fuse_group(E *e, Op *op, Op **end, int *nregs, int *window)
 {
 	if (knobs()->TILE_PTX_NO_FUSE || e->loop || e->fusing || knobs()->TILE_PTX_VERSIONING)
 		return false;
@@ -62,22 +94,28 @@ bool fuse_group(E *e, Op *op, Op **end, int *nregs)
 	if (!v0 || !v0->lay || !type_is_tile(v0->type))
 		return false;
 	const Layout *lay = v0->lay;
-	int n = (int)layout_nregs(lay), loads = 0, others = 0;
-	if (n < 2 * FUSE_WINDOW || n % FUSE_WINDOW)
-		return false;
-	Op *o = op;
+	int n = (int)layout_nregs(lay), loads = 0, others = 0, w = FUSE_WINDOW;
+	Op *o = op, *last = op;
 	for (; o; o = o->next) {
 		const Value *v = fused_tile(e, o);
-		if (!v || !v->lay || !layout_equal(v->lay, lay))
+		if (!v || !v->lay || !layout_equal(v->lay, lay)) {
+			if (fuse_invariant(e, o, op))
+				continue;
 			break;
-		if (o->info->code == AS_tiled_load)
+		}
+		last = o;
+		int mw = mem_window(e, o, v);
+		if (mw > w)
+			w = mw;
+		if (o->info->code == AS_tiled_load || o->info->code == AS_load)
 			loads++;
 		else
 			others++;
 	}
-	if (!loads || !others)
+	if (!loads || !others || n < 2 * w || n % w)
 		return false;
-	*end = o;
+	*end = last->next;       /* invariant ops after the last member stay outside */
 	*nregs = n;
+	*window = w;
 	return true;
 }

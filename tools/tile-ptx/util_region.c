@@ -48,18 +48,23 @@ void emit_region(E *e, Block *blk, Ctx *loop, Ctx *ifc)
 	e->ifc = ifc;
 	for (Op *op = blk->first, *next; op && !e->errors; op = next) {
 		next = op->next;
-		int n;
-		if (!fuse_group(e, op, &next, &n)) {      /* util_fuse.c */
+		int n, w;
+		if (!fuse_group(e, op, &next, &n, &w)) {      /* util_fuse.c */
 			emit_op(e, op);
 			continue;
 		}
-		/* the group, every op for FUSE_WINDOW registers at a time */
-		e->fusing = true;
-		for (int lo = 0; lo < n && !e->errors; lo += FUSE_WINDOW) {
+		/* the group, every op for w registers at a time; its invariant
+		 * ops whole, in the first window */
+		for (int lo = 0; lo < n && !e->errors; lo += w) {
 			e->fuse_lo = lo;
-			e->fuse_hi = lo + FUSE_WINDOW;
-			for (Op *o = op; o != next && !e->errors; o = o->next)
+			e->fuse_hi = lo + w;
+			for (Op *o = op; o != next && !e->errors; o = o->next) {
+				bool inv = fuse_invariant(e, o, op);
+				if (inv && lo > 0)
+					continue;
+				e->fusing = !inv;
 				emit_op(e, o);
+			}
 		}
 		e->fusing = false;
 	}
