@@ -75,24 +75,26 @@ static Module *read_text(ToolRun *r)
 static int run(ToolRun *r)
 {
 	bool debug = strcmp(r->emit, "asm-debug") == 0;
+	bool bytecode = strcmp(r->emit, "bytecode") == 0;
 	DebugRecords keep = {0};
 	if (asm_is_text(r->input_name, r->input, r->input_len))
 		r->out = read_text(r);
 	else
-		r->out = tile_read_run_keep(r->input, r->input_len, !no_verify, debug ? &keep : NULL);
+		r->out = tile_read_run_keep(r->input, r->input_len, !no_verify, debug || bytecode ? &keep : NULL);
 	if (r->out && strncmp(r->emit, "asm", 3) == 0) {
 		asm_print_module(&r->bytes, r->out, debug ? &keep : NULL);
 		r->out_is_bytes = true;
 	}
-	free(keep.refs);
-	if (r->out && strcmp(r->emit, "bytecode") == 0) {
+	if (r->out && bytecode) {
 		/* the version asked for, else the input's */
 		const Attr *v = module_attr(r->out, "bytecode_version");
 		int want = version ? version : v && v->kind == AT_STRING ? bytecode_version_parse(v->u.s) : 0;
 		if (!bytecode_version_known(want))
 			want = bytecode_latest();
 		r->out_is_bytes = true;
-		if (!bc_write_module(r->out, want, &r->bytes))
+		bool ok = bc_write_module(r->out, want, keep.rec ? &keep : NULL, &r->bytes);
+		free(keep.refs);
+		if (!ok)
 			return EXIT_INPUT;
 		/* another version than the input's: then checked as a module of
 		 * that one too (rules that changed with no change on the wire) */
@@ -101,7 +103,9 @@ static int run(ToolRun *r)
 			if (!no_verify && verify_cuda_tile(r->out) > 0)
 				return EXIT_INPUT;
 		}
+		return EXIT_OK;
 	}
+	free(keep.refs);
 	return r->out ? EXIT_OK : EXIT_INPUT;
 }
 

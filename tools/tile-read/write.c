@@ -69,39 +69,43 @@ static bool write_function(Writer *w, const Op *fn, StrBuf *p)
 		return wr_fail(w, "entry '%s' has no function type", name);
 	if (args && !wr_need(w, 1305, "argument attributes of entry '%s'", name))
 		return false;
-	/* the debug records first: cuTile's strings come in this order */
-	uint64_t slot = wr_debug_function(w, fn);
-	bo_varint(p, wr_string(w, name));
-	bo_varint(p, wr_type(w, sig->type));
+	/* in cuTile's order of first use: the entry's location, its name, type
+	 * and hints, then each op's location as it is written */
+	wr_debug_begin(w, fn);
+	StrBuf head = { 0 }, body = { 0 };
+	uint32_t name_idx = wr_string(w, name), sig_idx = wr_type(w, sig->type);
 	bool v135 = w->version >= 1305;
-	bo_u8(p, FN_KERNEL | (hints && !v135 ? FN_HINTS : 0));
-	bo_varint(p, slot);
 	if (hints || v135) {
-		bo_varint(p, 11);
+		bo_varint(&head, 11);
 		if (hints)
-			wr_dict_body(w, p, hints);
+			wr_dict_body(w, &head, hints);
 		else
-			bo_varint(p, 0);
+			bo_varint(&head, 0);
 	}
 	if (v135) {
 		if (args)
-			wr_tagged(w, p, args, false);
+			wr_tagged(w, &head, args, false);
 		else
-			bo_varint(p, 6), bo_varint(p, 0);   /* an empty array attribute */
+			bo_varint(&head, 6), bo_varint(&head, 0);   /* an empty array attribute */
 	}
-	StrBuf body = { 0 };
 	bool ok = wr_function_body(w, fn, &body);
+	bo_varint(p, name_idx);
+	bo_varint(p, sig_idx);
+	bo_u8(p, FN_KERNEL | (hints && !v135 ? FN_HINTS : 0));
+	bo_varint(p, wr_debug_end(w));
+	bo_bytes(p, head.s, head.len);
 	bo_varint(p, body.len);
 	bo_bytes(p, body.s, body.len);
+	sb_free(&head);
 	sb_free(&body);
 	return ok && !w->failed;
 }
 
-bool bc_write_module(const Module *m, int version, StrBuf *out)
+bool bc_write_module(const Module *m, int version, const struct DebugRecords *records, StrBuf *out)
 {
 	if (!bytecode_version_known(version))
 		ice("bc_write_module: version %d", version);
-	Writer w = { .m = m, .version = version };
+	Writer w = { .m = m, .version = version, .records = records };
 	StrBuf funcs = { 0 }, globals = { 0 }, consts = { 0 }, debug = { 0 }, types = { 0 },
 	       producer = { 0 }, strings = { 0 };
 	/* cuTile's type table starts with these two */

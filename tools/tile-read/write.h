@@ -21,7 +21,11 @@
 #include "strbuf.h"
 
 /* Appends the bytecode of m in `version` (1301..1305) to *out. False after
- * one diagnostic (diag_error); *out is then unspecified. */
-bool bc_write_module(const Module *m, int version, StrBuf *out);
+ * one diagnostic (diag_error); *out is then unspecified. `records`: the
+ * debug records m was read from (debug_info.h), or NULL; a subprogram there
+ * gives its line, scope line and file to the one written for its function
+ * (the `loc` does not have them), so cuTile's files come back byte for byte. */
+struct DebugRecords;
+bool bc_write_module(const Module *m, int version, const struct DebugRecords *records, StrBuf *out);
 
 #endif

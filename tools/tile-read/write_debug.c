@@ -10,8 +10,7 @@
 #include <string.h>
 #include "writer.h"
 #include "xalloc.h"
-
-enum { DI_COMPILE_UNIT = 1, DI_FILE, DI_LEXICAL_BLOCK, DI_LOC, DI_SUBPROGRAM, DI_CALL_SITE };
+#include "debug_info.h"
 
 typedef struct DebugOut {
 	Intern recs;               /* encoded records (tag, payload); reference = id + 1 */
@@ -21,6 +20,7 @@ typedef struct DebugOut {
 	size_t nidx, capidx;
 	uint32_t *slots;           /* slotStart */
 	size_t nslots, capslots;
+	size_t start;              /* the current entry's first diIndices entry */
 	const char *entry_func;    /* the current entry's location's function name */
 	uint64_t entry_sub;        /* and its subprogram */
 } DebugOut;
@@ -41,21 +41,36 @@ static uint64_t record(Writer *w, StrBuf *r)
 	return (uint64_t)id + 1;
 }
 
+static uint64_t file_rec2(Writer *w, const char *name, const char *dir)
+{
+	StrBuf r = { 0 };
+	bo_varint(&r, DI_FILE);
+	bo_varint(&r, wr_string(w, name));
+	bo_varint(&r, wr_string(w, dir));
+	return record(w, &r);
+}
+
+/* the subprogram of records (write.h) named name with this linkage name */
+static const DiRecord *known_subprogram(const Writer *w, const char *name, const char *linkage)
+{
+	const DebugRecords *k = w->records;
+	for (uint32_t i = 1; k && i <= k->n; i++) {
+		const DiRecord *r = &k->rec[i];
+		if (r->tag == DI_SUBPROGRAM && r->str[0] && r->str[1] && strcmp(r->str[0], name) == 0 &&
+		    strcmp(r->str[1], linkage) == 0 && r->ref[0] >= 1 && r->ref[0] <= k->n &&
+		    k->rec[r->ref[0]].tag == DI_FILE && k->rec[r->ref[0]].str[0] && k->rec[r->ref[0]].str[1])
+			return r;
+	}
+	return NULL;
+}
+
+/* a file record for a path: its last component in its directory */
 static uint64_t file_rec(Writer *w, const char *path)
 {
 	const char *slash = strrchr(path, '/');
-	char *dir = slash ? xmalloc((size_t)(slash - path) + 1) : NULL;
-	if (dir) {
-		memcpy(dir, path, (size_t)(slash - path));
-		dir[slash - path] = 0;
-	}
-	StrBuf r = { 0 };
-	bo_varint(&r, DI_FILE);
-	bo_varint(&r, wr_string(w, slash ? slash + 1 : path));
-	/* the string table keeps its key: keep a copy the module's arena owns */
-	bo_varint(&r, wr_string(w, dir ? arena_strdup(w->m->arena, dir) : ""));
-	free(dir);
-	return record(w, &r);
+	/* the string table keeps its key: the directory's copy is the module's */
+	const char *dir = slash ? arena_strndup(w->m->arena, path, (size_t)(slash - path)) : "";
+	return file_rec2(w, slash ? slash + 1 : path, dir);
 }
 
 static uint64_t subprogram(Writer *w, const char *name, const char *linkage, const Loc *l)
@@ -65,7 +80,11 @@ static uint64_t subprogram(Writer *w, const char *name, const char *linkage, con
 	uint32_t k = intern_put(&d->subs, linkage, strlen(linkage), &added);
 	if (!added)
 		return d->subs_ref[k];
-	uint64_t file = file_rec(w, l->file);
+	const DiRecord *known = known_subprogram(w, name, linkage);
+	unsigned line = known ? known->line : l->line, scope_line = known ? known->col : l->line;
+	uint64_t file = known ? file_rec2(w, w->records->rec[known->ref[0]].str[0],
+					  w->records->rec[known->ref[0]].str[1])
+			      : file_rec(w, l->file);
 	StrBuf cu = { 0 };
 	bo_varint(&cu, DI_COMPILE_UNIT);
 	bo_varint(&cu, file);
@@ -73,11 +92,11 @@ static uint64_t subprogram(Writer *w, const char *name, const char *linkage, con
 	StrBuf r = { 0 };
 	bo_varint(&r, DI_SUBPROGRAM);
 	bo_varint(&r, file);
-	bo_varint(&r, l->line);
+	bo_varint(&r, line);
 	bo_varint(&r, wr_string(w, name));
 	bo_varint(&r, wr_string(w, linkage));
 	bo_varint(&r, unit);
-	bo_varint(&r, l->line);
+	bo_varint(&r, scope_line);
 	if (w->version >= 1305)
 		bo_varint(&r, l->func_flags);
 	d->subs_ref = xrealloc(d->subs_ref, sizeof *d->subs_ref * ((size_t)k + 1));
@@ -117,39 +136,39 @@ static void push_idx(DebugOut *d, uint64_t ref)
 	d->idx[d->nidx++] = ref;
 }
 
-static int note_op(Op *op, void *ctx)
-{
-	Writer *w = ctx;
-	push_idx(w->dbg, location(w, op->loc));
-	return 0;
-}
-
-uint64_t wr_debug_function(Writer *w, const Op *fn)
+void wr_debug_begin(Writer *w, const Op *fn)
 {
 	DebugOut *d = state(w);
-	size_t start = d->nidx;
 	const Loc *fl = fn->loc;
-	const char *name = op_attr_str(fn, "sym_name", "");
+	d->start = d->nidx;
 	d->entry_func = NULL;
 	if (fl && fl->file && fl->func) {
-		d->entry_sub = subprogram(w, fl->func, name, fl);
+		d->entry_sub = subprogram(w, fl->func, op_attr_str(fn, "sym_name", ""), fl);
 		d->entry_func = fl->func;
 	}
 	push_idx(d, location(w, fl));
-	FOR_EACH_OP(op, fn->regions[0].first)
-		op_walk(op, note_op, w);
+}
+
+void wr_debug_op(Writer *w, const Op *op)
+{
+	push_idx(state(w), location(w, op->loc));
+}
+
+uint64_t wr_debug_end(Writer *w)
+{
+	DebugOut *d = state(w);
 	bool any = false;
-	for (size_t i = start; i < d->nidx; i++)
+	for (size_t i = d->start; i < d->nidx; i++)
 		any |= d->idx[i] != 0;
 	if (!any) {
-		d->nidx = start;
+		d->nidx = d->start;
 		return 0;
 	}
 	if (d->nslots == d->capslots) {
 		d->capslots = d->capslots ? 2 * d->capslots : 16;
 		d->slots = xrealloc(d->slots, sizeof *d->slots * d->capslots);
 	}
-	d->slots[d->nslots++] = (uint32_t)start;
+	d->slots[d->nslots++] = (uint32_t)d->start;
 	return d->nslots;
 }
 

@@ -238,6 +238,7 @@ static bool write_op(Body *bd, Op *op)
 	if (!wr_need(w, op->info->since, "%s", op->info->name))
 		return false;
 	bo_varint(bd->b, (uint64_t)op->info->bytecode_opcode);
+	wr_debug_op(w, op);
 	const Attr *seg = op_attr(op, "operand_segment_sizes");
 	uint64_t flags = op_flags(op, row, seg);
 	int oi = 0, si = 0, nser = 0;

@@ -19,6 +19,7 @@ typedef struct Writer {
 	uint32_t *type_start;        /* type_start[i]: entry i's offset in type_data */
 	Intern consts;               /* key: the encoded blob (varint size, raw) */
 	struct DebugOut *dbg;        /* write_debug.c's state */
+	const struct DebugRecords *records;   /* write.h; or NULL */
 } Writer;
 
 /* write_tables.c */
@@ -42,9 +43,12 @@ void wr_tables_free(Writer *w);
 /* write_ops.c: the ops of entry `fn`'s body, in wire order */
 bool wr_function_body(Writer *w, const Op *fn, StrBuf *body);
 
-/* write_debug.c: per function, its debug slot (0: none) after noting its
- * own location and each op's, in pre-order; then the section */
-uint64_t wr_debug_function(Writer *w, const Op *fn);
+/* write_debug.c: an entry's debug slot: begin (its own location), each
+ * op's as it is written (pre-order), end: the slot's number, 0 when every
+ * location was unknown (no slot then) */
+void wr_debug_begin(Writer *w, const Op *fn);
+void wr_debug_op(Writer *w, const Op *op);
+uint64_t wr_debug_end(Writer *w);
 bool wr_debug_section(Writer *w, StrBuf *payload);   /* false: nothing to write */
 void wr_debug_free(Writer *w);
 
