@@ -1,6 +1,6 @@
 /* writer.h: the bytecode writer's private interfaces (write.h), grouped by
  * defining file. Error policy: the first user error goes out at once through
- * wr_too_new/wr_fail and sets Writer.failed; callers check it at loop heads. */
+ * wr_fail (or wr_need) and sets Writer.failed; callers check it at loop heads. */
 #ifndef TILE_READ_WRITER_H
 #define TILE_READ_WRITER_H
 #include <stdbool.h>
