@@ -92,4 +92,10 @@ RT="$BATS_TEST_DIRNAME/../scripts/bytecode-roundtrip"
 		[ "$status" -eq 0 ] || { echo "$f: $output"; false; }
 		[ -s "$SCRATCH/x.cubin" ]
 	done
+	# a text kernel, the A/B use: text -> our bytecode -> NVIDIA's tileiras
+	tile-read --emit=asm "$ROOT/tests/corpus/13.5/softmax.tileirbc" -o "$SCRATCH/s.mlir"
+	tile-read --emit=bytecode "$SCRATCH/s.mlir" -o "$SCRATCH/s.tileirbc"
+	run env -u CUDA_HOME "$NVBIN/tileiras" --gpu-name=sm_90 "$SCRATCH/s.tileirbc" -o "$SCRATCH/s.cubin"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[ -s "$SCRATCH/s.cubin" ]
 }
