@@ -64,8 +64,8 @@ run_program() {
 	run_program attention 2
 }
 
-@test "cutile-cpu: cuTile's export path takes CPU arrays (KernelSignature.from_kernel_args), and the launch after it runs" {
-	run_program export_sig 5
+@test "cutile-cpu: cuTile's export path takes CPU arrays (KernelSignature.from_kernel_args), the launch after it runs; cuTile's messages name the user's array type" {
+	run_program export_sig 6
 }
 
 @test "cutile-cpu: device printf reaches sys.stdout in order; a failed assert is a KernelFault at the assert's file:line" {

@@ -94,6 +94,19 @@ class DeviceView:
         return _capsule_new(ctypes.addressof(m), b"dltensor", None)
 
 
+_VIEW_TYPES = {}
+
+
+def _view_of(owner, *args):
+    """A DeviceView whose type bears the name of owner's (cuTile's messages
+    name the type of what the user passed: 'Tensor', 'ndarray')."""
+    name = type(owner).__name__
+    cls = _VIEW_TYPES.get(name)
+    if cls is None:
+        cls = _VIEW_TYPES[name] = type(name, (DeviceView,), {"__module__": __name__})
+    return cls(owner, *args)
+
+
 def _numpy_view(a):
     if a.dtype.kind == "V" or a.dtype.itemsize == 0:
         name = str(a.dtype)                     # ml_dtypes: bfloat16, float8_e4m3fn, ...
@@ -101,16 +114,16 @@ def _numpy_view(a):
         name = a.dtype.name
     if any(s % a.itemsize for s in a.strides):
         raise TypeError("tileiras_cpu: an array whose strides are not whole elements")
-    return DeviceView(a, a.__array_interface__["data"][0], name, a.itemsize, a.shape,
-                      [s // a.itemsize for s in a.strides])
+    return _view_of(a, a.__array_interface__["data"][0], name, a.itemsize, a.shape,
+                    [s // a.itemsize for s in a.strides])
 
 
 def _torch_view(t):
     if t.device.type != "cpu":
         raise TypeError("tileiras_cpu: a torch tensor on %s (only CPU tensors run on the CPU)"
                         % t.device)
-    return DeviceView(t, t.data_ptr(), str(t.dtype).replace("torch.", ""), t.element_size(),
-                      t.shape, t.stride())
+    return _view_of(t, t.data_ptr(), str(t.dtype).replace("torch.", ""), t.element_size(),
+                    t.shape, t.stride())
 
 
 def device_view(x):

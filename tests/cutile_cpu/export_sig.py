@@ -24,3 +24,16 @@ cc.export_kernel(copy16, [sig], io, gpu_code="sm_100", output_format="tileir_byt
 check("exported bytecode", io.getvalue()[:7] == b"\x7fTileIR", True)
 ct.launch(None, (1,), copy16, (x, out))
 check("launch after export", out, x[:16, :16])
+
+
+@ct.kernel
+def scale(x, out, k: ct.Constant[int]):
+    ct.store(out, index=(0, 0), tile=ct.load(x, index=(0, 0), shape=(16, 16)) * k)
+
+
+# cuTile's own message names the type the user passed (not the CPU view of it)
+try:
+    ct.launch(None, (1,), scale, (x, out, x))
+    check("an array as a constant is refused", False, True)
+except Exception as e:
+    check("an array as a constant names ndarray", "'ndarray'" in str(e), True)

@@ -11,7 +11,8 @@ What it does, once, when pytest loads it:
     ("cuda", "cuda:0", torch.device("cuda"), 0 for .to/.cuda) into the CPU,
     for factory functions, .to(), .cuda(), *_like and torch.testing's
     make_tensor alike; Tensor.is_cuda reads True (tests check it before
-    launching);
+    launching); products with an out_dtype (torch.mm(a, b, out_dtype=...),
+    which torch's CPU side lacks) computed widened and cast;
   - replaces torch.cuda's device, stream and event calls by CPU stand-ins:
     one device whose capability is the CPU driver's, streams that cuTile
     accepts as the default stream, events that record wall time,
@@ -50,11 +51,28 @@ def _cpu_args(func, args, kwargs):
     return args, kwargs
 
 
+# products with an out_dtype, which torch's CPU side lacks ("Could not run
+# 'aten::mm.dtype' with arguments from the 'CPU' backend"): the operands
+# widened to f32 (i32 for integers), the product cast to out_dtype, which is
+# what CUDA's kernels accumulate in
+_OUT_DTYPE_PRODUCTS = {torch.mm, torch.bmm, torch.matmul, torch.addmm, torch.baddbmm}
+
+
+def _product_out_dtype(func, args, kwargs):
+    out_dtype = kwargs.pop("out_dtype")
+    wide = torch.int32 if not out_dtype.is_floating_point else torch.float32
+    args = tuple(a.to(wide) if isinstance(a, torch.Tensor) else a for a in args)
+    return func(*args, **kwargs).to(out_dtype)
+
+
 class CudaOnCpu(TorchFunctionMode):
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = dict(kwargs or {})
         if func is torch.Tensor.cuda:
             return args[0]
+        if func in _OUT_DTYPE_PRODUCTS and kwargs.get("out_dtype") is not None:
+            args, kwargs = _cpu_args(func, args, kwargs)
+            return _product_out_dtype(func, args, kwargs)
         if getattr(func, "__name__", "") == "__get__" and \
                 getattr(getattr(func, "__self__", None), "__name__", "") == "is_cuda":
             return True
