@@ -68,6 +68,10 @@ run_program() {
 	run_program export_sig 6
 }
 
+@test "cutile-cpu: cuTile's autotuner (cuda.tile.tune.exhaustive_search) times each config through a CUDA graph the CPU driver runs" {
+	run_program tune 6
+}
+
 @test "cutile-cpu: device printf reaches sys.stdout in order; a failed assert is a KernelFault at the assert's file:line" {
 	run_program printf_assert 7
 	[ "${lines[0]}" = "before launch" ] || fail "first line: ${lines[0]}"

@@ -3,7 +3,7 @@
  * init, the one device (the CPU, compute capability FAKECUDA_CC_*), its
  * primary context (always current), streams and events (launches are
  * synchronous, so every stream is idle and every event complete), error
- * strings. Graphs and IPC are CUDA_ERROR_NOT_SUPPORTED. */
+ * strings. Graphs are graph.c's; IPC and tensor maps CUDA_ERROR_NOT_SUPPORTED. */
 #define _POSIX_C_SOURCE 200809L    /* clock_gettime, strdup */
 #include <stdint.h>
 #include <stdlib.h>
@@ -191,15 +191,20 @@ static CUresult cuEventCreate(CUevent *e, unsigned flags)
 
 static CUresult cuEventDestroy(CUevent e) { free(e); return CUDA_SUCCESS; }
 
-static CUresult cuEventRecord(CUevent e, CUstream s)
+CUresult fakecuda_event_record(CUevent e)
 {
 	struct timespec ts;
-	(void)s;
 	if (!e)
 		return CUDA_ERROR_INVALID_HANDLE;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	e->ms = ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 	return CUDA_SUCCESS;
+}
+
+static CUresult cuEventRecord(CUevent e, CUstream s)
+{
+	(void)s;
+	return fakecuda_event_record(e);
 }
 
 static CUresult cuEventQuery(CUevent e) { return e ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE; }
@@ -257,9 +262,7 @@ static const FakeEntry entries[] = {
 
 /* Entry points cuTile may ask for that the CPU has no use for. */
 static const char *const unsupported[] = {
-	"cuGraphAddEventRecordNode", "cuGraphAddKernelNode", "cuGraphAddMemAllocNode",
-	"cuGraphAddMemFreeNode", "cuGraphAddMemsetNode", "cuGraphCreate", "cuGraphDestroy",
-	"cuGraphExecDestroy", "cuGraphInstantiateWithFlags", "cuGraphLaunch", "cuIpcCloseMemHandle",
+	"cuIpcCloseMemHandle",
 	"cuIpcGetMemHandle", "cuIpcOpenMemHandle", "cuTensorMapEncodeTiled",
 };
 
@@ -275,7 +278,8 @@ void *fakecuda_lookup(const char *symbol)
 {
 	void *fn;
 	if ((fn = fakecuda_find(entries, sizeof entries / sizeof entries[0], symbol))
-	    || (fn = fakecuda_memory_entry(symbol)) || (fn = fakecuda_launch_entry(symbol)))
+	    || (fn = fakecuda_memory_entry(symbol)) || (fn = fakecuda_launch_entry(symbol))
+	    || (fn = fakecuda_graph_entry(symbol)))
 		return fn;
 	for (size_t i = 0; i < sizeof unsupported / sizeof unsupported[0]; i++)
 		if (!strcmp(unsupported[i], symbol))

@@ -26,6 +26,9 @@ typedef struct FakeEvent *CUevent;
 typedef struct FakeLibrary *CUlibrary;
 typedef struct FakeKernel *CUkernel;
 typedef struct FakeKernel *CUfunction;  /* a function is its kernel */
+typedef struct FakeGraph *CUgraph;
+typedef struct FakeGraphExec *CUgraphExec;
+typedef struct FakeGraphNode *CUgraphNode;      /* an index + 1 into its graph's nodes, never dereferenced */
 
 enum {
 	CUDA_SUCCESS = 0,
@@ -68,14 +71,25 @@ void *fakecuda_find(const FakeEntry *table, size_t n, const char *symbol);
 void *fakecuda_lookup(const char *symbol);
 CUresult fakecuda_check_init(void);
 CUcontext fakecuda_context(void);
+CUresult fakecuda_event_record(CUevent e);      /* the event's time: now */
 
 /* memory.c: the host ranges a launch registers with libtilerun. */
 int fakecuda_ranges(TilerunBuffer **out);       /* allocations + harness ranges; free() the array */
 int fakecuda_range_of(CUdeviceptr p, CUdeviceptr *base, size_t *size);
 void *fakecuda_memory_entry(const char *symbol);
+CUresult fakecuda_mem_alloc(CUdeviceptr *p, size_t size);      /* cuMemAlloc */
+CUresult fakecuda_mem_free(CUdeviceptr p);                     /* cuMemFree */
 
 /* launch.c */
 void *fakecuda_launch_entry(const char *symbol);
+/* the parameter block of f from kernelParams (malloc'd; NULL: bad arguments) */
+void *fakecuda_param_block(CUfunction f, void **params, size_t *size);
+/* one synchronous launch of f on that block, its fault recorded (harness.c) */
+CUresult fakecuda_launch_block(CUfunction f, const uint32_t grid[3], const uint32_t block[3],
+			       const uint32_t cluster[3], unsigned shared, const void *pblock, size_t psize);
+
+/* graph.c: graphs of kernel, memset, event-record and allocation nodes */
+void *fakecuda_graph_entry(const char *symbol);
 
 /* tilerun_dl.c: libtilerun's calls, NULL until fakecudaInit found it. */
 typedef struct TilerunApi {

@@ -159,8 +159,11 @@ static CUresult fault_result(int kind)
 }
 
 /* The parameter block: kernelParams[i] points at parameter i's bytes. */
-static void *param_block(const TilerunApi *api, CUfunction f, void **params, size_t *size)
+void *fakecuda_param_block(CUfunction f, void **params, size_t *size)
 {
+	const TilerunApi *api = fakecuda_tilerun();
+	if (!f || !api)
+		return NULL;
 	const TilerunModule *m = f->library->module;
 	int n = api->entry_params(m, f->entry, NULL, NULL, 0);
 	size_t *sizes = calloc(n > 0 ? n : 1, sizeof *sizes), *offsets = calloc(n > 0 ? n : 1, sizeof *offsets);
@@ -180,23 +183,20 @@ static void *param_block(const TilerunApi *api, CUfunction f, void **params, siz
 	return block;
 }
 
-static CUresult launch(CUfunction f, const uint32_t grid[3], const uint32_t block[3], const uint32_t cluster[3],
-		       unsigned shared, void **params)
+CUresult fakecuda_launch_block(CUfunction f, const uint32_t grid[3], const uint32_t block[3],
+			       const uint32_t cluster[3], unsigned shared, const void *pblock, size_t psize)
 {
 	const TilerunApi *api = fakecuda_tilerun();
 	TilerunLaunch l = { 0 };
 	TilerunBuffer *bufs = NULL;
 	TilerunError err;
 	char *out = NULL, *aout = NULL;
-	size_t outlen = 0, aoutlen = 0, psize;
-	void *pblock;
+	size_t outlen = 0, aoutlen = 0;
 	int rc;
 	if (!f)
 		return CUDA_ERROR_INVALID_HANDLE;
 	if (!api)
 		return CUDA_ERROR_NOT_INITIALIZED;
-	if (!(pblock = param_block(api, f, params, &psize)))
-		return CUDA_ERROR_INVALID_VALUE;
 	memset(&err, 0, sizeof err);
 	l.entry = f->entry;
 	memcpy(l.grid, grid, sizeof l.grid);
@@ -222,13 +222,28 @@ static CUresult launch(CUfunction f, const uint32_t grid[3], const uint32_t bloc
 	free(out);
 	free(aout);
 	free(bufs);
-	free(pblock);
 	if (rc < 0)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	if (rc == TILERUN_SUCCESS)
 		return CUDA_SUCCESS;
 	fakecuda_record_fault(&err, f->entry);
 	return rc == TILERUN_FAULT ? fault_result(err.kind) : CUDA_ERROR_INVALID_VALUE;
+}
+
+static CUresult launch(CUfunction f, const uint32_t grid[3], const uint32_t block[3], const uint32_t cluster[3],
+		       unsigned shared, void **params)
+{
+	size_t psize;
+	void *pblock;
+	if (!f)
+		return CUDA_ERROR_INVALID_HANDLE;
+	if (!fakecuda_tilerun())
+		return CUDA_ERROR_NOT_INITIALIZED;
+	if (!(pblock = fakecuda_param_block(f, params, &psize)))
+		return CUDA_ERROR_INVALID_VALUE;
+	CUresult rc = fakecuda_launch_block(f, grid, block, cluster, shared, pblock, psize);
+	free(pblock);
+	return rc;
 }
 
 static CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,

@@ -93,7 +93,7 @@ int fakecuda_range_of(CUdeviceptr p, CUdeviceptr *base, size_t *size)
 	return found;
 }
 
-static CUresult cuMemAlloc(CUdeviceptr *p, size_t size)
+CUresult fakecuda_mem_alloc(CUdeviceptr *p, size_t size)
 {
 	void *m;
 	int rc;
@@ -113,7 +113,7 @@ static CUresult cuMemAlloc(CUdeviceptr *p, size_t size)
 	return CUDA_SUCCESS;
 }
 
-static CUresult cuMemFree(CUdeviceptr p)
+CUresult fakecuda_mem_free(CUdeviceptr p)
 {
 	int found = 0;
 	pthread_mutex_lock(&lock);
@@ -128,6 +128,9 @@ static CUresult cuMemFree(CUdeviceptr p)
 	free((void *)(uintptr_t)p);
 	return CUDA_SUCCESS;
 }
+
+static CUresult cuMemAlloc(CUdeviceptr *p, size_t size) { return fakecuda_mem_alloc(p, size); }
+static CUresult cuMemFree(CUdeviceptr p) { return fakecuda_mem_free(p); }
 
 static CUresult cuMemAllocHost(void **p, size_t size)
 {
