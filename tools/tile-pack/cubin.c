@@ -452,30 +452,13 @@ static int attempt(PackJob *j, const PtxInput *in, const char *text, size_t len,
 	return pack_assemble(j->argv, j->ptx_arg, j->ptx_arg + 2, j->in_process, pr);
 }
 
-/* The PTX's ".version" M.m, 0 when it has none (ptxas says so then). */
-static int ptx_isa(const PtxInput *in)
-{
-	const char *s = (const char *)in->text, *end = s + in->len;
-	for (const char *p = s; p && p < end; ) {
-		while (p < end && (*p == ' ' || *p == '\t'))
-			p++;
-		unsigned major, minor;
-		if (end - p > 9 && memcmp(p, ".version", 8) == 0 && sscanf(p + 8, " %u.%u", &major, &minor) == 2 &&
-		    major < 100 && minor < 10)
-			return (int)(major * 10 + minor);
-		p = memchr(p, '\n', (size_t)(end - p));
-		p = p ? p + 1 : NULL;
-	}
-	return 0;
-}
-
 /* PTX ISA 9.m is ptxas 13.m's (9.5 in 13.5): an older ptxas refuses the
  * target or the version with a message that names neither the fix nor why
  * (sm_107's PTX is 9.4: "Value 'sm_107a' is not defined"). false after one
  * message saying what is needed. */
 static bool ptxas_knows_isa(const PackJob *j, const PtxInput *in, const char *arch)
 {
-	int isa = ptx_isa(in);
+	int isa = ptx_isa(in->text, in->len);
 	if (isa < 90 || !j->ver.known || j->ver.major > 13 || (j->ver.major == 13 && j->ver.minor >= isa - 90))
 		return true;
 	size_t n = strlen(arch);

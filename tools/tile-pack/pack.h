@@ -93,6 +93,8 @@ int ptx_to_tileir(const uint8_t *ptx, size_t len, StrBuf *out);
 
 /* The ".target" of the PTX ("sm_90a"), or "" when it has none. */
 void ptx_target(const uint8_t *ptx, size_t len, char *buf, size_t n);
+/* The PTX's ".version" M.m as M*10+m ("9.4": 94), 0 when it has none (ptxas.c) */
+int ptx_isa(const uint8_t *ptx, size_t len);
 
 /* Assemble: ptxas arch into 'arch' ("sm_90a"), cubin bytes into 'cubin'.
  * 0 ok, -1 after diagnostics. Writes remarks when o->remarks_file is set. */

@@ -67,10 +67,12 @@ char *pack_find_tool(const char *given, const char *name)
 	return tool;
 }
 
-void ptx_target(const uint8_t *ptx, size_t len, char *buf, size_t n)
+/* The argument of the first line whose directive is `name` (".target"):
+ * where it starts, *eol where its line ends; NULL when no line has it. */
+static const char *directive_arg(const uint8_t *ptx, size_t len, const char *name, const char **eolp)
 {
-	buf[0] = 0;
 	const char *s = (const char *)ptx, *end = s + len;
+	size_t nl = strlen(name);
 	while (s < end) {
 		const char *eol = memchr(s, '\n', (size_t)(end - s));
 		if (!eol)
@@ -78,19 +80,37 @@ void ptx_target(const uint8_t *ptx, size_t len, char *buf, size_t n)
 		const char *p = s;
 		while (p < eol && (*p == ' ' || *p == '\t'))
 			p++;
-		if ((size_t)(eol - p) > 8 && memcmp(p, ".target", 7) == 0 && (p[7] == ' ' || p[7] == '\t')) {
-			p += 7;
+		if ((size_t)(eol - p) > nl + 1 && memcmp(p, name, nl) == 0 && (p[nl] == ' ' || p[nl] == '\t')) {
+			p += nl;
 			while (p < eol && (*p == ' ' || *p == '\t'))
 				p++;
-			size_t k = 0;
-			while (p < eol && k + 1 < n && (p[0] == '_' || (p[0] >= 'a' && p[0] <= 'z') ||
-							 (p[0] >= '0' && p[0] <= '9')))
-				buf[k++] = *p++;
-			buf[k] = 0;
-			return;
+			*eolp = eol;
+			return p;
 		}
 		s = eol + 1;
 	}
+	return NULL;
+}
+
+void ptx_target(const uint8_t *ptx, size_t len, char *buf, size_t n)
+{
+	const char *eol, *p = directive_arg(ptx, len, ".target", &eol);
+	size_t k = 0;
+	while (p && p < eol && k + 1 < n && (p[0] == '_' || (p[0] >= 'a' && p[0] <= 'z') || (p[0] >= '0' && p[0] <= '9')))
+		buf[k++] = *p++;
+	buf[k] = 0;
+}
+
+int ptx_isa(const uint8_t *ptx, size_t len)
+{
+	const char *eol, *p = directive_arg(ptx, len, ".version", &eol);
+	char v[16];
+	unsigned major, minor;
+	if (!p || (size_t)(eol - p) >= sizeof v)
+		return 0;
+	memcpy(v, p, (size_t)(eol - p));
+	v[eol - p] = 0;
+	return sscanf(v, "%u.%u", &major, &minor) == 2 && major < 100 && minor < 10 ? (int)(major * 10 + minor) : 0;
 }
 
 void print_command(const char *const argv[])
